@@ -1,0 +1,71 @@
+/* gst-texel: the CUDA side of the kernel API, callable from C.
+ *
+ * Built only when CUDA is available (HAVE_CUDA). Every function returns 0
+ * on success or a cudaError_t value; texel_cuda_error_string() turns it
+ * into text for GST_ELEMENT_ERROR.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef TEXEL_CUDA_H
+#define TEXEL_CUDA_H
+
+#include "texel-convert.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct CUstream_st *TexelCudaStream;
+
+/* What capability detection found. */
+typedef struct
+{
+  int device;
+  char name[256];
+  int cc_major, cc_minor;
+  int sm_count;
+  int integrated;
+  int can_map_host_memory;
+  int async_engine_count;
+  int concurrent_kernels;
+  int unified_addressing;
+  int pageable_memory_access;
+  int host_register_supported;
+  size_t texture_alignment;
+  size_t texture_pitch_alignment;
+  int max_texture_2d_linear[3];   /* width, height, pitch in bytes */
+  size_t total_memory;
+  int driver_version;   /* e.g. 13000 */
+  int runtime_version;
+} TexelCudaCaps;
+
+const char *texel_cuda_error_string (int err);
+const char *texel_cuda_error_name (int err);
+
+/* Number of usable devices, or a negative cudaError_t (no device,
+ * insufficient driver, ...). */
+int texel_cuda_device_count (int *count);
+int texel_cuda_probe (int device, TexelCudaCaps * caps);
+
+/* Converter state on one device: texture objects for the current input,
+ * rebuilt only when the input's addresses or pitches change. */
+typedef struct TexelCudaConverter TexelCudaConverter;
+
+int texel_cuda_converter_new (int device, TexelCudaConverter ** conv);
+void texel_cuda_converter_free (TexelCudaConverter * conv);
+
+/* Enqueues the conversion of output rows [row0, row1) (luma rows; even
+ * where the output has 4:2:0 chroma) on @stream. @in and @out hold
+ * device-accessible addresses: device memory, or mapped / registered host
+ * memory. Input planes whose address or pitch break the texture alignment
+ * are read without textures, never wrongly. Asynchronous: returns once
+ * queued; launch errors are reported here, execution errors by the next
+ * synchronisation. */
+int texel_cuda_convert (TexelCudaConverter * conv,
+    const TexelConvertPlan * plan, const TexelImage * in,
+    const TexelImage * out, int row0, int row1, TexelCudaStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TEXEL_CUDA_H */

@@ -1,0 +1,669 @@
+/* gst-texel: GstTexelBase, the base class of every texel element.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gsttexelbase.h"
+#include "gsttexelhostmemory.h"
+#if HAVE_CUDA
+#include "texel-cuda.h"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_texel_base_debug);
+#define GST_CAT_DEFAULT gst_texel_base_debug
+
+#define DEFAULT_DEVICE_ID -1
+#define DEFAULT_BACKEND GST_TEXEL_BACKEND_AUTO
+#define DEFAULT_MEMORY_MODE GST_TEXEL_MEMORY_MODE_AUTO
+
+enum
+{
+  PROP_0,
+  PROP_DEVICE_ID,
+  PROP_BACKEND,
+  PROP_MEMORY_MODE,
+  PROP_ACTIVE_BACKEND,
+  PROP_ACTIVE_MEMORY_MODE
+};
+
+typedef struct
+{
+  /* properties */
+  gint device_id;
+  GstTexelBackend backend;
+  GstTexelMemoryMode memory_mode;
+
+  /* chosen at start */
+  GstTexelBackend active_backend;
+  GstTexelActiveMemory active_memory;
+  gint active_device;
+  GstTexelCuda *cuda;
+
+  gboolean banding;             /* asked for by the subclass's prepare */
+  gboolean configured;          /* GPU buffers sized for the current caps */
+  gboolean configured_banding;
+  gboolean dirty;               /* prepare must run before the next frame */
+} GstTexelBasePrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstTexelBase, gst_texel_base,
+    GST_TYPE_VIDEO_FILTER, G_ADD_PRIVATE (GstTexelBase)
+    GST_DEBUG_CATEGORY_INIT (gst_texel_base_debug, "texelbase", 0,
+        "gst-texel base class"));
+
+#define PRIV(self) \
+  ((GstTexelBasePrivate *) gst_texel_base_get_instance_private (GST_TEXEL_BASE (self)))
+
+GType
+gst_texel_backend_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_TEXEL_BACKEND_AUTO, "CUDA when a usable GPU exists, else the CPU",
+        "auto"},
+    {GST_TEXEL_BACKEND_CUDA, "CUDA only: an error without a usable GPU",
+        "cuda"},
+    {GST_TEXEL_BACKEND_CPU, "CPU reference implementation", "cpu"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstTexelBackend",
+            values));
+  return type;
+}
+
+GType
+gst_texel_memory_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_TEXEL_MEMORY_MODE_AUTO,
+        "zero-copy on integrated GPUs, staged on discrete GPUs", "auto"},
+    {GST_TEXEL_MEMORY_MODE_ZERO_COPY,
+        "kernels work in mapped pinned host memory, no copies", "zero-copy"},
+    {GST_TEXEL_MEMORY_MODE_STAGED,
+        "frames copied to device memory and back, overlapped in bands",
+        "staged"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstTexelMemoryMode",
+            values));
+  return type;
+}
+
+GType
+gst_texel_active_memory_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_TEXEL_ACTIVE_MEMORY_NONE, "not started", "none"},
+    {GST_TEXEL_ACTIVE_MEMORY_SYSTEM, "system memory, CPU path", "system"},
+    {GST_TEXEL_ACTIVE_MEMORY_ZERO_COPY, "zero-copy mapped memory",
+        "zero-copy"},
+    {GST_TEXEL_ACTIVE_MEMORY_STAGED, "staged copies to device memory",
+        "staged"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstTexelActiveMemory",
+            values));
+  return type;
+}
+
+TexelFormat
+gst_texel_format_from_video (GstVideoFormat format)
+{
+  return texel_format_from_name (gst_video_format_to_string (format));
+}
+
+void
+gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame)
+{
+  guint p;
+
+  memset (img, 0, sizeof (*img));
+  img->format = gst_texel_format_from_video (GST_VIDEO_FRAME_FORMAT (frame));
+  img->width = GST_VIDEO_FRAME_WIDTH (frame);
+  img->height = GST_VIDEO_FRAME_HEIGHT (frame);
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame) && p < TEXEL_MAX_PLANES;
+      p++) {
+    img->data[p] = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    img->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+  }
+}
+
+gboolean
+gst_texel_base_is_cuda (GstTexelBase * base)
+{
+  return PRIV (base)->cuda != NULL;
+}
+
+void
+gst_texel_base_set_banding (GstTexelBase * base, gboolean possible)
+{
+  PRIV (base)->banding = possible;
+}
+
+void
+gst_texel_base_mark_dirty (GstTexelBase * base)
+{
+  GST_OBJECT_LOCK (base);
+  PRIV (base)->dirty = TRUE;
+  GST_OBJECT_UNLOCK (base);
+}
+
+static void
+gst_texel_base_post_strategy (GstTexelBase * self, const gchar * reason)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  const gchar *memory =
+      priv->active_memory == GST_TEXEL_ACTIVE_MEMORY_ZERO_COPY ? "zero-copy" :
+      priv->active_memory == GST_TEXEL_ACTIVE_MEMORY_STAGED ? "staged" :
+      "system";
+  GstStructure *s = gst_structure_new ("texel-strategy",
+      "backend", G_TYPE_STRING, priv->cuda ? "cuda" : "cpu",
+      "memory-mode", G_TYPE_STRING, memory,
+      "device", G_TYPE_INT, priv->cuda ? priv->active_device : -1,
+      "reason", G_TYPE_STRING, reason, NULL);
+
+  gst_element_post_message (GST_ELEMENT_CAST (self),
+      gst_message_new_element (GST_OBJECT_CAST (self), s));
+}
+
+#if HAVE_CUDA
+static void
+gst_texel_base_log_caps (GstTexelBase * self, const TexelCudaCaps * c,
+    const gchar * decision)
+{
+  GST_INFO_OBJECT (self, "CUDA device %d '%s' sm_%d%d, %d SMs, integrated=%d "
+      "canMapHostMemory=%d asyncEngineCount=%d concurrentKernels=%d "
+      "unifiedAddressing=%d pageableMemoryAccess=%d hostRegisterSupported=%d "
+      "texturePitchAlignment=%" G_GSIZE_FORMAT " maxTexture2DLinear=%dx%d "
+      "(pitch %d), driver %d.%d, runtime %d.%d -> %s", c->device, c->name,
+      c->cc_major, c->cc_minor, c->sm_count, c->integrated,
+      c->can_map_host_memory, c->async_engine_count, c->concurrent_kernels,
+      c->unified_addressing, c->pageable_memory_access,
+      c->host_register_supported, c->texture_pitch_alignment,
+      c->max_texture_2d_linear[0], c->max_texture_2d_linear[1],
+      c->max_texture_2d_linear[2], c->driver_version / 1000,
+      (c->driver_version % 1000) / 10, c->runtime_version / 1000,
+      (c->runtime_version % 1000) / 10, decision);
+}
+
+/* Picks zero-copy or staged for a usable device; FALSE when the choice is
+ * impossible (zero-copy forced on a device that cannot map host memory). */
+static gboolean
+gst_texel_base_choose_memory (GstTexelBase * self, const TexelCudaCaps * c,
+    gboolean * zero_copy, const gchar ** why)
+{
+  switch (PRIV (self)->memory_mode) {
+    case GST_TEXEL_MEMORY_MODE_ZERO_COPY:
+      *zero_copy = TRUE;
+      *why = "zero-copy (forced by memory-mode)";
+      return c->can_map_host_memory;
+    case GST_TEXEL_MEMORY_MODE_STAGED:
+      *zero_copy = FALSE;
+      *why = "staged (forced by memory-mode)";
+      return TRUE;
+    default:
+      *zero_copy = c->integrated && c->can_map_host_memory;
+      *why = *zero_copy ? "zero-copy (integrated GPU: host memory is device "
+          "memory)" : "staged (discrete GPU: copies overlapped in bands)";
+      return TRUE;
+  }
+}
+
+/* Opens the GPU path; returns FALSE with @reason when it cannot. */
+static gboolean
+gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
+    int *err)
+{
+  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+  GstTexelBasePrivate *priv = PRIV (self);
+  TexelCudaCaps caps;
+  gboolean zero_copy;
+  const gchar *why;
+
+  memset (&caps, 0, sizeof (caps));
+  if (gst_texel_cuda_detect (priv->device_id, &caps, reason, err) == 0)
+    return FALSE;
+  if (!gst_texel_base_choose_memory (self, &caps, &zero_copy, &why)) {
+    *reason = "zero-copy asked for, but the device cannot map host memory";
+    return FALSE;
+  }
+  gst_texel_base_log_caps (self, &caps, why);
+  priv->cuda = gst_texel_cuda_new (caps.device, zero_copy, caps.integrated,
+      caps.async_engine_count, err);
+  if (!priv->cuda) {
+    *reason = gst_texel_cuda_error_string (*err);
+    return FALSE;
+  }
+  if (klass->open_cuda && !klass->open_cuda (self, caps.device)) {
+    gst_texel_cuda_free (priv->cuda);
+    priv->cuda = NULL;
+    *reason = "the element could not set up its GPU resources";
+    return FALSE;
+  }
+  priv->active_device = caps.device;
+  priv->active_memory = zero_copy ? GST_TEXEL_ACTIVE_MEMORY_ZERO_COPY :
+      GST_TEXEL_ACTIVE_MEMORY_STAGED;
+  *reason = why;
+  return TRUE;
+}
+#endif
+
+static gboolean
+gst_texel_base_start (GstBaseTransform * trans)
+{
+  GstTexelBase *self = GST_TEXEL_BASE (trans);
+  GstTexelBasePrivate *priv = PRIV (self);
+  const gchar *reason = "backend=cpu";
+  int err = 0;
+
+  priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_SYSTEM;
+  priv->active_backend = GST_TEXEL_BACKEND_CPU;
+  priv->dirty = TRUE;
+  if (priv->backend != GST_TEXEL_BACKEND_CPU) {
+#if HAVE_CUDA
+    if (gst_texel_base_open_cuda (self, &reason, &err))
+      priv->active_backend = GST_TEXEL_BACKEND_CUDA;
+#else
+    reason = "built without CUDA";
+#endif
+    if (!priv->cuda && priv->backend == GST_TEXEL_BACKEND_CUDA) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("backend=cuda, but no usable CUDA device: %s", reason),
+          ("device-id=%d, CUDA error %d", priv->device_id, err));
+      return FALSE;
+    }
+    if (!priv->cuda)
+      GST_WARNING_OBJECT (self, "no usable GPU (%s): running on the CPU",
+          reason);
+  }
+  priv->configured = FALSE;
+  if (!priv->cuda)
+    GST_INFO_OBJECT (self, "CPU path, system memory (%s)", reason);
+  gst_texel_base_post_strategy (self, reason);
+  return TRUE;
+}
+
+static gboolean
+gst_texel_base_stop (GstBaseTransform * trans)
+{
+  GstTexelBase *self = GST_TEXEL_BASE (trans);
+  GstTexelBasePrivate *priv = PRIV (self);
+
+#if HAVE_CUDA
+  if (priv->cuda) {
+    GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+    GstTexelCudaStats st;
+
+    gst_texel_cuda_get_stats (priv->cuda, &st);
+    GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames: %" G_GUINT64_FORMAT
+        " bytes to the device, %" G_GUINT64_FORMAT " to the host, %"
+        G_GUINT64_FORMAT " copied on the host, %" G_GUINT64_FORMAT
+        " memories registered", st.frames, st.bytes_to_device,
+        st.bytes_to_host, st.bytes_host_copied, st.registrations);
+    if (klass->close_cuda)
+      klass->close_cuda (self);
+    gst_texel_cuda_free (priv->cuda);
+    priv->cuda = NULL;
+  }
+#endif
+  priv->active_backend = GST_TEXEL_BACKEND_AUTO;
+  priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_NONE;
+  return TRUE;
+}
+
+#if HAVE_CUDA
+static gboolean
+gst_texel_base_configure_cuda (GstTexelBase * self, GstVideoInfo * in_info,
+    GstVideoInfo * out_info)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  int err;
+
+  err = gst_texel_cuda_configure (priv->cuda,
+      gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in_info)),
+      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
+      gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out_info)),
+      GST_VIDEO_INFO_WIDTH (out_info), GST_VIDEO_INFO_HEIGHT (out_info),
+      priv->banding);
+  if (err) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Could not allocate GPU buffers for %dx%d frames: %s",
+            GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
+            gst_texel_cuda_error_string (err)), ("CUDA error %d", err));
+    return FALSE;
+  }
+  priv->configured = TRUE;
+  priv->configured_banding = priv->banding;
+  return TRUE;
+}
+#endif
+
+/* Runs the subclass's prepare and, on the GPU path, sizes the buffers
+ * (again only when the caps or the banding changed). */
+static gboolean
+gst_texel_base_prepare (GstTexelBase * self)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+  GstTexelBasePrivate *priv = PRIV (self);
+
+  GST_OBJECT_LOCK (self);
+  priv->dirty = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  priv->banding = FALSE;
+  if (!klass->prepare (self, &filter->in_info, &filter->out_info))
+    return FALSE;
+#if HAVE_CUDA
+  if (priv->cuda && (!priv->configured
+          || priv->banding != priv->configured_banding))
+    return gst_texel_base_configure_cuda (self, &filter->in_info,
+        &filter->out_info);
+#endif
+  return TRUE;
+}
+
+static gboolean
+gst_texel_base_set_info (GstVideoFilter * filter, GstCaps * incaps,
+    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
+{
+  GstTexelBase *self = GST_TEXEL_BASE (filter);
+
+  if (gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in_info)) ==
+      TEXEL_FORMAT_UNKNOWN
+      || gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out_info)) ==
+      TEXEL_FORMAT_UNKNOWN)
+    return FALSE;
+  /* GstVideoFilter stores the infos only after this returns; prepare
+   * reads them from the filter. */
+  filter->in_info = *in_info;
+  filter->out_info = *out_info;
+  PRIV (self)->configured = FALSE;
+  return gst_texel_base_prepare (self);
+}
+
+static void
+gst_texel_base_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  GstClockTime ts = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buffer));
+
+  /* Lets a GstController drive the controllable properties. */
+  if (GST_CLOCK_TIME_IS_VALID (ts))
+    gst_object_sync_values (GST_OBJECT (trans), ts);
+}
+
+#if HAVE_CUDA
+static int
+gst_texel_base_run_cuda (gpointer user_data, const TexelImage * in,
+    const TexelImage * out, int row0, int row1, GstTexelStream stream)
+{
+  GstTexelBase *self = user_data;
+
+  return GST_TEXEL_BASE_GET_CLASS (self)->process_cuda (self, in, out, row0,
+      row1, stream);
+}
+
+static void
+gst_texel_base_input_rows (gpointer user_data, int row0, int row1, int *i0,
+    int *i1)
+{
+  GstTexelBase *self = user_data;
+
+  GST_TEXEL_BASE_GET_CLASS (self)->input_rows (self, row0, row1, i0, i1);
+}
+#endif
+
+static GstFlowReturn
+gst_texel_base_transform_frame (GstVideoFilter * filter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+{
+  GstTexelBase *self = GST_TEXEL_BASE (filter);
+  GstTexelBasePrivate *priv = PRIV (self);
+  TexelImage in, out;
+  gboolean dirty;
+
+  GST_OBJECT_LOCK (self);
+  dirty = priv->dirty;
+  GST_OBJECT_UNLOCK (self);
+  if (dirty && !gst_texel_base_prepare (self))
+    return GST_FLOW_NOT_NEGOTIATED;
+
+  gst_texel_image_from_frame (&in, in_frame);
+  gst_texel_image_from_frame (&out, out_frame);
+#if HAVE_CUDA
+  if (priv->cuda) {
+    int err = gst_texel_cuda_process (priv->cuda, in_frame, out_frame, &in,
+        &out, gst_texel_base_run_cuda, gst_texel_base_input_rows, self);
+
+    if (err) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("CUDA processing failed: %s", gst_texel_cuda_error_string (err)),
+          ("CUDA error %d on a %dx%d frame", err, in.width, in.height));
+      return GST_FLOW_ERROR;
+    }
+    return GST_FLOW_OK;
+  }
+#endif
+  GST_TEXEL_BASE_GET_CLASS (self)->process_cpu (self, &in, &out, 0,
+      out.height);
+  return GST_FLOW_OK;
+}
+
+#if HAVE_CUDA
+static GstBufferPool *
+gst_texel_base_new_pool (GstTexelBase * self, GstCaps * caps, guint min,
+    guint max)
+{
+  GstVideoInfo info;
+
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return NULL;
+  return gst_texel_host_pool_new (gst_texel_cuda_get_allocator (PRIV
+          (self)->cuda), caps, info.size, min, max);
+}
+#endif
+
+/* Upstream writes its frames straight into pinned, mapped memory of ours:
+ * on a Jetson the kernels then read them in place. */
+static gboolean
+gst_texel_base_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+#if HAVE_CUDA
+  GstTexelBase *self = GST_TEXEL_BASE (trans);
+  GstCaps *caps;
+  gboolean need_pool;
+  GstBufferPool *pool;
+  GstAllocationParams params;
+
+  if (!PRIV (self)->cuda || gst_base_transform_is_passthrough (trans))
+    goto parent;
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_allocation_params_init (&params);
+  params.align = GST_TEXEL_HOST_MEMORY_ALIGN;
+  gst_query_add_allocation_param (query,
+      gst_texel_cuda_get_allocator (PRIV (self)->cuda), &params);
+  if (!need_pool)
+    return TRUE;
+  pool = gst_texel_base_new_pool (self, caps, 2, 0);
+  if (!pool)
+    return FALSE;
+  {
+    GstVideoInfo info;
+
+    gst_video_info_from_caps (&info, caps);
+    gst_query_add_allocation_pool (query, pool, info.size, 2, 0);
+  }
+  gst_object_unref (pool);
+  return TRUE;
+parent:
+#endif
+  return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
+      ->propose_allocation (trans, decide_query, query);
+}
+
+/* Output frames go to pinned memory of ours: downloaded by DMA at full
+ * rate, or written in place by the kernel in zero-copy mode. */
+static gboolean
+gst_texel_base_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+#if HAVE_CUDA
+  GstTexelBase *self = GST_TEXEL_BASE (trans);
+  GstCaps *caps;
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  guint min = 2, max = 0;
+
+  if (!PRIV (self)->cuda)
+    goto parent;
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  if (gst_query_get_n_allocation_pools (query) > 0) {
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
+    min = MAX (min, 2);
+  }
+  pool = gst_texel_base_new_pool (self, caps, min, max);
+  if (!pool)
+    return FALSE;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, info.size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, info.size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+parent:
+#endif
+  return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
+      ->decide_allocation (trans, query);
+}
+
+static void
+gst_texel_base_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstTexelBasePrivate *priv = PRIV (object);
+
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_DEVICE_ID:
+      priv->device_id = g_value_get_int (value);
+      break;
+    case PROP_BACKEND:
+      priv->backend = g_value_get_enum (value);
+      break;
+    case PROP_MEMORY_MODE:
+      priv->memory_mode = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_texel_base_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstTexelBasePrivate *priv = PRIV (object);
+
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_DEVICE_ID:
+      g_value_set_int (value, priv->device_id);
+      break;
+    case PROP_BACKEND:
+      g_value_set_enum (value, priv->backend);
+      break;
+    case PROP_MEMORY_MODE:
+      g_value_set_enum (value, priv->memory_mode);
+      break;
+    case PROP_ACTIVE_BACKEND:
+      g_value_set_enum (value, priv->active_backend);
+      break;
+    case PROP_ACTIVE_MEMORY_MODE:
+      g_value_set_enum (value, priv->active_memory);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_texel_base_class_init (GstTexelBaseClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstVideoFilterClass *filter_class = GST_VIDEO_FILTER_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_READY;
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  gobject_class->set_property = gst_texel_base_set_property;
+  gobject_class->get_property = gst_texel_base_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
+      g_param_spec_int ("device-id", "Device ID",
+          "CUDA device to run on (-1: automatic, the first device)", -1,
+          G_MAXINT, DEFAULT_DEVICE_ID, rw));
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Where frames are processed; auto falls back to the CPU with a "
+          "warning when no usable GPU exists", GST_TYPE_TEXEL_BACKEND,
+          DEFAULT_BACKEND, rw));
+  g_object_class_install_property (gobject_class, PROP_MEMORY_MODE,
+      g_param_spec_enum ("memory-mode", "Memory mode",
+          "How frames reach the GPU (see active-memory-mode for the choice "
+          "made)", GST_TYPE_TEXEL_MEMORY_MODE, DEFAULT_MEMORY_MODE, rw));
+  g_object_class_install_property (gobject_class, PROP_ACTIVE_BACKEND,
+      g_param_spec_enum ("active-backend", "Active backend",
+          "Backend chosen at start (auto until then)", GST_TYPE_TEXEL_BACKEND,
+          GST_TEXEL_BACKEND_AUTO, ro));
+  g_object_class_install_property (gobject_class, PROP_ACTIVE_MEMORY_MODE,
+      g_param_spec_enum ("active-memory-mode", "Active memory mode",
+          "Memory strategy chosen at start", GST_TYPE_TEXEL_ACTIVE_MEMORY,
+          GST_TEXEL_ACTIVE_MEMORY_NONE, ro));
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_texel_base_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_texel_base_stop);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_texel_base_before_transform);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_texel_base_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_texel_base_decide_allocation);
+  filter_class->set_info = GST_DEBUG_FUNCPTR (gst_texel_base_set_info);
+  filter_class->transform_frame =
+      GST_DEBUG_FUNCPTR (gst_texel_base_transform_frame);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_BASE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_BACKEND, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_MEMORY_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_ACTIVE_MEMORY, 0);
+}
+
+static void
+gst_texel_base_init (GstTexelBase * self)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+
+  priv->device_id = DEFAULT_DEVICE_ID;
+  priv->backend = DEFAULT_BACKEND;
+  priv->memory_mode = DEFAULT_MEMORY_MODE;
+  priv->active_backend = GST_TEXEL_BACKEND_AUTO;
+  priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_NONE;
+}

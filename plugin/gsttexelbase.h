@@ -1,0 +1,98 @@
+/* gst-texel: GstTexelBase, the base class of every texel element.
+ *
+ * It owns what the elements share: device choice, capability detection,
+ * the memory strategy (zero-copy / staged / CPU), buffer pools, streams and
+ * error reporting. A subclass only describes its per-pixel work: it
+ * prepares for negotiated formats and processes rows of a frame on the CPU
+ * or enqueues them on a CUDA stream.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __GST_TEXEL_BASE_H__
+#define __GST_TEXEL_BASE_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/video/gstvideofilter.h>
+#include "texel-convert.h"
+#include "gsttexelcuda.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_TEXEL_BASE (gst_texel_base_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstTexelBase, gst_texel_base, GST, TEXEL_BASE,
+    GstVideoFilter)
+
+typedef enum
+{
+  GST_TEXEL_BACKEND_AUTO = 0,
+  GST_TEXEL_BACKEND_CUDA = 1,
+  GST_TEXEL_BACKEND_CPU = 2
+} GstTexelBackend;
+
+typedef enum
+{
+  GST_TEXEL_MEMORY_MODE_AUTO = 0,
+  GST_TEXEL_MEMORY_MODE_ZERO_COPY = 1,
+  GST_TEXEL_MEMORY_MODE_STAGED = 2
+} GstTexelMemoryMode;
+
+typedef enum
+{
+  GST_TEXEL_ACTIVE_MEMORY_NONE = 0,
+  GST_TEXEL_ACTIVE_MEMORY_SYSTEM = 1,
+  GST_TEXEL_ACTIVE_MEMORY_ZERO_COPY = 2,
+  GST_TEXEL_ACTIVE_MEMORY_STAGED = 3
+} GstTexelActiveMemory;
+
+#define GST_TYPE_TEXEL_BACKEND (gst_texel_backend_get_type ())
+GType gst_texel_backend_get_type (void);
+#define GST_TYPE_TEXEL_MEMORY_MODE (gst_texel_memory_mode_get_type ())
+GType gst_texel_memory_mode_get_type (void);
+#define GST_TYPE_TEXEL_ACTIVE_MEMORY (gst_texel_active_memory_get_type ())
+GType gst_texel_active_memory_get_type (void);
+
+struct _GstTexelBaseClass
+{
+  GstVideoFilterClass parent_class;
+
+  /* Negotiated formats (streaming thread or caps event). Returns FALSE
+   * (after posting an error) when the subclass cannot handle them. */
+  gboolean (*prepare) (GstTexelBase * base, GstVideoInfo * in_info,
+      GstVideoInfo * out_info);
+  /* CPU path: output rows [row0, row1) of a frame. */
+  void (*process_cpu) (GstTexelBase * base, const TexelImage * in,
+      TexelImage * out, int row0, int row1);
+  /* GPU path: enqueues output rows [row0, row1) on @stream; @in and @out
+   * are device-accessible. Returns 0 or a cudaError_t. */
+  int (*process_cuda) (GstTexelBase * base, const TexelImage * in,
+      const TexelImage * out, int row0, int row1, GstTexelStream stream);
+  /* Input rows read by output rows [row0, row1); only asked when
+   * rows_monotonic was announced by gst_texel_base_set_banding. */
+  void (*input_rows) (GstTexelBase * base, int row0, int row1, int *in_row0,
+      int *in_row1);
+  /* GPU resources of the subclass: created after the device was chosen,
+   * freed before it is released. */
+  gboolean (*open_cuda) (GstTexelBase * base, gint device);
+  void (*close_cuda) (GstTexelBase * base);
+};
+
+/* What the element runs on, once started. */
+gboolean gst_texel_base_is_cuda (GstTexelBase * base);
+/* Whether output rows depend only on input rows in the same order, so the
+ * staged path may split frames into bands. Call from prepare. */
+void gst_texel_base_set_banding (GstTexelBase * base, gboolean possible);
+/* Asks for prepare to run again before the next frame (a property that
+ * changes the per-frame plan but not the caps changed). */
+void gst_texel_base_mark_dirty (GstTexelBase * base);
+TexelFormat gst_texel_format_from_video (GstVideoFormat format);
+/* Image description of a mapped frame. */
+void gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame);
+
+/* Caps string of the formats every texel element handles. */
+#define GST_TEXEL_FORMATS \
+  "{ NV12, NV21, I420, YV12, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
+  "RGB, BGR, GRAY8, P010_10LE }"
+
+G_END_DECLS
+#endif

@@ -1,0 +1,696 @@
+/* gst-texel: texelconvert
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-texelconvert
+ * @title: texelconvert
+ *
+ * Converts colour space, scales, crops, letterboxes and flips video frames
+ * in one pass: on an NVIDIA GPU with CUDA (texture fetches with hardware
+ * filtering), or on the CPU when no usable GPU exists. The colour matrix
+ * and range come from the caps' colorimetry (BT.601, BT.709, BT.2020; full
+ * or limited range); 4:2:0 and 4:2:2 chroma is sampled where the caps'
+ * chroma-site puts it.
+ *
+ * On an integrated GPU (Jetson) frames stay in pinned, mapped memory and
+ * are never copied (memory-mode=zero-copy); on a discrete GPU they are
+ * copied in bands that overlap with the kernel (memory-mode=staged).
+ * `GST_DEBUG=texel*:4` logs the device's capabilities and the choice.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=NV12,width=3840,height=2160 ! \
+ *     texelconvert ! video/x-raw,format=RGBA,width=1280,height=720 ! fakesink
+ * ]| Converts and scales 4K NV12 to 720p RGBA.
+ * |[
+ * gst-launch-1.0 videotestsrc ! texelconvert video-direction=90r crop-left=40 \
+ *     method=bicubic ! autovideosink
+ * ]| Crops, rotates by 90 degrees clockwise and scales with bicubic filtering.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gsttexelconvert.h"
+#if HAVE_CUDA
+#include "texel-cuda.h"
+#endif
+#include <math.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_texel_convert_debug);
+#define GST_CAT_DEFAULT gst_texel_convert_debug
+
+#define DEFAULT_METHOD TEXEL_METHOD_BILINEAR
+#define DEFAULT_ADD_BORDERS TRUE
+#define DEFAULT_BORDER_COLOR 0xff000000
+#define DEFAULT_VIDEO_DIRECTION GST_VIDEO_ORIENTATION_IDENTITY
+#define MAX_SIZE 32767
+
+enum
+{
+  PROP_0,
+  PROP_METHOD,
+  PROP_CROP_LEFT,
+  PROP_CROP_RIGHT,
+  PROP_CROP_TOP,
+  PROP_CROP_BOTTOM,
+  PROP_ADD_BORDERS,
+  PROP_BORDER_COLOR,
+  PROP_VIDEO_DIRECTION
+};
+
+struct _GstTexelConvert
+{
+  GstTexelBase parent;
+
+  /* properties, under the object lock */
+  TexelMethod method;
+  gint crop[4];                 /* left, right, top, bottom */
+  gboolean add_borders;
+  guint border_color;
+  GstVideoOrientationMethod direction;
+  GstVideoOrientationMethod tag_direction;
+
+  /* streaming thread */
+  TexelConvertPlan plan;
+#if HAVE_CUDA
+  TexelCudaConverter *converter;
+#endif
+};
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_TEXEL_FORMATS)));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_TEXEL_FORMATS)));
+
+static void gst_texel_convert_direction_init (GstVideoDirectionInterface *
+    iface);
+
+G_DEFINE_TYPE_WITH_CODE (GstTexelConvert, gst_texel_convert,
+    GST_TYPE_TEXEL_BASE,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_VIDEO_DIRECTION,
+        gst_texel_convert_direction_init)
+    GST_DEBUG_CATEGORY_INIT (gst_texel_convert_debug, "texelconvert", 0,
+        "texelconvert element"));
+GST_ELEMENT_REGISTER_DEFINE (texelconvert, "texelconvert", GST_RANK_NONE,
+    GST_TYPE_TEXEL_CONVERT);
+
+GType
+gst_texel_method_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {TEXEL_METHOD_NEAREST, "Nearest neighbour", "nearest"},
+    {TEXEL_METHOD_BILINEAR, "Bilinear (hardware texture filtering)",
+        "bilinear"},
+    {TEXEL_METHOD_BICUBIC, "Cubic B-spline (4 bilinear fetches)", "bicubic"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstTexelMethod",
+            values));
+  return type;
+}
+
+static void
+gst_texel_convert_direction_init (GstVideoDirectionInterface * iface)
+{
+  /* The video-direction property carries it all. */
+}
+
+static gboolean
+gst_texel_direction_swaps (GstVideoOrientationMethod m)
+{
+  return m == GST_VIDEO_ORIENTATION_90R || m == GST_VIDEO_ORIENTATION_90L
+      || m == GST_VIDEO_ORIENTATION_UL_LR || m == GST_VIDEO_ORIENTATION_UR_LL;
+}
+
+/* The orientation in force: a tag decides for "auto". */
+static GstVideoOrientationMethod
+gst_texel_convert_direction (GstTexelConvert * self)
+{
+  GstVideoOrientationMethod m = self->direction;
+
+  if (m == GST_VIDEO_ORIENTATION_AUTO)
+    m = self->tag_direction;
+  return m > GST_VIDEO_ORIENTATION_UR_LL ? GST_VIDEO_ORIENTATION_IDENTITY : m;
+}
+
+/* Any size, any format: the element converts between all of them. The
+ * caps as given come first, so that passthrough wins when possible. */
+static GstCaps *
+gst_texel_convert_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *any = gst_caps_new_empty ();
+  GstCaps *result;
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+
+    gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, MAX_SIZE,
+        "height", GST_TYPE_INT_RANGE, 1, MAX_SIZE, NULL);
+    gst_structure_remove_fields (s, "format", "colorimetry", "chroma-site",
+        NULL);
+    if (gst_structure_has_field (s, "pixel-aspect-ratio"))
+      gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION_RANGE, 1,
+          G_MAXINT, G_MAXINT, 1, NULL);
+    any = gst_caps_merge_structure_full (any, s,
+        gst_caps_features_copy (gst_caps_get_features (caps, i)));
+  }
+  result = gst_caps_merge (gst_caps_copy (caps), any);
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
+      result);
+  return result;
+}
+
+/* Display aspect ratio of the picture that reaches the output: the input
+ * after cropping and rotation. */
+static void
+gst_texel_convert_source_dar (GstTexelConvert * self, GstStructure * ins,
+    gint * dar_n, gint * dar_d)
+{
+  gint w = 1, h = 1, par_n = 1, par_d = 1;
+
+  gst_structure_get_int (ins, "width", &w);
+  gst_structure_get_int (ins, "height", &h);
+  gst_structure_get_fraction (ins, "pixel-aspect-ratio", &par_n, &par_d);
+  GST_OBJECT_LOCK (self);
+  w = MAX (1, w - self->crop[0] - self->crop[1]);
+  h = MAX (1, h - self->crop[2] - self->crop[3]);
+  if (gst_texel_direction_swaps (gst_texel_convert_direction (self))) {
+    gint t = w;
+    w = h;
+    h = t;
+    t = par_n;
+    par_n = par_d;
+    par_d = t;
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (!gst_util_fraction_multiply (w, h, par_n, par_d, dar_n, dar_d)) {
+    *dar_n = w;
+    *dar_d = h;
+  }
+}
+
+/* Fixates width, height and pixel-aspect-ratio keeping the display aspect
+ * ratio of the source, preferring the source's own size. */
+static void
+gst_texel_convert_fixate_size (GstTexelConvert * self, GstStructure * ins,
+    GstStructure * outs)
+{
+  gint dar_n, dar_d, par_n = 1, par_d = 1, w, h, in_w = 1, in_h = 1;
+  const GValue *wv = gst_structure_get_value (outs, "width");
+  const GValue *hv = gst_structure_get_value (outs, "height");
+  gboolean w_fixed = !wv || gst_value_is_fixed (wv);
+  gboolean h_fixed = !hv || gst_value_is_fixed (hv);
+
+  gst_texel_convert_source_dar (self, ins, &dar_n, &dar_d);
+  if (gst_structure_has_field (outs, "pixel-aspect-ratio"))
+    gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio",
+        1, 1);
+  gst_structure_get_fraction (outs, "pixel-aspect-ratio", &par_n, &par_d);
+
+  if (w_fixed && h_fixed)
+    return;
+  /* height = width / DAR, in output pixels of aspect par. */
+  if (w_fixed) {
+    gst_structure_get_int (outs, "width", &w);
+    h = (gint) lround ((gdouble) w * dar_d * par_n / ((gdouble) dar_n * par_d));
+    gst_structure_fixate_field_nearest_int (outs, "height", CLAMP (h, 1,
+            MAX_SIZE));
+    return;
+  }
+  if (h_fixed) {
+    gst_structure_get_int (outs, "height", &h);
+    w = (gint) lround ((gdouble) h * dar_n * par_d / ((gdouble) dar_d * par_n));
+    gst_structure_fixate_field_nearest_int (outs, "width", CLAMP (w, 1,
+            MAX_SIZE));
+    return;
+  }
+  /* Neither fixed: keep the source's height (after crop and rotation) and
+   * derive the width from the display aspect ratio. */
+  gst_structure_get_int (ins, "width", &in_w);
+  gst_structure_get_int (ins, "height", &in_h);
+  GST_OBJECT_LOCK (self);
+  h = MAX (1, in_h - self->crop[2] - self->crop[3]);
+  if (gst_texel_direction_swaps (gst_texel_convert_direction (self)))
+    h = MAX (1, in_w - self->crop[0] - self->crop[1]);
+  GST_OBJECT_UNLOCK (self);
+  gst_structure_fixate_field_nearest_int (outs, "height", h);
+  gst_structure_get_int (outs, "height", &h);
+  w = (gint) lround ((gdouble) h * dar_n * par_d / ((gdouble) dar_d * par_n));
+  gst_structure_fixate_field_nearest_int (outs, "width", CLAMP (w, 1,
+          MAX_SIZE));
+}
+
+/* Keeps the input's colorimetry where the output is of the same kind, so
+ * that a YUV-to-YUV conversion does not change the matrix silently. */
+static void
+gst_texel_convert_fixate_color (GstStructure * ins, GstStructure * outs)
+{
+  const gchar *in_fmt = gst_structure_get_string (ins, "format");
+  const gchar *out_fmt = gst_structure_get_string (outs, "format");
+  const GstVideoFormatInfo *in_info, *out_info;
+  const gchar *fields[] = { "colorimetry", "chroma-site" };
+  guint i;
+
+  if (!in_fmt || !out_fmt)
+    return;
+  in_info = gst_video_format_get_info (gst_video_format_from_string (in_fmt));
+  out_info = gst_video_format_get_info (gst_video_format_from_string
+      (out_fmt));
+  if (GST_VIDEO_FORMAT_INFO_IS_YUV (in_info) !=
+      GST_VIDEO_FORMAT_INFO_IS_YUV (out_info))
+    return;
+  for (i = 0; i < G_N_ELEMENTS (fields); i++) {
+    const GValue *v = gst_structure_get_value (ins, fields[i]);
+
+    if (v && !gst_structure_has_field (outs, fields[i]))
+      gst_structure_set_value (outs, fields[i], v);
+  }
+}
+
+static GstCaps *
+gst_texel_convert_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (trans);
+  GstStructure *ins, *outs;
+  const gchar *in_fmt;
+
+  othercaps = gst_caps_truncate (othercaps);
+  othercaps = gst_caps_make_writable (othercaps);
+  ins = gst_caps_get_structure (caps, 0);
+  outs = gst_caps_get_structure (othercaps, 0);
+
+  in_fmt = gst_structure_get_string (ins, "format");
+  if (in_fmt && gst_structure_has_field (outs, "format"))
+    gst_structure_fixate_field_string (outs, "format", in_fmt);
+  if (direction == GST_PAD_SINK)
+    gst_texel_convert_fixate_size (self, ins, outs);
+  gst_texel_convert_fixate_color (ins, outs);
+  othercaps = gst_caps_fixate (othercaps);
+  GST_DEBUG_OBJECT (self, "fixated to %" GST_PTR_FORMAT, othercaps);
+  return othercaps;
+}
+
+static TexelMatrix
+gst_texel_matrix_from_video (const GstVideoInfo * info)
+{
+  switch (info->colorimetry.matrix) {
+    case GST_VIDEO_COLOR_MATRIX_RGB:
+      return TEXEL_MATRIX_RGB;
+    case GST_VIDEO_COLOR_MATRIX_FCC:
+      return TEXEL_MATRIX_FCC;
+    case GST_VIDEO_COLOR_MATRIX_BT709:
+      return TEXEL_MATRIX_BT709;
+    case GST_VIDEO_COLOR_MATRIX_BT601:
+      return TEXEL_MATRIX_BT601;
+    case GST_VIDEO_COLOR_MATRIX_SMPTE240M:
+      return TEXEL_MATRIX_SMPTE240M;
+    case GST_VIDEO_COLOR_MATRIX_BT2020:
+      return TEXEL_MATRIX_BT2020;
+    default:
+      /* Unknown: what GStreamer assumes, SD or HD by size. */
+      return GST_VIDEO_INFO_HEIGHT (info) > 576 ? TEXEL_MATRIX_BT709 :
+          TEXEL_MATRIX_BT601;
+  }
+}
+
+static void
+gst_texel_colorimetry_from_video (TexelColorimetry * c,
+    const GstVideoInfo * info)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+
+  c->matrix = gst_texel_matrix_from_video (info);
+  /* GRAY8 without a range in its caps is full range, as in GStreamer. */
+  c->full_range = info->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255
+      || (GST_VIDEO_FORMAT_INFO_IS_GRAY (finfo)
+      && info->colorimetry.range == GST_VIDEO_COLOR_RANGE_UNKNOWN);
+  c->chroma_h_cosited = (info->chroma_site & GST_VIDEO_CHROMA_SITE_H_COSITED)
+      != 0;
+  c->chroma_v_cosited = (info->chroma_site & GST_VIDEO_CHROMA_SITE_V_COSITED)
+      != 0;
+}
+
+/* Letterbox: the largest rectangle of the output with the source's
+ * display aspect ratio, centred. */
+static void
+gst_texel_convert_letterbox (TexelConvertConfig * cfg, gboolean swaps,
+    const GstVideoInfo * in, const GstVideoInfo * out)
+{
+  gdouble src_dar = (gdouble) (swaps ? cfg->src_h : cfg->src_w) *
+      (swaps ? in->par_d : in->par_n) /
+      ((gdouble) (swaps ? cfg->src_w : cfg->src_h) *
+      (swaps ? in->par_n : in->par_d));
+  gdouble out_par = (gdouble) out->par_n / out->par_d;
+  gint ow = GST_VIDEO_INFO_WIDTH (out), oh = GST_VIDEO_INFO_HEIGHT (out);
+  gint w = (gint) lround (oh * src_dar / out_par);
+
+  if (w <= ow) {
+    cfg->dst_w = MAX (1, w);
+    cfg->dst_h = oh;
+  } else {
+    cfg->dst_w = ow;
+    cfg->dst_h = MAX (1, (gint) lround (ow * out_par / src_dar));
+    cfg->dst_h = MIN (cfg->dst_h, oh);
+  }
+  cfg->dst_x = (ow - cfg->dst_w) / 2;
+  cfg->dst_y = (oh - cfg->dst_h) / 2;
+}
+
+static gboolean
+gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
+    GstVideoInfo * out)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (base);
+  TexelConvertConfig cfg = { 0 };
+  GstVideoOrientationMethod dir;
+  gboolean add_borders, swaps, one_to_one;
+  gint crop[4], in_w = GST_VIDEO_INFO_WIDTH (in);
+  gint in_h = GST_VIDEO_INFO_HEIGHT (in);
+  guint argb;
+  const gchar *error = NULL;
+
+  GST_OBJECT_LOCK (self);
+  memcpy (crop, self->crop, sizeof (crop));
+  dir = gst_texel_convert_direction (self);
+  add_borders = self->add_borders;
+  argb = self->border_color;
+  cfg.method = self->method;
+  GST_OBJECT_UNLOCK (self);
+
+  if (crop[0] + crop[1] >= in_w || crop[2] + crop[3] >= in_h) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Cropping (left %d, right %d, top %d, bottom %d) leaves nothing of "
+            "a %dx%d frame", crop[0], crop[1], crop[2], crop[3], in_w, in_h),
+        (NULL));
+    return FALSE;
+  }
+  cfg.src_x = crop[0];
+  cfg.src_y = crop[2];
+  cfg.src_w = in_w - crop[0] - crop[1];
+  cfg.src_h = in_h - crop[2] - crop[3];
+  cfg.dst_w = GST_VIDEO_INFO_WIDTH (out);
+  cfg.dst_h = GST_VIDEO_INFO_HEIGHT (out);
+  swaps = gst_texel_direction_swaps (dir);
+  if (add_borders)
+    gst_texel_convert_letterbox (&cfg, swaps, in, out);
+  cfg.direction = (TexelDirection) dir;
+  gst_texel_colorimetry_from_video (&cfg.in_color, in);
+  gst_texel_colorimetry_from_video (&cfg.out_color, out);
+  cfg.border_rgba[0] = ((argb >> 16) & 0xff) / 255.0;
+  cfg.border_rgba[1] = ((argb >> 8) & 0xff) / 255.0;
+  cfg.border_rgba[2] = (argb & 0xff) / 255.0;
+  cfg.border_rgba[3] = (argb >> 24) / 255.0;
+
+  /* Same size after rotation: every output sample sits on an input
+   * sample, and nearest sampling copies it exactly. */
+  one_to_one = cfg.dst_w == (swaps ? cfg.src_h : cfg.src_w)
+      && cfg.dst_h == (swaps ? cfg.src_w : cfg.src_h);
+  if (one_to_one)
+    cfg.method = TEXEL_METHOD_NEAREST;
+
+  if (texel_convert_plan_init (&self->plan, &cfg,
+          gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,
+          gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out)),
+          GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out),
+          &error) != 0) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Cannot convert %s %dx%d to %s %dx%d: %s",
+            GST_VIDEO_INFO_NAME (in), in_w, in_h, GST_VIDEO_INFO_NAME (out),
+            GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out), error),
+        (NULL));
+    return FALSE;
+  }
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
+      gst_video_info_is_equal (in, out) && crop[0] == 0 && crop[1] == 0
+      && crop[2] == 0 && crop[3] == 0 && dir == GST_VIDEO_ORIENTATION_IDENTITY);
+  gst_texel_base_set_banding (base, self->plan.rows_monotonic);
+  GST_INFO_OBJECT (self, "%s %dx%d -> %s %dx%d, source %d,%d %dx%d, "
+      "destination %d,%d %dx%d, method %d, direction %d",
+      GST_VIDEO_INFO_NAME (in), in_w, in_h, GST_VIDEO_INFO_NAME (out),
+      GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out), cfg.src_x,
+      cfg.src_y, cfg.src_w, cfg.src_h, cfg.dst_x, cfg.dst_y, cfg.dst_w,
+      cfg.dst_h, cfg.method, cfg.direction);
+  return TRUE;
+}
+
+static void
+gst_texel_convert_process_cpu (GstTexelBase * base, const TexelImage * in,
+    TexelImage * out, int row0, int row1)
+{
+  texel_convert_cpu (&GST_TEXEL_CONVERT (base)->plan, in, out, row0, row1);
+}
+
+/* Output rows [row0, row1) read input rows between the mapped positions of
+ * their edges, plus the filter's reach (bicubic: 2 samples, doubled for
+ * subsampled chroma). */
+static void
+gst_texel_convert_input_rows (GstTexelBase * base, int row0, int row1,
+    int *in_row0, int *in_row1)
+{
+  const TexelConvertPlan *plan = &GST_TEXEL_CONVERT (base)->plan;
+  double a = plan->map[1][1] * row0 + plan->map[1][2];
+  double b = plan->map[1][1] * row1 + plan->map[1][2];
+  const int reach = 6;
+
+  *in_row0 = (int) floor (MIN (a, b)) - reach;
+  *in_row1 = (int) ceil (MAX (a, b)) + reach;
+}
+
+#if HAVE_CUDA
+static int
+gst_texel_convert_process_cuda (GstTexelBase * base, const TexelImage * in,
+    const TexelImage * out, int row0, int row1, GstTexelStream stream)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (base);
+
+  return texel_cuda_convert (self->converter, &self->plan, in, out, row0,
+      row1, stream);
+}
+
+static gboolean
+gst_texel_convert_open_cuda (GstTexelBase * base, gint device)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (base);
+  int err = texel_cuda_converter_new (device, &self->converter);
+
+  if (err)
+    GST_WARNING_OBJECT (self, "cannot create the converter: %s",
+        texel_cuda_error_string (err));
+  return err == 0;
+}
+
+static void
+gst_texel_convert_close_cuda (GstTexelBase * base)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (base);
+
+  texel_cuda_converter_free (self->converter);
+  self->converter = NULL;
+}
+#endif
+
+static gboolean
+gst_texel_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (trans);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_TAG) {
+    GstTagList *tags;
+    GstVideoOrientationMethod method;
+
+    gst_event_parse_tag (event, &tags);
+    if (gst_video_orientation_from_tag (tags, &method)) {
+      gboolean changed;
+
+      GST_OBJECT_LOCK (self);
+      changed = self->tag_direction != method
+          && self->direction == GST_VIDEO_ORIENTATION_AUTO;
+      self->tag_direction = method;
+      GST_OBJECT_UNLOCK (self);
+      if (changed) {
+        gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
+        gst_base_transform_reconfigure_src (trans);
+      }
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_texel_convert_parent_class)->sink_event
+      (trans, event);
+}
+
+static void
+gst_texel_convert_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (object);
+  gboolean renegotiate = TRUE;
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_METHOD:
+      self->method = g_value_get_enum (value);
+      renegotiate = FALSE;
+      break;
+    case PROP_CROP_LEFT:
+    case PROP_CROP_RIGHT:
+    case PROP_CROP_TOP:
+    case PROP_CROP_BOTTOM:
+      self->crop[prop_id - PROP_CROP_LEFT] = g_value_get_int (value);
+      break;
+    case PROP_ADD_BORDERS:
+      self->add_borders = g_value_get_boolean (value);
+      break;
+    case PROP_BORDER_COLOR:
+      self->border_color = g_value_get_uint (value);
+      renegotiate = FALSE;
+      break;
+    case PROP_VIDEO_DIRECTION:
+      self->direction = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      renegotiate = FALSE;
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+  gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
+  /* Sizes and passthrough may change: negotiate again. */
+  if (renegotiate)
+    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+}
+
+static void
+gst_texel_convert_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_METHOD:
+      g_value_set_enum (value, self->method);
+      break;
+    case PROP_CROP_LEFT:
+    case PROP_CROP_RIGHT:
+    case PROP_CROP_TOP:
+    case PROP_CROP_BOTTOM:
+      g_value_set_int (value, self->crop[prop_id - PROP_CROP_LEFT]);
+      break;
+    case PROP_ADD_BORDERS:
+      g_value_set_boolean (value, self->add_borders);
+      break;
+    case PROP_BORDER_COLOR:
+      g_value_set_uint (value, self->border_color);
+      break;
+    case PROP_VIDEO_DIRECTION:
+      g_value_set_enum (value, self->direction);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_texel_convert_install_crop (GObjectClass * gobject_class, guint prop,
+    const gchar * name, const gchar * nick, const gchar * side)
+{
+  gchar *blurb = g_strdup_printf ("Pixels to remove at the %s of the input "
+      "before scaling", side);
+
+  /* Without G_PARAM_STATIC_BLURB the param spec keeps its own copy. */
+  g_object_class_install_property (gobject_class, prop,
+      g_param_spec_int (name, nick, blurb, 0, G_MAXINT, 0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_NAME | G_PARAM_STATIC_NICK |
+          GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING));
+  g_free (blurb);
+}
+
+static void
+gst_texel_convert_class_init (GstTexelConvertClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstTexelBaseClass *base_class = GST_TEXEL_BASE_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+
+  gobject_class->set_property = gst_texel_convert_set_property;
+  gobject_class->get_property = gst_texel_convert_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_METHOD,
+      g_param_spec_enum ("method", "Method", "Sampling method for scaling "
+          "(a 1:1 geometry always copies samples exactly)",
+          GST_TYPE_TEXEL_METHOD, DEFAULT_METHOD, rw));
+  gst_texel_convert_install_crop (gobject_class, PROP_CROP_LEFT, "crop-left",
+      "Crop left", "left");
+  gst_texel_convert_install_crop (gobject_class, PROP_CROP_RIGHT,
+      "crop-right", "Crop right", "right");
+  gst_texel_convert_install_crop (gobject_class, PROP_CROP_TOP, "crop-top",
+      "Crop top", "top");
+  gst_texel_convert_install_crop (gobject_class, PROP_CROP_BOTTOM,
+      "crop-bottom", "Crop bottom", "bottom");
+  g_object_class_install_property (gobject_class, PROP_ADD_BORDERS,
+      g_param_spec_boolean ("add-borders", "Add borders",
+          "Letterbox: keep the display aspect ratio, filling the rest with "
+          "border-color", DEFAULT_ADD_BORDERS, rw));
+  g_object_class_install_property (gobject_class, PROP_BORDER_COLOR,
+      g_param_spec_uint ("border-color", "Border color",
+          "Colour of the letterbox borders as 0xAARRGGBB", 0, G_MAXUINT32,
+          DEFAULT_BORDER_COLOR, rw | GST_PARAM_CONTROLLABLE));
+  g_object_class_override_property (gobject_class, PROP_VIDEO_DIRECTION,
+      "video-direction");
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "Texel video converter", "Filter/Converter/Video/Scaler/Hardware",
+      "Converts colour space, scales, crops, letterboxes and flips video on "
+      "an NVIDIA GPU (zero-copy on Jetson), or on the CPU without one",
+      "gst-texel developers");
+
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_texel_convert_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_texel_convert_fixate_caps);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_texel_convert_sink_event);
+  trans_class->passthrough_on_same_caps = FALSE;
+
+  base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_convert_prepare);
+  base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_convert_process_cpu);
+  base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_convert_input_rows);
+#if HAVE_CUDA
+  base_class->process_cuda =
+      GST_DEBUG_FUNCPTR (gst_texel_convert_process_cuda);
+  base_class->open_cuda = GST_DEBUG_FUNCPTR (gst_texel_convert_open_cuda);
+  base_class->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_convert_close_cuda);
+#endif
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_METHOD, 0);
+}
+
+static void
+gst_texel_convert_init (GstTexelConvert * self)
+{
+  self->method = DEFAULT_METHOD;
+  self->add_borders = DEFAULT_ADD_BORDERS;
+  self->border_color = DEFAULT_BORDER_COLOR;
+  self->direction = DEFAULT_VIDEO_DIRECTION;
+  self->tag_direction = GST_VIDEO_ORIENTATION_IDENTITY;
+}

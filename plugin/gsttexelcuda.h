@@ -1,0 +1,73 @@
+/* gst-texel: the GPU memory strategies shared by every element.
+ *
+ *  - zero-copy: kernels read and write frames in place through mapped host
+ *    memory (our pool's, or foreign memory registered with cudaHostRegister);
+ *    the default where the GPU is integrated (Jetson).
+ *  - staged: frames are copied to device buffers with cudaMemcpy2DAsync,
+ *    processed and copied back, in bands on several streams so uploads,
+ *    kernels and downloads overlap; the default on discrete GPUs.
+ * Host memory that is not pinned is never handed to a DMA copy: it is
+ * registered once seen twice, else copied into a pinned staging buffer.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __GST_TEXEL_CUDA_H__
+#define __GST_TEXEL_CUDA_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include "texel-convert.h"
+
+G_BEGIN_DECLS
+
+typedef struct _GstTexelCuda GstTexelCuda;
+typedef struct CUstream_st *GstTexelStream;
+
+/* What a frame cost; logged at the end of a stream. */
+typedef struct
+{
+  guint64 frames;
+  guint64 bytes_to_device;      /* DMA host -> device */
+  guint64 bytes_to_host;        /* DMA device -> host */
+  guint64 bytes_host_copied;    /* memcpy into or out of pinned staging */
+  guint64 registrations;        /* cudaHostRegister calls that succeeded */
+} GstTexelCudaStats;
+
+/* Per-frame work of an element, enqueued on @stream for output rows
+ * [row0, row1). Returns 0 or a cudaError_t. */
+typedef int (*GstTexelCudaRun) (gpointer user_data, const TexelImage * in,
+    const TexelImage * out, int row0, int row1, GstTexelStream stream);
+/* Input rows [*in_row0, *in_row1) that output rows [row0, row1) read. */
+typedef void (*GstTexelCudaInputRows) (gpointer user_data, int row0, int row1,
+    int *in_row0, int *in_row1);
+
+/* Error text of a cudaError_t. */
+const gchar *gst_texel_cuda_error_string (int err);
+
+/* Capability detection. Returns the number of usable devices (0 with
+ * @reason set when there is none) and fills @caps for @device_id (-1:
+ * device 0). */
+gint gst_texel_cuda_detect (gint device_id, gpointer caps,
+    const gchar ** reason, int *err);
+
+GstTexelCuda *gst_texel_cuda_new (gint device, gboolean zero_copy,
+    gboolean integrated, gint async_engines, int *err);
+void gst_texel_cuda_free (GstTexelCuda * cuda);
+
+/* (Re)allocates what frames of these formats need; called on caps. */
+int gst_texel_cuda_configure (GstTexelCuda * cuda, TexelFormat in_format,
+    gint in_width, gint in_height, TexelFormat out_format, gint out_width,
+    gint out_height, gboolean bands_possible);
+
+/* Processes one mapped frame. Returns 0 or a cudaError_t. */
+int gst_texel_cuda_process (GstTexelCuda * cuda, GstVideoFrame * in_frame,
+    GstVideoFrame * out_frame, const TexelImage * in_host,
+    const TexelImage * out_host, GstTexelCudaRun run,
+    GstTexelCudaInputRows input_rows, gpointer user_data);
+
+GstAllocator *gst_texel_cuda_get_allocator (GstTexelCuda * cuda);
+void gst_texel_cuda_get_stats (GstTexelCuda * cuda, GstTexelCudaStats * stats);
+gint gst_texel_cuda_get_bands (GstTexelCuda * cuda);
+
+G_END_DECLS
+#endif

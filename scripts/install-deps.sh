@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what gst-texel needs to build and test on Debian 12 / Ubuntu / JetPack.
+# The CUDA toolkit is not a Debian package: nvcc is looked for in /usr/local/cuda
+# (NVIDIA's repository or JetPack); without it the plugin builds CPU-only.
+set -euo pipefail
+pkgs=(meson ninja-build pkg-config gcc
+      libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
+      gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+      gstreamer1.0-plugins-bad libyaml-dev valgrind)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,850 @@
+/* gst-texel: the CUDA converter against the CPU reference.
+ *
+ * A plain C program (no GLib, no GStreamer) so that it runs on a bare GPU
+ * machine. For every input format x every output format x every method,
+ * on fresh random frames and several geometries, it converts on the CPU
+ * (texel_convert_cpu, the oracle) and on the GPU, in device memory and in
+ * mapped (zero-copy) host memory, and checks:
+ *  - every output code within a bound derived below;
+ *  - the GPU wrote exactly the bytes the CPU wrote (each side runs twice,
+ *    into outputs poisoned differently: a byte is written iff both runs
+ *    agree on it).
+ * Inputs with misaligned addresses and pitches exercise the path without
+ * textures. Exits 77 (skipped) without a usable GPU.
+ *
+ * Usage: test-convert-gpu [--quick] [--seed N]
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "texel-cuda.h"
+
+#define SKIP_EXIT_CODE 77
+#define POISON_A 0x5a
+#define POISON_B 0xa5
+/* Host images: rows and planes aligned so that a mapped copy with the
+ * same layout meets any device's texture alignment (512 on an H100). */
+#define HOST_STRIDE_ALIGN 64
+#define HOST_PLANE_ALIGN 4096
+#define MAX_REPORTS 5
+
+/* ------------------------------------------------------------------ */
+/* Error bounds, in output codes.
+ *
+ * All bounds start from 1 code: the GPU computes in float what the CPU
+ * computes in double. The difference before rounding is tiny (a few float
+ * ulps of the matrix products, relative 1e-6, i.e. < 0.001 code at 10
+ * bits), but when the exact value lies that close to a half code the two
+ * round to neighbouring codes: at most 1 code apart.
+ *
+ * NEAREST: the GPU maps coordinates with the very float code of
+ * texel-sample-map.h (fmaf is correctly rounded on both sides), so it
+ * picks the same input sample; the bound is the 1 code above.
+ *
+ * BILINEAR through a texture: the hardware stores each filter weight in
+ * 9-bit fixed point with 8 fractional bits (CUDA C Programming Guide,
+ * "Linear Filtering"), so each axis's weight is off by at most 2^-8. A
+ * weight off by d moves the interpolated value by d times the difference
+ * of the two neighbouring samples, at most D = 1 (full scale, normalised;
+ * random frames get close to it). Both axes: at most 2 * 2^-8 * D per
+ * input component. The colour matrix sums the component errors with its
+ * coefficients: output k is off by at most G_k * 2 * 2^-8 * D, G_k =
+ * sum_c |m[k][c]| (alpha, carried through: G = 1). In output codes, times
+ * the largest code (255 or 1023). Coordinates in float rather than double
+ * add a weight error of ~|coordinate| * 2^-24 < 1e-4, covered by the
+ * rounding of the bound up to a whole code. Hence
+ *     bound = 1 + ceil (G * 2 * 2^-8 * max_code),  G = max_k G_k.
+ *
+ * BICUBIC through textures: the cubic B-spline is 2 x 2 linear fetches
+ * whose weights g (per axis) are positive and sum to 1; each fetch blends
+ * two neighbouring samples with the same 8-bit weight error, so the result
+ * is off by at most sum g * 2 * 2^-8 * D = 2 * 2^-8 * D: the same bound.
+ *
+ * Without textures (24-bit RGB input, misaligned planes) the GPU filters
+ * plain loads in float with the CPU's formulas: only the 1 code above.
+ */
+#define FILTER_WEIGHT_ERROR (1.0 / 256.0)
+
+/* ------------------------------------------------------------------ */
+/* Random numbers: xorshift64*, seeded and printed, so a failure can be
+ * replayed with --seed. */
+
+static uint64_t rng_state;
+
+static uint64_t
+rng_next (void)
+{
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+/* ------------------------------------------------------------------ */
+/* Test cases */
+
+typedef enum
+{
+  MEMORY_DEVICE,                /* cudaMallocPitch, cudaMemcpy2DAsync */
+  MEMORY_MAPPED,                /* cudaHostAllocMapped, zero-copy */
+  MEMORY_MISALIGNED,            /* device, planes off any texture alignment */
+  MEMORY_MODES
+} MemoryMode;
+
+static const char *const memory_names[MEMORY_MODES] = {
+  "device", "mapped", "misaligned"
+};
+
+static const char *const method_names[3] = {
+  "nearest", "bilinear", "bicubic"
+};
+
+typedef struct
+{
+  const char *name;
+  int in_w, in_h, out_w, out_h;
+  /* For subsampled formats in the "odd" geometry: an even width. */
+  int even_width_if_subsampled;
+  int src_x, src_y, src_w, src_h;       /* src_w 0: the whole input */
+  int dst_x, dst_y, dst_w, dst_h;       /* dst_w 0: the whole output */
+  TexelDirection direction;
+  TexelColorimetry in_color, out_color;
+  double border[4];
+  int bands;                    /* convert in two bands on two streams */
+} Geometry;
+
+static const Geometry geometries[] = {
+  {"1:1", 64, 48, 64, 48, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        TEXEL_DIRECTION_IDENTITY, {TEXEL_MATRIX_BT709, 0, 0, 0},
+      {TEXEL_MATRIX_BT709, 0, 0, 0}, {0, 0, 0, 1}, 0},
+  {"downscale", 320, 240, 200, 150, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        TEXEL_DIRECTION_IDENTITY, {TEXEL_MATRIX_BT601, 0, 0, 0},
+      {TEXEL_MATRIX_BT709, 1, 1, 0}, {0, 0, 0, 1}, 1},
+  {"upscale", 72, 40, 200, 110, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        TEXEL_DIRECTION_IDENTITY, {TEXEL_MATRIX_BT2020, 1, 0, 0},
+      {TEXEL_MATRIX_BT601, 0, 0, 1}, {0, 0, 0, 1}, 0},
+  {"crop+letterbox+90R", 160, 120, 128, 160, 0, 10, 6, 120, 100, 9, 14, 90,
+        130, TEXEL_DIRECTION_90R, {TEXEL_MATRIX_BT709, 0, 1, 1},
+      {TEXEL_MATRIX_BT709, 0, 0, 0}, {0.2, 0.4, 0.6, 0.5}, 0},
+  {"odd", 33, 17, 33, 17, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+        TEXEL_DIRECTION_IDENTITY, {TEXEL_MATRIX_SMPTE240M, 0, 0, 0},
+      {TEXEL_MATRIX_FCC, 1, 0, 0}, {0, 0, 0, 1}, 0},
+  {"odd scaled", 35, 21, 27, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        TEXEL_DIRECTION_HORIZ, {TEXEL_MATRIX_BT709, 0, 0, 0},
+      {TEXEL_MATRIX_BT601, 1, 0, 0}, {0, 0, 0, 1}, 1},
+};
+
+#define N_GEOMETRIES ((int) (sizeof (geometries) / sizeof (geometries[0])))
+/* Where misaligned inputs are tested, and what --quick keeps. */
+#define MISALIGNED_GEOMETRY 1
+#define QUICK_MISALIGNED_GEOMETRY 5
+
+static int
+format_is_subsampled (TexelFormat format)
+{
+  const TexelFormatDesc *desc = texel_format_desc (format);
+  int c;
+
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    if (desc->comp[c].plane >= 0 && (desc->comp[c].x_shift
+            || desc->comp[c].y_shift))
+      return 1;
+  return 0;
+}
+
+static void
+geometry_config (const Geometry * g, TexelFormat in_format,
+    TexelFormat out_format, TexelMethod method, TexelConvertConfig * config,
+    int *in_w, int *out_w)
+{
+  *in_w = g->in_w + (g->even_width_if_subsampled
+      && format_is_subsampled (in_format));
+  *out_w = g->out_w + (g->even_width_if_subsampled
+      && format_is_subsampled (out_format));
+
+  memset (config, 0, sizeof (*config));
+  config->src_x = g->src_x;
+  config->src_y = g->src_y;
+  config->src_w = g->src_w ? g->src_w : *in_w;
+  config->src_h = g->src_h ? g->src_h : g->in_h;
+  config->dst_x = g->dst_x;
+  config->dst_y = g->dst_y;
+  config->dst_w = g->dst_w ? g->dst_w : *out_w;
+  config->dst_h = g->dst_h ? g->dst_h : g->out_h;
+  config->method = method;
+  config->direction = g->direction;
+  config->in_color = g->in_color;
+  config->out_color = g->out_color;
+  memcpy (config->border_rgba, g->border, sizeof (g->border));
+}
+
+/* Whether the GPU reads this input through textures (see the bounds). */
+static int
+uses_textures (TexelFormat format, MemoryMode mode)
+{
+  const TexelFormatDesc *desc = texel_format_desc (format);
+
+  return mode != MEMORY_MISALIGNED && desc->comp[0].pixel_stride != 3;
+}
+
+static int
+error_bound (const TexelConvertPlan * plan, int textured)
+{
+  double max_code = (double) ((1 << plan->out.bits) - 1);
+  double gain = 1.0;            /* alpha */
+  double filter_error;
+  int k, c;
+
+  if (!textured || plan->method == TEXEL_METHOD_NEAREST)
+    return 1;
+  for (k = 0; k < 3; k++) {
+    double g = 0.0;
+
+    if (plan->out.comp[k].plane < 0)
+      continue;
+    for (c = 0; c < 3; c++)
+      g += fabs (plan->m[k][c]);
+    if (g > gain)
+      gain = g;
+  }
+  filter_error = 2.0 * FILTER_WEIGHT_ERROR;
+  return 1 + (int) ceil (gain * filter_error * max_code - 1e-9);
+}
+
+/* ------------------------------------------------------------------ */
+/* Images in host memory */
+
+typedef struct
+{
+  TexelImage img;
+  uint8_t *mem;
+  size_t size;
+} HostImage;
+
+static int
+host_image_init (HostImage * h, TexelFormat format, int width, int height)
+{
+  h->size = texel_image_layout (&h->img, format, width, height,
+      HOST_STRIDE_ALIGN, HOST_PLANE_ALIGN, NULL);
+  h->mem = malloc (h->size);
+  if (h->mem == NULL)
+    return -1;
+  texel_image_layout (&h->img, format, width, height, HOST_STRIDE_ALIGN,
+      HOST_PLANE_ALIGN, h->mem);
+  return 0;
+}
+
+static void
+host_image_clear (HostImage * h)
+{
+  free (h->mem);
+  h->mem = NULL;
+}
+
+/* Random bytes; P010 gets valid words only (10 bits << 6, low bits 0, as
+ * every producer writes them: textures would filter the low bits, the CPU
+ * drops them). */
+static void
+host_image_randomize (HostImage * h)
+{
+  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
+  size_t i;
+
+  for (i = 0; i + 8 <= h->size; i += 8) {
+    uint64_t r = rng_next ();
+
+    memcpy (h->mem + i, &r, 8);
+  }
+  for (; i < h->size; i++)
+    h->mem[i] = (uint8_t) rng_next ();
+  if (desc->bytes_per_sample == 2)
+    for (i = 0; i + 1 < h->size; i += 2)
+      h->mem[i] &= (uint8_t) (0xff << desc->shift);
+}
+
+static int
+plane_rows (const TexelImage * img, int p)
+{
+  return texel_plane_height (img->format, p, img->height);
+}
+
+/* ------------------------------------------------------------------ */
+/* Images the GPU reads and writes */
+
+typedef struct
+{
+  MemoryMode mode;
+  TexelImage dev;               /* device-accessible addresses */
+  size_t row_bytes[TEXEL_MAX_PLANES];
+  void *plane_mem[TEXEL_MAX_PLANES];    /* device: one allocation a plane */
+  void *mem;                    /* mapped host or misaligned device block */
+  size_t size;
+} GpuImage;
+
+static cudaError_t
+gpu_image_alloc (GpuImage * g, MemoryMode mode, const HostImage * shape,
+    int misalign)
+{
+  const TexelImage *img = &shape->img;
+  const TexelFormatDesc *desc = texel_format_desc (img->format);
+  cudaError_t err = cudaSuccess;
+  int p;
+
+  memset (g, 0, sizeof (*g));
+  g->mode = mode;
+  g->dev = *img;
+  for (p = 0; p < desc->n_planes; p++)
+    g->row_bytes[p] = (size_t) texel_plane_row_bytes (img->format, p,
+        img->width);
+
+  if (mode == MEMORY_DEVICE) {
+    for (p = 0; p < desc->n_planes && err == cudaSuccess; p++) {
+      size_t pitch;
+
+      /* As wide as the host stride, so row padding comes back too. */
+      err = cudaMallocPitch (&g->plane_mem[p], &pitch, img->stride[p],
+          plane_rows (img, p));
+      g->dev.data[p] = g->plane_mem[p];
+      g->dev.stride[p] = (int) pitch;
+    }
+    return err;
+  }
+  if (mode == MEMORY_MAPPED) {
+    void *dev;
+
+    g->size = shape->size;
+    err = cudaHostAlloc (&g->mem, g->size, cudaHostAllocMapped);
+    if (err != cudaSuccess)
+      return err;
+    err = cudaHostGetDevicePointer (&dev, g->mem, 0);
+    if (err != cudaSuccess)
+      return err;
+    /* Same layout as the host image, at the device address. */
+    for (p = 0; p < desc->n_planes; p++)
+      g->dev.data[p] = (uint8_t *) dev + (img->data[p] - shape->mem);
+    return cudaSuccess;
+  }
+
+  /* Misaligned: pitch = row bytes + @misalign (never a multiple of the
+   * texture pitch alignment, 32 on current GPUs) and planes starting
+   * @misalign bytes past an aligned address. */
+  g->size = 0;
+  for (p = 0; p < desc->n_planes; p++) {
+    size_t pitch = g->row_bytes[p] + misalign;
+
+    if (pitch % 32 == 0)
+      pitch += misalign;
+    g->dev.stride[p] = (int) pitch;
+    g->size += 512 + pitch * plane_rows (img, p);
+  }
+  err = cudaMalloc (&g->mem, g->size);
+  if (err != cudaSuccess)
+    return err;
+  {
+    uint8_t *at = g->mem;
+
+    for (p = 0; p < desc->n_planes; p++) {
+      g->dev.data[p] = at + misalign;
+      at += 512 + (size_t) g->dev.stride[p] * plane_rows (img, p);
+    }
+  }
+  return cudaSuccess;
+}
+
+static void
+gpu_image_free (GpuImage * g)
+{
+  int p;
+
+  for (p = 0; p < TEXEL_MAX_PLANES; p++)
+    if (g->plane_mem[p] != NULL)
+      cudaFree (g->plane_mem[p]);
+  if (g->mem != NULL) {
+    if (g->mode == MEMORY_MAPPED)
+      cudaFreeHost (g->mem);
+    else
+      cudaFree (g->mem);
+  }
+  memset (g, 0, sizeof (*g));
+}
+
+/* Bytes per row moved between host and GPU images: the whole host stride
+ * where the GPU pitch has room for it, else the pixel bytes. */
+static size_t
+gpu_copy_width (const GpuImage * g, const HostImage * h, int p)
+{
+  return (size_t) h->img.stride[p] <= (size_t) g->dev.stride[p] ?
+      (size_t) h->img.stride[p] : g->row_bytes[p];
+}
+
+static cudaError_t
+gpu_image_upload (GpuImage * g, const HostImage * h, cudaStream_t stream)
+{
+  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
+  cudaError_t err = cudaSuccess;
+  int p;
+
+  if (g->mode == MEMORY_MAPPED) {
+    memcpy (g->mem, h->mem, h->size);
+    return cudaSuccess;
+  }
+  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++)
+    err = cudaMemcpy2DAsync (g->dev.data[p], g->dev.stride[p],
+        h->img.data[p], h->img.stride[p], gpu_copy_width (g, h, p),
+        plane_rows (&h->img, p), cudaMemcpyHostToDevice, stream);
+  return err;
+}
+
+static cudaError_t
+gpu_image_poison (GpuImage * g, int byte, cudaStream_t stream)
+{
+  const TexelFormatDesc *desc = texel_format_desc (g->dev.format);
+  cudaError_t err = cudaSuccess;
+  int p;
+
+  if (g->mode == MEMORY_MAPPED) {
+    memset (g->mem, byte, g->size);
+    return cudaSuccess;
+  }
+  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++)
+    err = cudaMemset2DAsync (g->dev.data[p], g->dev.stride[p], byte,
+        g->dev.stride[p], plane_rows (&g->dev, p), stream);
+  return err;
+}
+
+/* Fills @h (poisoned with @byte first, for what is not copied) with the
+ * GPU image; @stream must be idle for mapped memory. */
+static cudaError_t
+gpu_image_download (const GpuImage * g, HostImage * h, int byte,
+    cudaStream_t stream)
+{
+  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
+  cudaError_t err = cudaSuccess;
+  int p;
+
+  if (g->mode == MEMORY_MAPPED) {
+    memcpy (h->mem, g->mem, h->size);
+    return cudaSuccess;
+  }
+  memset (h->mem, byte, h->size);
+  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++)
+    err = cudaMemcpy2DAsync (h->img.data[p], h->img.stride[p],
+        g->dev.data[p], g->dev.stride[p], gpu_copy_width (g, h, p),
+        plane_rows (&h->img, p), cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (stream);
+  return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Comparison */
+
+typedef struct
+{
+  int max_error;
+  int unwritten;                /* bytes the CPU wrote, the GPU did not */
+  int stray;                    /* bytes the GPU wrote, the CPU did not */
+  int bad_padding;              /* written non-component bytes that differ */
+} Comparison;
+
+static unsigned
+read_code (const TexelFormatDesc * desc, const uint8_t * p)
+{
+  if (desc->bytes_per_sample == 2)
+    return (unsigned) (p[0] | (p[1] << 8)) >> desc->shift;
+  return p[0];
+}
+
+/* @cpu and @gpu hold two runs each (poisons A and B) of one output. */
+static void
+compare_outputs (const HostImage cpu[2], const HostImage gpu[2],
+    Comparison * cmp, const char *label)
+{
+  const TexelImage *img = &cpu[0].img;
+  const TexelFormatDesc *desc = texel_format_desc (img->format);
+  size_t size = cpu[0].size, i;
+  uint8_t *is_sample = calloc (size, 1);
+  int reports = 0;
+  int c;
+
+  memset (cmp, 0, sizeof (*cmp));
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    const TexelComponent *comp = &desc->comp[c];
+    int w, h, x, y;
+
+    if (comp->plane < 0)
+      continue;
+    w = -((-img->width) >> comp->x_shift);
+    h = -((-img->height) >> comp->y_shift);
+    for (y = 0; y < h; y++) {
+      for (x = 0; x < w; x++) {
+        size_t at = (size_t) (img->data[comp->plane] - cpu[0].mem)
+            + (size_t) y * img->stride[comp->plane] + comp->offset
+            + (size_t) x * comp->pixel_stride;
+        int written = memcmp (cpu[0].mem + at, cpu[1].mem + at,
+            desc->bytes_per_sample) == 0;
+        int diff;
+
+        memset (is_sample + at, 1, desc->bytes_per_sample);
+        if (!written)
+          continue;
+        diff = abs ((int) read_code (desc, cpu[0].mem + at)
+            - (int) read_code (desc, gpu[0].mem + at));
+        if (diff > cmp->max_error) {
+          cmp->max_error = diff;
+          if (reports++ < MAX_REPORTS && diff > 1)
+            fprintf (stderr, "  %s: component %d at (%d, %d): cpu %u gpu "
+                "%u\n", label, c, x, y, read_code (desc, cpu[0].mem + at),
+                read_code (desc, gpu[0].mem + at));
+        }
+      }
+    }
+  }
+
+  for (i = 0; i < size; i++) {
+    int cpu_wrote = cpu[0].mem[i] == cpu[1].mem[i];
+    int gpu_wrote = gpu[0].mem[i] == gpu[1].mem[i];
+
+    if (cpu_wrote && !gpu_wrote)
+      cmp->unwritten++;
+    else if (!cpu_wrote && gpu_wrote)
+      cmp->stray++;
+    else if (cpu_wrote && !is_sample[i] && cpu[0].mem[i] != gpu[0].mem[i])
+      cmp->bad_padding++;
+  }
+  free (is_sample);
+}
+
+/* ------------------------------------------------------------------ */
+/* Running one case */
+
+typedef struct
+{
+  TexelCudaConverter *conv;
+  cudaStream_t stream[2];
+  int passed, failed;
+  /* Worst error over all cases, per method, with and without textures. */
+  int worst[2][3];
+  int worst_bound[2][3];
+} Context;
+
+/* What one format pair gathered, for its summary line. */
+typedef struct
+{
+  int error[2][3];              /* [textured][method] */
+  int bound[2][3];
+  int seen[2][3];
+  int failed;
+} PairSummary;
+
+static int
+check_cuda (cudaError_t err, const char *what)
+{
+  if (err == cudaSuccess)
+    return 0;
+  fprintf (stderr, "  %s: %s (%s)\n", what, cudaGetErrorName (err),
+      cudaGetErrorString (err));
+  return -1;
+}
+
+/* Converts on the GPU into @gpu (two runs, poisons A and B). */
+static int
+run_gpu (Context * ctx, const TexelConvertPlan * plan, const HostImage * in,
+    HostImage gpu[2], MemoryMode mode, int bands)
+{
+  static const int poison[2] = { POISON_A, POISON_B };
+  GpuImage gin, gout;
+  int failed = 0, run;
+
+  failed |= check_cuda (gpu_image_alloc (&gin, mode, in, 4), "input alloc");
+  /* Misaligned outputs by 1 byte: stores must fall back to bytes. */
+  failed |= check_cuda (gpu_image_alloc (&gout, mode, &gpu[0], 1),
+      "output alloc");
+  if (!failed)
+    failed |= check_cuda (gpu_image_upload (&gin, in, ctx->stream[0]),
+        "upload");
+
+  for (run = 0; run < 2 && !failed; run++) {
+    int h = plan->out_height;
+
+    failed |= check_cuda (gpu_image_poison (&gout, poison[run],
+            ctx->stream[0]), "poison");
+    if (!failed && bands && plan->rows_monotonic) {
+      int mid = (h / 2) & ~1;
+
+      /* The second band on another stream, after the upload it needs. */
+      failed |= check_cuda (cudaStreamSynchronize (ctx->stream[0]),
+          "sync");
+      failed |= check_cuda (texel_cuda_convert (ctx->conv, plan, &gin.dev,
+              &gout.dev, 0, mid, ctx->stream[0]), "convert band 0");
+      failed |= check_cuda (texel_cuda_convert (ctx->conv, plan, &gin.dev,
+              &gout.dev, mid, h, ctx->stream[1]), "convert band 1");
+      failed |= check_cuda (cudaStreamSynchronize (ctx->stream[1]),
+          "sync band 1");
+    } else if (!failed) {
+      failed |= check_cuda (texel_cuda_convert (ctx->conv, plan, &gin.dev,
+              &gout.dev, 0, h, ctx->stream[0]), "convert");
+    }
+    if (!failed)
+      failed |= check_cuda (cudaStreamSynchronize (ctx->stream[0]), "sync");
+    if (!failed)
+      failed |= check_cuda (gpu_image_download (&gout, &gpu[run],
+              poison[run], ctx->stream[0]), "download");
+  }
+  gpu_image_free (&gin);
+  gpu_image_free (&gout);
+  return failed ? -1 : 0;
+}
+
+static void
+record (Context * ctx, PairSummary * pair, const TexelConvertPlan * plan,
+    int textured, int error, int bound)
+{
+  int m = plan->method;
+  double ratio = (double) error / bound;
+
+  if (!pair->seen[textured][m]
+      || ratio > (double) pair->error[textured][m] / pair->bound[textured][m]) {
+    pair->error[textured][m] = error;
+    pair->bound[textured][m] = bound;
+  }
+  pair->seen[textured][m] = 1;
+  if (error > ctx->worst[textured][m]) {
+    ctx->worst[textured][m] = error;
+    ctx->worst_bound[textured][m] = bound;
+  }
+}
+
+/* One geometry, formats and method: CPU once, GPU in @modes. */
+static void
+run_case (Context * ctx, PairSummary * pair, const Geometry * g,
+    TexelFormat in_format, TexelFormat out_format, TexelMethod method,
+    const MemoryMode * modes, int n_modes)
+{
+  TexelConvertConfig config;
+  TexelConvertPlan plan;
+  HostImage in, cpu[2], gpu[2];
+  const char *why = NULL;
+  int in_w, out_w, i, m;
+
+  geometry_config (g, in_format, out_format, method, &config, &in_w, &out_w);
+  if (texel_convert_plan_init (&plan, &config, in_format, in_w, g->in_h,
+          out_format, out_w, g->out_h, &why) != 0) {
+    fprintf (stderr, "FAIL %s -> %s %s %s: plan: %s\n",
+        texel_format_desc (in_format)->name,
+        texel_format_desc (out_format)->name, method_names[method], g->name,
+        why);
+    ctx->failed++;
+    pair->failed++;
+    return;
+  }
+
+  host_image_init (&in, in_format, in_w, g->in_h);
+  host_image_randomize (&in);
+  for (i = 0; i < 2; i++) {
+    host_image_init (&cpu[i], out_format, out_w, g->out_h);
+    host_image_init (&gpu[i], out_format, out_w, g->out_h);
+    memset (cpu[i].mem, i ? POISON_B : POISON_A, cpu[i].size);
+    texel_convert_cpu (&plan, &in.img, &cpu[i].img, 0, g->out_h);
+  }
+
+  for (m = 0; m < n_modes; m++) {
+    int textured = uses_textures (in_format, modes[m]);
+    int bound = error_bound (&plan, textured);
+    char label[160];
+    Comparison cmp;
+    int ok;
+
+    snprintf (label, sizeof (label), "%s -> %s %s %s %s",
+        texel_format_desc (in_format)->name,
+        texel_format_desc (out_format)->name, method_names[method], g->name,
+        memory_names[modes[m]]);
+    if (run_gpu (ctx, &plan, &in, gpu, modes[m], g->bands) != 0) {
+      fprintf (stderr, "FAIL %s: CUDA error\n", label);
+      ctx->failed++;
+      pair->failed++;
+      continue;
+    }
+    compare_outputs (cpu, gpu, &cmp, label);
+    ok = cmp.max_error <= bound && !cmp.unwritten && !cmp.stray
+        && !cmp.bad_padding;
+    if (!ok) {
+      fprintf (stderr, "FAIL %s: max error %d (bound %d), %d bytes unwritten, "
+          "%d stray writes, %d padding bytes differ\n", label,
+          cmp.max_error, bound, cmp.unwritten, cmp.stray, cmp.bad_padding);
+      ctx->failed++;
+      pair->failed++;
+    } else {
+      ctx->passed++;
+    }
+    record (ctx, pair, &plan, textured, cmp.max_error, bound);
+  }
+
+  host_image_clear (&in);
+  for (i = 0; i < 2; i++) {
+    host_image_clear (&cpu[i]);
+    host_image_clear (&gpu[i]);
+  }
+}
+
+static void
+print_pair (TexelFormat in_format, TexelFormat out_format,
+    const PairSummary * pair)
+{
+  char line[256];
+  size_t n;
+  int t, m;
+
+  n = (size_t) snprintf (line, sizeof (line), "%-9s -> %-9s",
+      texel_format_desc (in_format)->name,
+      texel_format_desc (out_format)->name);
+  for (t = 1; t >= 0; t--) {
+    for (m = 0; m < 3; m++) {
+      if (!pair->seen[t][m] || n >= sizeof (line))
+        continue;
+      n += (size_t) snprintf (line + n, sizeof (line) - n, " %s%s %d/%d",
+          t ? "" : "raw-", method_names[m], pair->error[t][m],
+          pair->bound[t][m]);
+    }
+  }
+  printf ("%s  %s\n", line, pair->failed ? "FAIL" : "ok");
+}
+
+/* ------------------------------------------------------------------ */
+
+/* Contract checks that need no comparison. */
+static void
+check_api (Context * ctx)
+{
+  TexelConvertConfig config;
+  TexelConvertPlan plan;
+  HostImage in, out;
+  int in_w, out_w, err;
+
+  geometry_config (&geometries[0], TEXEL_FORMAT_NV12, TEXEL_FORMAT_RGBA,
+      TEXEL_METHOD_BILINEAR, &config, &in_w, &out_w);
+  texel_convert_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 64, 48,
+      TEXEL_FORMAT_RGBA, 64, 48, NULL);
+  host_image_init (&in, TEXEL_FORMAT_NV12, 64, 48);
+  host_image_init (&out, TEXEL_FORMAT_RGBA, 64, 48);
+
+  /* The legacy default stream is refused, before anything is queued. */
+  err = texel_cuda_convert (ctx->conv, &plan, &in.img, &out.img, 0, 48,
+      NULL);
+  if (err == 0) {
+    fprintf (stderr, "FAIL: the default stream was accepted\n");
+    ctx->failed++;
+  } else {
+    ctx->passed++;
+  }
+  /* An output image that does not match the plan. */
+  plan.out = *texel_format_desc (TEXEL_FORMAT_NV12);
+  err = texel_cuda_convert (ctx->conv, &plan, &in.img, &out.img, 1, 48,
+      (TexelCudaStream) ctx->stream[0]);
+  if (err == 0) {
+    fprintf (stderr, "FAIL: a mismatching output image was accepted\n");
+    ctx->failed++;
+  } else {
+    ctx->passed++;
+  }
+  host_image_clear (&in);
+  host_image_clear (&out);
+}
+
+static int
+print_device (void)
+{
+  TexelCudaCaps caps;
+  int count = 0, n;
+
+  n = texel_cuda_device_count (&count);
+  if (n <= 0) {
+    printf ("SKIP: no usable CUDA device: %s\n",
+        n < 0 ? texel_cuda_error_string (n) : "none found");
+    return -1;
+  }
+  if (texel_cuda_probe (0, &caps) != 0) {
+    printf ("SKIP: cannot probe device 0\n");
+    return -1;
+  }
+  printf ("device 0: %s, compute %d.%d, %d SMs, integrated %d, texture "
+      "alignment %zu, pitch alignment %zu, driver %d, runtime %d\n",
+      caps.name, caps.cc_major, caps.cc_minor, caps.sm_count,
+      caps.integrated, caps.texture_alignment, caps.texture_pitch_alignment,
+      caps.driver_version, caps.runtime_version);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  static const MemoryMode both[] = { MEMORY_DEVICE, MEMORY_MAPPED };
+  static const MemoryMode misaligned[] = { MEMORY_MISALIGNED };
+  Context ctx;
+  uint64_t seed = (uint64_t) time (NULL);
+  int quick = 0;
+  int a, i, o, m, t, gi;
+
+  for (a = 1; a < argc; a++) {
+    if (strcmp (argv[a], "--quick") == 0)
+      quick = 1;
+    else if (strcmp (argv[a], "--seed") == 0 && a + 1 < argc)
+      seed = strtoull (argv[++a], NULL, 0);
+  }
+  if (print_device () != 0)
+    return SKIP_EXIT_CODE;
+  printf ("seed %llu%s\n", (unsigned long long) seed,
+      quick ? " (quick)" : "");
+  rng_state = seed ? seed : 1;
+
+  memset (&ctx, 0, sizeof (ctx));
+  if (check_cuda (cudaSetDevice (0), "cudaSetDevice")
+      || check_cuda (cudaStreamCreateWithFlags (&ctx.stream[0],
+              cudaStreamNonBlocking), "stream")
+      || check_cuda (cudaStreamCreateWithFlags (&ctx.stream[1],
+              cudaStreamNonBlocking), "stream")
+      || check_cuda ((cudaError_t) texel_cuda_converter_new (0, &ctx.conv),
+          "converter"))
+    return 1;
+
+  check_api (&ctx);
+  for (i = TEXEL_FORMAT_UNKNOWN + 1; i < TEXEL_FORMAT_COUNT; i++) {
+    for (o = TEXEL_FORMAT_UNKNOWN + 1; o < TEXEL_FORMAT_COUNT; o++) {
+      PairSummary pair;
+
+      memset (&pair, 0, sizeof (pair));
+      for (m = TEXEL_METHOD_NEAREST; m <= TEXEL_METHOD_BICUBIC; m++) {
+        for (gi = 0; gi < N_GEOMETRIES; gi++) {
+          if (quick && gi != 3 && gi != 5)
+            continue;
+          run_case (&ctx, &pair, &geometries[gi], (TexelFormat) i,
+              (TexelFormat) o, (TexelMethod) m, both, 2);
+        }
+        run_case (&ctx, &pair, &geometries[quick ? QUICK_MISALIGNED_GEOMETRY
+                : MISALIGNED_GEOMETRY], (TexelFormat) i, (TexelFormat) o,
+            (TexelMethod) m, misaligned, 1);
+      }
+      print_pair ((TexelFormat) i, (TexelFormat) o, &pair);
+    }
+  }
+
+  for (t = 1; t >= 0; t--)
+    for (m = 0; m < 3; m++)
+      printf ("worst %s%s: %d codes (bound of that case %d)\n",
+          t ? "" : "raw-", method_names[m], ctx.worst[t][m],
+          ctx.worst_bound[t][m]);
+
+  texel_cuda_converter_free (ctx.conv);
+  cudaStreamDestroy (ctx.stream[0]);
+  cudaStreamDestroy (ctx.stream[1]);
+  printf ("%d passed, %d failed\n", ctx.passed, ctx.failed);
+  return ctx.failed ? 1 : 0;
+}

@@ -1,0 +1,303 @@
+/* gst-texel unit tests: shared helpers.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "texel-test-util.h"
+
+#include <string.h>
+
+const TexelFormat test_all_formats[] = {
+  TEXEL_FORMAT_NV12, TEXEL_FORMAT_NV21, TEXEL_FORMAT_I420, TEXEL_FORMAT_YV12,
+  TEXEL_FORMAT_YUY2, TEXEL_FORMAT_UYVY, TEXEL_FORMAT_RGBA, TEXEL_FORMAT_BGRA,
+  TEXEL_FORMAT_RGBX, TEXEL_FORMAT_BGRX, TEXEL_FORMAT_ARGB, TEXEL_FORMAT_ABGR,
+  TEXEL_FORMAT_RGB, TEXEL_FORMAT_BGR, TEXEL_FORMAT_GRAY8,
+  TEXEL_FORMAT_P010_10LE,
+};
+
+const int test_n_formats = G_N_ELEMENTS (test_all_formats);
+
+TestImage *
+test_image_new (TexelFormat format, int width, int height, int stride_align)
+{
+  TestImage *t = g_new0 (TestImage, 1);
+
+  t->desc = texel_format_desc (format);
+  g_assert_nonnull (t->desc);
+  t->stride_align = stride_align;
+  t->size = texel_image_layout (NULL, format, width, height, stride_align, 1,
+      NULL);
+  g_assert_cmpuint (t->size, >, 0);
+  t->mem = g_malloc (t->size);
+  texel_image_layout (&t->img, format, width, height, stride_align, 1,
+      t->mem);
+  return t;
+}
+
+void
+test_image_free (TestImage * t)
+{
+  if (t == NULL)
+    return;
+  g_free (t->mem);
+  g_free (t);
+}
+
+gboolean
+test_has_comp (const TestImage * t, int c)
+{
+  return t->desc->comp[c].plane >= 0;
+}
+
+int
+test_comp_width (const TestImage * t, int c)
+{
+  if (!test_has_comp (t, c))
+    return 0;
+  return -((-t->img.width) >> t->desc->comp[c].x_shift);
+}
+
+int
+test_comp_height (const TestImage * t, int c)
+{
+  if (!test_has_comp (t, c))
+    return 0;
+  return -((-t->img.height) >> t->desc->comp[c].y_shift);
+}
+
+static uint8_t *
+comp_address (const TestImage * t, int c, int x, int y)
+{
+  const TexelComponent *comp = &t->desc->comp[c];
+
+  g_assert_cmpint (comp->plane, >=, 0);
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (x, <, test_comp_width (t, c));
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (y, <, test_comp_height (t, c));
+  return t->img.data[comp->plane] + (size_t) y * t->img.stride[comp->plane]
+      + comp->offset + (size_t) x * comp->pixel_stride;
+}
+
+unsigned
+test_image_get (const TestImage * t, int c, int x, int y)
+{
+  const uint8_t *p = comp_address (t, c, x, y);
+
+  if (t->desc->bytes_per_sample == 2)
+    return (unsigned) (p[0] | (p[1] << 8)) >> t->desc->shift;
+  return p[0];
+}
+
+void
+test_image_set (TestImage * t, int c, int x, int y, unsigned code)
+{
+  uint8_t *p = comp_address (t, c, x, y);
+
+  g_assert_cmpuint (code, <, 1u << t->desc->bits);
+  if (t->desc->bytes_per_sample == 2) {
+    code <<= t->desc->shift;
+    p[0] = code & 0xff;
+    p[1] = code >> 8;
+  } else {
+    p[0] = code;
+  }
+}
+
+/* Sample slots in a row of component @c: one past the last pixel for the
+ * luma of odd-width YUY2 and UYVY, whose last 4-byte group holds two luma
+ * samples for one pixel. */
+static int
+row_slots (const TestImage * t, int c)
+{
+  const TexelComponent *comp = &t->desc->comp[c];
+  int row_bytes = texel_plane_row_bytes (t->img.format, comp->plane,
+      t->img.width);
+
+  return (row_bytes - comp->offset + comp->pixel_stride - 1)
+      / comp->pixel_stride;
+}
+
+/* Sets the spare slots past the last pixel to a copy of the last pixel,
+ * which is what the converter writes there (clamp-to-edge). */
+static void
+fill_spare_slots (TestImage * t, int c)
+{
+  const TexelComponent *comp = &t->desc->comp[c];
+  int width = test_comp_width (t, c);
+  int x, y;
+
+  for (y = 0; y < test_comp_height (t, c); y++) {
+    for (x = width; x < row_slots (t, c); x++) {
+      uint8_t *last = comp_address (t, c, width - 1, y);
+
+      memcpy (last + (size_t) (x - width + 1) * comp->pixel_stride, last,
+          t->desc->bytes_per_sample);
+    }
+  }
+}
+
+static void
+fill (TestImage * t, const unsigned codes[4], GRand * rand)
+{
+  unsigned max = (1u << t->desc->bits) - 1;
+  int c, x, y;
+
+  /* Padding bytes keep this. */
+  memset (t->mem, 0xff, t->size);
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    if (!test_has_comp (t, c))
+      continue;
+    for (y = 0; y < test_comp_height (t, c); y++)
+      for (x = 0; x < test_comp_width (t, c); x++)
+        test_image_set (t, c, x, y, rand != NULL ?
+            (unsigned) g_rand_int_range (rand, 0, max + 1) : codes[c]);
+    fill_spare_slots (t, c);
+  }
+}
+
+void
+test_image_fill_solid (TestImage * t, const unsigned codes[4])
+{
+  fill (t, codes, NULL);
+}
+
+void
+test_image_fill_random (TestImage * t, GRand * rand)
+{
+  fill (t, NULL, rand);
+}
+
+/* Marks the bytes of @t that carry pixels: row_bytes of each row. */
+static guint8 *
+payload_mask (const TestImage * t)
+{
+  guint8 *mask = g_malloc0 (t->size);
+  TexelFormat format = t->img.format;
+  int p, y;
+
+  for (p = 0; p < t->desc->n_planes; p++) {
+    int rows = texel_plane_height (format, p, t->img.height);
+    int row_bytes = texel_plane_row_bytes (format, p, t->img.width);
+
+    for (y = 0; y < rows; y++)
+      memset (mask + (t->img.data[p] - t->mem) + (size_t) y * t->img.stride[p],
+          1, row_bytes);
+  }
+  return mask;
+}
+
+gboolean
+test_image_payload_equal (const TestImage * a, const TestImage * b)
+{
+  TexelFormat format = a->img.format;
+  int p, y;
+
+  g_assert_cmpint (a->img.format, ==, b->img.format);
+  g_assert_cmpint (a->img.width, ==, b->img.width);
+  g_assert_cmpint (a->img.height, ==, b->img.height);
+  for (p = 0; p < a->desc->n_planes; p++) {
+    int rows = texel_plane_height (format, p, a->img.height);
+    int row_bytes = texel_plane_row_bytes (format, p, a->img.width);
+
+    for (y = 0; y < rows; y++) {
+      if (memcmp (a->img.data[p] + (size_t) y * a->img.stride[p],
+              b->img.data[p] + (size_t) y * b->img.stride[p], row_bytes) != 0)
+        return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+void
+test_config_init (TexelConvertConfig * config, int in_width, int in_height,
+    int out_width, int out_height)
+{
+  static const TexelColorimetry bt709 = { TEXEL_MATRIX_BT709, 0, 0, 0 };
+
+  memset (config, 0, sizeof (*config));
+  config->src_w = in_width;
+  config->src_h = in_height;
+  config->dst_w = out_width;
+  config->dst_h = out_height;
+  config->method = TEXEL_METHOD_NEAREST;
+  config->direction = TEXEL_DIRECTION_IDENTITY;
+  config->in_color = bt709;
+  config->out_color = bt709;
+  config->border_rgba[3] = 1.0;
+}
+
+void
+test_plan (TexelConvertPlan * plan, const TexelConvertConfig * config,
+    TexelFormat in_format, int in_width, int in_height,
+    TexelFormat out_format, int out_width, int out_height)
+{
+  const char *error = NULL;
+  int ret = texel_convert_plan_init (plan, config, in_format, in_width,
+      in_height, out_format, out_width, out_height, &error);
+
+  if (ret != 0)
+    g_error ("texel_convert_plan_init failed: %s", error);
+}
+
+static void
+convert_bands (const TexelConvertPlan * plan, const TestImage * in,
+    TestImage * out, const int *cuts, int n_cuts)
+{
+  int row0 = 0;
+  int i;
+
+  for (i = 0; i < n_cuts; i++) {
+    texel_convert_cpu (plan, &in->img, &out->img, row0, cuts[i]);
+    row0 = cuts[i];
+  }
+  texel_convert_cpu (plan, &in->img, &out->img, row0, out->img.height);
+}
+
+TestImage *
+test_convert_bands (const TexelConvertPlan * plan, const TestImage * in,
+    int stride_align, const int *cuts, int n_cuts)
+{
+  TestImage *a = test_image_new (plan->out.format, plan->out_width,
+      plan->out_height, stride_align);
+  TestImage *b = test_image_new (plan->out.format, plan->out_width,
+      plan->out_height, stride_align);
+  guint8 *mask = payload_mask (a);
+  size_t i;
+
+  memset (a->mem, 0xab, a->size);
+  memset (b->mem, 0x54, b->size);
+  convert_bands (plan, in, a, cuts, n_cuts);
+  convert_bands (plan, in, b, cuts, n_cuts);
+
+  for (i = 0; i < a->size; i++) {
+    if (mask[i]) {
+      /* Written: both runs hold the same value, whatever the poison. */
+      if (a->mem[i] != b->mem[i])
+        g_error ("%s %dx%d: byte %" G_GSIZE_FORMAT " not written",
+            a->desc->name, a->img.width, a->img.height, i);
+    } else if (a->mem[i] != 0xab || b->mem[i] != 0x54) {
+      g_error ("%s %dx%d: padding byte %" G_GSIZE_FORMAT " written",
+          a->desc->name, a->img.width, a->img.height, i);
+    }
+  }
+  g_free (mask);
+  test_image_free (b);
+  return a;
+}
+
+TestImage *
+test_convert (const TexelConvertPlan * plan, const TestImage * in)
+{
+  return test_convert_bands (plan, in, in->stride_align, NULL, 0);
+}
+
+TestImage *
+test_convert_config (const TexelConvertConfig * config, const TestImage * in,
+    TexelFormat out_format, int out_width, int out_height)
+{
+  TexelConvertPlan plan;
+
+  test_plan (&plan, config, in->img.format, in->img.width, in->img.height,
+      out_format, out_width, out_height);
+  return test_convert (&plan, in);
+}

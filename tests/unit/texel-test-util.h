@@ -1,0 +1,76 @@
+/* gst-texel unit tests: images in host memory, component access by
+ * coordinates, and a converter wrapper that checks what was written.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef TEXEL_TEST_UTIL_H
+#define TEXEL_TEST_UTIL_H
+
+#include <glib.h>
+
+#include "texel-convert.h"
+
+/* An image and the one allocation that holds its planes. */
+typedef struct
+{
+  TexelImage img;
+  const TexelFormatDesc *desc;
+  uint8_t *mem;
+  size_t size;
+  int stride_align;
+} TestImage;
+
+/* Rows padded to @stride_align bytes (1: packed tightly, so that valgrind
+ * sees any access past the last row). Memory is left uninitialised. */
+TestImage *test_image_new (TexelFormat format, int width, int height,
+    int stride_align);
+void test_image_free (TestImage * t);
+
+/* Sample grid of component @c (0 when the format lacks it). */
+int test_comp_width (const TestImage * t, int c);
+int test_comp_height (const TestImage * t, int c);
+gboolean test_has_comp (const TestImage * t, int c);
+
+/* Codes as stored, unshifted (P010: 0..1023). */
+unsigned test_image_get (const TestImage * t, int c, int x, int y);
+void test_image_set (TestImage * t, int c, int x, int y, unsigned code);
+
+/* Every component set to @codes[c]; padding bytes set to 0xff (what the
+ * converter writes there). */
+void test_image_fill_solid (TestImage * t, const unsigned codes[4]);
+/* Random valid codes in every component; padding bytes 0xff. */
+void test_image_fill_random (TestImage * t, GRand * rand);
+
+/* Whether the pixel-carrying bytes of two images of the same format and
+ * size are equal (row padding is not compared). */
+gboolean test_image_payload_equal (const TestImage * a, const TestImage * b);
+
+/* A configuration that converts the whole input to the whole output:
+ * nearest, no rotation, BT.709 limited range with centred chroma on both
+ * sides, black border. */
+void test_config_init (TexelConvertConfig * config, int in_width,
+    int in_height, int out_width, int out_height);
+
+/* texel_convert_plan_init, asserting that it succeeds. */
+void test_plan (TexelConvertPlan * plan, const TexelConvertConfig * config,
+    TexelFormat in_format, int in_width, int in_height,
+    TexelFormat out_format, int out_width, int out_height);
+
+/* Converts @in into a new output image, rows [0, height) split into bands
+ * at the @n_cuts luma rows in @cuts. Does it twice, into outputs poisoned
+ * with 0xab and with 0x54, and asserts that every pixel-carrying byte was
+ * written (both runs agree) and no padding byte was (each still holds its
+ * poison). */
+TestImage *test_convert_bands (const TexelConvertPlan * plan,
+    const TestImage * in, int stride_align, const int *cuts, int n_cuts);
+TestImage *test_convert (const TexelConvertPlan * plan, const TestImage * in);
+
+/* Convenience: plan from @config and convert @in to @out_format. */
+TestImage *test_convert_config (const TexelConvertConfig * config,
+    const TestImage * in, TexelFormat out_format, int out_width,
+    int out_height);
+
+extern const TexelFormat test_all_formats[];
+extern const int test_n_formats;
+
+#endif /* TEXEL_TEST_UTIL_H */
