@@ -56,7 +56,7 @@ read_sample (const TexelFormatDesc * desc, const TexelComponent * comp,
   unsigned code;
 
   if (desc->bytes_per_sample == 2)
-    code = (unsigned) (p[0] | (p[1] << 8)) >> desc->shift;     /* little-endian */
+    code = (unsigned) (p[0] | (p[1] << 8)) >> desc->shift;     /* LE */
   else
     code = p[0];
   return code / max_code (desc);
@@ -245,21 +245,6 @@ padding_offset (const TexelFormatDesc * desc)
   return -1;
 }
 
-/* Samples of @comp stored in one row of an image @width pixels wide. One
- * more than there are pixels for the luma of odd-width 4:2:2 (YUY2, UYVY):
- * the last 4-byte group has room for two luma samples but covers one
- * pixel. That spare slot is converted like any sample (its centre lies
- * half a pixel past the frame, so clamp-to-edge repeats the last column),
- * leaving no byte of the row undefined. */
-static int
-samples_per_row (TexelFormat format, const TexelComponent * comp, int width)
-{
-  int row_bytes = texel_plane_row_bytes (format, comp->plane, width);
-
-  return (row_bytes - comp->offset + comp->pixel_stride - 1)
-      / comp->pixel_stride;
-}
-
 /* Converts the output components subsampled by (@x_shift, @y_shift): those
  * share their sample positions, so each position is computed once. */
 static void
@@ -267,27 +252,15 @@ convert_group (const TexelConvertPlan * plan, const TexelImage * in,
     TexelImage * out, int x_shift, int y_shift, int row0, int row1)
 {
   const TexelFormatDesc *desc = &plan->out;
-  int width = 0;
+  int width = subsampled_size (plan->out_width, x_shift);
   int height = subsampled_size (plan->out_height, y_shift);
   int j0 = row0 >> y_shift;
   int j1 = (row1 + (1 << y_shift) - 1) >> y_shift;
   int pad = x_shift == 0 && y_shift == 0 ? padding_offset (desc) : -1;
-  int row_samples[TEXEL_MAX_COMPONENTS];
   int i, j, k;
 
   if (j1 > height)
     j1 = height;
-  /* Samples per row of each component of the group; 0 for the others. */
-  for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
-    const TexelComponent *comp = &desc->comp[k];
-
-    row_samples[k] = 0;
-    if (comp->plane >= 0 && comp->x_shift == x_shift
-        && comp->y_shift == y_shift)
-      row_samples[k] = samples_per_row (desc->format, comp, plan->out_width);
-    width = row_samples[k] > width ? row_samples[k] : width;
-  }
-
   for (j = j0; j < j1; j++) {
     for (i = 0; i < width; i++) {
       SamplePos pos;
@@ -305,9 +278,13 @@ convert_group (const TexelConvertPlan * plan, const TexelImage * in,
           value[k] = plan->border[k];
       }
 
-      for (k = 0; k < TEXEL_MAX_COMPONENTS; k++)
-        if (i < row_samples[k])
-          write_sample (desc, &desc->comp[k], out, i, j, value[k]);
+      for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
+        const TexelComponent *comp = &desc->comp[k];
+
+        if (comp->plane >= 0 && comp->x_shift == x_shift
+            && comp->y_shift == y_shift)
+          write_sample (desc, comp, out, i, j, value[k]);
+      }
       /* The padding byte of RGBx is written too (0xff, as if opaque), so
        * that the whole output is defined and comparable. */
       if (pad >= 0)

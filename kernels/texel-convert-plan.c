@@ -20,17 +20,26 @@ typedef struct
 } DirectionMap;
 
 static const DirectionMap direction_maps[] = {
-  [TEXEL_DIRECTION_IDENTITY] = {1, 0, 0, 0, 1, 0},      /* s = u, t = v */
-  [TEXEL_DIRECTION_90R] = {0, 1, 0, -1, 0, 1},  /* s = v, t = 1 - u */
-  [TEXEL_DIRECTION_180] = {-1, 0, 1, 0, -1, 1}, /* s = 1 - u, t = 1 - v */
-  [TEXEL_DIRECTION_90L] = {0, 1, 0, 1, 0, 0},  /* s = 1 - v, t = u */
-  [TEXEL_DIRECTION_HORIZ] = {-1, 0, 1, 0, 1, 0},        /* s = 1 - u, t = v */
-  [TEXEL_DIRECTION_VERT] = {1, 0, 0, 0, -1, 1}, /* s = u, t = 1 - v */
-  [TEXEL_DIRECTION_UL_LR] = {0, 1, 0, 1, 0, 0}, /* s = v, t = u */
-  [TEXEL_DIRECTION_UR_LL] = {0, -1, 1, -1, 0, 1},       /* s = 1 - v, t = 1 - u */
+  /* s = u, t = v */
+  [TEXEL_DIRECTION_IDENTITY] = {1, 0, 0, 0, 1, 0},
+  /* s = v, t = 1 - u: clockwise */
+  [TEXEL_DIRECTION_90R] = {0, 1, 0, -1, 0, 1},
+  /* s = 1 - u, t = 1 - v */
+  [TEXEL_DIRECTION_180] = {-1, 0, 1, 0, -1, 1},
+  /* s = 1 - v, t = u: counter-clockwise */
+  [TEXEL_DIRECTION_90L] = {0, -1, 1, 1, 0, 0},
+  /* s = 1 - u, t = v */
+  [TEXEL_DIRECTION_HORIZ] = {-1, 0, 1, 0, 1, 0},
+  /* s = u, t = 1 - v */
+  [TEXEL_DIRECTION_VERT] = {1, 0, 0, 0, -1, 1},
+  /* s = v, t = u: transposition */
+  [TEXEL_DIRECTION_UL_LR] = {0, 1, 0, 1, 0, 0},
+  /* s = 1 - v, t = 1 - u: anti-transposition */
+  [TEXEL_DIRECTION_UR_LL] = {0, -1, 1, -1, 0, 1},
 };
 
-#define N_DIRECTIONS ((int) (sizeof (direction_maps) / sizeof (direction_maps[0])))
+#define N_DIRECTIONS \
+  ((int) (sizeof (direction_maps) / sizeof (direction_maps[0])))
 
 /* Checks @config against the image sizes; returns NULL or why not. */
 static const char *
@@ -163,8 +172,7 @@ texel_convert_plan_init (TexelConvertPlan * plan,
   plan->dst_y1 = (float) (config->dst_y + config->dst_h);
   /* With an odd output size, the last centred chroma sample sits on the
    * frame's edge (4:2:0 at width 3: centre at X = 3.0), outside the
-   * half-open rectangle although half of it covers the image; so does the
-   * spare luma slot of odd-width YUY2 (X = width + 0.5). When the
+   * half-open rectangle although half of it covers the image. When the
    * rectangle reaches the edge, push its end past any sample centre so
    * that such samples get the image, not the border. */
   if (config->dst_x + config->dst_w == out_width)

@@ -149,27 +149,27 @@ texel_bspline_fetches (float p, float *g0, float *g1, float *h0, float *h1)
   *h1 = base + 1.5f + w3 / *g1;
 }
 
-template < int METHOD > static __device__ __forceinline__ float4
-texel_fetch (const TexelSourceComp & sc, float px, float py)
+template <int METHOD> static __device__ __forceinline__ float4
+texel_fetch (const TexelSourceComp &sc, float px, float py)
 {
   if (METHOD == TEXEL_METHOD_NEAREST) {
     /* The very sample the CPU picks, fetched at its centre. */
     int i = texel_nearest_index (px, sc.width);
     int j = texel_nearest_index (py, sc.height);
 
-    return tex2D < float4 > (sc.texture, i + 0.5f, j + 0.5f);
+    return tex2D<float4> (sc.texture, i + 0.5f, j + 0.5f);
   } else if (METHOD == TEXEL_METHOD_BILINEAR) {
-    return tex2D < float4 > (sc.texture, px, py);
+    return tex2D<float4> (sc.texture, px, py);
   } else {
     float gx0, gx1, hx0, hx1, gy0, gy1, hy0, hy1;
     float4 t00, t10, t01, t11, r;
 
     texel_bspline_fetches (px, &gx0, &gx1, &hx0, &hx1);
     texel_bspline_fetches (py, &gy0, &gy1, &hy0, &hy1);
-    t00 = tex2D < float4 > (sc.texture, hx0, hy0);
-    t10 = tex2D < float4 > (sc.texture, hx1, hy0);
-    t01 = tex2D < float4 > (sc.texture, hx0, hy1);
-    t11 = tex2D < float4 > (sc.texture, hx1, hy1);
+    t00 = tex2D<float4> (sc.texture, hx0, hy0);
+    t10 = tex2D<float4> (sc.texture, hx1, hy0);
+    t01 = tex2D<float4> (sc.texture, hx0, hy1);
+    t11 = tex2D<float4> (sc.texture, hx1, hy1);
     r.x = gy0 * (gx0 * t00.x + gx1 * t10.x) + gy1 * (gx0 * t01.x + gx1 * t11.x);
     r.y = gy0 * (gx0 * t00.y + gx1 * t10.y) + gy1 * (gx0 * t01.y + gx1 * t11.y);
     r.z = gy0 * (gx0 * t00.z + gx1 * t10.z) + gy1 * (gx0 * t01.z + gx1 * t11.z);
@@ -179,8 +179,8 @@ texel_fetch (const TexelSourceComp & sc, float px, float py)
 }
 
 /* A channel of a fetched texel as a normalised code. */
-template < int METHOD > static __device__ __forceinline__ float
-texel_texel_value (const TexelConvertPlan & plan, const TexelSource & src,
+template <int METHOD> static __device__ __forceinline__ float
+texel_texel_value (const TexelConvertPlan &plan, const TexelSource &src,
     float4 texel, int lane)
 {
   float v = texel_lane (texel, lane);
@@ -196,8 +196,8 @@ texel_texel_value (const TexelConvertPlan & plan, const TexelSource & src,
 }
 
 static __device__ __forceinline__ float
-texel_raw_code (const TexelConvertPlan & plan, const TexelSource & src,
-    const TexelSourceComp & sc, int i, int j)
+texel_raw_code (const TexelConvertPlan &plan, const TexelSource &src,
+    const TexelSourceComp &sc, int i, int j)
 {
   const uint8_t *p = sc.data + (size_t) j * sc.pitch
       + (size_t) i * sc.pixel_stride;
@@ -216,9 +216,9 @@ texel_clamp (int i, int size)
 }
 
 /* The CPU reference's filters, in float, from plain loads. */
-template < int METHOD > static __device__ __forceinline__ float
-texel_raw_sample (const TexelConvertPlan & plan, const TexelSource & src,
-    const TexelSourceComp & sc, float px, float py)
+template <int METHOD> static __device__ __forceinline__ float
+texel_raw_sample (const TexelConvertPlan &plan, const TexelSource &src,
+    const TexelSourceComp &sc, float px, float py)
 {
   if (METHOD == TEXEL_METHOD_NEAREST) {
     return texel_raw_code (plan, src, sc, texel_nearest_index (px,
@@ -259,15 +259,15 @@ texel_raw_sample (const TexelConvertPlan & plan, const TexelSource & src,
 }
 
 /* The four input components at input luma position (@sx, @sy). */
-template < int METHOD > static __device__ __forceinline__ void
-texel_read_input (const TexelConvertPlan & plan, const TexelSource & src,
+template <int METHOD> static __device__ __forceinline__ void
+texel_read_input (const TexelConvertPlan &plan, const TexelSource &src,
     float sx, float sy, float in[TEXEL_MAX_COMPONENTS])
 {
   float4 texel = make_float4 (0.0f, 0.0f, 0.0f, 0.0f);
 
 #pragma unroll
   for (int c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    const TexelSourceComp & sc = src.comp[c];
+    const TexelSourceComp &sc = src.comp[c];
     float px, py;
 
     in[c] = 0.0f;
@@ -280,19 +280,19 @@ texel_read_input (const TexelConvertPlan & plan, const TexelSource & src,
     px = texel_plane_coord_f (sx, sc.x_shift, plan.in_chroma_off[0]);
     py = texel_plane_coord_f (sy, sc.y_shift, plan.in_chroma_off[1]);
     if (sc.kind == TEXEL_SOURCE_RAW) {
-      in[c] = texel_raw_sample < METHOD > (plan, src, sc, px, py);
+      in[c] = texel_raw_sample<METHOD> (plan, src, sc, px, py);
       continue;
     }
     if (sc.kind == TEXEL_SOURCE_TEXTURE)
-      texel = texel_fetch < METHOD > (sc, px, py);
-    in[c] = texel_texel_value < METHOD > (plan, src, texel, sc.lane);
+      texel = texel_fetch<METHOD> (sc, px, py);
+    in[c] = texel_texel_value<METHOD> (plan, src, texel, sc.lane);
   }
 }
 
 /* Rounds to the nearest code (halves up, as the CPU's round () of a
  * non-negative value) after clamping to [0, 1]. */
 static __device__ __forceinline__ uint32_t
-texel_quantize (const TexelConvertPlan & plan, float v)
+texel_quantize (const TexelConvertPlan &plan, float v)
 {
   float max_code = (float) ((1 << plan.out.bits) - 1);
 
@@ -301,7 +301,7 @@ texel_quantize (const TexelConvertPlan & plan, float v)
 }
 
 static __device__ __forceinline__ void
-texel_store (const TexelConvertPlan & plan, const TexelSink & sink, int i,
+texel_store (const TexelConvertPlan &plan, const TexelSink &sink, int i,
     int row, const uint32_t code[TEXEL_MAX_COMPONENTS])
 {
   if (sink.elem_bytes) {
@@ -345,7 +345,7 @@ texel_store (const TexelConvertPlan & plan, const TexelSink & sink, int i,
 }
 
 /* One thread per output sample of one group. */
-template < int METHOD > static __global__ void
+template <int METHOD> static __global__ void
 texel_convert_kernel (const TexelConvertPlan plan, const TexelSource src,
     const TexelSink sink)
 {
@@ -366,7 +366,7 @@ texel_convert_kernel (const TexelConvertPlan plan, const TexelSource src,
     float sx = texel_map_f (plan.map_f[0], x, y);
     float sy = texel_map_f (plan.map_f[1], x, y);
 
-    texel_read_input < METHOD > (plan, src, sx, sy, in);
+    texel_read_input<METHOD> (plan, src, sx, sy, in);
 #pragma unroll
     for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++) {
       value[j] = sink.coef[j][4];
@@ -835,15 +835,15 @@ texel_launch (const TexelConvertPlan * plan, const TexelSource * src,
     return cudaSuccess;
   switch (plan->method) {
     case TEXEL_METHOD_NEAREST:
-      texel_convert_kernel < TEXEL_METHOD_NEAREST > <<<grid, block, 0,
+      texel_convert_kernel<TEXEL_METHOD_NEAREST> <<<grid, block, 0,
           stream>>> (*plan, *src, *sink);
       break;
     case TEXEL_METHOD_BILINEAR:
-      texel_convert_kernel < TEXEL_METHOD_BILINEAR > <<<grid, block, 0,
+      texel_convert_kernel<TEXEL_METHOD_BILINEAR> <<<grid, block, 0,
           stream>>> (*plan, *src, *sink);
       break;
     case TEXEL_METHOD_BICUBIC:
-      texel_convert_kernel < TEXEL_METHOD_BICUBIC > <<<grid, block, 0,
+      texel_convert_kernel<TEXEL_METHOD_BICUBIC> <<<grid, block, 0,
           stream>>> (*plan, *src, *sink);
       break;
     default:
@@ -975,6 +975,9 @@ texel_convert_enqueue (TexelCudaConverter * conv,
   cudaError_t err;
   int c, k;
 
+  /* cudaGetLastError () after each launch must report that launch, not
+   * an error some earlier call of the caller's left behind. */
+  (void) cudaGetLastError ();
   err = texel_source_init (conv, plan, in, &all, used);
   if (err != cudaSuccess)
     return err;

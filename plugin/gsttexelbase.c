@@ -280,6 +280,9 @@ gst_texel_base_start (GstBaseTransform * trans)
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
           ("backend=cuda, but no usable CUDA device: %s", reason),
           ("device-id=%d, CUDA error %d", priv->device_id, err));
+      /* stop() is not called after a failed start. */
+      priv->active_backend = GST_TEXEL_BACKEND_AUTO;
+      priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_NONE;
       return FALSE;
     }
     if (!priv->cuda)

@@ -89,10 +89,17 @@ TexelFormat gst_texel_format_from_video (GstVideoFormat format);
 /* Image description of a mapped frame. */
 void gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame);
 
-/* Caps string of the formats every texel element handles. */
+/* Largest width or height a texel element negotiates. */
+#define GST_TEXEL_MAX_SIZE 32767
+
+/* Caps of the frames every texel element handles. */
 #define GST_TEXEL_FORMATS \
   "{ NV12, NV21, I420, YV12, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
   "RGB, BGR, GRAY8, P010_10LE }"
+#define GST_TEXEL_CAPS \
+  "video/x-raw, format = (string) " GST_TEXEL_FORMATS ", " \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
+  "framerate = (fraction) [ 0, max ]"
 
 G_END_DECLS
 #endif

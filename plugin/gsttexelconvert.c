@@ -45,7 +45,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_convert_debug);
 #define DEFAULT_ADD_BORDERS TRUE
 #define DEFAULT_BORDER_COLOR 0xff000000
 #define DEFAULT_VIDEO_DIRECTION GST_VIDEO_ORIENTATION_IDENTITY
-#define MAX_SIZE 32767
+#define MAX_SIZE GST_TEXEL_MAX_SIZE
 
 enum
 {
@@ -81,10 +81,10 @@ struct _GstTexelConvert
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_TEXEL_FORMATS)));
+    GST_STATIC_CAPS (GST_TEXEL_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_TEXEL_FORMATS)));
+    GST_STATIC_CAPS (GST_TEXEL_CAPS));
 
 static void gst_texel_convert_direction_init (GstVideoDirectionInterface *
     iface);
@@ -140,8 +140,23 @@ gst_texel_convert_direction (GstTexelConvert * self)
   return m > GST_VIDEO_ORIENTATION_UR_LL ? GST_VIDEO_ORIENTATION_IDENTITY : m;
 }
 
+/* Whether the output picture differs in size from the input whatever the
+ * scale: then the input's own size is no preference. */
+static gboolean
+gst_texel_convert_reshapes (GstTexelConvert * self)
+{
+  gboolean reshapes;
+
+  GST_OBJECT_LOCK (self);
+  reshapes = self->crop[0] || self->crop[1] || self->crop[2] || self->crop[3]
+      || gst_texel_direction_swaps (gst_texel_convert_direction (self));
+  GST_OBJECT_UNLOCK (self);
+  return reshapes;
+}
+
 /* Any size, any format: the element converts between all of them. The
- * caps as given come first, so that passthrough wins when possible. */
+ * caps as given come first, so that passthrough wins when possible, unless
+ * cropping or a rotation makes them impossible. */
 static GstCaps *
 gst_texel_convert_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
@@ -163,7 +178,10 @@ gst_texel_convert_transform_caps (GstBaseTransform * trans,
     any = gst_caps_merge_structure_full (any, s,
         gst_caps_features_copy (gst_caps_get_features (caps, i)));
   }
-  result = gst_caps_merge (gst_caps_copy (caps), any);
+  if (gst_texel_convert_reshapes (GST_TEXEL_CONVERT (trans)))
+    result = any;
+  else
+    result = gst_caps_merge (gst_caps_copy (caps), any);
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
         GST_CAPS_INTERSECT_FIRST);

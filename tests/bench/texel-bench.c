@@ -27,7 +27,7 @@
 #define BENCH_FRAME_RATE 30
 
 /* appsrc's queue: enough to keep the fragment fed, few enough that pushing
- * blocks (the ring is never copied ahead of the pipeline). */
+ * blocks and frames never pile up ahead of the pipeline. */
 #define BENCH_SRC_MAX_BUFFERS 4
 
 /* Departure times of frames, indexed by frame number modulo this: far more
@@ -70,7 +70,7 @@ typedef struct
 {
   BenchStatus status;
   gchar *message;               /* why not available or failed */
-  gchar *active;                /* what the elements chose, e.g. "cuda, staged" */
+  gchar *active;                /* elements' choices: "cuda, staged" */
   guint64 frames;               /* frames out during the measurement */
   gdouble seconds;              /* length of the measurement */
   gdouble fps;

@@ -41,8 +41,9 @@ void test_image_fill_solid (TestImage * t, const unsigned codes[4]);
 /* Random valid codes in every component; padding bytes 0xff. */
 void test_image_fill_random (TestImage * t, GRand * rand);
 
-/* Whether the pixel-carrying bytes of two images of the same format and
- * size are equal (row padding is not compared). */
+/* Whether the pixel-carrying bytes of two images of the same format, size
+ * and layout are equal (row padding, and the luma slot past the last
+ * pixel of odd-width YUY2 / UYVY, are not compared). */
 gboolean test_image_payload_equal (const TestImage * a, const TestImage * b);
 
 /* A configuration that converts the whole input to the whole output:
@@ -59,7 +60,7 @@ void test_plan (TexelConvertPlan * plan, const TexelConvertConfig * config,
 /* Converts @in into a new output image, rows [0, height) split into bands
  * at the @n_cuts luma rows in @cuts. Does it twice, into outputs poisoned
  * with 0xab and with 0x54, and asserts that every pixel-carrying byte was
- * written (both runs agree) and no padding byte was (each still holds its
+ * written (both runs agree) and no other byte was (each still holds its
  * poison). */
 TestImage *test_convert_bands (const TexelConvertPlan * plan,
     const TestImage * in, int stride_align, const int *cuts, int n_cuts);

@@ -1,0 +1,639 @@
+/* gst-texel: texelconvert on the GPU against texelconvert on the CPU.
+ *
+ * For each pair of formats below, random frames (seeded: the seed is
+ * printed, TEXEL_TEST_SEED=n repeats a run) go through
+ *   texelconvert backend=cuda memory-mode=zero-copy
+ *   texelconvert backend=cuda memory-mode=staged
+ *   texelconvert backend=cpu
+ * and the CUDA outputs must stay within a bound of the CPU output:
+ *
+ *  - nearest: <= 1 code. Both paths read the same input sample; only the
+ *    arithmetic differs (float colour matrix on the GPU, double on the
+ *    CPU), which can flip a rounding by one code.
+ *  - bilinear: <= 4 codes for 8-bit outputs, <= 16 for P010 (10-bit codes,
+ *    4 per 8-bit code). The GPU filters in texture hardware, whose weights
+ *    are 8-bit fixed point (1/256 steps): each interpolation axis may be
+ *    off by up to about half a code, about 1 code over both axes; the
+ *    colour matrix then amplifies it (Y'CbCr -> R'G'B': B' = 1.164 Y' +
+ *    2.018 Cb, a gain of 3.2 when luma and chroma are both off), and the
+ *    two paths round independently (+1): 4 codes at 8 bits, x4 at 10.
+ *
+ * Every configuration gets input buffers of three kinds: plain
+ * gst_buffer_new_allocate() memory (twice: registered host memory is
+ * reused), buffers from the pool the element proposes (the harness's
+ * allocation query), and buffers with padded strides and odd plane
+ * offsets described by a GstVideoMeta. active-memory-mode and the
+ * texel-strategy message must report the mode that was asked for.
+ *
+ * Without a usable GPU the program prints why and exits 77 (skipped).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gst/gst.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#if defined(HAVE_CUDA) && HAVE_CUDA
+#include "texel-cuda.h"
+#define TEXEL_TEST_HAVE_CUDA 1
+#else
+#define TEXEL_TEST_HAVE_CUDA 0
+#endif
+
+#define BACKEND_CUDA 1
+#define ACTIVE_MEMORY_ZERO_COPY 2
+#define ACTIVE_MEMORY_STAGED 3
+
+#define IN_W 320
+#define IN_H 240
+
+static const gchar *all_formats[] = {
+  "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
+  "BGRx", "ARGB", "ABGR", "RGB", "BGR", "GRAY8", "P010_10LE"
+};
+
+/* Every input format into these ... */
+static const gchar *rep_outputs[] = { "RGBA", "NV12", "I420", "P010_10LE",
+  "BGR"
+};
+
+/* ... and these into every output format. */
+static const gchar *rep_inputs[] = { "RGBA", "NV12" };
+
+static const struct
+{
+  gint w, h;
+} out_sizes[] = {
+  {IN_W, IN_H},
+  {200, 150},
+};
+
+static const struct
+{
+  const gchar *nick;
+  gint active;
+} modes[] = {
+  {"zero-copy", ACTIVE_MEMORY_ZERO_COPY},
+  {"staged", ACTIVE_MEMORY_STAGED},
+};
+
+static guint32 seed;
+
+/* ------------------------------------------------------------------------ */
+/* Frames. */
+
+static guint8 *
+frame_comp_ptr (const GstVideoFrame * f, guint comp, gint x, gint y)
+{
+  guint8 *p = GST_VIDEO_FRAME_COMP_DATA (f, comp);
+
+  /* GStreamer 1.22 describes P010's V sample as 1 byte (not 2) into the
+   * CbCr pair (poffset {0, 0, 1}): place it ourselves. */
+  if (GST_VIDEO_FRAME_FORMAT (f) == GST_VIDEO_FORMAT_P010_10LE)
+    p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f,
+        GST_VIDEO_FRAME_COMP_PLANE (f, comp)) + (comp == 2 ? 2 : 0);
+
+  return p + (gsize) y * GST_VIDEO_FRAME_COMP_STRIDE (f, comp) +
+      (gsize) x * GST_VIDEO_FRAME_COMP_PSTRIDE (f, comp);
+}
+
+static gboolean
+frame_comp_is_16bit (const GstVideoFrame * f, guint comp)
+{
+  return GST_VIDEO_FORMAT_INFO_DEPTH (f->info.finfo, comp) > 8;
+}
+
+static guint
+frame_get (const GstVideoFrame * f, guint comp, gint x, gint y)
+{
+  const guint8 *p = frame_comp_ptr (f, comp, x, y);
+  const GstVideoFormatInfo *finfo = f->info.finfo;
+
+  if (frame_comp_is_16bit (f, comp))
+    return GST_READ_UINT16_LE (p) >> GST_VIDEO_FORMAT_INFO_SHIFT (finfo, comp);
+  return *p;
+}
+
+static void
+frame_set (GstVideoFrame * f, guint comp, gint x, gint y, guint v)
+{
+  guint8 *p = frame_comp_ptr (f, comp, x, y);
+
+  if (frame_comp_is_16bit (f, comp))
+    GST_WRITE_UINT16_LE (p, v << GST_VIDEO_FORMAT_INFO_SHIFT (f->info.finfo,
+            comp));
+  else
+    *p = v;
+}
+
+/* Random codes that depend only on (seed, component, x, y), so that every
+ * buffer layout carries the same picture. */
+static guint
+random_code (gint x, gint y, guint comp, guint depth)
+{
+  guint32 h = seed ^ (0x9e3779b9u * (comp + 1));
+
+  h ^= (guint32) x * 0x85ebca6bu;
+  h = (h << 13) | (h >> 19);
+  h ^= (guint32) y * 0xc2b2ae35u;
+  h ^= h >> 16;
+  h *= 0x7feb352du;
+  h ^= h >> 15;
+  h *= 0x846ca68bu;
+  h ^= h >> 16;
+  return h & ((1u << depth) - 1);
+}
+
+static void
+frame_fill_random (GstVideoFrame * f)
+{
+  guint c;
+  gint x, y;
+
+  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (f); c++) {
+    guint depth = GST_VIDEO_FORMAT_INFO_DEPTH (f->info.finfo, c);
+
+    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (f, c); y++) {
+      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (f, c); x++)
+        frame_set (f, c, x, y, random_code (x, y, c, depth));
+    }
+  }
+}
+
+static GstVideoInfo
+video_info_from_string (const gchar * caps_str)
+{
+  GstVideoInfo info;
+  GstCaps *caps = gst_caps_from_string (caps_str);
+
+  fail_unless (caps != NULL, "bad caps %s", caps_str);
+  fail_unless (gst_video_info_from_caps (&info, caps), "bad video caps %s",
+      caps_str);
+  gst_caps_unref (caps);
+  return info;
+}
+
+static gchar *
+make_caps (const gchar * format, gint width, gint height)
+{
+  const GstVideoFormatInfo *finfo =
+      gst_video_format_get_info (gst_video_format_from_string (format));
+
+  fail_unless (finfo != NULL, "unknown format %s", format);
+  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1,pixel-aspect-ratio=1/1%s", format, width, height,
+      GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) ? ",colorimetry=bt601" : "");
+}
+
+static void
+fill_buffer (const GstVideoInfo * info, GstBuffer * buf)
+{
+  GstVideoFrame f;
+
+  fail_unless (gst_video_frame_map (&f, info, buf, GST_MAP_WRITE));
+  frame_fill_random (&f);
+  gst_video_frame_unmap (&f);
+  GST_BUFFER_PTS (buf) = 0;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+}
+
+static GstBuffer *
+make_plain_buffer (const GstVideoInfo * info)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info),
+      NULL);
+
+  fill_buffer (info, buf);
+  return buf;
+}
+
+static gint
+plane_height (const GstVideoInfo * info, guint plane)
+{
+  guint c;
+
+  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
+    if (GST_VIDEO_FORMAT_INFO_PLANE (info->finfo, c) == plane)
+      return GST_VIDEO_INFO_COMP_HEIGHT (info, c);
+  }
+  return GST_VIDEO_INFO_HEIGHT (info);
+}
+
+/* Rows 64 bytes longer than the default, planes 40 bytes into the buffer
+ * and 24 bytes apart (addresses and pitches that break the GPU's texture
+ * alignment), described by a GstVideoMeta. */
+static GstBuffer *
+make_padded_buffer (const GstVideoInfo * info)
+{
+  GstVideoInfo pinfo = *info;
+  gsize offset = 40;
+  GstBuffer *buf;
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    pinfo.stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p) + 64;
+    pinfo.offset[p] = offset;
+    offset += (gsize) pinfo.stride[p] * plane_height (info, p) + 24;
+  }
+  pinfo.size = offset;
+
+  buf = gst_buffer_new_allocate (NULL, pinfo.size, NULL);
+  gst_buffer_memset (buf, 0, 0xa5, pinfo.size);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
+      pinfo.offset, pinfo.stride);
+  fill_buffer (&pinfo, buf);
+  return buf;
+}
+
+/* A buffer from the element's proposed pool (or allocator), as an
+ * upstream element would get it. */
+static GstBuffer *
+make_pool_buffer (GstHarness * h, const GstVideoInfo * info)
+{
+  GstBuffer *buf = gst_harness_create_buffer (h, GST_VIDEO_INFO_SIZE (info));
+
+  fill_buffer (info, buf);
+  return buf;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Element. */
+
+static void
+drop_bus_messages (GstElement * e)
+{
+  GstBus *bus = gst_element_get_bus (e);
+
+  if (bus) {
+    gst_bus_set_flushing (bus, TRUE);
+    gst_object_unref (bus);
+  }
+}
+
+static GstHarness *
+texel_harness_new (const gchar * props)
+{
+  GstElement *e = gst_element_factory_make ("texelconvert", NULL);
+  gchar **tokens, **t;
+  GstHarness *h;
+  GstBus *bus;
+
+  fail_unless (e != NULL, "could not create texelconvert");
+  tokens = g_strsplit_set (props, " ", -1);
+  for (t = tokens; *t; t++) {
+    gchar *eq = strchr (*t, '=');
+
+    if (!eq)
+      continue;
+    *eq = '\0';
+    gst_util_set_object_arg (G_OBJECT (e), *t, eq + 1);
+  }
+  g_strfreev (tokens);
+  bus = gst_bus_new ();
+  gst_element_set_bus (e, bus);
+  gst_object_unref (bus);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  return h;
+}
+
+static void
+texel_harness_teardown (GstHarness * h)
+{
+  drop_bus_messages (h->element);
+  gst_harness_teardown (h);
+}
+
+static gchar *
+bus_errors (GstElement * e)
+{
+  GstBus *bus = gst_element_get_bus (e);
+  GString *s = g_string_new (NULL);
+  GstMessage *msg;
+
+  while (bus && (msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    g_string_append_printf (s, "[%s (%s)] ", err->message, GST_STR_NULL (dbg));
+    g_clear_error (&err);
+    g_free (dbg);
+    gst_message_unref (msg);
+  }
+  if (bus)
+    gst_object_unref (bus);
+  return g_string_free (s, FALSE);
+}
+
+static GstBuffer *
+push_pull (GstHarness * h, GstBuffer * in, const gchar * what)
+{
+  GstFlowReturn ret = gst_harness_push (h, in);
+  GstBuffer *out;
+
+  if (ret != GST_FLOW_OK) {
+    gchar *errors = bus_errors (h->element);
+
+    fail ("%s: push returned %s; bus: %.1500s", what, gst_flow_get_name (ret),
+        errors);
+    g_free (errors);
+  }
+  out = gst_harness_try_pull (h);
+  fail_unless (out != NULL, "%s: no output buffer", what);
+  return out;
+}
+
+static void
+harness_out_info (GstHarness * h, GstVideoInfo * info)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+
+  fail_unless (caps != NULL, "no output caps");
+  fail_unless (gst_video_info_from_caps (info, caps));
+  gst_caps_unref (caps);
+}
+
+static gint
+get_int_prop (gpointer obj, const gchar * name)
+{
+  gint v = -12345;
+
+  g_object_get (obj, name, &v, NULL);
+  return v;
+}
+
+static const gchar *
+strategy_memory_mode (GstElement * e, gchar ** backend)
+{
+  GstBus *bus = gst_element_get_bus (e);
+  GstMessage *msg;
+  const gchar *mode = NULL;
+
+  *backend = NULL;
+  while (!mode && (msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+
+    if (s && gst_structure_has_name (s, "texel-strategy")) {
+      mode = g_intern_string (gst_structure_get_string (s, "memory-mode"));
+      *backend = g_strdup (gst_structure_get_string (s, "backend"));
+    }
+    gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+  return mode;
+}
+
+/* Largest difference between two frames of the same format and size, over
+ * every sample of every component; where in @where. */
+static guint
+frames_max_diff (const GstVideoFrame * a, const GstVideoFrame * b,
+    gchar ** where)
+{
+  guint c, max = 0;
+  gint x, y;
+
+  *where = NULL;
+  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (a); c++) {
+    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (a, c); y++) {
+      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (a, c); x++) {
+        guint va = frame_get (a, c, x, y), vb = frame_get (b, c, x, y);
+        guint d = va > vb ? va - vb : vb - va;
+
+        if (d > max) {
+          max = d;
+          g_free (*where);
+          *where = g_strdup_printf ("component %u at (%d, %d): %u vs %u on "
+              "the CPU", c, x, y, vb, va);
+        }
+      }
+    }
+  }
+  return max;
+}
+
+/* The CPU output for one configuration. */
+static GstBuffer *
+convert_cpu (const gchar * method, const gchar * in_caps,
+    const gchar * out_caps, const GstVideoInfo * in_info,
+    GstVideoInfo * out_info)
+{
+  gchar *props = g_strdup_printf ("backend=cpu method=%s add-borders=false",
+      method);
+  GstHarness *h = texel_harness_new (props);
+  GstBuffer *out;
+
+  gst_harness_set_caps_str (h, in_caps, out_caps);
+  out = push_pull (h, make_plain_buffer (in_info), props);
+  harness_out_info (h, out_info);
+  texel_harness_teardown (h);
+  g_free (props);
+  return out;
+}
+
+static void
+compare_backends (const gchar * in_fmt, const gchar * out_fmt)
+{
+  static const gchar *methods[] = { "nearest", "bilinear" };
+  const GstVideoFormatInfo *out_finfo =
+      gst_video_format_get_info (gst_video_format_from_string (out_fmt));
+  gboolean out_10bit = GST_VIDEO_FORMAT_INFO_DEPTH (out_finfo, 0) > 8;
+  guint m, s, k;
+
+  for (m = 0; m < G_N_ELEMENTS (methods); m++) {
+    /* See the top of the file. */
+    guint bound = m == 0 ? 1 : (out_10bit ? 16 : 4);
+
+    for (s = 0; s < G_N_ELEMENTS (out_sizes); s++) {
+      gchar *in_caps = make_caps (in_fmt, IN_W, IN_H);
+      gchar *out_caps = make_caps (out_fmt, out_sizes[s].w, out_sizes[s].h);
+      GstVideoInfo in_info = video_info_from_string (in_caps);
+      GstVideoInfo cpu_info;
+      GstBuffer *cpu;
+      GstVideoFrame cf;
+
+      cpu = convert_cpu (methods[m], in_caps, out_caps, &in_info, &cpu_info);
+      fail_unless (gst_video_frame_map (&cf, &cpu_info, cpu, GST_MAP_READ));
+
+      for (k = 0; k < G_N_ELEMENTS (modes); k++) {
+        gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
+            "method=%s add-borders=false", modes[k].nick, methods[m]);
+        GstHarness *h = texel_harness_new (props);
+        guint v;
+
+        gst_harness_set_caps_str (h, in_caps, out_caps);
+        /* plain, plain, pool, pool, padded */
+        for (v = 0; v < 5; v++) {
+          static const gchar *kinds[] = { "plain", "plain (again)", "pool",
+            "pool (again)", "padded"
+          };
+          GstBuffer *in = v < 2 ? make_plain_buffer (&in_info) :
+              v < 4 ? make_pool_buffer (h, &in_info) :
+              make_padded_buffer (&in_info);
+          gchar *what = g_strdup_printf ("%s %dx%d -> %s %dx%d, %s, %s "
+              "buffer (seed %u)", in_fmt, IN_W, IN_H, out_fmt,
+              out_sizes[s].w, out_sizes[s].h, props, kinds[v], seed);
+          GstBuffer *out = push_pull (h, in, what);
+          GstVideoInfo out_info;
+          GstVideoFrame gf;
+          gchar *where;
+          guint diff;
+
+          harness_out_info (h, &out_info);
+          fail_unless (gst_video_info_is_equal (&out_info, &cpu_info),
+              "%s: output caps differ from the CPU's", what);
+          fail_unless (gst_video_frame_map (&gf, &out_info, out,
+                  GST_MAP_READ));
+          diff = frames_max_diff (&cf, &gf, &where);
+          if (diff > bound)
+            fail ("%s: max difference %u > %u: %s", what, diff, bound,
+                GST_STR_NULL (where));
+          GST_INFO ("%s: max difference %u", what, diff);
+          g_free (where);
+          gst_video_frame_unmap (&gf);
+          gst_buffer_unref (out);
+
+          if (v == 0) {
+            gchar *backend = NULL;
+            const gchar *mode;
+
+            fail_unless_equals_int (get_int_prop (h->element,
+                    "active-backend"), BACKEND_CUDA);
+            fail_unless_equals_int (get_int_prop (h->element,
+                    "active-memory-mode"), modes[k].active);
+            mode = strategy_memory_mode (h->element, &backend);
+            fail_unless (mode != NULL, "%s: no texel-strategy message", what);
+            fail_unless_equals_string (mode, modes[k].nick);
+            fail_unless_equals_string (backend, "cuda");
+            g_free (backend);
+          }
+          g_free (what);
+        }
+        texel_harness_teardown (h);
+        g_free (props);
+      }
+      gst_video_frame_unmap (&cf);
+      gst_buffer_unref (cpu);
+      g_free (in_caps);
+      g_free (out_caps);
+    }
+  }
+}
+
+GST_START_TEST (test_input_formats)
+{
+  const gchar *in_fmt = all_formats[__i__];
+  guint o;
+
+  for (o = 0; o < G_N_ELEMENTS (rep_outputs); o++)
+    compare_backends (in_fmt, rep_outputs[o]);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_output_formats)
+{
+  const gchar *in_fmt = rep_inputs[__i__];
+  guint o, r;
+
+  for (o = 0; o < G_N_ELEMENTS (all_formats); o++) {
+    gboolean done = FALSE;
+
+    /* Pairs test_input_formats already covers. */
+    for (r = 0; r < G_N_ELEMENTS (rep_outputs); r++)
+      done |= g_str_equal (all_formats[o], rep_outputs[r]);
+    if (!done)
+      compare_backends (in_fmt, all_formats[o]);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+texelconvert_gpu_suite (void)
+{
+  Suite *s = suite_create ("texelconvert-gpu");
+  TCase *tc = tcase_create ("cuda-vs-cpu");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  tcase_add_loop_test (tc, test_input_formats, 0,
+      G_N_ELEMENTS (all_formats));
+  tcase_add_loop_test (tc, test_output_formats, 0,
+      G_N_ELEMENTS (rep_inputs));
+  return s;
+}
+
+/* Asks in a child process, so that this one never initialises CUDA: the
+ * tests run in forked children, and CUDA does not survive a fork. Returns
+ * the number of devices; prints why there is none. */
+static gint
+probe_gpus (void)
+{
+#if TEXEL_TEST_HAVE_CUDA
+  pid_t pid = fork ();
+  int status = 0;
+
+  if (pid < 0) {
+    g_printerr ("fork failed: %s\n", g_strerror (errno));
+    return 0;
+  }
+  if (pid == 0) {
+    int n = 0;
+    int r = texel_cuda_device_count (&n);
+
+    if (r < 0)
+      g_printerr ("no usable CUDA device: %s (%s)\n",
+          texel_cuda_error_string (r), texel_cuda_error_name (r));
+    else if (n == 0)
+      g_printerr ("no CUDA device\n");
+    _exit (r < 0 ? 0 : MIN (n, 100));
+  }
+  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status)) {
+    g_printerr ("the CUDA probe did not finish normally\n");
+    return 0;
+  }
+  return WEXITSTATUS (status);
+#else
+  g_printerr ("gst-texel was built without CUDA\n");
+  return 0;
+#endif
+}
+
+int
+main (int argc, char **argv)
+{
+  const gchar *env_seed;
+  gint n;
+
+  gst_check_init (&argc, &argv);
+
+  n = probe_gpus ();
+  if (n <= 0) {
+    g_print ("SKIP: texelconvert-gpu needs a CUDA GPU\n");
+    return 77;
+  }
+
+  env_seed = g_getenv ("TEXEL_TEST_SEED");
+  seed = env_seed ? (guint32) g_ascii_strtoull (env_seed, NULL, 0) :
+      g_random_int ();
+  g_print ("texelconvert-gpu: %d CUDA device(s); random seed %u (set "
+      "TEXEL_TEST_SEED=%u to repeat)\n", n, seed, seed);
+
+  return gst_check_run_suite (texelconvert_gpu_suite (), "texelconvert_gpu",
+      __FILE__);
+}
