@@ -35,7 +35,6 @@
  * same layout meets any device's texture alignment (512 on an H100). */
 #define HOST_STRIDE_ALIGN 64
 #define HOST_PLANE_ALIGN 4096
-#define MAX_REPORTS 5
 
 /* ------------------------------------------------------------------ */
 /* Error bounds, in output codes.
@@ -452,6 +451,9 @@ gpu_image_download (const GpuImage * g, HostImage * h, int byte,
 typedef struct
 {
   int max_error;
+  /* Where max_error was seen first. */
+  int worst_comp, worst_x, worst_y;
+  unsigned worst_cpu, worst_gpu;
   int unwritten;                /* bytes the CPU wrote, the GPU did not */
   int stray;                    /* bytes the GPU wrote, the CPU did not */
   int bad_padding;              /* written non-component bytes that differ */
@@ -468,13 +470,12 @@ read_code (const TexelFormatDesc * desc, const uint8_t * p)
 /* @cpu and @gpu hold two runs each (poisons A and B) of one output. */
 static void
 compare_outputs (const HostImage cpu[2], const HostImage gpu[2],
-    Comparison * cmp, const char *label)
+    Comparison * cmp)
 {
   const TexelImage *img = &cpu[0].img;
   const TexelFormatDesc *desc = texel_format_desc (img->format);
   size_t size = cpu[0].size, i;
   uint8_t *is_sample = calloc (size, 1);
-  int reports = 0;
   int c;
 
   memset (cmp, 0, sizeof (*cmp));
@@ -502,10 +503,11 @@ compare_outputs (const HostImage cpu[2], const HostImage gpu[2],
             - (int) read_code (desc, gpu[0].mem + at));
         if (diff > cmp->max_error) {
           cmp->max_error = diff;
-          if (reports++ < MAX_REPORTS && diff > 1)
-            fprintf (stderr, "  %s: component %d at (%d, %d): cpu %u gpu "
-                "%u\n", label, c, x, y, read_code (desc, cpu[0].mem + at),
-                read_code (desc, gpu[0].mem + at));
+          cmp->worst_comp = c;
+          cmp->worst_x = x;
+          cmp->worst_y = y;
+          cmp->worst_cpu = read_code (desc, cpu[0].mem + at);
+          cmp->worst_gpu = read_code (desc, gpu[0].mem + at);
         }
       }
     }
@@ -567,7 +569,8 @@ run_gpu (Context * ctx, const TexelConvertPlan * plan, const HostImage * in,
   int failed = 0, run;
 
   failed |= check_cuda (gpu_image_alloc (&gin, mode, in, 4), "input alloc");
-  /* Misaligned outputs by 1 byte: stores must fall back to bytes. */
+  /* In the misaligned mode outputs are off by 1 byte (address and pitch):
+   * stores must fall back to bytes. */
   failed |= check_cuda (gpu_image_alloc (&gout, mode, &gpu[0], 1),
       "output alloc");
   if (!failed)
@@ -640,7 +643,7 @@ run_case (Context * ctx, PairSummary * pair, const Geometry * g,
   geometry_config (g, in_format, out_format, method, &config, &in_w, &out_w);
   if (texel_convert_plan_init (&plan, &config, in_format, in_w, g->in_h,
           out_format, out_w, g->out_h, &why) != 0) {
-    fprintf (stderr, "FAIL %s -> %s %s %s: plan: %s\n",
+    printf ("FAIL %s -> %s %s %s: plan: %s\n",
         texel_format_desc (in_format)->name,
         texel_format_desc (out_format)->name, method_names[method], g->name,
         why);
@@ -670,18 +673,20 @@ run_case (Context * ctx, PairSummary * pair, const Geometry * g,
         texel_format_desc (out_format)->name, method_names[method], g->name,
         memory_names[modes[m]]);
     if (run_gpu (ctx, &plan, &in, gpu, modes[m], g->bands) != 0) {
-      fprintf (stderr, "FAIL %s: CUDA error\n", label);
+      printf ("FAIL %s: CUDA error\n", label);
       ctx->failed++;
       pair->failed++;
       continue;
     }
-    compare_outputs (cpu, gpu, &cmp, label);
+    compare_outputs (cpu, gpu, &cmp);
     ok = cmp.max_error <= bound && !cmp.unwritten && !cmp.stray
         && !cmp.bad_padding;
     if (!ok) {
-      fprintf (stderr, "FAIL %s: max error %d (bound %d), %d bytes unwritten, "
-          "%d stray writes, %d padding bytes differ\n", label,
-          cmp.max_error, bound, cmp.unwritten, cmp.stray, cmp.bad_padding);
+      printf ("FAIL %s: max error %d (bound %d; component %d at (%d, %d): "
+          "cpu %u, gpu %u), %d bytes unwritten, %d stray writes, %d padding "
+          "bytes differ\n", label, cmp.max_error, bound, cmp.worst_comp,
+          cmp.worst_x, cmp.worst_y, cmp.worst_cpu, cmp.worst_gpu,
+          cmp.unwritten, cmp.stray, cmp.bad_padding);
       ctx->failed++;
       pair->failed++;
     } else {
@@ -742,7 +747,7 @@ check_api (Context * ctx)
   err = texel_cuda_convert (ctx->conv, &plan, &in.img, &out.img, 0, 48,
       NULL);
   if (err == 0) {
-    fprintf (stderr, "FAIL: the default stream was accepted\n");
+    printf ("FAIL: the default stream was accepted\n");
     ctx->failed++;
   } else {
     ctx->passed++;
@@ -752,7 +757,7 @@ check_api (Context * ctx)
   err = texel_cuda_convert (ctx->conv, &plan, &in.img, &out.img, 1, 48,
       (TexelCudaStream) ctx->stream[0]);
   if (err == 0) {
-    fprintf (stderr, "FAIL: a mismatching output image was accepted\n");
+    printf ("FAIL: a mismatching output image was accepted\n");
     ctx->failed++;
   } else {
     ctx->passed++;
@@ -795,6 +800,9 @@ main (int argc, char **argv)
   int quick = 0;
   int a, i, o, m, t, gi;
 
+  /* One stream for the summary and the failures, in order, also when
+   * both go to one log file. */
+  setvbuf (stdout, NULL, _IOLBF, 0);
   for (a = 1; a < argc; a++) {
     if (strcmp (argv[a], "--quick") == 0)
       quick = 1;
