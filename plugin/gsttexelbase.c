@@ -18,6 +18,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_base_debug);
 #define DEFAULT_DEVICE_ID -1
 #define DEFAULT_BACKEND GST_TEXEL_BACKEND_AUTO
 #define DEFAULT_MEMORY_MODE GST_TEXEL_MEMORY_MODE_AUTO
+#define DEFAULT_FRAMES_IN_FLIGHT -1
+#define MAX_FRAMES_IN_FLIGHT 3
 
 enum
 {
@@ -25,9 +27,18 @@ enum
   PROP_DEVICE_ID,
   PROP_BACKEND,
   PROP_MEMORY_MODE,
+  PROP_FRAMES_IN_FLIGHT,
   PROP_ACTIVE_BACKEND,
   PROP_ACTIVE_MEMORY_MODE
 };
+
+/* A frame submitted to the GPU whose output is not pushed yet. */
+typedef struct
+{
+  GstBuffer *outbuf;
+  GstVideoFrame in_frame, out_frame;
+  gint slot;
+} TexelPending;
 
 typedef struct
 {
@@ -35,6 +46,7 @@ typedef struct
   gint device_id;
   GstTexelBackend backend;
   GstTexelMemoryMode memory_mode;
+  gint frames_in_flight;
 
   /* chosen at start */
   GstTexelBackend active_backend;
@@ -46,7 +58,13 @@ typedef struct
   gboolean configured;          /* GPU buffers sized for the current caps */
   gboolean configured_banding;
   gboolean dirty;               /* prepare must run before the next frame */
+  gint in_flight;               /* frames_in_flight resolved for the caps */
+  GQueue pending;               /* of TexelPending, oldest first */
 } GstTexelBasePrivate;
+
+#if HAVE_CUDA
+static void gst_texel_base_drop_pending (GstTexelBase * self);
+#endif
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstTexelBase, gst_texel_base,
     GST_TYPE_VIDEO_FILTER, G_ADD_PRIVATE (GstTexelBase)
@@ -313,6 +331,7 @@ gst_texel_base_stop (GstBaseTransform * trans)
         G_GUINT64_FORMAT " copied on the host, %" G_GUINT64_FORMAT
         " memories registered", st.frames, st.bytes_to_device,
         st.bytes_to_host, st.bytes_host_copied, st.registrations);
+    gst_texel_base_drop_pending (self);
     if (klass->close_cuda)
       klass->close_cuda (self);
     gst_texel_cuda_free (priv->cuda);
@@ -337,7 +356,7 @@ gst_texel_base_configure_cuda (GstTexelBase * self, GstVideoInfo * in_info,
       GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
       gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out_info)),
       GST_VIDEO_INFO_WIDTH (out_info), GST_VIDEO_INFO_HEIGHT (out_info),
-      priv->banding);
+      priv->banding, priv->in_flight);
   if (err) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("Could not allocate GPU buffers for %dx%d frames: %s",
@@ -376,6 +395,40 @@ gst_texel_base_prepare (GstTexelBase * self)
 }
 
 static gboolean
+gst_texel_base_upstream_is_live (GstTexelBase * self)
+{
+  GstQuery *query = gst_query_new_latency ();
+  gboolean live = FALSE;
+
+  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), query))
+    gst_query_parse_latency (query, &live, NULL, NULL);
+  gst_query_unref (query);
+  return live;
+}
+
+/* Keeping a frame in flight overlaps frame N's download and GStreamer's
+ * per-buffer work with frame N+1's upload: more frames/s when frames come
+ * faster than the GPU takes them (files, transcoding). A live source
+ * delivers frames at its own pace, and there it would only add a frame
+ * period of latency: auto keeps none. */
+static gint
+gst_texel_base_resolve_in_flight (GstTexelBase * self)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  gint n;
+
+  GST_OBJECT_LOCK (self);
+  n = priv->frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
+  if (!priv->cuda)
+    return 0;
+  if (n < 0)
+    n = gst_texel_base_upstream_is_live (self) ? 0 : 1;
+  GST_INFO_OBJECT (self, "%d frame(s) in flight", n);
+  return n;
+}
+
+static gboolean
 gst_texel_base_set_info (GstVideoFilter * filter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
 {
@@ -391,6 +444,7 @@ gst_texel_base_set_info (GstVideoFilter * filter, GstCaps * incaps,
   filter->in_info = *in_info;
   filter->out_info = *out_info;
   PRIV (self)->configured = FALSE;
+  PRIV (self)->in_flight = gst_texel_base_resolve_in_flight (self);
   return gst_texel_base_prepare (self);
 }
 
@@ -460,6 +514,215 @@ gst_texel_base_transform_frame (GstVideoFilter * filter,
   GST_TEXEL_BASE_GET_CLASS (self)->process_cpu (self, &in, &out, 0,
       out.height);
   return GST_FLOW_OK;
+}
+
+#if HAVE_CUDA
+/* Waits for the oldest frame in flight and hands out its output. */
+static GstFlowReturn
+gst_texel_base_finish_oldest (GstTexelBase * self, GstBuffer ** outbuf)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  TexelPending *p = g_queue_pop_head (&priv->pending);
+  int err = gst_texel_cuda_finish (priv->cuda, p->slot);
+
+  gst_video_frame_unmap (&p->in_frame);
+  gst_video_frame_unmap (&p->out_frame);
+  *outbuf = p->outbuf;
+  g_free (p);
+  if (err) {
+    gst_clear_buffer (outbuf);
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("CUDA processing failed: %s", gst_texel_cuda_error_string (err)),
+        ("CUDA error %d", err));
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+/* Pushes every frame in flight downstream, oldest first. */
+static GstFlowReturn
+gst_texel_base_drain (GstTexelBase * self)
+{
+  GstFlowReturn ret = GST_FLOW_OK, r;
+  GstBuffer *outbuf;
+
+  while (!g_queue_is_empty (&PRIV (self)->pending)) {
+    r = gst_texel_base_finish_oldest (self, &outbuf);
+    if (r == GST_FLOW_OK)
+      r = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+    if (ret == GST_FLOW_OK)
+      ret = r;
+  }
+  return ret;
+}
+
+/* Drops the frames in flight (flush, stop) once the GPU is done with them. */
+static void
+gst_texel_base_drop_pending (GstTexelBase * self)
+{
+  GstBuffer *outbuf;
+
+  while (!g_queue_is_empty (&PRIV (self)->pending)) {
+    TexelPending *p = g_queue_peek_head (&PRIV (self)->pending);
+
+    gst_texel_cuda_finish (PRIV (self)->cuda, p->slot);
+    gst_texel_base_finish_oldest (self, &outbuf);
+    gst_clear_buffer (&outbuf);
+  }
+}
+
+/* Maps a frame and its output and enqueues their work on the GPU. */
+static GstFlowReturn
+gst_texel_base_submit (GstTexelBase * self, GstBuffer * inbuf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstBaseTransformClass *bclass = GST_BASE_TRANSFORM_GET_CLASS (self);
+  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+  GstTexelBasePrivate *priv = PRIV (self);
+  TexelPending *p = g_new0 (TexelPending, 1);
+  GstFlowReturn ret;
+  TexelImage in, out;
+  gboolean dirty;
+  int err;
+
+  GST_OBJECT_LOCK (self);
+  dirty = priv->dirty;
+  GST_OBJECT_UNLOCK (self);
+  /* A new plan may resize the buffers the frames in flight use. */
+  if (dirty) {
+    ret = gst_texel_base_drain (self);
+    if (ret == GST_FLOW_OK && !gst_texel_base_prepare (self))
+      ret = GST_FLOW_NOT_NEGOTIATED;
+    if (ret != GST_FLOW_OK)
+      goto fail;
+  }
+  if (bclass->before_transform)
+    bclass->before_transform (trans, inbuf);
+  ret = bclass->prepare_output_buffer (trans, inbuf, &p->outbuf);
+  if (ret != GST_FLOW_OK || !p->outbuf)
+    goto fail;
+  if (!gst_video_frame_map (&p->in_frame, &filter->in_info, inbuf,
+          GST_MAP_READ))
+    goto map_fail;
+  if (!gst_video_frame_map (&p->out_frame, &filter->out_info, p->outbuf,
+          GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&p->in_frame);
+    goto map_fail;
+  }
+  gst_buffer_unref (inbuf);     /* the mapped frame holds its own ref */
+  gst_texel_image_from_frame (&in, &p->in_frame);
+  gst_texel_image_from_frame (&out, &p->out_frame);
+  err = gst_texel_cuda_submit (priv->cuda, &p->in_frame, &p->out_frame, &in,
+      &out, gst_texel_base_run_cuda, gst_texel_base_input_rows, self,
+      &p->slot);
+  if (err) {
+    gst_video_frame_unmap (&p->in_frame);
+    gst_video_frame_unmap (&p->out_frame);
+    gst_buffer_unref (p->outbuf);
+    g_free (p);
+    gst_texel_base_drop_pending (self);
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("CUDA processing failed: %s", gst_texel_cuda_error_string (err)),
+        ("CUDA error %d", err));
+    return GST_FLOW_ERROR;
+  }
+  g_queue_push_tail (&priv->pending, p);
+  return GST_FLOW_OK;
+
+map_fail:
+  GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map a video frame"),
+      (NULL));
+  ret = GST_FLOW_ERROR;
+fail:
+  gst_clear_buffer (&p->outbuf);
+  gst_buffer_unref (inbuf);
+  g_free (p);
+  return ret;
+}
+
+/* With frames in flight, the output of frame N comes out when frame
+ * N + frames-in-flight goes in (and at EOS, caps, segment or drain). */
+static GstFlowReturn
+gst_texel_base_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
+{
+  GstTexelBase *self = GST_TEXEL_BASE (trans);
+  GstTexelBasePrivate *priv = PRIV (self);
+  GstBuffer *inbuf;
+  GstFlowReturn ret;
+
+  *outbuf = NULL;
+  if (!priv->cuda || priv->in_flight == 0
+      || gst_base_transform_is_passthrough (trans))
+    return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
+        ->generate_output (trans, outbuf);
+  inbuf = trans->queued_buf;
+  trans->queued_buf = NULL;
+  if (inbuf && (ret = gst_texel_base_submit (self, inbuf)) != GST_FLOW_OK)
+    return ret;
+  if ((gint) g_queue_get_length (&priv->pending) > priv->in_flight)
+    return gst_texel_base_finish_oldest (self, outbuf);
+  return GST_FLOW_OK;
+}
+#endif
+
+static gboolean
+gst_texel_base_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+#if HAVE_CUDA
+  GstTexelBase *self = GST_TEXEL_BASE (trans);
+
+  if (PRIV (self)->cuda) {
+    switch (GST_EVENT_TYPE (event)) {
+      case GST_EVENT_EOS:
+      case GST_EVENT_CAPS:
+      case GST_EVENT_SEGMENT:
+      case GST_EVENT_GAP:
+      case GST_EVENT_STREAM_START:
+        gst_texel_base_drain (self);
+        break;
+      case GST_EVENT_FLUSH_STOP:
+        gst_texel_base_drop_pending (self);
+        break;
+      default:
+        break;
+    }
+  }
+#endif
+  return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)->sink_event
+      (trans, event);
+}
+
+static gboolean
+gst_texel_base_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstTexelBase *self = GST_TEXEL_BASE (trans);
+  GstTexelBasePrivate *priv = PRIV (self);
+  gboolean ret;
+
+#if HAVE_CUDA
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN
+      && priv->cuda)
+    gst_texel_base_drain (self);
+#endif
+  ret = GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)->query (trans,
+      direction, query);
+  /* Frames in flight add their periods to the latency. */
+  if (ret && direction == GST_PAD_SRC
+      && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && priv->in_flight > 0) {
+    GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
+    GstClockTime min, max, extra;
+    gboolean live;
+
+    if (info->fps_n > 0) {
+      extra = gst_util_uint64_scale_int (priv->in_flight * GST_SECOND,
+          info->fps_d, info->fps_n);
+      gst_query_parse_latency (query, &live, &min, &max);
+      gst_query_set_latency (query, live, min + extra,
+          GST_CLOCK_TIME_IS_VALID (max) ? max + extra : max);
+    }
+  }
+  return ret;
 }
 
 #if HAVE_CUDA
@@ -569,6 +832,9 @@ gst_texel_base_set_property (GObject * object, guint prop_id,
     case PROP_MEMORY_MODE:
       priv->memory_mode = g_value_get_enum (value);
       break;
+    case PROP_FRAMES_IN_FLIGHT:
+      priv->frames_in_flight = g_value_get_int (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -592,6 +858,9 @@ gst_texel_base_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_MEMORY_MODE:
       g_value_set_enum (value, priv->memory_mode);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_int (value, priv->frames_in_flight);
       break;
     case PROP_ACTIVE_BACKEND:
       g_value_set_enum (value, priv->active_backend);
@@ -632,6 +901,12 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
       g_param_spec_enum ("memory-mode", "Memory mode",
           "How frames reach the GPU (see active-memory-mode for the choice "
           "made)", GST_TYPE_TEXEL_MEMORY_MODE, DEFAULT_MEMORY_MODE, rw));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_int ("frames-in-flight", "Frames in flight",
+          "GPU path: frames processed while earlier ones are handed on; more "
+          "frames/s, one frame period more latency each (-1: automatic, 1 "
+          "for non-live and 0 for live sources)", -1, MAX_FRAMES_IN_FLIGHT,
+          DEFAULT_FRAMES_IN_FLIGHT, rw));
   g_object_class_install_property (gobject_class, PROP_ACTIVE_BACKEND,
       g_param_spec_enum ("active-backend", "Active backend",
           "Backend chosen at start (auto until then)", GST_TYPE_TEXEL_BACKEND,
@@ -649,6 +924,12 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
       GST_DEBUG_FUNCPTR (gst_texel_base_propose_allocation);
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_texel_base_decide_allocation);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_texel_base_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_texel_base_query);
+#if HAVE_CUDA
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_texel_base_generate_output);
+#endif
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_texel_base_set_info);
   filter_class->transform_frame =
       GST_DEBUG_FUNCPTR (gst_texel_base_transform_frame);
@@ -667,6 +948,8 @@ gst_texel_base_init (GstTexelBase * self)
   priv->device_id = DEFAULT_DEVICE_ID;
   priv->backend = DEFAULT_BACKEND;
   priv->memory_mode = DEFAULT_MEMORY_MODE;
+  priv->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  g_queue_init (&priv->pending);
   priv->active_backend = GST_TEXEL_BACKEND_AUTO;
   priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_NONE;
 }

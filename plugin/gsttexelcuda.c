@@ -20,11 +20,28 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_cuda_debug);
 #define GST_CAT_DEFAULT gst_texel_cuda_debug
 
 #define TEXEL_MAX_BANDS 8
+/* Frames that may be in flight at once, plus the one being submitted. */
+#define TEXEL_MAX_SLOTS 4
 /* Device rows are padded to this; planes start at multiples of 512 so
  * every plane can back a texture (textureAlignment is 512 on current
  * GPUs; texturePitchAlignment 32). */
 #define TEXEL_DEVICE_PITCH_ALIGN 256
 #define TEXEL_DEVICE_PLANE_ALIGN 512
+
+/* The buffers of one frame in flight. Frames alternate between slots, so
+ * frame N+1 uploads into other buffers than those frame N still reads. */
+typedef struct
+{
+  TexelImage dev_in, dev_out;   /* staged: frames on the device */
+  void *dev_mem;
+  TexelImage stage_in, stage_out;       /* pinned, mapped staging */
+  TexelImage stage_in_dev, stage_out_dev;       /* their device view */
+  void *stage_mem;              /* allocated when first needed */
+  cudaEvent_t done;             /* blocking: waiting on it does not spin */
+  gboolean busy;
+  gboolean out_direct;          /* else copied out of stage_out at finish */
+  TexelImage out_host;
+} TexelSlot;
 
 struct _GstTexelCuda
 {
@@ -34,15 +51,15 @@ struct _GstTexelCuda
   cudaStream_t streams[TEXEL_MAX_BANDS];
   cudaEvent_t uploaded[TEXEL_MAX_BANDS];
   cudaEvent_t band_done[TEXEL_MAX_BANDS];
-  cudaEvent_t frame_done;       /* blocking: waiting on it does not spin */
   GstAllocator *allocator;
 
   gint bands;
-  TexelImage dev_in, dev_out;   /* staged: frames on the device */
-  void *dev_mem;
-  TexelImage stage_in, stage_out;       /* pinned, mapped staging */
-  void *stage_mem;
-  TexelImage stage_in_dev, stage_out_dev;       /* their device view */
+  gint n_slots;
+  gint next_slot;
+  TexelSlot slots[TEXEL_MAX_SLOTS];
+  /* Layout of the current formats, for lazily allocated staging. */
+  TexelFormat in_format, out_format;
+  gint in_width, in_height, out_width, out_height;
 
   GstTexelCudaStats stats;
 };
@@ -153,8 +170,8 @@ gst_texel_cuda_new (gint device, gboolean zero_copy, gboolean integrated,
           cudaEventDisableTiming);
     *err = (int) e;
   }
-  if (*err == 0)
-    *err = (int) cudaEventCreateWithFlags (&cuda->frame_done,
+  for (i = 0; *err == 0 && i < TEXEL_MAX_SLOTS; i++)
+    *err = (int) cudaEventCreateWithFlags (&cuda->slots[i].done,
         cudaEventDisableTiming | cudaEventBlockingSync);
   texel_device_leave (prev);
   if (*err != 0) {
@@ -168,11 +185,20 @@ gst_texel_cuda_new (gint device, gboolean zero_copy, gboolean integrated,
 static void
 texel_free_frames (GstTexelCuda * cuda)
 {
-  if (cuda->dev_mem)
-    cudaFree (cuda->dev_mem);
-  if (cuda->stage_mem)
-    cudaFreeHost (cuda->stage_mem);
-  cuda->dev_mem = cuda->stage_mem = NULL;
+  int i;
+
+  for (i = 0; i < TEXEL_MAX_SLOTS; i++) {
+    TexelSlot *slot = &cuda->slots[i];
+
+    if (slot->busy)
+      cudaEventSynchronize (slot->done);
+    if (slot->dev_mem)
+      cudaFree (slot->dev_mem);
+    if (slot->stage_mem)
+      cudaFreeHost (slot->stage_mem);
+    slot->dev_mem = slot->stage_mem = NULL;
+    slot->busy = FALSE;
+  }
 }
 
 void
@@ -192,8 +218,9 @@ gst_texel_cuda_free (GstTexelCuda * cuda)
     if (cuda->band_done[i])
       cudaEventDestroy (cuda->band_done[i]);
   }
-  if (cuda->frame_done)
-    cudaEventDestroy (cuda->frame_done);
+  for (i = 0; i < TEXEL_MAX_SLOTS; i++)
+    if (cuda->slots[i].done)
+      cudaEventDestroy (cuda->slots[i].done);
   texel_device_leave (prev);
   if (cuda->allocator)
     gst_object_unref (cuda->allocator);
@@ -237,61 +264,91 @@ texel_choose_bands (GstTexelCuda * cuda, gint out_height,
   return out_height >= 480 ? 4 : 1;
 }
 
+/* Pinned, mapped staging for memory that is neither ours nor registered:
+ * a DMA source in the staged path, read in place by the kernel in the
+ * zero-copy path. Allocated the first time a slot needs it. */
+static int
+texel_slot_staging (GstTexelCuda * cuda, TexelSlot * slot)
+{
+  size_t in_size, out_size;
+  guint8 *base = NULL, *dev = NULL;
+  int err;
+
+  if (slot->stage_mem)
+    return 0;
+  in_size = GST_ROUND_UP_N (texel_device_layout (&slot->stage_in,
+          cuda->in_format, cuda->in_width, cuda->in_height, NULL),
+      TEXEL_DEVICE_PLANE_ALIGN);
+  out_size = texel_device_layout (&slot->stage_out, cuda->out_format,
+      cuda->out_width, cuda->out_height, NULL);
+  err = cudaHostAlloc ((void **) &base, in_size + out_size,
+      cudaHostAllocMapped | cudaHostAllocPortable);
+  if (err)
+    return err;
+  slot->stage_mem = base;
+  err = cudaHostGetDevicePointer ((void **) &dev, base, 0);
+  if (err)
+    return err;
+  texel_device_layout (&slot->stage_in, cuda->in_format, cuda->in_width,
+      cuda->in_height, base);
+  texel_device_layout (&slot->stage_out, cuda->out_format, cuda->out_width,
+      cuda->out_height, base + in_size);
+  texel_image_rebase (&slot->stage_in_dev, &slot->stage_in, base, dev);
+  texel_image_rebase (&slot->stage_out_dev, &slot->stage_out, base, dev);
+  return 0;
+}
+
+/* Device frames, only where frames are copied to the device. */
+static int
+texel_slot_device_frames (GstTexelCuda * cuda, TexelSlot * slot)
+{
+  size_t in_size, out_size;
+  guint8 *base = NULL;
+  int err;
+
+  in_size = GST_ROUND_UP_N (texel_device_layout (&slot->dev_in,
+          cuda->in_format, cuda->in_width, cuda->in_height, NULL),
+      TEXEL_DEVICE_PLANE_ALIGN);
+  out_size = texel_device_layout (&slot->dev_out, cuda->out_format,
+      cuda->out_width, cuda->out_height, NULL);
+  err = cudaMalloc ((void **) &base, in_size + out_size);
+  if (err)
+    return err;
+  slot->dev_mem = base;
+  texel_device_layout (&slot->dev_in, cuda->in_format, cuda->in_width,
+      cuda->in_height, base);
+  texel_device_layout (&slot->dev_out, cuda->out_format, cuda->out_width,
+      cuda->out_height, base + in_size);
+  return 0;
+}
+
 int
 gst_texel_cuda_configure (GstTexelCuda * cuda, TexelFormat in_format,
     gint in_width, gint in_height, TexelFormat out_format, gint out_width,
-    gint out_height, gboolean bands_possible)
+    gint out_height, gboolean bands_possible, gint in_flight)
 {
-  size_t in_size, out_size, stage_in_size;
-  guint8 *dev_base = NULL, *stage_base = NULL, *stage_dev = NULL;
-  int prev, err;
+  int prev, err, i;
 
   err = texel_device_enter (cuda->device, &prev);
   if (err)
     goto done;
   texel_free_frames (cuda);
   cuda->bands = texel_choose_bands (cuda, out_height, bands_possible);
-
-  in_size = texel_device_layout (&cuda->dev_in, in_format, in_width,
-      in_height, NULL);
-  out_size = texel_device_layout (&cuda->dev_out, out_format, out_width,
-      out_height, NULL);
-  stage_in_size = GST_ROUND_UP_N (in_size, TEXEL_DEVICE_PLANE_ALIGN);
-
-  /* Device frames only where frames are copied to the device. */
-  if (!cuda->zero_copy) {
-    err = cudaMalloc ((void **) &dev_base, stage_in_size + out_size);
-    if (err)
-      goto done;
-    cuda->dev_mem = dev_base;
-    texel_device_layout (&cuda->dev_in, in_format, in_width, in_height,
-        dev_base);
-    texel_device_layout (&cuda->dev_out, out_format, out_width, out_height,
-        dev_base + stage_in_size);
-  }
-  /* Pinned, mapped staging for memory that is neither ours nor
-   * registered: a DMA source in the staged path, read in place by the
-   * kernel in the zero-copy path. */
-  err = cudaHostAlloc ((void **) &stage_base, stage_in_size + out_size,
-      cudaHostAllocMapped | cudaHostAllocPortable);
-  if (err)
-    goto done;
-  cuda->stage_mem = stage_base;
-  err = cudaHostGetDevicePointer ((void **) &stage_dev, stage_base, 0);
-  if (err)
-    goto done;
-  texel_device_layout (&cuda->stage_in, in_format, in_width, in_height,
-      stage_base);
-  texel_device_layout (&cuda->stage_out, out_format, out_width, out_height,
-      stage_base + stage_in_size);
-  texel_image_rebase (&cuda->stage_in_dev, &cuda->stage_in, stage_base,
-      stage_dev);
-  texel_image_rebase (&cuda->stage_out_dev, &cuda->stage_out, stage_base,
-      stage_dev);
-  GST_INFO ("configured %s %dx%d -> %s %dx%d, %s, %d band(s)",
-      texel_format_desc (in_format)->name, in_width, in_height,
+  cuda->n_slots = CLAMP (in_flight + 1, 1, TEXEL_MAX_SLOTS);
+  cuda->next_slot = 0;
+  cuda->in_format = in_format;
+  cuda->out_format = out_format;
+  cuda->in_width = in_width;
+  cuda->in_height = in_height;
+  cuda->out_width = out_width;
+  cuda->out_height = out_height;
+  for (i = 0; i < cuda->n_slots && !cuda->zero_copy && !err; i++)
+    err = texel_slot_device_frames (cuda, &cuda->slots[i]);
+  GST_INFO ("configured %s %dx%d -> %s %dx%d, %s, %d band(s), %d frame(s) "
+      "in flight", texel_format_desc (in_format)->name, in_width, in_height,
       texel_format_desc (out_format)->name, out_width, out_height,
-      cuda->zero_copy ? "zero-copy" : "staged", cuda->bands);
+      cuda->zero_copy ? "zero-copy" : "staged", cuda->bands,
+      cuda->n_slots - 1);
 done:
   texel_device_leave (prev);
   return err;
@@ -446,9 +503,9 @@ texel_copy_rows (const TexelImage * dst, const TexelImage * src, int row0,
   return 0;
 }
 
-/* Waits for all @n streams without spinning a CPU core. */
+/* Joins the @n streams of a frame into the slot's completion event. */
 static int
-texel_wait_streams (GstTexelCuda * cuda, int n)
+texel_record_done (GstTexelCuda * cuda, TexelSlot * slot, int n)
 {
   int i, err = 0;
 
@@ -458,21 +515,20 @@ texel_wait_streams (GstTexelCuda * cuda, int n)
       err = cudaStreamWaitEvent (cuda->streams[0], cuda->band_done[i], 0);
   }
   if (!err)
-    err = cudaEventRecord (cuda->frame_done, cuda->streams[0]);
-  if (!err)
-    err = cudaEventSynchronize (cuda->frame_done);
+    err = cudaEventRecord (slot->done, cuda->streams[0]);
   return err;
 }
 
 static int
-texel_process_zero_copy (GstTexelCuda * cuda, const TexelImage * in_dev,
-    const TexelImage * out_dev, GstTexelCudaRun run, gpointer user_data)
+texel_process_zero_copy (GstTexelCuda * cuda, TexelSlot * slot,
+    const TexelImage * in_dev, const TexelImage * out_dev, GstTexelCudaRun run,
+    gpointer user_data)
 {
   int err = run (user_data, in_dev, out_dev, 0, out_dev->height,
       cuda->streams[0]);
 
   if (!err)
-    err = texel_wait_streams (cuda, 1);
+    err = texel_record_done (cuda, slot, 1);
   return err;
 }
 
@@ -481,11 +537,11 @@ texel_process_zero_copy (GstTexelCuda * cuda, const TexelImage * in_dev,
  * uploads are chained by events, so band b's kernel overlaps band b+1's
  * upload and band b-1's download. */
 static int
-texel_process_staged (GstTexelCuda * cuda, const TexelImage * src,
-    const TexelImage * dst, GstTexelCudaRun run,
+texel_process_staged (GstTexelCuda * cuda, TexelSlot * slot,
+    const TexelImage * src, const TexelImage * dst, GstTexelCudaRun run,
     GstTexelCudaInputRows input_rows, gpointer user_data)
 {
-  int out_h = cuda->dev_out.height, in_h = cuda->dev_in.height;
+  int out_h = slot->dev_out.height, in_h = slot->dev_in.height;
   int step = GST_ROUND_UP_16 ((out_h + cuda->bands - 1) / cuda->bands);
   int uploaded = -1, b, used = 0, err = 0;
 
@@ -503,21 +559,94 @@ texel_process_staged (GstTexelCuda * cuda, const TexelImage * src,
     if (b > 0)
       err = cudaStreamWaitEvent (s, cuda->uploaded[b - 1], 0);
     if (!err && i1 > uploaded) {
-      err = texel_copy_rows (&cuda->dev_in, src, uploaded, i1,
+      err = texel_copy_rows (&slot->dev_in, src, uploaded, i1,
           cudaMemcpyHostToDevice, s, &cuda->stats.bytes_to_device);
       uploaded = i1;
     }
     if (!err)
       err = cudaEventRecord (cuda->uploaded[b], s);
     if (!err)
-      err = run (user_data, &cuda->dev_in, &cuda->dev_out, r0, r1, s);
+      err = run (user_data, &slot->dev_in, &slot->dev_out, r0, r1, s);
     if (!err)
-      err = texel_copy_rows (dst, &cuda->dev_out, r0, r1,
+      err = texel_copy_rows (dst, &slot->dev_out, r0, r1,
           cudaMemcpyDeviceToHost, s, &cuda->stats.bytes_to_host);
     used = b + 1;
   }
   if (!err)
-    err = texel_wait_streams (cuda, used);
+    err = texel_record_done (cuda, slot, used);
+  return err;
+}
+
+int
+gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
+    GstVideoFrame * out_frame, const TexelImage * in_host,
+    const TexelImage * out_host, GstTexelCudaRun run,
+    GstTexelCudaInputRows input_rows, gpointer user_data, gint * slot_index)
+{
+  TexelSlot *slot = &cuda->slots[cuda->next_slot];
+  TexelImage in_view, out_view;
+  const TexelImage *src = in_host, *dst = out_host;
+  gboolean in_direct;
+  int prev, err;
+
+  *slot_index = cuda->next_slot;
+  /* The caller finishes frames in order, so the slot is normally free. */
+  if (slot->busy && (err = gst_texel_cuda_finish (cuda, *slot_index)))
+    return err;
+  err = texel_device_enter (cuda->device, &prev);
+  if (err)
+    goto done;
+  in_direct = texel_frame_device_view (cuda, in_frame, in_host, &in_view);
+  slot->out_direct = texel_frame_device_view (cuda, out_frame, out_host,
+      &out_view);
+  slot->out_host = *out_host;
+  /* Memory the device cannot reach goes through pinned staging. */
+  if ((!in_direct || !slot->out_direct)
+      && (err = texel_slot_staging (cuda, slot)))
+    goto done;
+  if (!in_direct) {
+    texel_copy_rows (&slot->stage_in, in_host, 0, in_host->height,
+        cudaMemcpyHostToHost, NULL, &cuda->stats.bytes_host_copied);
+    src = &slot->stage_in;
+    in_view = slot->stage_in_dev;
+  }
+  if (!slot->out_direct) {
+    dst = &slot->stage_out;
+    out_view = slot->stage_out_dev;
+  }
+
+  if (cuda->zero_copy)
+    err = texel_process_zero_copy (cuda, slot, &in_view, &out_view, run,
+        user_data);
+  else
+    err = texel_process_staged (cuda, slot, src, dst, run, input_rows,
+        user_data);
+  if (!err) {
+    slot->busy = TRUE;
+    cuda->next_slot = (cuda->next_slot + 1) % cuda->n_slots;
+  }
+done:
+  texel_device_leave (prev);
+  return err;
+}
+
+int
+gst_texel_cuda_finish (GstTexelCuda * cuda, gint slot_index)
+{
+  TexelSlot *slot = &cuda->slots[slot_index];
+  int err;
+
+  if (!slot->busy)
+    return 0;
+  slot->busy = FALSE;
+  /* An event wait needs no current device. */
+  err = cudaEventSynchronize (slot->done);
+  if (!err && !slot->out_direct)
+    texel_copy_rows (&slot->out_host, &slot->stage_out, 0,
+        slot->out_host.height, cudaMemcpyHostToHost, NULL,
+        &cuda->stats.bytes_host_copied);
+  if (!err)
+    cuda->stats.frames++;
   return err;
 }
 
@@ -527,42 +656,11 @@ gst_texel_cuda_process (GstTexelCuda * cuda, GstVideoFrame * in_frame,
     const TexelImage * out_host, GstTexelCudaRun run,
     GstTexelCudaInputRows input_rows, gpointer user_data)
 {
-  TexelImage in_view, out_view;
-  const TexelImage *src = in_host, *dst = out_host;
-  gboolean in_direct, out_direct;
-  guint64 *copied = &cuda->stats.bytes_host_copied;
-  int prev, err;
+  gint slot;
+  int err = gst_texel_cuda_submit (cuda, in_frame, out_frame, in_host,
+      out_host, run, input_rows, user_data, &slot);
 
-  err = texel_device_enter (cuda->device, &prev);
-  if (err)
-    goto done;
-  in_direct = texel_frame_device_view (cuda, in_frame, in_host, &in_view);
-  out_direct = texel_frame_device_view (cuda, out_frame, out_host, &out_view);
-  /* Memory the device cannot reach goes through pinned staging. */
-  if (!in_direct) {
-    texel_copy_rows (&cuda->stage_in, in_host, 0, in_host->height,
-        cudaMemcpyHostToHost, NULL, copied);
-    src = &cuda->stage_in;
-    in_view = cuda->stage_in_dev;
-  }
-  if (!out_direct) {
-    dst = &cuda->stage_out;
-    out_view = cuda->stage_out_dev;
-  }
-
-  if (cuda->zero_copy)
-    err = texel_process_zero_copy (cuda, &in_view, &out_view, run, user_data);
-  else
-    err = texel_process_staged (cuda, src, dst, run, input_rows, user_data);
-
-  if (!err && !out_direct)
-    texel_copy_rows (out_host, &cuda->stage_out, 0, out_host->height,
-        cudaMemcpyHostToHost, NULL, copied);
-  if (!err)
-    cuda->stats.frames++;
-done:
-  texel_device_leave (prev);
-  return err;
+  return err ? err : gst_texel_cuda_finish (cuda, slot);
 }
 
 GstAllocator *

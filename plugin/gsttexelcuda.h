@@ -57,9 +57,18 @@ void gst_texel_cuda_free (GstTexelCuda * cuda);
 /* (Re)allocates what frames of these formats need; called on caps. */
 int gst_texel_cuda_configure (GstTexelCuda * cuda, TexelFormat in_format,
     gint in_width, gint in_height, TexelFormat out_format, gint out_width,
-    gint out_height, gboolean bands_possible);
+    gint out_height, gboolean bands_possible, gint in_flight);
 
-/* Processes one mapped frame. Returns 0 or a cudaError_t. */
+/* Enqueues one mapped frame; the frames must stay mapped until
+ * gst_texel_cuda_finish (@slot) returns. Frames are finished in the order
+ * they were submitted; at most in_flight + 1 are outstanding. */
+int gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
+    GstVideoFrame * out_frame, const TexelImage * in_host,
+    const TexelImage * out_host, GstTexelCudaRun run,
+    GstTexelCudaInputRows input_rows, gpointer user_data, gint * slot);
+/* Waits for a submitted frame and completes its output. */
+int gst_texel_cuda_finish (GstTexelCuda * cuda, gint slot);
+/* Submits and finishes one mapped frame. Returns 0 or a cudaError_t. */
 int gst_texel_cuda_process (GstTexelCuda * cuda, GstVideoFrame * in_frame,
     GstVideoFrame * out_frame, const TexelImage * in_host,
     const TexelImage * out_host, GstTexelCudaRun run,

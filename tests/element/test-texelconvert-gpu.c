@@ -563,6 +563,78 @@ GST_START_TEST (test_output_formats)
 
 GST_END_TEST;
 
+/* Frames in flight: the output of frame i comes out when frame i + n goes
+ * in, EOS drains the rest, and nothing is lost, duplicated or reordered.
+ * Each frame is a different picture (a different seed), compared with the
+ * CPU's conversion of the same picture. */
+GST_START_TEST (test_frames_in_flight)
+{
+  const gchar *in_caps = "video/x-raw,format=NV12,width=320,height=240,"
+      "framerate=30/1";
+  const gchar *out_caps = "video/x-raw,format=RGBA,width=200,height=150,"
+      "framerate=30/1";
+  const guint n_frames = 7, base_seed = seed;
+  GstVideoInfo in_info = video_info_from_string (in_caps);
+  GstBuffer *cpu[7];
+  guint k, depth, i;
+
+  for (i = 0; i < n_frames; i++) {
+    GstVideoInfo cpu_info;
+
+    seed = base_seed + i;
+    cpu[i] = convert_cpu ("bilinear", in_caps, out_caps, &in_info, &cpu_info);
+  }
+  for (k = 0; k < G_N_ELEMENTS (modes); k++) {
+    for (depth = 1; depth <= 2; depth++) {
+      gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
+          "method=bilinear add-borders=false frames-in-flight=%u",
+          modes[k].nick, depth);
+      GstHarness *h = texel_harness_new (props);
+      GstVideoInfo out_info = video_info_from_string (out_caps);
+
+      gst_harness_set_caps_str (h, in_caps, out_caps);
+      for (i = 0; i < n_frames; i++) {
+        GstBuffer *in;
+
+        seed = base_seed + i;
+        in = make_plain_buffer (&in_info);
+        GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+        fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+        fail_unless_equals_int (gst_harness_buffers_received (h),
+            i + 1 > depth ? i + 1 - depth : 0);
+      }
+      fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+      fail_unless_equals_int (gst_harness_buffers_received (h), n_frames);
+      for (i = 0; i < n_frames; i++) {
+        GstBuffer *out = gst_harness_pull (h);
+        GstVideoFrame gf, cf;
+        gchar *where;
+        guint diff;
+
+        fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
+        fail_unless (gst_video_frame_map (&gf, &out_info, out, GST_MAP_READ));
+        fail_unless (gst_video_frame_map (&cf, &out_info, cpu[i],
+                GST_MAP_READ));
+        /* Bilinear, 8-bit output: the bound of compare_backends. */
+        diff = frames_max_diff (&cf, &gf, &where);
+        fail_unless (diff <= 4, "%s, frame %u: max difference %u: %s", props,
+            i, diff, GST_STR_NULL (where));
+        g_free (where);
+        gst_video_frame_unmap (&gf);
+        gst_video_frame_unmap (&cf);
+        gst_buffer_unref (out);
+      }
+      texel_harness_teardown (h);
+      g_free (props);
+    }
+  }
+  for (i = 0; i < n_frames; i++)
+    gst_buffer_unref (cpu[i]);
+  seed = base_seed;
+}
+
+GST_END_TEST;
+
 static Suite *
 texelconvert_gpu_suite (void)
 {
@@ -575,6 +647,7 @@ texelconvert_gpu_suite (void)
       G_N_ELEMENTS (all_formats));
   tcase_add_loop_test (tc, test_output_formats, 0,
       G_N_ELEMENTS (rep_inputs));
+  tcase_add_test (tc, test_frames_in_flight);
   return s;
 }
 
