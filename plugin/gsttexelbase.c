@@ -29,7 +29,8 @@ enum
   PROP_MEMORY_MODE,
   PROP_FRAMES_IN_FLIGHT,
   PROP_ACTIVE_BACKEND,
-  PROP_ACTIVE_MEMORY_MODE
+  PROP_ACTIVE_MEMORY_MODE,
+  PROP_STATS
 };
 
 /* A frame submitted to the GPU whose output is not pushed yet. */
@@ -59,6 +60,8 @@ typedef struct
   gboolean configured_banding;
   gboolean dirty;               /* prepare must run before the next frame */
   gint in_flight;               /* frames_in_flight resolved for the caps */
+  guint64 cpu_frames;           /* frames processed on the CPU path */
+  GstTexelCudaStats last_stats; /* of the GPU path, kept after stop */
   GQueue pending;               /* of TexelPending, oldest first */
 } GstTexelBasePrivate;
 
@@ -287,6 +290,8 @@ gst_texel_base_start (GstBaseTransform * trans)
   priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_SYSTEM;
   priv->active_backend = GST_TEXEL_BACKEND_CPU;
   priv->dirty = TRUE;
+  priv->cpu_frames = 0;
+  memset (&priv->last_stats, 0, sizeof (priv->last_stats));
   if (priv->backend != GST_TEXEL_BACKEND_CPU) {
 #if HAVE_CUDA
     if (gst_texel_base_open_cuda (self, &reason, &err))
@@ -326,6 +331,7 @@ gst_texel_base_stop (GstBaseTransform * trans)
     GstTexelCudaStats st;
 
     gst_texel_cuda_get_stats (priv->cuda, &st);
+    priv->last_stats = st;
     GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames: %" G_GUINT64_FORMAT
         " bytes to the device, %" G_GUINT64_FORMAT " to the host, %"
         G_GUINT64_FORMAT " copied on the host, %" G_GUINT64_FORMAT
@@ -513,6 +519,7 @@ gst_texel_base_transform_frame (GstVideoFilter * filter,
 #endif
   GST_TEXEL_BASE_GET_CLASS (self)->process_cpu (self, &in, &out, 0,
       out.height);
+  priv->cpu_frames++;
   return GST_FLOW_OK;
 }
 
@@ -815,6 +822,26 @@ parent:
       ->decide_allocation (trans, query);
 }
 
+/* Frames and bytes moved so far (or in the last run, once stopped). Read
+ * while streaming, the counters may lag by a frame. */
+static GstStructure *
+gst_texel_base_stats (GstTexelBase * self)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  GstTexelCudaStats st = priv->last_stats;
+
+#if HAVE_CUDA
+  if (priv->cuda)
+    gst_texel_cuda_get_stats (priv->cuda, &st);
+#endif
+  return gst_structure_new ("texel-stats",
+      "frames", G_TYPE_UINT64, st.frames + priv->cpu_frames,
+      "bytes-to-device", G_TYPE_UINT64, st.bytes_to_device,
+      "bytes-to-host", G_TYPE_UINT64, st.bytes_to_host,
+      "bytes-host-copied", G_TYPE_UINT64, st.bytes_host_copied,
+      "registrations", G_TYPE_UINT64, st.registrations, NULL);
+}
+
 static void
 gst_texel_base_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -868,6 +895,10 @@ gst_texel_base_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_ACTIVE_MEMORY_MODE:
       g_value_set_enum (value, priv->active_memory);
       break;
+    case PROP_STATS:
+      g_value_take_boxed (value, gst_texel_base_stats (GST_TEXEL_BASE
+              (object)));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -915,6 +946,12 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
       g_param_spec_enum ("active-memory-mode", "Active memory mode",
           "Memory strategy chosen at start", GST_TYPE_TEXEL_ACTIVE_MEMORY,
           GST_TEXEL_ACTIVE_MEMORY_NONE, ro));
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Frames processed and bytes moved: frames, bytes-to-device and "
+          "bytes-to-host (DMA copies), bytes-host-copied (memcpy through "
+          "pinned staging), registrations (foreign memories pinned with "
+          "cudaHostRegister)", GST_TYPE_STRUCTURE, ro));
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_texel_base_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_texel_base_stop);

@@ -10,7 +10,8 @@ ninja -C "$builddir"
 status=0
 meson test -C "$builddir" --print-errorlogs --num-processes 2 || status=$?
 # The CPU path under valgrind: no leak, no invalid access.
-meson test -C "$builddir" --setup valgrind --suite unit --print-errorlogs \
+meson test -C "$builddir" --setup valgrind --suite unit --suite element \
+  --print-errorlogs --num-processes 2 \
   || status=$?
 # One plain summary line for whoever reads the log.
 python3 - "$builddir/meson-logs/testlog.json" "$builddir/meson-logs/testlog-valgrind.json" <<'PY'

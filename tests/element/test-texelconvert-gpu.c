@@ -635,6 +635,82 @@ GST_START_TEST (test_frames_in_flight)
 
 GST_END_TEST;
 
+static guint64
+stats_get (GstElement * e, const gchar * field)
+{
+  GstStructure *st = NULL;
+  guint64 v = G_MAXUINT64;
+
+  g_object_get (e, "stats", &st, NULL);
+  fail_unless (st != NULL, "no stats");
+  fail_unless (gst_structure_get_uint64 (st, field, &v), "no %s", field);
+  gst_structure_free (st);
+  return v;
+}
+
+/* Which way frames reach the GPU, seen through the element's counters:
+ * buffers of its own pool are pinned and never copied on the host; foreign
+ * memory is copied through pinned staging the first time, then registered
+ * (once) and used in place; DMA moves each frame exactly once per way. */
+GST_START_TEST (test_memory_paths)
+{
+  const gchar *in_caps = "video/x-raw,format=NV12,width=320,height=240";
+  const gchar *out_caps = "video/x-raw,format=RGBA,width=200,height=150";
+  const guint64 in_bytes = 320 * 240 * 3 / 2, out_bytes = 200 * 150 * 4;
+  GstVideoInfo in_info = video_info_from_string (in_caps);
+  GstVideoInfo cpu_info;
+  GstBuffer *cpu = convert_cpu ("bilinear", in_caps, out_caps, &in_info,
+      &cpu_info);
+  guint k, i;
+
+  for (k = 0; k < G_N_ELEMENTS (modes); k++) {
+    gboolean staged = g_str_equal (modes[k].nick, "staged");
+    gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
+        "method=bilinear add-borders=false frames-in-flight=0", modes[k].nick);
+    GstHarness *h = texel_harness_new (props);
+    GstBuffer *foreign = make_plain_buffer (&in_info);
+
+    gst_harness_set_caps_str (h, in_caps, out_caps);
+    for (i = 0; i < 6; i++) {
+      /* Three pool buffers, then one foreign buffer three times. */
+      GstBuffer *in = i < 3 ? make_pool_buffer (h, &in_info) :
+          gst_buffer_ref (foreign);
+      gchar *what = g_strdup_printf ("%s, push %u", props, i);
+      GstBuffer *out = push_pull (h, in, what);
+      GstVideoFrame gf, cf;
+      gchar *where;
+      guint diff;
+
+      fail_unless (gst_video_frame_map (&gf, &cpu_info, out, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&cf, &cpu_info, cpu, GST_MAP_READ));
+      diff = frames_max_diff (&cf, &gf, &where);
+      fail_unless (diff <= 4, "%s: max difference %u: %s", what, diff,
+          GST_STR_NULL (where));
+      g_free (where);
+      gst_video_frame_unmap (&gf);
+      gst_video_frame_unmap (&cf);
+      gst_buffer_unref (out);
+
+      fail_unless_equals_uint64 (stats_get (h->element, "frames"), i + 1);
+      fail_unless_equals_uint64 (stats_get (h->element, "bytes-host-copied"),
+          i < 3 ? 0 : in_bytes);
+      fail_unless_equals_uint64 (stats_get (h->element, "registrations"),
+          i < 4 ? 0 : 1);
+      fail_unless_equals_uint64 (stats_get (h->element, "bytes-to-device"),
+          staged ? (i + 1) * in_bytes : 0);
+      fail_unless_equals_uint64 (stats_get (h->element, "bytes-to-host"),
+          staged ? (i + 1) * out_bytes : 0);
+      g_free (what);
+    }
+    gst_buffer_unref (foreign);
+    texel_harness_teardown (h);
+    g_free (props);
+  }
+  gst_buffer_unref (cpu);
+}
+
+GST_END_TEST;
+
 static Suite *
 texelconvert_gpu_suite (void)
 {
@@ -648,6 +724,7 @@ texelconvert_gpu_suite (void)
   tcase_add_loop_test (tc, test_output_formats, 0,
       G_N_ELEMENTS (rep_inputs));
   tcase_add_test (tc, test_frames_in_flight);
+  tcase_add_test (tc, test_memory_paths);
   return s;
 }
 
