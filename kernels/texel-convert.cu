@@ -28,6 +28,7 @@
 
 #include "texel-cuda.h"
 #include "texel-sample-map.h"
+#include "texel-fault.h"
 
 #define TEXEL_BLOCK_W 32
 #define TEXEL_BLOCK_H 8
@@ -524,7 +525,8 @@ texel_texture_create (const TexelTextureKey * key,
   tex.readMode = cudaReadModeNormalizedFloat;
   tex.normalizedCoords = 0;
 
-  return cudaCreateTextureObject (texture, &res, &tex, NULL);
+  return TEXEL_FAULTY (TEXEL_FAULT_TEXTURE,
+      cudaCreateTextureObject (texture, &res, &tex, NULL));
 }
 
 /* The cached texture for @key, created (evicting the least recently used
@@ -833,6 +835,8 @@ texel_launch (const TexelConvertPlan * plan, const TexelSource * src,
 
   if (sink->row1 <= sink->row0)
     return cudaSuccess;
+  if (texel_fault_hit (TEXEL_FAULT_LAUNCH))
+    return cudaErrorLaunchFailure;
   switch (plan->method) {
     case TEXEL_METHOD_NEAREST:
       texel_convert_kernel<TEXEL_METHOD_NEAREST> <<<grid, block, 0,

@@ -10,6 +10,7 @@
 #include "gsttexelhostmemory.h"
 #if HAVE_CUDA
 #include "texel-cuda.h"
+#include "texel-fault.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_base_debug);
@@ -294,6 +295,7 @@ gst_texel_base_start (GstBaseTransform * trans)
   memset (&priv->last_stats, 0, sizeof (priv->last_stats));
   if (priv->backend != GST_TEXEL_BACKEND_CPU) {
 #if HAVE_CUDA
+    texel_fault_reload ();
     if (gst_texel_base_open_cuda (self, &reason, &err))
       priv->active_backend = GST_TEXEL_BACKEND_CUDA;
 #else

@@ -15,6 +15,7 @@
 #if HAVE_CUDA
 #include <cuda_runtime_api.h>
 #include "texel-cuda.h"
+#include "texel-fault.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_cuda_debug);
 #define GST_CAT_DEFAULT gst_texel_cuda_debug
@@ -161,7 +162,8 @@ gst_texel_cuda_new (gint device, gboolean zero_copy, gboolean integrated,
   cuda->bands = 1;
   *err = texel_device_enter (device, &prev);
   for (i = 0; *err == 0 && i < TEXEL_MAX_BANDS; i++) {
-    e = cudaStreamCreateWithFlags (&cuda->streams[i], cudaStreamNonBlocking);
+    e = TEXEL_FAULTY (TEXEL_FAULT_STREAM,
+        cudaStreamCreateWithFlags (&cuda->streams[i], cudaStreamNonBlocking));
     if (e == cudaSuccess)
       e = cudaEventCreateWithFlags (&cuda->uploaded[i],
           cudaEventDisableTiming);
@@ -281,8 +283,8 @@ texel_slot_staging (GstTexelCuda * cuda, TexelSlot * slot)
       TEXEL_DEVICE_PLANE_ALIGN);
   out_size = texel_device_layout (&slot->stage_out, cuda->out_format,
       cuda->out_width, cuda->out_height, NULL);
-  err = cudaHostAlloc ((void **) &base, in_size + out_size,
-      cudaHostAllocMapped | cudaHostAllocPortable);
+  err = TEXEL_FAULTY (TEXEL_FAULT_HOST_ALLOC, cudaHostAlloc ((void **) &base,
+          in_size + out_size, cudaHostAllocMapped | cudaHostAllocPortable));
   if (err)
     return err;
   slot->stage_mem = base;
@@ -311,7 +313,8 @@ texel_slot_device_frames (GstTexelCuda * cuda, TexelSlot * slot)
       TEXEL_DEVICE_PLANE_ALIGN);
   out_size = texel_device_layout (&slot->dev_out, cuda->out_format,
       cuda->out_width, cuda->out_height, NULL);
-  err = cudaMalloc ((void **) &base, in_size + out_size);
+  err = TEXEL_FAULTY (TEXEL_FAULT_DEVICE_ALLOC,
+      cudaMalloc ((void **) &base, in_size + out_size));
   if (err)
     return err;
   slot->dev_mem = base;
@@ -374,8 +377,8 @@ texel_try_register (GstTexelCuda * cuda, TexelRegistration * reg,
 {
   cudaError_t e;
 
-  e = cudaHostRegister (map->data, map->size,
-      cudaHostRegisterMapped | cudaHostRegisterPortable);
+  e = TEXEL_FAULTY (TEXEL_FAULT_REGISTER, cudaHostRegister (map->data,
+          map->size, cudaHostRegisterMapped | cudaHostRegisterPortable));
   if (e == cudaSuccess)
     e = cudaHostGetDevicePointer ((void **) &reg->device_ptr, map->data, 0);
   if (e != cudaSuccess) {
@@ -494,8 +497,9 @@ texel_copy_rows (const TexelImage * dst, const TexelImage * src, int row0,
         memcpy (d + (size_t) r * dst->stride[p],
             s + (size_t) r * src->stride[p], width);
     } else {
-      cudaError_t e = cudaMemcpy2DAsync (d, dst->stride[p], s, src->stride[p],
-          width, count, kind, stream);
+      cudaError_t e = TEXEL_FAULTY (TEXEL_FAULT_COPY,
+          cudaMemcpy2DAsync (d, dst->stride[p], s, src->stride[p], width,
+              count, kind, stream));
       if (e != cudaSuccess)
         return e;
     }
@@ -517,6 +521,18 @@ texel_record_done (GstTexelCuda * cuda, TexelSlot * slot, int n)
   if (!err)
     err = cudaEventRecord (slot->done, cuda->streams[0]);
   return err;
+}
+
+/* After a failure part-way through a frame, the bands already queued may
+ * still be copying into memory the caller is about to release. */
+static void
+texel_drain_streams (GstTexelCuda * cuda)
+{
+  int i;
+
+  for (i = 0; i < TEXEL_MAX_BANDS; i++)
+    cudaStreamSynchronize (cuda->streams[i]);
+  cudaGetLastError ();
 }
 
 static int
@@ -624,6 +640,8 @@ gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
   if (!err) {
     slot->busy = TRUE;
     cuda->next_slot = (cuda->next_slot + 1) % cuda->n_slots;
+  } else {
+    texel_drain_streams (cuda);
   }
 done:
   texel_device_leave (prev);
@@ -640,7 +658,11 @@ gst_texel_cuda_finish (GstTexelCuda * cuda, gint slot_index)
     return 0;
   slot->busy = FALSE;
   /* An event wait needs no current device. */
+  /* An injected failure here comes after the real wait: the frame's
+   * memory must not be released while the GPU still uses it. */
   err = cudaEventSynchronize (slot->done);
+  if (!err)
+    err = texel_fault_hit (TEXEL_FAULT_SYNC);
   if (!err && !slot->out_direct)
     texel_copy_rows (&slot->out_host, &slot->stage_out, 0,
         slot->out_host.height, cudaMemcpyHostToHost, NULL,

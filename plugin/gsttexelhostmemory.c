@@ -12,6 +12,7 @@
 
 #if HAVE_CUDA
 #include <cuda_runtime_api.h>
+#include "texel-fault.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_host_memory_debug);
 #define GST_CAT_DEFAULT gst_texel_host_memory_debug
@@ -67,8 +68,8 @@ gst_texel_host_allocator_alloc (GstAllocator * allocator, gsize size,
    * DMA engine asks for. */
   cudaGetDevice (&prev);
   cudaSetDevice (self->device);
-  err = cudaHostAlloc (&host, maxsize,
-      cudaHostAllocMapped | cudaHostAllocPortable);
+  err = TEXEL_FAULTY (TEXEL_FAULT_HOST_ALLOC, cudaHostAlloc (&host, maxsize,
+          cudaHostAllocMapped | cudaHostAllocPortable));
   if (err == cudaSuccess)
     err = cudaHostGetDevicePointer (&device, host, 0);
   if (prev >= 0)

@@ -47,6 +47,7 @@
 
 #if defined(HAVE_CUDA) && HAVE_CUDA
 #include "texel-cuda.h"
+#include "texel-leaks.h"
 #define TEXEL_TEST_HAVE_CUDA 1
 #else
 #define TEXEL_TEST_HAVE_CUDA 0
@@ -711,6 +712,189 @@ GST_START_TEST (test_memory_paths)
 
 GST_END_TEST;
 
+/* ------------------------------------------------------------------------ */
+/* Faults (GST_TEXEL_FAULT, see kernels/texel-fault.h). */
+
+typedef struct
+{
+  const gchar *fault;
+  gboolean staged_only;         /* zero-copy makes no such call */
+  const gchar *expect;          /* in the error message; NULL: any error */
+} FaultCase;
+
+static const FaultCase fault_cases[] = {
+  {"device-alloc", TRUE, "Could not allocate GPU buffers"},
+  {"host-alloc", FALSE, NULL},
+  {"copy", TRUE, "CUDA processing failed"},
+  {"launch", FALSE, "CUDA processing failed"},
+  {"texture", FALSE, "CUDA processing failed"},
+  {"sync", FALSE, "CUDA processing failed"},
+  {"stream", FALSE, "no usable CUDA device"},
+};
+
+/* Plays @pipeline to EOS or an error; returns that message. */
+static GstMessage *
+play_until_done (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "neither EOS nor an error within 30 s");
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (bus);
+  return msg;
+}
+
+static GstElement *
+fault_pipeline (const gchar * mode, gint in_flight)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=12 pattern=ball ! "
+      "video/x-raw,format=NV12,width=320,height=240,framerate=30/1 ! "
+      "texelconvert name=t backend=cuda memory-mode=%s frames-in-flight=%d ! "
+      "video/x-raw,format=RGBA,width=200,height=150 ! fakesink", mode,
+      in_flight);
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &err);
+
+  fail_unless (pipeline != NULL, "%s: %s", desc, err ? err->message : "?");
+  g_free (desc);
+  return pipeline;
+}
+
+/* Each injected CUDA failure becomes an element error naming it (never a
+ * crash or a hang), the same pipeline then plays again to EOS once the
+ * fault is gone, and no GStreamer object outlives it. */
+GST_START_TEST (test_fault_becomes_error)
+{
+  const FaultCase *fc = &fault_cases[__i__];
+  GstTracer *leaks;
+  guint k;
+  gint in_flight;
+
+  /* Load every plugin first: plugins live as long as the process. */
+  gst_object_unref (fault_pipeline ("staged", 0));
+  leaks = texel_find_leaks_tracer ();
+  if (leaks)
+    g_signal_emit_by_name (leaks, "activity-start-tracking");
+  for (k = 0; k < G_N_ELEMENTS (modes); k++) {
+    if (fc->staged_only && !g_str_equal (modes[k].nick, "staged"))
+      continue;
+    for (in_flight = 0; in_flight <= 1; in_flight++) {
+      GstElement *pipeline = fault_pipeline (modes[k].nick, in_flight);
+      GstMessage *msg;
+      GError *err = NULL;
+      gchar *dbg = NULL;
+
+      g_setenv ("GST_TEXEL_FAULT", fc->fault, TRUE);
+      msg = play_until_done (pipeline);
+      fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
+      gst_message_parse_error (msg, &err, &dbg);
+      GST_INFO ("%s, %s, %d in flight: %s (%s)", fc->fault, modes[k].nick,
+          in_flight, err->message, GST_STR_NULL (dbg));
+      if (fc->expect)
+        fail_unless (strstr (err->message, fc->expect) != NULL,
+            "%s, %s: error '%s' does not say '%s'", fc->fault, modes[k].nick,
+            err->message, fc->expect);
+      g_clear_error (&err);
+      g_free (dbg);
+      gst_message_unref (msg);
+
+      g_unsetenv ("GST_TEXEL_FAULT");
+      msg = play_until_done (pipeline);
+      fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+      gst_message_unref (msg);
+      gst_object_unref (pipeline);
+    }
+  }
+  if (leaks) {
+    GstStructure *cp = NULL;
+
+    g_signal_emit_by_name (leaks, "activity-get-checkpoint", &cp);
+    g_signal_emit_by_name (leaks, "activity-stop-tracking");
+    texel_check_checkpoint_empty (cp, fc->fault);
+    gst_structure_free (cp);
+    gst_object_unref (leaks);
+  }
+}
+
+GST_END_TEST;
+
+/* A failed cudaHostRegister is not an error: the memory goes through
+ * pinned staging instead, every time, and the output stays right. */
+GST_START_TEST (test_fault_register_falls_back)
+{
+  const gchar *in_caps = "video/x-raw,format=NV12,width=320,height=240";
+  const gchar *out_caps = "video/x-raw,format=RGBA,width=200,height=150";
+  const guint64 in_bytes = 320 * 240 * 3 / 2;
+  GstVideoInfo in_info = video_info_from_string (in_caps);
+  GstVideoInfo cpu_info;
+  GstBuffer *cpu = convert_cpu ("bilinear", in_caps, out_caps, &in_info,
+      &cpu_info);
+  guint k, i;
+
+  g_setenv ("GST_TEXEL_FAULT", "register", TRUE);
+  for (k = 0; k < G_N_ELEMENTS (modes); k++) {
+    gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
+        "method=bilinear add-borders=false frames-in-flight=0", modes[k].nick);
+    GstHarness *h = texel_harness_new (props);
+    GstBuffer *foreign = make_plain_buffer (&in_info);
+
+    gst_harness_set_caps_str (h, in_caps, out_caps);
+    for (i = 0; i < 3; i++) {
+      GstBuffer *out = push_pull (h, gst_buffer_ref (foreign), props);
+      GstVideoFrame gf, cf;
+      gchar *where;
+      guint diff;
+
+      fail_unless (gst_video_frame_map (&gf, &cpu_info, out, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&cf, &cpu_info, cpu, GST_MAP_READ));
+      diff = frames_max_diff (&cf, &gf, &where);
+      fail_unless (diff <= 4, "%s: max difference %u: %s", props, diff,
+          GST_STR_NULL (where));
+      g_free (where);
+      gst_video_frame_unmap (&gf);
+      gst_video_frame_unmap (&cf);
+      gst_buffer_unref (out);
+    }
+    fail_unless_equals_uint64 (stats_get (h->element, "registrations"), 0);
+    fail_unless_equals_uint64 (stats_get (h->element, "bytes-host-copied"),
+        3 * in_bytes);
+    gst_buffer_unref (foreign);
+    texel_harness_teardown (h);
+    g_free (props);
+  }
+  g_unsetenv ("GST_TEXEL_FAULT");
+  gst_buffer_unref (cpu);
+}
+
+GST_END_TEST;
+
+/* backend=auto when the GPU cannot be set up (no stream): the CPU takes
+ * over, with a warning in the log and no error on the bus. */
+GST_START_TEST (test_fault_auto_falls_back_to_cpu)
+{
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=NV12,width=64,height=48 ! texelconvert name=t ! "
+      "video/x-raw,format=RGBA,width=32,height=24 ! fakesink", NULL);
+  GstElement *t = gst_bin_get_by_name (GST_BIN (pipeline), "t");
+  GstMessage *msg;
+
+  g_setenv ("GST_TEXEL_FAULT", "stream", TRUE);
+  msg = play_until_done (pipeline);
+  g_unsetenv ("GST_TEXEL_FAULT");
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  fail_unless_equals_uint64 (stats_get (t, "frames"), 3);
+  gst_object_unref (t);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 static Suite *
 texelconvert_gpu_suite (void)
 {
@@ -725,6 +909,16 @@ texelconvert_gpu_suite (void)
       G_N_ELEMENTS (rep_inputs));
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_memory_paths);
+
+#if TEXEL_FAULT_INJECTION
+  tc = tcase_create ("faults");
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  tcase_add_loop_test (tc, test_fault_becomes_error, 0,
+      G_N_ELEMENTS (fault_cases));
+  tcase_add_test (tc, test_fault_register_falls_back);
+  tcase_add_test (tc, test_fault_auto_falls_back_to_cpu);
+#endif
   return s;
 }
 
@@ -770,6 +964,9 @@ main (int argc, char **argv)
   const gchar *env_seed;
   gint n;
 
+  /* Objects left alive after a fault show up in the leaks tracer. */
+  if (!g_getenv ("GST_TRACERS"))
+    g_setenv ("GST_TRACERS", "leaks", TRUE);
   gst_check_init (&argc, &argv);
 
   n = probe_gpus ();

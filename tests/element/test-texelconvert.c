@@ -27,6 +27,7 @@
 
 #if defined(HAVE_CUDA) && HAVE_CUDA
 #include "texel-cuda.h"
+#include "texel-leaks.h"
 #define TEXEL_TEST_HAVE_CUDA 1
 #else
 #define TEXEL_TEST_HAVE_CUDA 0
@@ -2168,78 +2169,6 @@ GST_START_TEST (test_backend_cuda_without_gpu)
 
 GST_END_TEST;
 
-/* The leaks tracer, when GST_TRACERS has it. */
-static GstTracer *
-find_leaks_tracer (void)
-{
-  GList *tracers = gst_tracing_get_active_tracers ();
-  GList *l;
-  GstTracer *found = NULL;
-
-  for (l = tracers; l; l = l->next) {
-    if (!found && g_str_equal (G_OBJECT_TYPE_NAME (l->data),
-            "GstLeaksTracer"))
-      found = gst_object_ref (l->data);
-  }
-  g_list_free_full (tracers, gst_object_unref);
-  return found;
-}
-
-/* Fails if an object created since tracking started (and listed in the
- * leaks tracer's checkpoint @cp) is still alive: created minus removed,
- * counted per address (addresses can be reused). */
-static void
-check_checkpoint_empty (const GstStructure * cp, const gchar * what)
-{
-  const GValue *created = gst_structure_get_value (cp,
-      "objects-created-list");
-  const GValue *removed = gst_structure_get_value (cp,
-      "objects-removed-list");
-  GHashTable *count = g_hash_table_new (g_str_hash, g_str_equal);
-  GString *types = g_string_new (NULL);
-  guint k, n_alive = 0;
-
-  fail_unless (created != NULL && removed != NULL);
-  for (k = 0; k < gst_value_list_get_size (created); k++) {
-    const GstStructure *o =
-        gst_value_get_structure (gst_value_list_get_value (created, k));
-    const gchar *addr = gst_structure_get_string (o, "address");
-    gint c = GPOINTER_TO_INT (g_hash_table_lookup (count, addr));
-
-    g_hash_table_insert (count, (gpointer) addr, GINT_TO_POINTER (c + 1));
-  }
-  for (k = 0; k < gst_value_list_get_size (removed); k++) {
-    const GstStructure *o =
-        gst_value_get_structure (gst_value_list_get_value (removed, k));
-    const gchar *addr = gst_structure_get_string (o, "address");
-    gint c = GPOINTER_TO_INT (g_hash_table_lookup (count, addr));
-
-    if (c > 0)
-      g_hash_table_insert (count, (gpointer) addr, GINT_TO_POINTER (c - 1));
-  }
-  for (k = 0; k < gst_value_list_get_size (created); k++) {
-    const GstStructure *o =
-        gst_value_get_structure (gst_value_list_get_value (created, k));
-    const gchar *addr = gst_structure_get_string (o, "address");
-    gint c = GPOINTER_TO_INT (g_hash_table_lookup (count, addr));
-
-    if (c > 0) {
-      n_alive++;
-      g_hash_table_insert (count, (gpointer) addr, GINT_TO_POINTER (c - 1));
-      if (types->len < 800)
-        g_string_append_printf (types, "%s%s", types->len ? ", " : "",
-            GST_STR_NULL (gst_structure_get_string (o, "type-name")));
-    }
-  }
-  g_hash_table_destroy (count);
-  if (n_alive > 0) {
-    g_printerr ("%s: still alive: %s\n", what, types->str);
-    fail ("%u objects created during %s are still alive (%.800s)", n_alive,
-        what, types->str);
-  }
-  g_string_free (types, TRUE);
-}
-
 static void
 run_cycle (GstHarness * h, guint i, gboolean restart)
 {
@@ -2285,7 +2214,7 @@ run_cycle (GstHarness * h, guint i, gboolean restart)
 
 GST_START_TEST (test_state_cycles)
 {
-  GstTracer *leaks = find_leaks_tracer ();
+  GstTracer *leaks = texel_find_leaks_tracer ();
   GstHarness *h;
   guint i;
 
@@ -2313,7 +2242,7 @@ GST_START_TEST (test_state_cycles)
     g_signal_emit_by_name (leaks, "activity-get-checkpoint", &cp);
     g_signal_emit_by_name (leaks, "activity-stop-tracking");
     fail_unless (cp != NULL);
-    check_checkpoint_empty (cp, "50 state cycles");
+    texel_check_checkpoint_empty (cp, "50 state cycles");
     gst_structure_free (cp);
     gst_object_unref (leaks);
   }
