@@ -160,6 +160,56 @@ gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame)
   }
 }
 
+/* GstVideoMeta may say anything: gst_video_frame_map only checks that each
+ * plane starts inside the buffer. Every row the kernels touch must lie in
+ * the mapped memory, or the frame is refused (never read out of bounds). */
+static gboolean
+gst_texel_frame_check (GstVideoFrame * frame, const TexelImage * img,
+    gchar ** why)
+{
+  const TexelFormatDesc *desc = texel_format_desc (img->format);
+  int p;
+
+  for (p = 0; p < desc->n_planes; p++) {
+    GstMapInfo *map = &frame->map[frame->meta ? p : 0];
+    gsize row = texel_plane_row_bytes (img->format, p, img->width);
+    gsize rows = texel_plane_height (img->format, p, img->height);
+    const guint8 *start = map->data, *end = map->data + map->size;
+
+    if (img->stride[p] < 0 || (gsize) img->stride[p] < row
+        || img->data[p] < start || img->data[p] > end
+        || (gsize) (end - img->data[p]) <
+        (gsize) img->stride[p] * (rows - 1) + row) {
+      *why = g_strdup_printf ("plane %d (stride %d, %" G_GSIZE_FORMAT
+          " rows of %" G_GSIZE_FORMAT " bytes) does not fit in its %"
+          G_GSIZE_FORMAT "-byte memory", p, img->stride[p], rows, row,
+          map->size);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* The images of a mapped input and output frame, checked. Posts an error
+ * and returns FALSE when a frame's layout does not fit its memory. */
+static gboolean
+gst_texel_base_frame_images (GstTexelBase * self, GstVideoFrame * in_frame,
+    GstVideoFrame * out_frame, TexelImage * in, TexelImage * out)
+{
+  gchar *why = NULL;
+
+  gst_texel_image_from_frame (in, in_frame);
+  gst_texel_image_from_frame (out, out_frame);
+  if (gst_texel_frame_check (in_frame, in, &why)
+      && gst_texel_frame_check (out_frame, out, &why))
+    return TRUE;
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+      ("Invalid video frame layout: %s", why),
+      ("GstVideoMeta strides or offsets beyond the buffer"));
+  g_free (why);
+  return FALSE;
+}
+
 gboolean
 gst_texel_base_is_cuda (GstTexelBase * base)
 {
@@ -503,8 +553,8 @@ gst_texel_base_transform_frame (GstVideoFilter * filter,
   if (dirty && !gst_texel_base_prepare (self))
     return GST_FLOW_NOT_NEGOTIATED;
 
-  gst_texel_image_from_frame (&in, in_frame);
-  gst_texel_image_from_frame (&out, out_frame);
+  if (!gst_texel_base_frame_images (self, in_frame, out_frame, &in, &out))
+    return GST_FLOW_ERROR;
 #if HAVE_CUDA
   if (priv->cuda) {
     int err = gst_texel_cuda_process (priv->cuda, in_frame, out_frame, &in,
@@ -523,6 +573,19 @@ gst_texel_base_transform_frame (GstVideoFilter * filter,
       out.height);
   priv->cpu_frames++;
   return GST_FLOW_OK;
+}
+
+/* A buffer that cannot hold the frame its caps describe: warned about and
+ * dropped. (GstVideoFilter's own transform would push the unwritten
+ * output buffer on.) */
+static GstFlowReturn
+gst_texel_base_invalid_buffer (GstTexelBase * self, GstBuffer * inbuf)
+{
+  GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+      ("Invalid video buffer dropped: %" G_GSIZE_FORMAT " bytes, the caps "
+          "need %" G_GSIZE_FORMAT, gst_buffer_get_size (inbuf),
+          GST_VIDEO_INFO_SIZE (&GST_VIDEO_FILTER (self)->in_info)), (NULL));
+  return GST_BASE_TRANSFORM_FLOW_DROPPED;
 }
 
 #if HAVE_CUDA
@@ -611,16 +674,28 @@ gst_texel_base_submit (GstTexelBase * self, GstBuffer * inbuf)
   if (ret != GST_FLOW_OK || !p->outbuf)
     goto fail;
   if (!gst_video_frame_map (&p->in_frame, &filter->in_info, inbuf,
-          GST_MAP_READ))
-    goto map_fail;
+          GST_MAP_READ)) {
+    gst_texel_base_invalid_buffer (self, inbuf);
+    ret = GST_FLOW_OK;
+    goto fail;
+  }
   if (!gst_video_frame_map (&p->out_frame, &filter->out_info, p->outbuf,
           GST_MAP_WRITE)) {
     gst_video_frame_unmap (&p->in_frame);
-    goto map_fail;
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Could not map the output buffer"), (NULL));
+    ret = GST_FLOW_ERROR;
+    goto fail;
   }
   gst_buffer_unref (inbuf);     /* the mapped frame holds its own ref */
-  gst_texel_image_from_frame (&in, &p->in_frame);
-  gst_texel_image_from_frame (&out, &p->out_frame);
+  if (!gst_texel_base_frame_images (self, &p->in_frame, &p->out_frame, &in,
+          &out)) {
+    gst_video_frame_unmap (&p->in_frame);
+    gst_video_frame_unmap (&p->out_frame);
+    gst_buffer_unref (p->outbuf);
+    g_free (p);
+    return GST_FLOW_ERROR;
+  }
   err = gst_texel_cuda_submit (priv->cuda, &p->in_frame, &p->out_frame, &in,
       &out, gst_texel_base_run_cuda, gst_texel_base_input_rows, self,
       &p->slot);
@@ -638,10 +713,6 @@ gst_texel_base_submit (GstTexelBase * self, GstBuffer * inbuf)
   g_queue_push_tail (&priv->pending, p);
   return GST_FLOW_OK;
 
-map_fail:
-  GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map a video frame"),
-      (NULL));
-  ret = GST_FLOW_ERROR;
 fail:
   gst_clear_buffer (&p->outbuf);
   gst_buffer_unref (inbuf);
@@ -731,6 +802,34 @@ gst_texel_base_query (GstBaseTransform * trans, GstPadDirection direction,
           GST_CLOCK_TIME_IS_VALID (max) ? max + extra : max);
     }
   }
+  return ret;
+}
+
+static GstFlowReturn
+gst_texel_base_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
+  GstVideoFrame in_frame, out_frame;
+  GstFlowReturn ret;
+
+  if (!filter->negotiated) {
+    GST_ELEMENT_ERROR (trans, CORE, NOT_IMPLEMENTED, (NULL),
+        ("unknown format"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (!gst_video_frame_map (&in_frame, &filter->in_info, inbuf, GST_MAP_READ))
+    return gst_texel_base_invalid_buffer (GST_TEXEL_BASE (trans), inbuf);
+  if (!gst_video_frame_map (&out_frame, &filter->out_info, outbuf,
+          GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&in_frame);
+    GST_ELEMENT_ERROR (trans, STREAM, FAILED,
+        ("Could not map the output buffer"), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  ret = gst_texel_base_transform_frame (filter, &in_frame, &out_frame);
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
   return ret;
 }
 
@@ -964,6 +1063,7 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_texel_base_decide_allocation);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_texel_base_sink_event);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_texel_base_transform);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_texel_base_query);
 #if HAVE_CUDA
   trans_class->generate_output =
