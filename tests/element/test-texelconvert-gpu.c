@@ -713,6 +713,134 @@ GST_START_TEST (test_memory_paths)
 GST_END_TEST;
 
 /* ------------------------------------------------------------------------ */
+/* State, flushing and concurrency. */
+
+/* A flush with a frame in flight drops it: the first frame out after the
+ * flush is the first frame pushed after it. */
+GST_START_TEST (test_flush_in_flight)
+{
+  guint k, i;
+
+  for (k = 0; k < G_N_ELEMENTS (modes); k++) {
+    gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
+        "frames-in-flight=1", modes[k].nick);
+    GstHarness *h = texel_harness_new (props);
+    GstVideoInfo info =
+        video_info_from_string ("video/x-raw,format=NV12,width=64,height=48");
+    GstSegment segment;
+    GstBuffer *out;
+
+    gst_harness_set_caps_str (h,
+        "video/x-raw,format=NV12,width=64,height=48,framerate=30/1",
+        "video/x-raw,format=RGBA,width=32,height=24,framerate=30/1");
+    for (i = 0; i < 3; i++) {
+      GstBuffer *in = make_plain_buffer (&info);
+
+      GST_BUFFER_PTS (in) = i * GST_SECOND;
+      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    }
+    fail_unless_equals_int (gst_harness_buffers_received (h), 2);
+    for (i = 0; i < 2; i++)
+      gst_buffer_unref (gst_harness_pull (h));
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+    gst_segment_init (&segment, GST_FORMAT_TIME);
+    fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+    for (i = 10; i < 12; i++) {
+      GstBuffer *in = make_plain_buffer (&info);
+
+      GST_BUFFER_PTS (in) = i * GST_SECOND;
+      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    }
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    for (i = 10; i < 12; i++) {
+      out = gst_harness_pull (h);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND);
+      gst_buffer_unref (out);
+    }
+    fail_unless (gst_harness_try_pull (h) == NULL, "a stale frame came out");
+    texel_harness_teardown (h);
+    g_free (props);
+  }
+}
+
+GST_END_TEST;
+
+/* 1000 READY <-> PLAYING <-> NULL cycles with a frame in flight each time:
+ * no error, and every cycle's frames come out. */
+GST_START_TEST (test_state_cycles_in_flight)
+{
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=NV12,width=64,height=48,framerate=30/1 ! "
+      "texelconvert name=t backend=cuda frames-in-flight=1 ! "
+      "video/x-raw,format=RGBA,width=32,height=24 ! fakesink", NULL);
+  GstElement *t = gst_bin_get_by_name (GST_BIN (pipeline), "t");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  guint cycle;
+
+  for (cycle = 0; cycle < 1000; cycle++) {
+    GstState via = cycle % 2 ? GST_STATE_READY : GST_STATE_NULL;
+    GstMessage *msg;
+
+    gst_element_set_state (pipeline, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+        "cycle %u did not reach EOS", cycle);
+    gst_message_unref (msg);
+    gst_element_set_state (pipeline, GST_STATE_PAUSED);
+    fail_unless_equals_uint64 (stats_get (t, "frames"), 3);
+    fail_unless_equals_int (gst_element_set_state (pipeline, via),
+        GST_STATE_CHANGE_SUCCESS);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (t);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+/* 16 pipelines at once in one process share the GPU: each converts all
+ * its frames, in both memory modes, without an error. */
+GST_START_TEST (test_concurrent_pipelines)
+{
+  GstElement *pipelines[16];
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (pipelines); i++) {
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=60 pattern=%u ! "
+        "video/x-raw,format=NV12,width=640,height=480,framerate=30/1 ! "
+        "texelconvert name=t backend=cuda memory-mode=%s method=%s ! "
+        "video/x-raw,format=RGBA,width=320,height=180 ! fakesink", i % 20,
+        i % 2 ? "zero-copy" : "staged", i % 3 ? "bilinear" : "bicubic");
+
+    pipelines[i] = gst_parse_launch (desc, NULL);
+    fail_unless (pipelines[i] != NULL);
+    g_free (desc);
+  }
+  for (i = 0; i < G_N_ELEMENTS (pipelines); i++)
+    gst_element_set_state (pipelines[i], GST_STATE_PLAYING);
+  for (i = 0; i < G_N_ELEMENTS (pipelines); i++) {
+    GstBus *bus = gst_element_get_bus (pipelines[i]);
+    GstElement *t = gst_bin_get_by_name (GST_BIN (pipelines[i]), "t");
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+
+    fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+        "pipeline %u did not reach EOS", i);
+    gst_message_unref (msg);
+    fail_unless_equals_uint64 (stats_get (t, "frames"), 60);
+    gst_element_set_state (pipelines[i], GST_STATE_NULL);
+    gst_object_unref (t);
+    gst_object_unref (bus);
+    gst_object_unref (pipelines[i]);
+  }
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------------ */
 /* Faults (GST_TEXEL_FAULT, see kernels/texel-fault.h). */
 
 typedef struct
@@ -914,6 +1042,13 @@ texelconvert_gpu_suite (void)
       G_N_ELEMENTS (rep_inputs));
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_memory_paths);
+
+  tc = tcase_create ("state");
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_flush_in_flight);
+  tcase_add_test (tc, test_state_cycles_in_flight);
+  tcase_add_test (tc, test_concurrent_pipelines);
 
 #if TEXEL_FAULT_INJECTION
   tc = tcase_create ("faults");
