@@ -28,6 +28,7 @@
 #if defined(HAVE_CUDA) && HAVE_CUDA
 #include "texel-cuda.h"
 #include "texel-leaks.h"
+#include "texel-frames.h"
 #define TEXEL_TEST_HAVE_CUDA 1
 #else
 #define TEXEL_TEST_HAVE_CUDA 0
@@ -63,50 +64,6 @@ static const gchar *all_formats[] = {
 
 /* Returns the code of component @comp at component sample (@x, @y). */
 typedef guint (*PixelFunc) (gint x, gint y, guint comp, gpointer user_data);
-
-static guint8 *
-frame_comp_ptr (const GstVideoFrame * f, guint comp, gint x, gint y)
-{
-  guint8 *p = GST_VIDEO_FRAME_COMP_DATA (f, comp);
-
-  /* GStreamer 1.22 describes P010's V sample as 1 byte (not 2) into the
-   * CbCr pair (poffset {0, 0, 1}): place it ourselves. */
-  if (GST_VIDEO_FRAME_FORMAT (f) == GST_VIDEO_FORMAT_P010_10LE)
-    p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f,
-        GST_VIDEO_FRAME_COMP_PLANE (f, comp)) + (comp == 2 ? 2 : 0);
-
-  return p + (gsize) y * GST_VIDEO_FRAME_COMP_STRIDE (f, comp) +
-      (gsize) x * GST_VIDEO_FRAME_COMP_PSTRIDE (f, comp);
-}
-
-static gboolean
-frame_comp_is_16bit (const GstVideoFrame * f, guint comp)
-{
-  return GST_VIDEO_FORMAT_INFO_DEPTH (f->info.finfo, comp) > 8;
-}
-
-static guint
-frame_get (const GstVideoFrame * f, guint comp, gint x, gint y)
-{
-  const guint8 *p = frame_comp_ptr (f, comp, x, y);
-  const GstVideoFormatInfo *finfo = f->info.finfo;
-
-  if (frame_comp_is_16bit (f, comp))
-    return GST_READ_UINT16_LE (p) >> GST_VIDEO_FORMAT_INFO_SHIFT (finfo, comp);
-  return *p;
-}
-
-static void
-frame_set (GstVideoFrame * f, guint comp, gint x, gint y, guint v)
-{
-  guint8 *p = frame_comp_ptr (f, comp, x, y);
-
-  if (frame_comp_is_16bit (f, comp))
-    GST_WRITE_UINT16_LE (p, v << GST_VIDEO_FORMAT_INFO_SHIFT (f->info.finfo,
-            comp));
-  else
-    *p = v;
-}
 
 static void
 frame_fill (GstVideoFrame * f, PixelFunc func, gpointer user_data)
@@ -416,17 +373,6 @@ texel_harness_new (const gchar * props)
 /* The messages on the element's bus hold references to the element: drop
  * them (and whatever the state change to NULL posts) before the harness
  * lets the element go, or it would never be finalized. */
-static void
-drop_bus_messages (GstElement * e)
-{
-  GstBus *bus = gst_element_get_bus (e);
-
-  if (bus) {
-    gst_bus_set_flushing (bus, TRUE);
-    gst_object_unref (bus);
-  }
-}
-
 static void
 texel_harness_teardown (GstHarness * h)
 {

@@ -1,0 +1,60 @@
+/* gst-texel tests: per-component access to any frame, and bus hygiene.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "texel-frames.h"
+
+static guint8 *
+frame_comp_ptr (const GstVideoFrame * f, guint comp, gint x, gint y)
+{
+  guint8 *p = GST_VIDEO_FRAME_COMP_DATA (f, comp);
+
+  /* GStreamer 1.22 describes P010's V sample as 1 byte (not 2) into the
+   * CbCr pair (poffset {0, 0, 1}): place it ourselves. */
+  if (GST_VIDEO_FRAME_FORMAT (f) == GST_VIDEO_FORMAT_P010_10LE)
+    p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f,
+        GST_VIDEO_FRAME_COMP_PLANE (f, comp)) + (comp == 2 ? 2 : 0);
+
+  return p + (gsize) y * GST_VIDEO_FRAME_COMP_STRIDE (f, comp) +
+      (gsize) x * GST_VIDEO_FRAME_COMP_PSTRIDE (f, comp);
+}
+
+static gboolean
+frame_comp_is_16bit (const GstVideoFrame * f, guint comp)
+{
+  return GST_VIDEO_FORMAT_INFO_DEPTH (f->info.finfo, comp) > 8;
+}
+
+guint
+frame_get (const GstVideoFrame * f, guint comp, gint x, gint y)
+{
+  const guint8 *p = frame_comp_ptr (f, comp, x, y);
+  const GstVideoFormatInfo *finfo = f->info.finfo;
+
+  if (frame_comp_is_16bit (f, comp))
+    return GST_READ_UINT16_LE (p) >> GST_VIDEO_FORMAT_INFO_SHIFT (finfo, comp);
+  return *p;
+}
+
+void
+frame_set (GstVideoFrame * f, guint comp, gint x, gint y, guint v)
+{
+  guint8 *p = frame_comp_ptr (f, comp, x, y);
+
+  if (frame_comp_is_16bit (f, comp))
+    GST_WRITE_UINT16_LE (p, v << GST_VIDEO_FORMAT_INFO_SHIFT (f->info.finfo,
+            comp));
+  else
+    *p = v;
+}
+
+void
+drop_bus_messages (GstElement * e)
+{
+  GstBus *bus = gst_element_get_bus (e);
+
+  if (bus) {
+    gst_bus_set_flushing (bus, TRUE);
+    gst_object_unref (bus);
+  }
+}

@@ -1,0 +1,21 @@
+/* gst-texel tests: per-component access to any frame, and bus hygiene.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef TEXEL_FRAMES_H
+#define TEXEL_FRAMES_H
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+/* Code of component @comp at its sample (@x, @y), whatever the format:
+ * planar, semi-planar, packed or 10-bit (P010 read as 10-bit codes). */
+guint frame_get (const GstVideoFrame * f, guint comp, gint x, gint y);
+void frame_set (GstVideoFrame * f, guint comp, gint x, gint y, guint v);
+
+/* The messages on an element's bus hold references to the element: drop
+ * them (and whatever the state change to NULL posts) before a harness lets
+ * the element go, or it would never be finalized. */
+void drop_bus_messages (GstElement * e);
+
+#endif
