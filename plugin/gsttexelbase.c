@@ -20,6 +20,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_base_debug);
 #define DEFAULT_BACKEND GST_TEXEL_BACKEND_AUTO
 #define DEFAULT_MEMORY_MODE GST_TEXEL_MEMORY_MODE_AUTO
 #define DEFAULT_FRAMES_IN_FLIGHT -1
+#define DEFAULT_N_THREADS 0
+#define MAX_N_THREADS 64
 #define MAX_FRAMES_IN_FLIGHT 3
 
 enum
@@ -29,6 +31,7 @@ enum
   PROP_BACKEND,
   PROP_MEMORY_MODE,
   PROP_FRAMES_IN_FLIGHT,
+  PROP_N_THREADS,
   PROP_ACTIVE_BACKEND,
   PROP_ACTIVE_MEMORY_MODE,
   PROP_STATS
@@ -49,6 +52,7 @@ typedef struct
   GstTexelBackend backend;
   GstTexelMemoryMode memory_mode;
   gint frames_in_flight;
+  guint n_threads;
 
   /* chosen at start */
   GstTexelBackend active_backend;
@@ -62,10 +66,16 @@ typedef struct
   gboolean dirty;               /* prepare must run before the next frame */
   gint in_flight;               /* frames_in_flight resolved for the caps */
   guint64 cpu_frames;           /* frames processed on the CPU path */
+  GThreadPool *cpu_pool;        /* CPU path: workers for row bands */
+  guint cpu_threads;
+  GMutex cpu_lock;
+  GCond cpu_cond;
+  guint cpu_bands_left;
   GstTexelCudaStats last_stats; /* of the GPU path, kept after stop */
   GQueue pending;               /* of TexelPending, oldest first */
 } GstTexelBasePrivate;
 
+static void gst_texel_base_cpu_band (gpointer data, gpointer user_data);
 #if HAVE_CUDA
 static void gst_texel_base_drop_pending (GstTexelBase * self);
 #endif
@@ -365,8 +375,17 @@ gst_texel_base_start (GstBaseTransform * trans)
           reason);
   }
   priv->configured = FALSE;
-  if (!priv->cuda)
-    GST_INFO_OBJECT (self, "CPU path, system memory (%s)", reason);
+  if (!priv->cuda) {
+    GST_OBJECT_LOCK (self);
+    priv->cpu_threads = priv->n_threads ? priv->n_threads :
+        MIN (g_get_num_processors (), MAX_N_THREADS);
+    GST_OBJECT_UNLOCK (self);
+    if (priv->cpu_threads > 1)
+      priv->cpu_pool = g_thread_pool_new (gst_texel_base_cpu_band, NULL,
+          priv->cpu_threads - 1, FALSE, NULL);
+    GST_INFO_OBJECT (self, "CPU path, system memory, %u thread(s) (%s)",
+        priv->cpu_threads, reason);
+  }
   gst_texel_base_post_strategy (self, reason);
   return TRUE;
 }
@@ -396,6 +415,10 @@ gst_texel_base_stop (GstBaseTransform * trans)
     priv->cuda = NULL;
   }
 #endif
+  if (priv->cpu_pool) {
+    g_thread_pool_free (priv->cpu_pool, FALSE, TRUE);
+    priv->cpu_pool = NULL;
+  }
   priv->active_backend = GST_TEXEL_BACKEND_AUTO;
   priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_NONE;
   return TRUE;
@@ -538,6 +561,60 @@ gst_texel_base_input_rows (gpointer user_data, int row0, int row1, int *i0,
 }
 #endif
 
+/* CPU path: one band of output rows, run by a worker. */
+typedef struct
+{
+  GstTexelBase *self;
+  const TexelImage *in;
+  TexelImage *out;
+  int row0, row1;
+} TexelCpuBand;
+
+static void
+gst_texel_base_cpu_band (gpointer data, gpointer user_data)
+{
+  TexelCpuBand *band = data;
+  GstTexelBasePrivate *priv = PRIV (band->self);
+
+  GST_TEXEL_BASE_GET_CLASS (band->self)->process_cpu (band->self, band->in,
+      band->out, band->row0, band->row1);
+  g_mutex_lock (&priv->cpu_lock);
+  if (--priv->cpu_bands_left == 0)
+    g_cond_signal (&priv->cpu_cond);
+  g_mutex_unlock (&priv->cpu_lock);
+}
+
+/* Splits the frame into one band of rows per thread (even rows: 4:2:0
+ * chroma rows belong to one band); the calling thread takes the last. */
+static void
+gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
+    TexelImage * out)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  /* Bands of at least 16 rows: fewer are not worth a thread. */
+  guint n = priv->cpu_pool ? CLAMP ((guint) out->height / 16, 1,
+      priv->cpu_threads) : 1;
+  int step = n > 1 ? (int) GST_ROUND_UP_2 ((out->height + n - 1) / n) :
+      out->height;
+  TexelCpuBand bands[MAX_N_THREADS];
+  guint b, used = 0;
+
+  for (b = 0; b < n && (int) b * step < out->height; b++) {
+    bands[b] = (TexelCpuBand) {
+    self, in, out, b * step, MIN (out->height, (int) (b + 1) * step)};
+    used++;
+  }
+  priv->cpu_bands_left = used - 1;
+  for (b = 0; b + 1 < used; b++)
+    g_thread_pool_push (priv->cpu_pool, &bands[b], NULL);
+  GST_TEXEL_BASE_GET_CLASS (self)->process_cpu (self, in, out,
+      bands[used - 1].row0, bands[used - 1].row1);
+  g_mutex_lock (&priv->cpu_lock);
+  while (priv->cpu_bands_left > 0)
+    g_cond_wait (&priv->cpu_cond, &priv->cpu_lock);
+  g_mutex_unlock (&priv->cpu_lock);
+}
+
 static GstFlowReturn
 gst_texel_base_transform_frame (GstVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame)
@@ -569,8 +646,7 @@ gst_texel_base_transform_frame (GstVideoFilter * filter,
     return GST_FLOW_OK;
   }
 #endif
-  GST_TEXEL_BASE_GET_CLASS (self)->process_cpu (self, &in, &out, 0,
-      out.height);
+  gst_texel_base_process_cpu (self, &in, &out);
   priv->cpu_frames++;
   return GST_FLOW_OK;
 }
@@ -963,6 +1039,9 @@ gst_texel_base_set_property (GObject * object, guint prop_id,
     case PROP_FRAMES_IN_FLIGHT:
       priv->frames_in_flight = g_value_get_int (value);
       break;
+    case PROP_N_THREADS:
+      priv->n_threads = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -990,6 +1069,9 @@ gst_texel_base_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_FRAMES_IN_FLIGHT:
       g_value_set_int (value, priv->frames_in_flight);
       break;
+    case PROP_N_THREADS:
+      g_value_set_uint (value, priv->n_threads);
+      break;
     case PROP_ACTIVE_BACKEND:
       g_value_set_enum (value, priv->active_backend);
       break;
@@ -1008,6 +1090,16 @@ gst_texel_base_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
+gst_texel_base_finalize (GObject * object)
+{
+  GstTexelBasePrivate *priv = PRIV (object);
+
+  g_mutex_clear (&priv->cpu_lock);
+  g_cond_clear (&priv->cpu_cond);
+  G_OBJECT_CLASS (gst_texel_base_parent_class)->finalize (object);
+}
+
+static void
 gst_texel_base_class_init (GstTexelBaseClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -1019,6 +1111,7 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
 
   gobject_class->set_property = gst_texel_base_set_property;
   gobject_class->get_property = gst_texel_base_get_property;
+  gobject_class->finalize = gst_texel_base_finalize;
 
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
       g_param_spec_int ("device-id", "Device ID",
@@ -1039,6 +1132,10 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
           "frames/s, one frame period more latency each (-1: automatic, 1 "
           "for non-live and 0 for live sources)", -1, MAX_FRAMES_IN_FLIGHT,
           DEFAULT_FRAMES_IN_FLIGHT, rw));
+  g_object_class_install_property (gobject_class, PROP_N_THREADS,
+      g_param_spec_uint ("n-threads", "Threads",
+          "CPU path: threads converting bands of rows (0: one per CPU core)",
+          0, MAX_N_THREADS, DEFAULT_N_THREADS, rw));
   g_object_class_install_property (gobject_class, PROP_ACTIVE_BACKEND,
       g_param_spec_enum ("active-backend", "Active backend",
           "Backend chosen at start (auto until then)", GST_TYPE_TEXEL_BACKEND,
@@ -1089,6 +1186,8 @@ gst_texel_base_init (GstTexelBase * self)
   priv->memory_mode = DEFAULT_MEMORY_MODE;
   priv->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
   g_queue_init (&priv->pending);
+  g_mutex_init (&priv->cpu_lock);
+  g_cond_init (&priv->cpu_cond);
   priv->active_backend = GST_TEXEL_BACKEND_AUTO;
   priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_NONE;
 }
