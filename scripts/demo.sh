@@ -9,7 +9,8 @@ ninja -C build
 mkdir -p out
 rm -f out/texel-demo-*.png
 export GST_PLUGIN_PATH="$PWD/build/plugin${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
-# 4:3 NV12 test pattern -> 16:9 RGBA, letterboxed, rotated and scaled.
+# 4:3 NV12 test pattern -> 16:9 RGBA: converted, scaled (bicubic) and
+# pillarboxed in a blue border, on the GPU when there is one.
 GST_DEBUG="${GST_DEBUG:-texel*:4}" gst-launch-1.0 -q \
   videotestsrc num-buffers=5 pattern=smpte ! \
   video/x-raw,format=NV12,width=640,height=480 ! \
