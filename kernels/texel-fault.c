@@ -13,6 +13,8 @@
 #include <string.h>
 #include <cuda_runtime_api.h>
 
+#if TEXEL_FAULT_INJECTION
+
 static const struct
 {
   const char *name;
@@ -67,3 +69,4 @@ texel_fault_hit (TexelFaultSite site)
       texel_fault_sites[site].name, texel_fault_nth);
   return texel_fault_sites[site].error;
 }
+#endif /* TEXEL_FAULT_INJECTION */

@@ -8,11 +8,13 @@
 
 #include <gst/gst.h>
 #include "gsttexelconvert.h"
+#include "gsttexeladjust.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
-  return GST_ELEMENT_REGISTER (texelconvert, plugin);
+  return GST_ELEMENT_REGISTER (texelconvert, plugin)
+      && GST_ELEMENT_REGISTER (texeladjust, plugin);
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, texel,

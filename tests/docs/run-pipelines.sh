@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# Runs every pipeline of pipelines/ for a few frames on this machine, with
+# the hardware it does not have swapped for stand-ins, and fails on any error
+# or warning message on the bus (or a GLib critical/warning in the output).
+#
+#   run-pipelines.sh PIPELINES_DIR [FILE...]
+#   PIPELINE_FRAMES=10   frames each pipeline runs for
+#   PIPELINE_TIMEOUT=60  seconds before a pipeline counts as hung
+#
+# A pipeline file is a shell script whose gst-launch-1.0 line (with "\"
+# continuations, shell quoting and ${VAR:-default}s) is read, not run.
+# Substitutions, each reported:
+#   * the source and what decodes it, up to the first raw system-memory caps
+#     filter or texel element (nvarguscamerasrc, v4l2src, rtspsrc ! depay !
+#     parse ! decoder, filesrc ! decodebin, ...) -> videotestsrc
+#     num-buffers=N (is-live=true for cameras and network streams) with the
+#     size and rate of the caps it replaced;
+#   * display, file and application sinks -> fakesink;
+#   * nvvidconv / nvvideoconvert -> videoconvert; nvegltransform -> dropped;
+#   * (memory:NVMM) caps features -> removed;
+#   * hardware or missing H.264 encoders -> videoconvert ! x264enc, else
+#     openh264enc; with neither, the encoder and what follows -> fakesink.
+# A line "# test-source: video/x-raw,width=W,height=H,framerate=F" in a file
+# gives the stand-in source's size where the caps do not (RTSP, files).
+# Any other element that is not installed fails the pipeline: nothing is
+# skipped silently.
+set -uo pipefail
+frames="${PIPELINE_FRAMES:-10}"
+timeout_s="${PIPELINE_TIMEOUT:-60}"
+[ $# -ge 1 ] || { echo "usage: $0 PIPELINES_DIR [FILE...]" >&2; exit 2; }
+dir=$1; shift
+if [ $# -gt 0 ]; then files=("$@"); else files=("$dir"/*.sh); fi
+[ -e "${files[0]}" ] || { echo "no pipelines in $dir" >&2; exit 1; }
+
+SOURCES=" nvarguscamerasrc nvv4l2camerasrc v4l2src libcamerasrc rtspsrc udpsrc souphttpsrc filesrc uridecodebin uridecodebin3 urisourcebin "
+LIVE=" nvarguscamerasrc nvv4l2camerasrc v4l2src libcamerasrc rtspsrc udpsrc "
+SINKS=" nv3dsink nveglglessink nvdrmvideosink nvoverlaysink autovideosink xvimagesink ximagesink glimagesink waylandsink kmssink fbdevsink filesink multifilesink splitmuxsink appsink udpsink rtspclientsink "
+CONVERTERS=" nvvidconv nvvideoconvert "
+DROPPED=" nvegltransform "
+H264_ENCODERS=" nvv4l2h264enc x264enc openh264enc omxh264enc nvh264enc vaapih264enc "
+SEP=$'\x1f'
+
+declare -A exists_cache
+have() {
+  if [ -z "${exists_cache[$1]:-}" ]; then
+    if gst-inspect-1.0 "$1" >/dev/null 2>&1; then exists_cache[$1]=yes; else exists_cache[$1]=no; fi
+  fi
+  [ "${exists_cache[$1]}" = yes ]
+}
+in_list() { [[ "$2" == *" $1 "* ]]; }
+is_caps() { [[ "$1" == */* ]]; }
+seg_head() { printf '%s' "${1%%"$SEP"*}"; }
+seg_text() { printf '%s' "${1//"$SEP"/ }"; }
+
+h264_encoder=""
+for e in x264enc openh264enc; do have "$e" && { h264_encoder=$e; break; }; done
+
+# The gst-launch-1.0 arguments of a pipeline file, one per line.
+launch_args() {
+  local text
+  text=$(sed -e ':a' -e '/\\$/{N;s/\\\n//;ba}' "$1" | grep -E '^[[:space:]]*(exec[[:space:]]+)?gst-launch-1\.0([[:space:]]|$)' | head -n 1)
+  [ -n "$text" ] || return 1
+  text=${text#*gst-launch-1.0}
+  ( set -f; eval "set -- $text" && printf '%s\n' "$@" )
+}
+
+run_one() {
+  local file=$1 name tok seg segs=() cur="" notes=() i
+  name=$(basename "$file")
+  echo "== $name"
+  mapfile -t toks < <(launch_args "$file") || true
+  if [ ${#toks[@]} -eq 0 ]; then echo "   FAIL: no gst-launch-1.0 line in $file"; return 1; fi
+  # Split into segments at "!", leaving out gst-launch's own options.
+  for tok in "${toks[@]}"; do
+    if [ "$tok" = "!" ]; then segs+=("$cur"); cur=""; continue; fi
+    if [ -z "$cur" ] && [ ${#segs[@]} -eq 0 ] && [[ "$tok" == -* ]]; then continue; fi
+    cur=${cur:+$cur$SEP}$tok
+  done
+  segs+=("$cur")
+
+  # 1. The source chain.
+  local head out=() w="" h="" fr="" k=1 n=${#segs[@]}
+  head=$(seg_head "${segs[0]}")
+  if in_list "$head" "$SOURCES" || ! have "$head"; then
+    while [ $k -lt $n ]; do
+      local hk; hk=$(seg_head "${segs[$k]}")
+      if { is_caps "$hk" && [[ "$hk" == video/x-raw,* || "$hk" == video/x-raw ]]; } || [[ "$hk" == texel* ]]; then break; fi
+      k=$((k + 1))
+    done
+    local removed=()
+    for ((i = 0; i < k; i++)); do
+      removed+=("$(seg_text "${segs[$i]}")")
+      if is_caps "$(seg_head "${segs[$i]}")" && [ -z "$w" ]; then
+        [[ "${segs[$i]}" =~ width=(\(int\))?([0-9]+) ]] && w=${BASH_REMATCH[2]}
+        [[ "${segs[$i]}" =~ height=(\(int\))?([0-9]+) ]] && h=${BASH_REMATCH[2]}
+        [[ "${segs[$i]}" =~ framerate=(\(fraction\))?([0-9]+/[0-9]+) ]] && fr=${BASH_REMATCH[2]}
+      fi
+    done
+    # A "# test-source: video/x-raw,width=...,height=...,framerate=..." line
+    # in the file tells what the real source delivers when its caps do not.
+    local hint; hint=$(sed -n 's/^# test-source: *//p' "$file" | head -n 1)
+    if [ -z "$w" ] && [ -n "$hint" ]; then
+      [[ "$hint" =~ width=([0-9]+) ]] && w=${BASH_REMATCH[1]}
+      [[ "$hint" =~ height=([0-9]+) ]] && h=${BASH_REMATCH[1]}
+      [[ "$hint" =~ framerate=([0-9]+/[0-9]+) ]] && fr=${BASH_REMATCH[1]}
+    fi
+    local src="videotestsrc${SEP}num-buffers=$frames"
+    in_list "$head" "$LIVE" && src+="${SEP}is-live=true"
+    out+=("$src")
+    # Size and rate of what was replaced; gst-launch cannot take two caps
+    # filters in a row, so they join the raw caps filter that follows.
+    local next="" fields=""; [ $k -lt $n ] && next=$(seg_head "${segs[$k]}")
+    [[ "$next" == *width=* ]] || fields+=",width=${w:-1280}"
+    [[ "$next" == *height=* ]] || fields+=",height=${h:-720}"
+    [[ "$next" == *framerate=* ]] || fields+=",framerate=${fr:-30/1}"
+    if [[ "$next" == video/x-raw* ]]; then
+      [ -n "$fields" ] && notes+=("caps: $next -> $next$fields")
+      segs[$k]="$next$fields${segs[$k]#"$next"}"
+    else
+      out+=("video/x-raw$fields")
+    fi
+    local joined; joined=$(IFS='!'; echo "${removed[*]}"); joined=${joined//!/ ! }
+    notes+=("source: $joined -> $(seg_text "${out[*]}" | sed "s/ video\/x-raw/ ! video\/x-raw/")")
+  else
+    k=0
+  fi
+
+  # 2. Everything after it.
+  for ((i = k; i < n; i++)); do
+    seg=${segs[$i]}
+    head=$(seg_head "$seg")
+    if is_caps "$head"; then
+      if [[ "$seg" == *"(memory:NVMM)"* ]]; then
+        notes+=("caps: $(seg_text "$seg") -> ${seg//(memory:NVMM)/}")
+        seg=${seg//(memory:NVMM)/}
+      fi
+      out+=("$seg")
+    elif [[ "$head" == *. ]]; then
+      out+=("$seg")                       # a reference to a named element
+    elif in_list "$head" "$SINKS"; then
+      local sink="fakesink"
+      [[ "$seg" =~ (^|$SEP)(name=[^$SEP]*) ]] && sink+="$SEP${BASH_REMATCH[2]}"
+      out+=("$sink")
+      [ "$head" = fakesink ] || notes+=("sink: $(seg_text "$seg") -> $(seg_text "$sink")")
+    elif in_list "$head" "$CONVERTERS"; then
+      out+=("videoconvert"); notes+=("converter: $(seg_text "$seg") -> videoconvert")
+    elif in_list "$head" "$DROPPED"; then
+      notes+=("dropped: $(seg_text "$seg")")
+    elif in_list "$head" "$H264_ENCODERS" && ! { [ "$head" = "$h264_encoder" ] || { have "$head" && [[ "$head" != nv* ]]; }; }; then
+      if [ -n "$h264_encoder" ]; then
+        out+=("videoconvert" "$h264_encoder")
+        notes+=("encoder: $(seg_text "$seg") -> videoconvert ! $h264_encoder")
+      else
+        local rest=() j
+        for ((j = i; j < n; j++)); do rest+=("$(seg_text "${segs[$j]}")"); done
+        out+=("fakesink")
+        notes+=("encoder: no H.264 encoder here (x264enc, openh264enc): $(IFS='|'; echo "${rest[*]}" | sed 's/|/ ! /g') -> fakesink")
+        break
+      fi
+    elif ! have "$head"; then
+      echo "   FAIL: element '$head' is not installed and has no substitute"
+      return 1
+    else
+      out+=("$seg")
+    fi
+  done
+
+  # 3. Run it.
+  local args=() first=1
+  for seg in "${out[@]}"; do
+    [ $first -eq 1 ] || args+=("!")
+    first=0
+    IFS=$SEP read -r -a parts <<<"$seg"
+    args+=("${parts[@]}")
+  done
+  for note in "${notes[@]}"; do echo "   substituted $note"; done
+  echo "   running: gst-launch-1.0 ${args[*]}"
+  local log; log=$(mktemp)
+  local rc=0 t0 t1
+  t0=$(date +%s.%N)
+  timeout "$timeout_s" gst-launch-1.0 -m "${args[@]}" >"$log" 2>&1 || rc=$?
+  t1=$(date +%s.%N)
+  local problems=()
+  [ $rc -eq 124 ] && problems+=("timed out after ${timeout_s} s")
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && problems+=("gst-launch-1.0 exited with $rc")
+  grep -qE '\((error|warning)\):|^(ERROR|WARNING): ' "$log" && problems+=("error or warning on the bus")
+  grep -qE -- '-(CRITICAL|WARNING) \*\*' "$log" && problems+=("GLib critical or warning")
+  grep -q 'Got EOS from element' "$log" || problems+=("no EOS")
+  local texels strategies
+  texels=$(printf '%s\n' "${args[@]}" | grep -c '^texel') || true
+  strategies=$(grep -c '(element): texel-strategy' "$log") || true
+  [ "$strategies" -ge "$texels" ] || problems+=("$texels texel element(s), $strategies texel-strategy message(s)")
+  if [ ${#problems[@]} -gt 0 ]; then
+    echo "   FAIL: $(IFS=';'; echo "${problems[*]}")"
+    grep -vE '\((state-changed|stream-status|stream-start|new-clock|async-done|latency|qos|tag|duration-changed|progress)\)' "$log" | grep -vE ' (INFO|DEBUG|LOG) ' | tail -n 40 | sed 's/^/   | /'
+    rm -f "$log"
+    return 1
+  fi
+  echo "   ok: $frames frames to EOS in $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s;" \
+       "$(grep -o 'texel-strategy, backend=(string)[a-z]*, memory-mode=(string)[a-z-]*' "$log" | sed 's/(string)//g; s/texel-strategy, //' | sort | uniq -c | sed 's/^ *//' | paste -sd';' -)"
+  rm -f "$log"
+}
+
+status=0 failed=()
+for f in "${files[@]}"; do
+  run_one "$f" || { status=1; failed+=("$(basename "$f")"); }
+done
+echo "== ${#files[@]} pipeline(s), ${#failed[@]} failed${failed:+: ${failed[*]}}"
+exit $status
