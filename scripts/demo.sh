@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+. scripts/cuda-path.sh
 [ -d build ] || meson setup build
 ninja -C build
 mkdir -p out

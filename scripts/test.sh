@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+. scripts/cuda-path.sh
 builddir="${BUILDDIR:-build}"
 [ -d "$builddir" ] || meson setup "$builddir"
 ninja -C "$builddir"

@@ -25,10 +25,11 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include "texel-frames.h"
+#include "texel-leaks.h"
+
 #if defined(HAVE_CUDA) && HAVE_CUDA
 #include "texel-cuda.h"
-#include "texel-leaks.h"
-#include "texel-frames.h"
 #define TEXEL_TEST_HAVE_CUDA 1
 #else
 #define TEXEL_TEST_HAVE_CUDA 0
