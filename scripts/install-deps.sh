@@ -6,7 +6,8 @@ set -euo pipefail
 pkgs=(meson ninja-build pkg-config gcc
       libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
       gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-      gstreamer1.0-plugins-bad libyaml-dev valgrind)
+      gstreamer1.0-plugins-bad libyaml-dev valgrind
+      python3-matplotlib)
 # The fuzz targets (scripts/fuzz.sh): clang and its libFuzzer runtime, which
 # Debian 12 packages separately (elsewhere it comes with clang).
 fuzz_pkgs=(clang libclang-rt-14-dev)
