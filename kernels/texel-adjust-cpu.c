@@ -36,10 +36,37 @@ texel_transfer_encode (const TexelAdjustCurve * cv, double l)
 }
 
 double
-texel_adjust_curve_d (const TexelAdjustCurve * cv, int c, double v)
+texel_tone_map_d (TexelToneMap tone_map, double x)
+{
+  switch (tone_map) {
+    case TEXEL_TONE_MAP_REINHARD:
+      return x / (1.0 + x);
+    case TEXEL_TONE_MAP_FILMIC:
+      return fmin (1.0, x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59)
+              + 0.14));
+    case TEXEL_TONE_MAP_NONE:
+    default:
+      return fmin (1.0, x);
+  }
+}
+
+/* 1 + strength * r^2, r the distance of the pixel's centre from the
+ * frame's centre over the half-diagonal. */
+double
+texel_adjust_vignette_d (const TexelAdjustPlan * plan, int x, int y)
+{
+  double hw = 0.5 * plan->kernel.width, hh = 0.5 * plan->kernel.height;
+  double dx = x + 0.5 - hw, dy = y + 0.5 - hh;
+
+  return 1.0 + plan->vignette * (dx * dx + dy * dy) / (hw * hw + hh * hh);
+}
+
+double
+texel_adjust_curve_d (const TexelAdjustCurve * cv, int c, double v,
+    double gain)
 {
   double l = texel_transfer_decode (cv, clamp01 (v));
-  double l2 = fmin (1.0, cv->k[c] * l);
+  double l2 = texel_tone_map_d (cv->tone_map, cv->k[c] * gain * l);
   double l3;
 
   if (l2 >= cv->toe)
@@ -49,23 +76,70 @@ texel_adjust_curve_d (const TexelAdjustCurve * cv, int c, double v)
   return texel_transfer_encode (cv, l3);
 }
 
+/* Trilinear: the 8 entries around the lattice point, each weighted by
+ * the product of its closeness along the three axes. */
+void
+texel_adjust_lut3d_d (const TexelAdjustPlan * plan, double v[3])
+{
+  const TexelCube *cube = plan->cube;
+  int n = cube->size, i[3], c, corner;
+  double f[3], out[3] = { 0.0, 0.0, 0.0 };
+
+  for (c = 0; c < 3; c++) {
+    double t = (v[c] - cube->domain_min[c]) / (cube->domain_max[c] -
+        cube->domain_min[c]) * (n - 1);
+
+    t = t < 0.0 ? 0.0 : (t > n - 1 ? n - 1 : t);
+    i[c] = t >= n - 1 ? n - 2 : (int) floor (t);
+    f[c] = t - i[c];
+  }
+  for (corner = 0; corner < 8; corner++) {
+    int at[3], e;
+    double w = 1.0;
+
+    for (c = 0; c < 3; c++) {
+      int up = (corner >> c) & 1;
+
+      at[c] = i[c] + up;
+      w *= up ? f[c] : 1.0 - f[c];
+    }
+    e = (at[2] * n + at[1]) * n + at[0];
+    for (c = 0; c < 3; c++)
+      out[c] += w * texel_cube_entry (cube, e, c);
+  }
+  for (c = 0; c < 3; c++)
+    v[c] = out[c];
+}
+
 void
 texel_adjust_yuv_pixel_d (const TexelAdjustPlan * plan, double qy, double qb,
-    double qr, double out[3])
+    double qr, double gain, double out[3])
 {
-  double rgb[3];
+  double rgb[3], balanced[3];
   int k;
 
-  if (!plan->linear) {
+  if (!plan->kernel.linear && plan->cube == NULL) {
     out[0] = plan->y_coef_d[0] * qy + plan->y_coef_d[1];
     for (k = 0; k < 2; k++)
       out[1 + k] = plan->c_coef_d[k][0] * qb + plan->c_coef_d[k][1] * qr
           + plan->c_coef_d[k][2];
     return;
   }
-  for (k = 0; k < 3; k++)
-    rgb[k] = texel_adjust_curve_d (&plan->curve, k, plan->dec_d[k][0] * qy
-        + plan->dec_d[k][1] * qb + plan->dec_d[k][2] * qr);
+  for (k = 0; k < 3; k++) {
+    rgb[k] = plan->dec_d[k][0] * qy + plan->dec_d[k][1] * qb
+        + plan->dec_d[k][2] * qr;
+    if (plan->kernel.linear)
+      rgb[k] = texel_adjust_curve_d (&plan->curve, k, rgb[k], gain);
+  }
+  if (plan->cube != NULL) {
+    /* The balance on R'G'B', then the LUT (enc_d encodes only). */
+    for (k = 0; k < 3; k++)
+      balanced[k] = plan->post_d[k][0] * rgb[0] + plan->post_d[k][1] * rgb[1]
+          + plan->post_d[k][2] * rgb[2] + plan->post_d[k][3];
+    texel_adjust_lut3d_d (plan, balanced);
+    for (k = 0; k < 3; k++)
+      rgb[k] = balanced[k];
+  }
   for (k = 0; k < 3; k++)
     out[k] = plan->enc_d[k][0] * rgb[0] + plan->enc_d[k][1] * rgb[1]
         + plan->enc_d[k][2] * rgb[2] + plan->enc_d[k][3];
@@ -80,24 +154,24 @@ sample_address (const TexelImage * img, const TexelComponent * comp, int x,
 }
 
 static unsigned
-read_code (const TexelAdjustPlan * plan, const TexelImage * img, int c, int x,
+read_code (const TexelFormatDesc * fmt, const TexelImage * img, int c, int x,
     int y)
 {
-  const uint8_t *p = sample_address (img, &plan->fmt.comp[c], x, y);
+  const uint8_t *p = sample_address (img, &fmt->comp[c], x, y);
 
-  if (plan->fmt.bytes_per_sample == 2)
-    return (unsigned) (p[0] | (p[1] << 8)) >> plan->fmt.shift;
+  if (fmt->bytes_per_sample == 2)
+    return (unsigned) (p[0] | (p[1] << 8)) >> fmt->shift;
   return p[0];
 }
 
 static void
-write_code (const TexelAdjustPlan * plan, TexelImage * img, int c, int x,
+write_code (const TexelFormatDesc * fmt, TexelImage * img, int c, int x,
     int y, unsigned code)
 {
-  uint8_t *p = sample_address (img, &plan->fmt.comp[c], x, y);
+  uint8_t *p = sample_address (img, &fmt->comp[c], x, y);
 
-  if (plan->fmt.bytes_per_sample == 2) {
-    code <<= plan->fmt.shift;
+  if (fmt->bytes_per_sample == 2) {
+    code <<= fmt->shift;
     p[0] = (uint8_t) (code & 0xff);
     p[1] = (uint8_t) (code >> 8);
   } else {
@@ -108,39 +182,42 @@ write_code (const TexelAdjustPlan * plan, TexelImage * img, int c, int x,
 /* Clamps a normalised value and rounds it to the nearest code (round ()
  * rounds halves away from zero: up, for these non-negative values). */
 static void
-write_value (const TexelAdjustPlan * plan, TexelImage * img, int c, int x,
+write_value (const TexelAdjustKernelPlan * k, TexelImage * img, int c, int x,
     int y, double v)
 {
-  write_code (plan, img, c, x, y, (unsigned) round (clamp01 (v) *
-          plan->max_code));
+  write_code (&k->fmt, img, c, x, y, (unsigned) round (clamp01 (v) *
+          k->max_code));
 }
 
 static void
 adjust_rgb_pixel (const TexelAdjustPlan * plan, const TexelImage * in,
     TexelImage * out, int x, int y)
 {
-  double v[3];
+  const TexelAdjustKernelPlan *kp = &plan->kernel;
+  double v[3], o[3], gain = texel_adjust_vignette_d (plan, x, y);
   int c, k;
 
   for (c = 0; c < 3; c++) {
-    v[c] = read_code (plan, in, c, x, y) / 255.0;
-    if (plan->linear)
-      v[c] = texel_adjust_curve_d (&plan->curve, c, v[c]);
+    v[c] = read_code (&kp->fmt, in, c, x, y) / 255.0;
+    if (kp->linear)
+      v[c] = texel_adjust_curve_d (&plan->curve, c, v[c], gain);
   }
   for (k = 0; k < 3; k++) {
-    double o = v[k];
-
-    if (plan->has_matrix)
-      o = plan->mat_d[k][0] * v[0] + plan->mat_d[k][1] * v[1]
+    o[k] = v[k];
+    if (kp->has_matrix)
+      o[k] = plan->mat_d[k][0] * v[0] + plan->mat_d[k][1] * v[1]
           + plan->mat_d[k][2] * v[2] + plan->mat_d[k][3];
-    write_value (plan, out, k, x, y, o);
   }
-  if (plan->fmt.comp[3].plane >= 0)
-    write_code (plan, out, 3, x, y, read_code (plan, in, 3, x, y));
+  if (plan->cube != NULL)
+    texel_adjust_lut3d_d (plan, o);
+  for (k = 0; k < 3; k++)
+    write_value (kp, out, k, x, y, o[k]);
+  if (kp->fmt.comp[3].plane >= 0)
+    write_code (&kp->fmt, out, 3, x, y, read_code (&kp->fmt, in, 3, x, y));
   /* RGBx's unused byte: 0xff, as the converter writes it. */
-  if (plan->pad_offset >= 0)
-    out->data[0][(size_t) y * out->stride[0] + plan->pad_offset
-        + (size_t) x * plan->fmt.comp[0].pixel_stride] = 0xff;
+  if (kp->pad_offset >= 0)
+    out->data[0][(size_t) y * out->stride[0] + kp->pad_offset
+        + (size_t) x * kp->fmt.comp[0].pixel_stride] = 0xff;
 }
 
 /* The luma pixels that chroma sample (@bx, @by) covers, and the sample. */
@@ -148,65 +225,68 @@ static void
 adjust_yuv_block (const TexelAdjustPlan * plan, const TexelImage * in,
     TexelImage * out, int bx, int by)
 {
-  int x0 = bx << plan->x_shift, y0 = by << plan->y_shift;
-  int x1 = x0 + (1 << plan->x_shift), y1 = y0 + (1 << plan->y_shift);
+  const TexelAdjustKernelPlan *kp = &plan->kernel;
+  int x0 = bx << kp->x_shift, y0 = by << kp->y_shift;
+  int x1 = x0 + (1 << kp->x_shift), y1 = y0 + (1 << kp->y_shift);
   double qb = 0.0, qr = 0.0, sum[2] = { 0.0, 0.0 }, v[3];
   int x, y, n = 0;
 
-  if (x1 > plan->width)
-    x1 = plan->width;
-  if (y1 > plan->height)
-    y1 = plan->height;
-  if (plan->has_chroma) {
-    qb = read_code (plan, in, 1, bx, by) - plan->off_d[1];
-    qr = read_code (plan, in, 2, bx, by) - plan->off_d[2];
+  if (x1 > kp->width)
+    x1 = kp->width;
+  if (y1 > kp->height)
+    y1 = kp->height;
+  if (kp->has_chroma) {
+    qb = read_code (&kp->fmt, in, 1, bx, by) - plan->off_d[1];
+    qr = read_code (&kp->fmt, in, 2, bx, by) - plan->off_d[2];
   }
   for (y = y0; y < y1; y++) {
     for (x = x0; x < x1; x++) {
-      double qy = read_code (plan, in, 0, x, y) - plan->off_d[0];
+      double qy = read_code (&kp->fmt, in, 0, x, y) - plan->off_d[0];
 
-      texel_adjust_yuv_pixel_d (plan, qy, qb, qr, v);
-      write_value (plan, out, 0, x, y, v[0]);
+      texel_adjust_yuv_pixel_d (plan, qy, qb, qr,
+          texel_adjust_vignette_d (plan, x, y), v);
+      write_value (kp, out, 0, x, y, v[0]);
       sum[0] += v[1];
       sum[1] += v[2];
       n++;
     }
   }
-  if (!plan->has_chroma)
+  if (!kp->has_chroma)
     return;
-  if (plan->linear) {
+  if (kp->linear || plan->cube != NULL) {
     /* The mean of the adjusted chroma of the covered pixels. */
     v[1] = sum[0] / n;
     v[2] = sum[1] / n;
   }
   /* Else luma did not matter: v holds the chroma of the block. */
-  write_value (plan, out, 1, bx, by, v[1]);
-  write_value (plan, out, 2, bx, by, v[2]);
+  write_value (kp, out, 1, bx, by, v[1]);
+  write_value (kp, out, 2, bx, by, v[2]);
 }
 
 void
 texel_adjust_cpu (const TexelAdjustPlan * plan, const TexelImage * in,
     TexelImage * out, int row0, int row1)
 {
-  int bw = -((-plan->width) >> plan->x_shift);
-  int bh = -((-plan->height) >> plan->y_shift);
+  const TexelAdjustKernelPlan *kp = &plan->kernel;
+  int bw = -((-kp->width) >> kp->x_shift);
+  int bh = -((-kp->height) >> kp->y_shift);
   int by0, by1, bx, by;
 
   if (row0 < 0)
     row0 = 0;
-  if (row1 > plan->height)
-    row1 = plan->height;
+  if (row1 > kp->height)
+    row1 = kp->height;
   if (row0 >= row1)
     return;
   /* Whole blocks starting in [row0, row1). */
-  by0 = (row0 + (1 << plan->y_shift) - 1) >> plan->y_shift;
-  by1 = (row1 + (1 << plan->y_shift) - 1) >> plan->y_shift;
+  by0 = (row0 + (1 << kp->y_shift) - 1) >> kp->y_shift;
+  by1 = (row1 + (1 << kp->y_shift) - 1) >> kp->y_shift;
   if (by1 > bh)
     by1 = bh;
 
   for (by = by0; by < by1; by++) {
     for (bx = 0; bx < bw; bx++) {
-      if (plan->fmt.is_yuv)
+      if (kp->fmt.is_yuv)
         adjust_yuv_block (plan, in, out, bx, by);
       else
         adjust_rgb_pixel (plan, in, out, bx, by);

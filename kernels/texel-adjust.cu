@@ -3,11 +3,15 @@
  * One thread per chroma block (one pixel for RGB, GRAY8 and formats
  * without subsampling; 2x2 luma pixels for 4:2:0, 2x1 for 4:2:2), running
  * texel_adjust_block_f () of texel-adjust.h: the very code the unit tests
- * run on the host against the double-precision reference. The plan goes
- * by value (kernel parameters live in the constant bank); the LUT kind
- * copies its LUTs into shared memory first, because lookups indexed by
- * pixel codes diverge within a warp, which the constant cache serialises
- * and shared memory does not.
+ * run on the host against the double-precision reference. The plan's
+ * float part goes by value (kernel parameters live in the constant bank);
+ * the LUT kind copies its LUTs into shared memory first, because lookups
+ * indexed by pixel codes diverge within a warp, which the constant cache
+ * serialises and shared memory does not. A 3D LUT is a float4 cudaArray
+ * read through a texture (the texture cache suits the 3D locality of
+ * neighbouring pixels' colours): filtered by the hardware where its 8-bit
+ * weights stay within half a code (texel-adjust.h), else 8 point fetches
+ * interpolated with fmaf.
  *
  * Fast math, deliberately, and what each costs against the CPU reference
  * (errors in output codes; 8-bit max code 255, 10-bit 1023):
@@ -23,13 +27,25 @@
  *    2^-22 = 1.8e-5 relative: 0.005 code at 8 bits, 0.02 at 10 bits.
  *  - exp2f: MUFU.EX2 plus range scaling, <= 2 ulp (2.4e-7 relative):
  *    < 0.001 code.
+ *  - __fdividef (tone maps only): <= 2 ulp for divisors below 2^126 (the
+ *    divisors here are 1 + x or a quadratic in x <= 2^17: far below).
+ *    The tone-mapped path also leaves the log2 domain (exp2f, the map,
+ *    __log2f again): about 6 ulp relative in L2 altogether, which the
+ *    gamma exponent (at most 100) and the encode's power (0.45) scale to
+ *    1.6e-5 relative: 0.004 code at 8 bits.
+ *  - The vignette gain 1 + k ((x - cx)^2 + (y - cy)^2): dx and dy exact,
+ *    their squares and sum within 2^-23 relative, log2 of the gain by
+ *    __log2f (2^-22 absolute): like a change of exposure by 1e-6 stops.
+ *  - 3D LUT: in software 7 fmaf lerps per channel, a few ulp of the
+ *    entries' range; in hardware the weight error above (bounded per LUT
+ *    by the plan, <= 0.5 code where used).
  *  - __expf, __logf, __powf are not used: __powf is exp2f (y * __log2f
  *    (x)), which the curve already is with decode, gains, gamma and
  *    encode composed in the log2 domain (one log2 and one exp2 per
- *    channel instead of three pows). __sincosf and __fdividef are not
- *    needed: the hue rotation's sine and cosine are per plan (host,
- *    double), and divisions are reciprocals from the plan (the chroma
- *    mean divides by 1, 2 or 4, exactly).
+ *    channel instead of three pows). __sincosf is not needed: the hue
+ *    rotation's sine and cosine are per plan (host, double); the other
+ *    divisions are reciprocals from the plan (the chroma mean divides by
+ *    1, 2 or 4, exactly).
  *  - Everything else is float arithmetic: the Y'CbCr -> R'G'B' matrix on
  *    centred integer codes (exact operands), about 3 * 2^-24 * |terms| =
  *    2e-7 absolute. The curve's slope multiplies it: at most about
@@ -55,6 +71,8 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cuda_runtime.h>
 
@@ -66,11 +84,12 @@
 
 /* Kernel parameters beyond 4 KiB need CUDA 12.1 and Volta; keep the plan
  * within the limit every toolkit and GPU accepts. */
-static_assert (sizeof (TexelAdjustPlan) <= 4096,
-    "TexelAdjustPlan must fit the 4 KiB kernel parameter limit");
+static_assert (sizeof (TexelAdjustKernelPlan) <= 4096,
+    "TexelAdjustKernelPlan must fit the 4 KiB kernel parameter limit");
 
 template <int KIND> static __global__ void
-texel_adjust_kernel (const TexelAdjustPlan plan, const TexelImage in,
+texel_adjust_kernel (const TexelAdjustKernelPlan plan,
+    const TexelAdjustLut3dSource lut3d, const TexelImage in,
     const TexelImage out, int bw, int by0, int by1)
 {
   /* Only the LUT kind holds its tables here. */
@@ -92,12 +111,13 @@ texel_adjust_kernel (const TexelAdjustPlan plan, const TexelImage in,
   if (bx >= bw || by >= by1)
     return;
   /* Each kernel instance sees one kind: the compiler drops the others. */
-  TexelAdjustPlan const *p = &plan;
-  texel_adjust_block_f (p, lut, &in, &out, bx, by);
+  texel_adjust_block_f (&plan, (TexelAdjustKind) KIND, lut, &lut3d, &in,
+      &out, bx, by);
 }
 
 static cudaError_t
-texel_adjust_launch (const TexelAdjustPlan * plan, const TexelImage * in,
+texel_adjust_launch (const TexelAdjustKernelPlan * plan,
+    const TexelAdjustLut3dSource * lut3d, const TexelImage * in,
     const TexelImage * out, int row0, int row1, cudaStream_t stream)
 {
   int ys = plan->y_shift;
@@ -119,15 +139,19 @@ texel_adjust_launch (const TexelAdjustPlan * plan, const TexelImage * in,
   switch (plan->kind) {
     case TEXEL_ADJUST_KIND_LUT:
       texel_adjust_kernel<TEXEL_ADJUST_KIND_LUT> <<<grid, block, 0,
-          stream>>> (*plan, *in, *out, bw, by0, by1);
+          stream>>> (*plan, *lut3d, *in, *out, bw, by0, by1);
       break;
     case TEXEL_ADJUST_KIND_YUV_SEPARABLE:
       texel_adjust_kernel<TEXEL_ADJUST_KIND_YUV_SEPARABLE> <<<grid, block, 0,
-          stream>>> (*plan, *in, *out, bw, by0, by1);
+          stream>>> (*plan, *lut3d, *in, *out, bw, by0, by1);
       break;
-    case TEXEL_ADJUST_KIND_YUV_LINEAR:
-      texel_adjust_kernel<TEXEL_ADJUST_KIND_YUV_LINEAR> <<<grid, block, 0,
-          stream>>> (*plan, *in, *out, bw, by0, by1);
+    case TEXEL_ADJUST_KIND_YUV_RGB:
+      texel_adjust_kernel<TEXEL_ADJUST_KIND_YUV_RGB> <<<grid, block, 0,
+          stream>>> (*plan, *lut3d, *in, *out, bw, by0, by1);
+      break;
+    case TEXEL_ADJUST_KIND_RGB_PIXEL:
+      texel_adjust_kernel<TEXEL_ADJUST_KIND_RGB_PIXEL> <<<grid, block, 0,
+          stream>>> (*plan, *lut3d, *in, *out, bw, by0, by1);
       break;
     default:
       return cudaErrorInvalidValue;
@@ -137,34 +161,180 @@ texel_adjust_launch (const TexelAdjustPlan * plan, const TexelImage * in,
 
 static int
 texel_adjust_image_matches (const TexelImage * img,
-    const TexelAdjustPlan * plan)
+    const TexelAdjustKernelPlan * plan)
 {
   return img->format == plan->fmt.format && img->width == plan->width
       && img->height == plan->height;
 }
 
+/* ------------------------------------------------------------------ */
+/* 3D LUTs */
+
+struct TexelCudaLut3d
+{
+  int device;
+  int size;
+  cudaArray_t array;
+  cudaTextureObject_t linear, point;
+};
+
+/* Clamped, unnormalised coordinates (texel centres at i + 0.5), floats
+ * as stored. */
+static cudaError_t
+texel_lut3d_texture (cudaArray_t array, enum cudaTextureFilterMode filter,
+    cudaTextureObject_t * texture)
+{
+  struct cudaResourceDesc res;
+  struct cudaTextureDesc tex;
+  int a;
+
+  memset (&res, 0, sizeof (res));
+  res.resType = cudaResourceTypeArray;
+  res.res.array.array = array;
+  memset (&tex, 0, sizeof (tex));
+  for (a = 0; a < 3; a++)
+    tex.addressMode[a] = cudaAddressModeClamp;
+  tex.filterMode = filter;
+  tex.readMode = cudaReadModeElementType;
+  tex.normalizedCoords = 0;
+  return TEXEL_FAULTY (TEXEL_FAULT_TEXTURE,
+      cudaCreateTextureObject (texture, &res, &tex, NULL));
+}
+
+static cudaError_t
+texel_lut3d_upload (TexelCudaLut3d * lut, const TexelCube * cube)
+{
+  size_t n = (size_t) cube->size, i;
+  cudaChannelFormatDesc desc = cudaCreateChannelDesc<float4> ();
+  cudaExtent extent = make_cudaExtent (n, n, n);
+  cudaMemcpy3DParms copy;
+  float4 *host;
+  cudaError_t err;
+
+  err = TEXEL_FAULTY (TEXEL_FAULT_DEVICE_ALLOC,
+      cudaMalloc3DArray (&lut->array, &desc, extent, 0));
+  if (err != cudaSuccess)
+    return err;
+  /* float4 texels (3-channel arrays do not exist): a staging copy. */
+  host = (float4 *) malloc (n * n * n * sizeof (float4));
+  if (host == NULL)
+    return cudaErrorMemoryAllocation;
+  for (i = 0; i < n * n * n; i++)
+    host[i] = make_float4 (cube->table[3 * i], cube->table[3 * i + 1],
+        cube->table[3 * i + 2], 0.0f);
+  memset (&copy, 0, sizeof (copy));
+  copy.srcPtr = make_cudaPitchedPtr (host, n * sizeof (float4), n, n);
+  copy.dstArray = lut->array;
+  copy.extent = extent;
+  copy.kind = cudaMemcpyHostToDevice;
+  err = TEXEL_FAULTY (TEXEL_FAULT_COPY, cudaMemcpy3D (&copy));
+  free (host);
+  if (err != cudaSuccess)
+    return err;
+  err = texel_lut3d_texture (lut->array, cudaFilterModeLinear, &lut->linear);
+  if (err != cudaSuccess)
+    return err;
+  return texel_lut3d_texture (lut->array, cudaFilterModePoint, &lut->point);
+}
+
+static void
+texel_lut3d_release (TexelCudaLut3d * lut)
+{
+  if (lut->point)
+    cudaDestroyTextureObject (lut->point);
+  if (lut->linear)
+    cudaDestroyTextureObject (lut->linear);
+  if (lut->array)
+    cudaFreeArray (lut->array);
+}
+
+extern "C" int
+texel_cuda_lut3d_new (int device, const TexelCube * cube,
+    TexelCudaLut3d ** out)
+{
+  TexelCudaLut3d *lut;
+  cudaError_t err;
+  int previous;
+
+  *out = NULL;
+  if (cube == NULL || cube->table == NULL || cube->size < TEXEL_CUBE_MIN_SIZE
+      || cube->size > TEXEL_CUBE_MAX_SIZE)
+    return cudaErrorInvalidValue;
+  err = cudaGetDevice (&previous);
+  if (err != cudaSuccess)
+    return err;
+  if (previous != device && (err = cudaSetDevice (device)) != cudaSuccess)
+    return err;
+  lut = (TexelCudaLut3d *) calloc (1, sizeof (*lut));
+  if (lut == NULL) {
+    err = cudaErrorMemoryAllocation;
+  } else {
+    lut->device = device;
+    lut->size = cube->size;
+    err = texel_lut3d_upload (lut, cube);
+    if (err != cudaSuccess) {
+      texel_lut3d_release (lut);
+      free (lut);
+    } else {
+      *out = lut;
+    }
+  }
+  if (previous != device)
+    (void) cudaSetDevice (previous);
+  return err;
+}
+
+extern "C" void
+texel_cuda_lut3d_free (TexelCudaLut3d * lut)
+{
+  int previous;
+
+  if (lut == NULL)
+    return;
+  if (cudaGetDevice (&previous) != cudaSuccess)
+    previous = lut->device;
+  if (previous != lut->device)
+    (void) cudaSetDevice (lut->device);
+  texel_lut3d_release (lut);
+  if (previous != lut->device)
+    (void) cudaSetDevice (previous);
+  free (lut);
+}
+
+/* ------------------------------------------------------------------ */
+
 extern "C" int
 texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
-    const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelAdjustStream stream)
+    const TexelCudaLut3d * lut, const TexelImage * in,
+    const TexelImage * out, int row0, int row1, TexelAdjustStream stream)
 {
+  TexelAdjustLut3dSource lut3d;
+  const TexelAdjustKernelPlan *kp;
   cudaError_t err;
   int previous;
 
   if (plan == NULL || in == NULL || out == NULL)
     return cudaErrorInvalidValue;
+  kp = &plan->kernel;
+  memset (&lut3d, 0, sizeof (lut3d));
+  if (kp->lut3d) {
+    if (lut == NULL || lut->size != kp->lut3d_size || lut->device != device)
+      return cudaErrorInvalidValue;
+    lut3d.linear = lut->linear;
+    lut3d.point = lut->point;
+  }
   /* The legacy default stream would serialise with all other work of the
    * process: callers must bring a stream of their own. */
   if (stream == NULL)
     return cudaErrorInvalidResourceHandle;
-  if (!texel_adjust_image_matches (in, plan)
-      || !texel_adjust_image_matches (out, plan))
+  if (!texel_adjust_image_matches (in, kp)
+      || !texel_adjust_image_matches (out, kp))
     return cudaErrorInvalidValue;
-  if (row0 < 0 || row1 > plan->height || row0 > row1)
+  if (row0 < 0 || row1 > kp->height || row0 > row1)
     return cudaErrorInvalidValue;
   /* A band starting on an odd row would share a chroma row with the band
    * above. */
-  if ((row0 & 1) && plan->y_shift)
+  if ((row0 & 1) && kp->y_shift)
     return cudaErrorInvalidValue;
   if (row0 == row1)
     return cudaSuccess;
@@ -177,7 +347,7 @@ texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
     return err;
   if (previous != device && (err = cudaSetDevice (device)) != cudaSuccess)
     return err;
-  err = texel_adjust_launch (plan, in, out, row0, row1,
+  err = texel_adjust_launch (kp, &lut3d, in, out, row0, row1,
       (cudaStream_t) stream);
   if (previous != device)
     (void) cudaSetDevice (previous);

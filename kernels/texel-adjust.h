@@ -1,18 +1,23 @@
 /* gst-texel: colour adjustment (texeladjust): brightness, contrast,
- * saturation and hue as videobalance does them, gamma, exposure and
- * white-balance gains in linear light, behind one C API with a CPU
- * reference and CUDA kernels.
+ * saturation and hue as videobalance does them; gamma, exposure,
+ * white-balance gains, white point, tone map and vignette correction in
+ * linear light; a 3D LUT last; behind one C API with a CPU reference and
+ * CUDA kernels.
  *
  * The order of operations, for one pixel:
  *
- *  1. Linear-light stage (skipped entirely when gamma = 1, exposure = 0
- *     and every gain = 1). Non-linear R'G'B' in [0, 1] (YUV formats: from
- *     Y'CbCr through the caps' matrix, clamped to [0, 1]) is decoded to
- *     linear light with the inverse of the caps' transfer function
- *     (BT.709 / BT.601 / BT.2020 OETF, sRGB, or a pure power), then per
- *     channel c:
- *         L2 = min (1, gain[c] * 2^exposure * L)       (clipped: display
- *                                                       referred)
+ *  1. Linear-light stage (skipped entirely when gamma = 1, exposure = 0,
+ *     every gain = 1, the white point is 6500 K, there is no tone map
+ *     and no vignette correction). Non-linear R'G'B' in [0, 1] (YUV
+ *     formats: from Y'CbCr through the caps' matrix, clamped to [0, 1])
+ *     is decoded to linear light L with the inverse of the caps' transfer
+ *     function (BT.709 / BT.601 / BT.2020 OETF, sRGB, or a pure power),
+ *     then per channel c, with k[c] = gain[c] * wp[c] * 2^exposure *
+ *     v(x, y) (wp: the white point's gains, v: the vignette gain at the
+ *     pixel, both below):
+ *         L2 = tone (k[c] * L)                (tone map, below; none:
+ *                                              min (1, x), clipped:
+ *                                              display referred)
  *         L3 = L2^(1 / gamma)                 for L2 >= T = 2^-12
  *              L2 * T^(1 / gamma - 1)         below (a linear toe, see
  *                                                       below)
@@ -25,7 +30,14 @@
  *         Cr' = saturation * (-sin (pi hue) Cb + cos (pi hue) Cr)
  *     For RGB formats through BT.601 (as videobalance), folded into one
  *     3x4 matrix on R'G'B'.
- *  3. Clamp to the code range, round to the nearest code.
+ *  3. 3D LUT (a .cube file, texel-cube.h) on the R'G'B' the first two
+ *     stages give (non-linear, as grading LUTs expect; YUV formats:
+ *     decoded with the caps' matrix, the LUT's output encoded again):
+ *     each channel mapped to lattice coordinates
+ *         t = clamp ((v - domain_min) / (domain_max - domain_min), 0, 1)
+ *             * (N - 1)
+ *     and the 8 surrounding entries interpolated trilinearly.
+ *  4. Clamp to the code range, round to the nearest code.
  *
  * The toe: L^(1/gamma) has an infinite slope at 0 for gamma > 1, so that
  * a float rounding error of 1e-7 in a nearly black input would move the
@@ -33,11 +45,67 @@
  * BT.709 signal) the curve is the chord from 0 to T instead: continuous,
  * slope at most T^(1/gamma - 1) (1783 at gamma = 10).
  *
+ * Tone maps (per channel, on x = k[c] L, so after exposure, gains, white
+ * point and vignette; into [0, 1], so before gamma):
+ *     none       min (1, x)                   (clips)
+ *     reinhard   x / (1 + x)                  (Reinhard et al. 2002,
+ *                                              the simple global operator:
+ *                                              1 maps to 0.5)
+ *     filmic     min (1, x (2.51 x + 0.03) / (x (2.43 x + 0.59) + 0.14))
+ *                (Narkowicz 2015: a rational fit of the ACES RRT + ODT
+ *                 curve; 1 maps to 0.80, 7.24 and above to 1)
+ * Both are increasing and start with slopes 1 and 0.21 at 0; exposure
+ * chooses which input ends up where (Narkowicz pre-scales by 0.6:
+ * exposure -0.74).
+ *
+ * The white point: wp[c] are von Kries gains in the linear RGB of the
+ * caps' primaries. The Planckian locus at T kelvin (Kim et al., 2002: the
+ * cubic-spline fit of its CIE 1931 chromaticity, 1667..25000 K) gives
+ * the illuminant's white W_T = XYZ (x/y, 1, (1 - x - y)/y), Y = 1; the
+ * reference white is the same locus at 6500 K (near D65; a white point
+ * of 6500 is exactly neutral). With M the caps' RGB -> XYZ matrix (from
+ * their primaries and white):
+ *     wp[c] = (M^-1 W_6500)[c] / (M^-1 W_T)[c]
+ * so the illuminant's white becomes the reference white at the same
+ * luminance (both have Y = 1: no further normalisation). Below 6500 K
+ * (warm light) blue is raised and red lowered, above it the reverse. The
+ * gains multiply red-gain, green-gain and blue-gain: k[c] above.
+ *
+ * The vignette (lens shading) correction: a gain in linear light that
+ * grows with the distance r from the frame's centre,
+ *     v(x, y) = 1 + strength * r^2,
+ *     r^2 = ((x + 0.5 - W/2)^2 + (y + 0.5 - H/2)^2) / ((W/2)^2 + (H/2)^2)
+ * for the luma pixel (x, y) of a W x H frame: r is 0 at the centre and 1
+ * at the corners (the half-diagonal), in pixels (square pixels assumed),
+ * so the corners get 1 + strength. A simple lens's cos^4 fall-off,
+ * 1 / (1 + tan^2 t)^2 ~ 1 - 2 tan^2 t near the axis with tan t = r *
+ * half-diagonal / focal length, is corrected by a strength of about
+ * 2 (half-diagonal / focal length)^2; negative values darken the corners
+ * (an added vignette; -1 makes them black). The gain depends on
+ * the row only through y: a band of rows is adjusted as in the whole
+ * frame.
+ *
+ * The 3D LUT on the GPU: a float4 cudaArray read through a 3D texture.
+ * Hardware linear filtering holds each interpolation weight in 9-bit
+ * fixed point with 8 fractional bits (CUDA C++ Programming Guide, "Linear
+ * Filtering"), an error of up to 2^-8 per axis: at most
+ *     E = max_code * G * 2^-8 * (step_r + step_g + step_b)
+ * output codes, step_a the largest difference between neighbouring
+ * entries along axis a (TexelCube.max_step) and G the largest row sum
+ * of |encode matrix| after the LUT (1 for RGB). A 33-point identity LUT
+ * gives E = 0.09 codes at 8 bits and 0.33 at 10 bits (limited range;
+ * 0.37 full range); a 2-point one
+ * (every linear LUT: inversions, channel swaps) 3 codes at 8 bits. The
+ * plan uses the hardware where E <= TEXEL_ADJUST_LUT3D_HW_MAX_ERROR (half
+ * a code: GPU and CPU codes then differ by at most 1), and otherwise
+ * fetches the 8 entries without filtering and interpolates in float.
+ *
  * 4:2:0 and 4:2:2 formats with the linear stage active: each luma pixel
  * takes the chroma sample that covers it (no interpolation: the result
- * stays local), and each output chroma sample is the mean of the adjusted
- * chroma of the luma pixels it covers. Without the linear stage luma and
- * chroma are adjusted independently, as videobalance does.
+ * stays local) and its own vignette gain, and each output chroma sample
+ * is the mean of the adjusted chroma of the luma pixels it covers; the
+ * same with a 3D LUT. Without either, luma and chroma are adjusted
+ * independently, as videobalance does.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -47,10 +115,19 @@
 #include <math.h>
 
 #include "texel-convert.h"
+#include "texel-cube.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Tone maps (the formulas are at the top of this file). */
+typedef enum
+{
+  TEXEL_TONE_MAP_NONE = 0,
+  TEXEL_TONE_MAP_REINHARD,
+  TEXEL_TONE_MAP_FILMIC
+} TexelToneMap;
 
 /* Transfer functions (GStreamer's, video-color.c; BT.709 with the precise
  * constants of BT.2020, so that its segments meet). */
@@ -71,6 +148,18 @@ typedef enum
 #define TEXEL_ADJUST_GAIN_MAX 4.0
 /* The toe of the gamma curve in linear light: 2^-12. */
 #define TEXEL_ADJUST_TOE (1.0 / 4096.0)
+/* White point (kelvin). Below 2500 K the gains grow fast (BT.709 blue:
+ * 7.4 at 2500 K, 52 at 2000 K) and near 1800 K the locus leaves the
+ * BT.709 gamut (blue would go negative). */
+#define TEXEL_ADJUST_WHITE_POINT_MIN 2500.0
+#define TEXEL_ADJUST_WHITE_POINT_MAX 15000.0
+#define TEXEL_ADJUST_WHITE_POINT_NEUTRAL 6500.0
+/* Vignette strength: the corners' gain, minus 1. */
+#define TEXEL_ADJUST_VIGNETTE_MIN -1.0
+#define TEXEL_ADJUST_VIGNETTE_MAX 3.0
+/* The largest weight error of hardware filtering a 3D LUT may cause, in
+ * output codes, for the plan to use it (see above). */
+#define TEXEL_ADJUST_LUT3D_HW_MAX_ERROR 0.5
 /* Largest LUT: 8-bit codes. */
 #define TEXEL_ADJUST_LUT_SIZE 256
 
@@ -83,14 +172,22 @@ typedef struct
   double gamma;                 /* 0.01..10, 1 */
   double exposure;              /* stops, -10..10, 0 */
   double gain[3];               /* R, G, B: 0..4, 1 */
+  double white_point;           /* kelvin, 2500..15000, 6500 */
+  TexelToneMap tone_map;
+  double vignette;              /* strength, -1..3, 0 */
+  /* A 3D LUT, or NULL: the caller's, kept alive as long as the plans
+   * made with it. */
+  const TexelCube *cube;
   /* The frames' colorimetry: matrix and range of YUV formats, transfer
-   * function of all. */
+   * function and primaries (CIE 1931 x, y of R, G, B and white) of all. */
   TexelMatrix matrix;
   int full_range;
   TexelTransfer transfer;
+  double primaries[4][2];
 } TexelAdjustConfig;
 
-/* Neutral settings, BT.709 limited range, BT.709 transfer. */
+/* Neutral settings, BT.709 limited range, BT.709 transfer and
+ * primaries. */
 void texel_adjust_config_init (TexelAdjustConfig * config);
 /* Whether the linear-light stage does nothing. */
 int texel_adjust_config_linear_neutral (const TexelAdjustConfig * config);
@@ -100,12 +197,17 @@ int texel_adjust_config_is_neutral (const TexelAdjustConfig * config);
 typedef enum
 {
   /* One LUT per colour component indexed by its 8-bit code, then (RGB,
-   * balance not neutral) a 3x4 matrix: RGB formats and GRAY8. */
+   * balance not neutral) a 3x4 matrix: RGB formats and GRAY8 when every
+   * pixel is adjusted alike. */
   TEXEL_ADJUST_KIND_LUT = 0,
   /* Y'CbCr, no linear stage: luma from luma, chroma from chroma. */
   TEXEL_ADJUST_KIND_YUV_SEPARABLE,
-  /* Y'CbCr through R'G'B' and the curves, per luma pixel. */
-  TEXEL_ADJUST_KIND_YUV_LINEAR
+  /* Y'CbCr (and GRAY8 with a vignette) through R'G'B', the curves and
+   * the 3D LUT, per luma pixel. */
+  TEXEL_ADJUST_KIND_YUV_RGB,
+  /* 8-bit R'G'B' through the curves per pixel (a vignette: the curve
+   * depends on the position), then as LUT. */
+  TEXEL_ADJUST_KIND_RGB_PIXEL
 } TexelAdjustKind;
 
 /* One transfer function and the per-channel curve, in float for the
@@ -123,6 +225,7 @@ typedef struct
   /* The gamma toe T and its chord's slope. */
   float toe, log2_toe, toe_slope;
   float inv_gamma;
+  TexelToneMap tone_map;
   /* Encode: L >= enc_knee: V = enc_mul * 2^(enc_pow * log2 L) - enc_sub;
    * below: V = enc_lin * L. */
   float enc_knee, log2_enc_knee, enc_mul, enc_sub, enc_pow, enc_lin;
@@ -133,13 +236,14 @@ typedef struct
 {
   double alpha, power, beta, slope;     /* V = (1 + a) L^p - a, or s L */
   double dec_knee;                      /* slope * beta */
-  double k[3];                          /* gain * 2^exposure */
+  double k[3];                          /* gain * wp * 2^exposure */
   double inv_gamma, toe, toe_slope;
+  TexelToneMap tone_map;
 } TexelAdjustCurve;
 
-/* Everything a kernel needs, derived once per caps or property change.
- * Plain data, passed by value to the CUDA kernels (the LUTs go with it,
- * then into shared memory). Codes of YUV formats enter as "centred
+/* What a kernel reads, derived once per caps or property change: float
+ * data, passed by value to the CUDA kernels (the LUTs go with it, then
+ * into shared memory). Codes of YUV formats enter as "centred
  * codes" q = code - off (off: 16 and 128 at 8 bits limited range, 0 and
  * 128 full range; times 4 at 10 bits), exact integers in float. Outputs
  * are normalised codes (code / max_code), clamped and rounded last. */
@@ -149,6 +253,9 @@ typedef struct
   int width, height;
   TexelAdjustKind kind;
   int linear;                   /* the linear stage is active */
+  int positional;               /* a vignette: gains depend on (x, y) */
+  /* The vignette: v = 1 + vig_k ((x - vig_cx)^2 + (y - vig_cy)^2). */
+  float vig_cx, vig_cy, vig_k;
   int has_matrix;               /* LUT kind: apply mat after the LUTs */
   int x_shift, y_shift;         /* chroma subsampling; 0 without chroma */
   int has_chroma;
@@ -158,20 +265,39 @@ typedef struct
   /* SEPARABLE: Y = y_coef[0] * qY + y_coef[1];
    * C[j] = c_coef[j][0] * qCb + c_coef[j][1] * qCr + c_coef[j][2]. */
   float y_coef[2], c_coef[2][3];
-  /* LINEAR: R'G'B'[k] = sum_c dec[k][c] * q[c]; after the curves,
-   * out[k] = sum_c enc[k][c] * R'G'B'[c] + enc[k][3]. */
-  float dec[3][3], enc[3][4];
-  /* LUT: v[c] = lut[c][code]; out[k] = sum_c mat[k][c] v[c] + mat[k][3]
-   * when has_matrix, else v[k]. */
+  /* YUV_RGB: R'G'B'[k] = sum_c dec[k][c] * q[c]; after the curves,
+   * out[k] = sum_c enc[k][c] * R'G'B'[c] + enc[k][3]. With a 3D LUT the
+   * balance moves from enc (then the plain encoding) to post, applied
+   * on R'G'B' before the LUT. */
+  float dec[3][3], enc[3][4], post[3][4];
+  /* LUT: v[c] = lut[c][code] (RGB_PIXEL: the curve of code / 255);
+   * out[k] = sum_c mat[k][c] v[c] + mat[k][3] when has_matrix, else
+   * v[k]. */
   float mat[3][4];
   TexelAdjustCurveF curve_f;
+  /* The 3D LUT (lut3d: the kernels apply one; GRAY8's LUT kind has it in
+   * its 1D LUT): lattice coordinates t = clamp (v * lut3d_scale +
+   * lut3d_offset, 0, N - 1); lut3d_hw: interpolated by the texture
+   * hardware. */
+  int lut3d, lut3d_hw, lut3d_size;
+  float lut3d_scale[3], lut3d_offset[3];
   float lut[3][TEXEL_ADJUST_LUT_SIZE];
+} TexelAdjustKernelPlan;
 
-  /* Double precision, for the CPU reference. */
+/* The whole plan: the kernels' part, and the same in double precision
+ * for the CPU reference. */
+typedef struct
+{
+  TexelAdjustKernelPlan kernel;
   double off_d[3];
   double y_coef_d[2], c_coef_d[2][3];
   double dec_d[3][3], enc_d[3][4], mat_d[3][4];
   TexelAdjustCurve curve;
+  double vignette;              /* strength */
+  const TexelCube *cube;        /* the 3D LUT, or NULL */
+  double post_d[3][4];
+  /* The bound E on hardware filtering's error (codes; see above). */
+  double lut3d_hw_error;
 } TexelAdjustPlan;
 
 /* Fills @plan (and its LUTs, in double, rounded to float once). Returns 0,
@@ -180,20 +306,38 @@ int texel_adjust_plan_init (TexelAdjustPlan * plan,
     const TexelAdjustConfig * config, TexelFormat format, int width,
     int height, const char **error);
 
+/* The Planckian locus: CIE 1931 chromaticity of a black body at @kelvin
+ * (Kim et al.'s cubic spline, valid from 1667 to 25000 K). */
+void texel_planckian_xy (double kelvin, double *x, double *y);
+/* The linear RGB -> XYZ matrix of @primaries (x, y of R, G, B, white). */
+void texel_rgb_to_xyz (const double primaries[4][2], double m[3][3]);
+/* The white point's gains wp[c] (see the top of this file); exactly 1 at
+ * TEXEL_ADJUST_WHITE_POINT_NEUTRAL. */
+void texel_white_point_gains (const double primaries[4][2], double kelvin,
+    double gains[3]);
+
 /* Parameters of a transfer function: V = (1 + alpha) L^power - alpha for
  * L >= beta, else slope * L. */
 void texel_transfer_params (TexelTransfer transfer, double *alpha,
     double *power, double *beta, double *slope);
 double texel_transfer_decode (const TexelAdjustCurve * curve, double v);
+/* The tone map of @curve applied to linear @x >= 0. */
+double texel_tone_map_d (TexelToneMap tone_map, double x);
 double texel_transfer_encode (const TexelAdjustCurve * curve, double l);
 
-/* CPU reference, double precision: the curve of channel @c (R'G'B' in,
- * R'G'B' out, both in [0, 1]) ... */
-double texel_adjust_curve_d (const TexelAdjustCurve * curve, int c, double v);
-/* ... one Y'CbCr pixel given as centred codes (chroma 0 for GRAY8):
- * normalised output codes (before clamping) ... */
+/* CPU reference, double precision: the vignette gain of luma pixel
+ * (@x, @y) ... */
+double texel_adjust_vignette_d (const TexelAdjustPlan * plan, int x, int y);
+/* ... the curve of channel @c (R'G'B' in, R'G'B' out, both in [0, 1]) of
+ * a pixel whose vignette gain is @gain ... */
+double texel_adjust_curve_d (const TexelAdjustCurve * curve, int c, double v,
+    double gain);
+/* ... the 3D LUT of @plan on R'G'B' @v (trilinear, in place) ... */
+void texel_adjust_lut3d_d (const TexelAdjustPlan * plan, double v[3]);
+/* ... one Y'CbCr pixel given as centred codes (chroma 0 for GRAY8) with
+ * vignette gain @gain: normalised output codes (before clamping) ... */
 void texel_adjust_yuv_pixel_d (const TexelAdjustPlan * plan, double qy,
-    double qb, double qr, double out[3]);
+    double qb, double qr, double gain, double out[3]);
 /* ... and the whole adjustment of output rows [row0, row1) (luma rows;
  * @row0 even for vertically subsampled formats). @in and @out may not
  * alias. */
@@ -201,13 +345,25 @@ void texel_adjust_cpu (const TexelAdjustPlan * plan, const TexelImage * in,
     TexelImage * out, int row0, int row1);
 
 /* The CUDA side (built only with CUDA; returns 0 or a cudaError_t).
- * Enqueues output rows [row0, row1) on @stream (never the legacy default
+ *
+ * A 3D LUT on @device: a cudaArray of float4 and two texture objects on
+ * it (hardware linear filtering, and none). Made once per LUT (the copy
+ * is synchronous); free it only when no kernel using it can be queued
+ * any more. */
+typedef struct TexelCudaLut3d TexelCudaLut3d;
+int texel_cuda_lut3d_new (int device, const TexelCube * cube,
+    TexelCudaLut3d ** lut);
+void texel_cuda_lut3d_free (TexelCudaLut3d * lut);
+
+/* Enqueues output rows [row0, row1) on @stream (never the legacy default
  * stream: NULL is refused) on @device; @in and @out hold device-accessible
- * addresses (device memory, mapped or registered host memory). */
+ * addresses (device memory, mapped or registered host memory). @lut: the
+ * plan's 3D LUT on @device when it has one (plan->kernel.lut3d), else
+ * ignored. */
 typedef struct CUstream_st *TexelAdjustStream;
 int texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
-    const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelAdjustStream stream);
+    const TexelCudaLut3d * lut, const TexelImage * in,
+    const TexelImage * out, int row0, int row1, TexelAdjustStream stream);
 
 #ifdef __cplusplus
 }
@@ -220,19 +376,22 @@ int texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
  * intrinsic errors injected).
  *
  * Device: __log2f (MUFU.LG2; absolute error <= 2^-22 for x in [0.5, 2],
- * else <= 2 ulp) and exp2f (MUFU.EX2 with range scaling, <= 2 ulp).
- * Host: TEXEL_ADJUST_HOST_LOG2F / _EXP2F, log2f and exp2f unless a test
- * defines them. */
+ * else <= 2 ulp), exp2f (MUFU.EX2 with range scaling, <= 2 ulp) and
+ * __fdividef (<= 2 ulp for divisors below 2^126).
+ * Host: TEXEL_ADJUST_HOST_LOG2F / _EXP2F / _DIVF, log2f, exp2f and /
+ * unless a test defines them. */
 #ifdef __CUDACC__
 #define TEXEL_ADJUST_HD static __host__ __device__ __forceinline__
 #ifdef __CUDA_ARCH__
 #define TEXEL_ADJUST_UNROLL _Pragma ("unroll")
 #define TEXEL_ADJUST_LOG2F(x) __log2f (x)
 #define TEXEL_ADJUST_EXP2F(x) exp2f (x)
+#define TEXEL_ADJUST_DIVF(a, b) __fdividef (a, b)
 #else
 #define TEXEL_ADJUST_UNROLL
 #define TEXEL_ADJUST_LOG2F(x) log2f (x)
 #define TEXEL_ADJUST_EXP2F(x) exp2f (x)
+#define TEXEL_ADJUST_DIVF(a, b) ((a) / (b))
 #endif
 #else
 #define TEXEL_ADJUST_HD static inline
@@ -245,7 +404,26 @@ int texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
 #endif
 #define TEXEL_ADJUST_LOG2F(x) TEXEL_ADJUST_HOST_LOG2F (x)
 #define TEXEL_ADJUST_EXP2F(x) TEXEL_ADJUST_HOST_EXP2F (x)
+#ifdef TEXEL_ADJUST_HOST_DIVF
+#define TEXEL_ADJUST_DIVF(a, b) TEXEL_ADJUST_HOST_DIVF (a, b)
+#else
+#define TEXEL_ADJUST_DIVF(a, b) ((a) / (b))
 #endif
+#endif
+/* What the host does with a 3D LUT weight where the GPU would filter in
+ * hardware: nothing, unless a test emulates the hardware's rounding. */
+#ifndef TEXEL_ADJUST_HOST_LUT3D_WEIGHT
+#define TEXEL_ADJUST_HOST_LUT3D_WEIGHT(f) (f)
+#endif
+
+/* Where a kernel finds the 3D LUT: two texture objects on the GPU
+ * (cudaTextureObject_t: hardware linear filtering, and none); the
+ * TexelCube's table on the host (tests). */
+typedef struct
+{
+  unsigned long long linear, point;
+  const float *table;
+} TexelAdjustLut3dSource;
 
 /* Encode of linear L3 in [0, 1]. */
 TEXEL_ADJUST_HD float
@@ -267,9 +445,22 @@ texel_adjust_encode_log_f (const TexelAdjustCurveF * cv, float lg3)
   return cv->enc_lin * TEXEL_ADJUST_EXP2F (lg3);
 }
 
-/* The curve of channel @c: R' in, R' out. */
+/* The tone maps reinhard and filmic of linear @x >= 0 (no clipping
+ * needed below: both stay under 1 up to where filmic is clamped). */
 TEXEL_ADJUST_HD float
-texel_adjust_curve_f (const TexelAdjustCurveF * cv, int c, float v)
+texel_adjust_tone_f (TexelToneMap tone_map, float x)
+{
+  if (tone_map == TEXEL_TONE_MAP_REINHARD)
+    return TEXEL_ADJUST_DIVF (x, 1.0f + x);
+  return fminf (TEXEL_ADJUST_DIVF (x * fmaf (2.51f, x, 0.03f), fmaf (x,
+              fmaf (2.43f, x, 0.59f), 0.14f)), 1.0f);
+}
+
+/* The curve of channel @c: R' in, R' out, for a pixel whose vignette
+ * gain is @gain, 2^@log2_gain (1 and 0 without one). */
+TEXEL_ADJUST_HD float
+texel_adjust_curve_f (const TexelAdjustCurveF * cv, int c, float v,
+    float gain, float log2_gain)
 {
   float lg, l2;
 
@@ -277,21 +468,38 @@ texel_adjust_curve_f (const TexelAdjustCurveF * cv, int c, float v)
   if (v >= cv->dec_knee) {
     /* log2 L2 = log2 k + dec_pow * log2 ((V + a) / (1 + a)) */
     lg = fmaf (cv->dec_pow, TEXEL_ADJUST_LOG2F (fmaf (v, cv->dec_scale,
-                cv->dec_offset)), cv->log2k[c]);
-    if (lg >= 0.0f)
-      return 1.0f;              /* clipped: encode (1) = 1 */
-    if (lg < cv->log2_toe)
-      return texel_adjust_encode_f (cv, TEXEL_ADJUST_EXP2F (lg) *
-          cv->toe_slope);
+                cv->dec_offset)), cv->log2k[c] + log2_gain);
+    if (cv->tone_map == TEXEL_TONE_MAP_NONE) {
+      /* Decode, gains, gamma and encode composed in the log2 domain. */
+      if (lg >= 0.0f)
+        return 1.0f;            /* clipped: encode (1) = 1 */
+      if (lg < cv->log2_toe)
+        return texel_adjust_encode_f (cv, TEXEL_ADJUST_EXP2F (lg) *
+            cv->toe_slope);
+      return texel_adjust_encode_log_f (cv, lg * cv->inv_gamma);
+    }
+    l2 = TEXEL_ADJUST_EXP2F (lg);
   } else {
-    l2 = v * cv->lin_k[c];
-    if (l2 >= 1.0f)
-      return 1.0f;
-    if (l2 < cv->toe)
-      return texel_adjust_encode_f (cv, l2 * cv->toe_slope);
-    lg = TEXEL_ADJUST_LOG2F (l2);
+    l2 = v * cv->lin_k[c] * gain;
   }
-  return texel_adjust_encode_log_f (cv, lg * cv->inv_gamma);
+  if (cv->tone_map != TEXEL_TONE_MAP_NONE)
+    l2 = texel_adjust_tone_f (cv->tone_map, l2);
+  if (l2 >= 1.0f)
+    return 1.0f;
+  if (l2 < cv->toe)
+    return texel_adjust_encode_f (cv, l2 * cv->toe_slope);
+  return texel_adjust_encode_log_f (cv, TEXEL_ADJUST_LOG2F (l2) *
+      cv->inv_gamma);
+}
+
+/* The vignette gain of luma pixel (@x, @y): 1 + strength * r^2, never
+ * negative (float rounding at the corners with strength -1). */
+TEXEL_ADJUST_HD float
+texel_adjust_vignette_f (const TexelAdjustKernelPlan * p, int x, int y)
+{
+  float dx = (float) x - p->vig_cx, dy = (float) y - p->vig_cy;
+
+  return fmaxf (fmaf (p->vig_k, fmaf (dx, dx, dy * dy), 1.0f), 0.0f);
 }
 
 /* Plane @p's address and stride, chosen without indexing: a kernel's
@@ -311,7 +519,7 @@ texel_adjust_sample (const TexelImage * img, const TexelComponent * comp,
 }
 
 TEXEL_ADJUST_HD unsigned
-texel_adjust_read_f (const TexelAdjustPlan * p, const TexelImage * img,
+texel_adjust_read_f (const TexelAdjustKernelPlan * p, const TexelImage * img,
     int c, int x, int y)
 {
   const uint8_t *a = texel_adjust_sample (img, &p->fmt.comp[c], x, y);
@@ -322,7 +530,7 @@ texel_adjust_read_f (const TexelAdjustPlan * p, const TexelImage * img,
 }
 
 TEXEL_ADJUST_HD void
-texel_adjust_write_f (const TexelAdjustPlan * p, const TexelImage * img,
+texel_adjust_write_f (const TexelAdjustKernelPlan * p, const TexelImage * img,
     int c, int x, int y, unsigned code)
 {
   uint8_t *a = texel_adjust_sample (img, &p->fmt.comp[c], x, y);
@@ -339,17 +547,128 @@ texel_adjust_write_f (const TexelAdjustPlan * p, const TexelImage * img,
 /* Clamps to [0, 1] and rounds to the nearest code, halves up (as the CPU
  * reference's round () of a non-negative value). */
 TEXEL_ADJUST_HD unsigned
-texel_adjust_quantize_f (const TexelAdjustPlan * p, float v)
+texel_adjust_quantize_f (const TexelAdjustKernelPlan * p, float v)
 {
   v = fminf (fmaxf (v, 0.0f), 1.0f);
   return (unsigned) floorf (v * p->max_code + 0.5f);
 }
 
-/* Adjusts the luma pixels of chroma block (@bx, @by) (one pixel for RGB,
- * GRAY8 and formats without subsampling) and its chroma sample. @lut: the
- * plan's LUTs, 3 x TEXEL_ADJUST_LUT_SIZE (in shared memory on the GPU). */
+/* Entry (@r, @g, @b) of the 3D LUT, without filtering. */
 TEXEL_ADJUST_HD void
-texel_adjust_block_f (const TexelAdjustPlan * p, const float *lut,
+texel_adjust_lut3d_entry (const TexelAdjustKernelPlan * p,
+    const TexelAdjustLut3dSource * src, int r, int g, int b, float e[3])
+{
+#ifdef __CUDA_ARCH__
+  float4 t = tex3D<float4> (src->point, r + 0.5f, g + 0.5f, b + 0.5f);
+
+  e[0] = t.x;
+  e[1] = t.y;
+  e[2] = t.z;
+#else
+  const float *t = src->table + (((size_t) b * p->lut3d_size + g) *
+      p->lut3d_size + r) * 3;
+
+  e[0] = t[0];
+  e[1] = t[1];
+  e[2] = t[2];
+#endif
+}
+
+/* @v (R'G'B') through the 3D LUT, in place: trilinear, by the texture
+ * hardware (lut3d_hw, GPU) or here from the 8 surrounding entries. */
+TEXEL_ADJUST_HD void
+texel_adjust_lut3d_f (const TexelAdjustKernelPlan * p,
+    const TexelAdjustLut3dSource * src, float v[3])
+{
+  float t[3], f[3], e[8][3], top = (float) (p->lut3d_size - 1);
+  int i[3], c, corner;
+
+  TEXEL_ADJUST_UNROLL
+  for (c = 0; c < 3; c++)
+    t[c] = fminf (fmaxf (fmaf (v[c], p->lut3d_scale[c], p->lut3d_offset[c]),
+            0.0f), top);
+#ifdef __CUDA_ARCH__
+  if (p->lut3d_hw) {
+    /* Texel centres at i + 0.5. */
+    float4 o = tex3D<float4> (src->linear, t[0] + 0.5f, t[1] + 0.5f,
+        t[2] + 0.5f);
+
+    v[0] = o.x;
+    v[1] = o.y;
+    v[2] = o.z;
+    return;
+  }
+#endif
+  TEXEL_ADJUST_UNROLL
+  for (c = 0; c < 3; c++) {
+    /* t = N - 1 interpolates the last cell at weight 1. */
+    i[c] = (int) fminf (floorf (t[c]), top - 1.0f);
+    f[c] = t[c] - (float) i[c];
+#ifndef __CUDA_ARCH__
+    if (p->lut3d_hw)
+      f[c] = TEXEL_ADJUST_HOST_LUT3D_WEIGHT (f[c]);
+#endif
+  }
+  TEXEL_ADJUST_UNROLL
+  for (corner = 0; corner < 8; corner++)
+    texel_adjust_lut3d_entry (p, src, i[0] + (corner & 1),
+        i[1] + ((corner >> 1) & 1), i[2] + (corner >> 2), e[corner]);
+  TEXEL_ADJUST_UNROLL
+  for (c = 0; c < 3; c++) {
+    /* Along red, then green, then blue. */
+    float e00 = fmaf (f[0], e[1][c] - e[0][c], e[0][c]);
+    float e10 = fmaf (f[0], e[3][c] - e[2][c], e[2][c]);
+    float e01 = fmaf (f[0], e[5][c] - e[4][c], e[4][c]);
+    float e11 = fmaf (f[0], e[7][c] - e[6][c], e[6][c]);
+    float e0 = fmaf (f[1], e10 - e00, e00);
+    float e1 = fmaf (f[1], e11 - e01, e01);
+
+    v[c] = fmaf (f[2], e1 - e0, e0);
+  }
+}
+
+/* Stores RGB pixel (@x, @y) from its R'G'B' after the curves, @v (GRAY8:
+ * v[0] only): the balance matrix, the 3D LUT, the codes, alpha carried
+ * over, RGBx's padding byte 0xff (as the converter writes it). */
+TEXEL_ADJUST_HD void
+texel_adjust_store_rgb_f (const TexelAdjustKernelPlan * p,
+    const TexelAdjustLut3dSource * lut3d, const TexelImage * in,
+    const TexelImage * out, int x, int y, const float v[3])
+{
+  int n = p->fmt.is_gray ? 1 : 3, k;
+  float o[3];
+
+  TEXEL_ADJUST_UNROLL
+  for (k = 0; k < 3; k++) {
+    o[k] = v[k];
+    if (p->has_matrix)
+      o[k] = fmaf (p->mat[k][0], v[0], fmaf (p->mat[k][1], v[1],
+              fmaf (p->mat[k][2], v[2], p->mat[k][3])));
+  }
+  if (p->lut3d)
+    texel_adjust_lut3d_f (p, lut3d, o);
+  TEXEL_ADJUST_UNROLL
+  for (k = 0; k < 3; k++)
+    if (k < n)
+      texel_adjust_write_f (p, out, k, x, y, texel_adjust_quantize_f (p,
+              o[k]));
+  if (p->fmt.comp[3].plane >= 0)
+    texel_adjust_write_f (p, out, 3, x, y, texel_adjust_read_f (p, in, 3, x,
+            y));
+  if (p->pad_offset >= 0)
+    out->data[0][(size_t) y * out->stride[0] + p->pad_offset +
+        (size_t) x * p->fmt.comp[0].pixel_stride] = 0xff;
+}
+
+/* Adjusts the luma pixels of chroma block (@bx, @by) (one pixel for RGB,
+ * GRAY8 and formats without subsampling) and its chroma sample. @kind:
+ * the plan's (a constant in each kernel, so that it keeps only its own
+ * code and registers); @lut: the plan's LUTs, 3 x TEXEL_ADJUST_LUT_SIZE
+ * (in shared memory on the GPU); @lut3d: the 3D LUT, when the plan has
+ * one. */
+TEXEL_ADJUST_HD void
+texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
+    const float *lut, const TexelAdjustLut3dSource * lut3d,
     const TexelImage * in, const TexelImage * out, int bx, int by)
 {
   int x0 = bx << p->x_shift, y0 = by << p->y_shift;
@@ -361,37 +680,31 @@ texel_adjust_block_f (const TexelAdjustPlan * p, const float *lut,
   if (y1 > p->height)
     y1 = p->height;
 
-  if (p->kind == TEXEL_ADJUST_KIND_LUT) {
+  if (kind == TEXEL_ADJUST_KIND_LUT) {
     float v[3] = { 0.0f, 0.0f, 0.0f };
-    int n = p->fmt.is_gray ? 1 : 3;
 
     TEXEL_ADJUST_UNROLL
     for (c = 0; c < 3; c++)
-      if (c < n)
+      if (c == 0 || !p->fmt.is_gray)
         v[c] = lut[c * TEXEL_ADJUST_LUT_SIZE + texel_adjust_read_f (p, in, c,
                 x0, y0)];
-    TEXEL_ADJUST_UNROLL
-    for (k = 0; k < 3; k++) {
-      float o = v[k];
-
-      if (k >= n)
-        continue;
-      if (p->has_matrix)
-        o = fmaf (p->mat[k][0], v[0], fmaf (p->mat[k][1], v[1],
-                fmaf (p->mat[k][2], v[2], p->mat[k][3])));
-      texel_adjust_write_f (p, out, k, x0, y0, texel_adjust_quantize_f (p,
-              o));
-    }
-    if (p->fmt.comp[3].plane >= 0)
-      texel_adjust_write_f (p, out, 3, x0, y0, texel_adjust_read_f (p, in, 3,
-              x0, y0));
-    if (p->pad_offset >= 0)
-      out->data[0][(size_t) y0 * out->stride[0] + p->pad_offset +
-          (size_t) x0 * p->fmt.comp[0].pixel_stride] = 0xff;
+    texel_adjust_store_rgb_f (p, lut3d, in, out, x0, y0, v);
     return;
   }
 
-  if (p->kind == TEXEL_ADJUST_KIND_YUV_SEPARABLE) {
+  if (kind == TEXEL_ADJUST_KIND_RGB_PIXEL) {
+    float v[3], g = texel_adjust_vignette_f (p, x0, y0);
+    float lg = TEXEL_ADJUST_LOG2F (g), inv_max = 1.0f / 255.0f;
+
+    TEXEL_ADJUST_UNROLL
+    for (c = 0; c < 3; c++)
+      v[c] = texel_adjust_curve_f (&p->curve_f, c,
+          (float) texel_adjust_read_f (p, in, c, x0, y0) * inv_max, g, lg);
+    texel_adjust_store_rgb_f (p, lut3d, in, out, x0, y0, v);
+    return;
+  }
+
+  if (kind == TEXEL_ADJUST_KIND_YUV_SEPARABLE) {
     for (y = y0; y < y1; y++)
       for (x = x0; x < x1; x++) {
         float q = (float) texel_adjust_read_f (p, in, 0, x, y) - p->off[0];
@@ -412,7 +725,7 @@ texel_adjust_block_f (const TexelAdjustPlan * p, const float *lut,
     return;
   }
 
-  /* YUV_LINEAR */
+  /* YUV_RGB */
   {
     float qb = 0.0f, qr = 0.0f, sum_b = 0.0f, sum_r = 0.0f;
     int n = 0;
@@ -424,13 +737,29 @@ texel_adjust_block_f (const TexelAdjustPlan * p, const float *lut,
     for (y = y0; y < y1; y++) {
       for (x = x0; x < x1; x++) {
         float qy = (float) texel_adjust_read_f (p, in, 0, x, y) - p->off[0];
-        float rgb[3], o[3];
+        float rgb[3], o[3], g = 1.0f, lg = 0.0f;
 
+        if (p->positional) {
+          g = texel_adjust_vignette_f (p, x, y);
+          lg = TEXEL_ADJUST_LOG2F (g);
+        }
         TEXEL_ADJUST_UNROLL
-        for (c = 0; c < 3; c++)
-          rgb[c] = texel_adjust_curve_f (&p->curve_f, c,
-              fmaf (p->dec[c][0], qy, fmaf (p->dec[c][1], qb,
-                      p->dec[c][2] * qr)));
+        for (c = 0; c < 3; c++) {
+          rgb[c] = fmaf (p->dec[c][0], qy, fmaf (p->dec[c][1], qb,
+                  p->dec[c][2] * qr));
+          if (p->linear)
+            rgb[c] = texel_adjust_curve_f (&p->curve_f, c, rgb[c], g, lg);
+        }
+        if (p->lut3d) {
+          TEXEL_ADJUST_UNROLL
+          for (k = 0; k < 3; k++)
+            o[k] = fmaf (p->post[k][0], rgb[0], fmaf (p->post[k][1], rgb[1],
+                    fmaf (p->post[k][2], rgb[2], p->post[k][3])));
+          texel_adjust_lut3d_f (p, lut3d, o);
+          TEXEL_ADJUST_UNROLL
+          for (k = 0; k < 3; k++)
+            rgb[k] = o[k];
+        }
         TEXEL_ADJUST_UNROLL
         for (k = 0; k < 3; k++)
           o[k] = fmaf (p->enc[k][0], rgb[0], fmaf (p->enc[k][1], rgb[1],

@@ -1,4 +1,5 @@
-/* gst-texel: the CPU reference converter.
+/* gst-texel: the CPU reference converter, and the resampler it shares
+ * with texelwarp (texel-resample-cpu.h).
  *
  * Written for clarity, in double precision: it defines what the CUDA
  * kernels should compute, and serves as the fallback where no GPU is
@@ -9,6 +10,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "texel-convert.h"
+#include "texel-resample-cpu.h"
 #include "texel-sample-map.h"
 
 #include <math.h>
@@ -151,19 +153,10 @@ filter (const TexelFormatDesc * desc, const TexelComponent * comp,
   return sum;
 }
 
-/* Where one output sample lies, in output luma coordinates: in double for
- * the filters, in float for nearest, which must pick exactly the sample
- * the GPU picks (see texel-sample-map.h). */
-typedef struct
-{
-  double x, y;
-  float xf, yf;
-} SamplePos;
-
-/* Value of input component @c at the input position that @pos maps to. */
+/* Value of input component @c at input luma position @pos. */
 static double
 sample_input (const TexelConvertPlan * plan, const TexelImage * in, int c,
-    const SamplePos * pos)
+    const TexelSamplePos * pos)
 {
   const TexelFormatDesc *desc = &plan->in;
   const TexelComponent *comp = &desc->comp[c];
@@ -176,18 +169,18 @@ sample_input (const TexelConvertPlan * plan, const TexelImage * in, int c,
   height = subsampled_size (plan->in_height, comp->y_shift);
 
   if (plan->method == TEXEL_METHOD_NEAREST) {
-    float sx = texel_map_f (plan->map_f[0], pos->xf, pos->yf);
-    float sy = texel_map_f (plan->map_f[1], pos->xf, pos->yf);
-    float px = texel_plane_coord_f (sx, comp->x_shift, plan->in_chroma_off[0]);
-    float py = texel_plane_coord_f (sy, comp->y_shift, plan->in_chroma_off[1]);
+    float px = texel_plane_coord_f (pos->xf, comp->x_shift,
+        plan->in_chroma_off[0]);
+    float py = texel_plane_coord_f (pos->yf, comp->y_shift,
+        plan->in_chroma_off[1]);
 
     tx = nearest_taps (texel_nearest_index (px, width));
     ty = nearest_taps (texel_nearest_index (py, height));
   } else {
-    double sx = texel_map_d (plan->map[0], pos->x, pos->y);
-    double sy = texel_map_d (plan->map[1], pos->x, pos->y);
-    double px = texel_plane_coord_d (sx, comp->x_shift, plan->in_chroma_off[0]);
-    double py = texel_plane_coord_d (sy, comp->y_shift, plan->in_chroma_off[1]);
+    double px = texel_plane_coord_d (pos->x, comp->x_shift,
+        plan->in_chroma_off[0]);
+    double py = texel_plane_coord_d (pos->y, comp->y_shift,
+        plan->in_chroma_off[1]);
 
     if (plan->method == TEXEL_METHOD_BICUBIC) {
       tx = bicubic_taps (px, width);
@@ -200,11 +193,11 @@ sample_input (const TexelConvertPlan * plan, const TexelImage * in, int c,
   return filter (desc, comp, in, &tx, &ty);
 }
 
-/* All output components at @pos, normalised, in the output's component
- * order: the input sampled there, through the colour matrix. */
+/* All output components, normalised, in the output's component order: the
+ * input sampled at input position @pos, through the colour matrix. */
 static void
 convert_at (const TexelConvertPlan * plan, const TexelImage * in,
-    const SamplePos * pos, double out[TEXEL_MAX_COMPONENTS])
+    const TexelSamplePos * pos, double out[TEXEL_MAX_COMPONENTS])
 {
   double value[TEXEL_MAX_COMPONENTS];
   int k, c;
@@ -219,11 +212,22 @@ convert_at (const TexelConvertPlan * plan, const TexelImage * in,
   out[3] = value[3];
 }
 
+/* texelconvert's source: inside the destination rectangle, the affine
+ * map (in float too, for nearest: texel-sample-map.h). */
 static int
-inside_destination (const TexelConvertPlan * plan, const SamplePos * pos)
+convert_source (const void *data, const TexelSamplePos * pos,
+    TexelSamplePos * in_pos)
 {
-  return pos->x >= plan->dst_x0 && pos->x < plan->dst_x1
-      && pos->y >= plan->dst_y0 && pos->y < plan->dst_y1;
+  const TexelConvertPlan *plan = data;
+
+  if (!(pos->x >= plan->dst_x0 && pos->x < plan->dst_x1
+          && pos->y >= plan->dst_y0 && pos->y < plan->dst_y1))
+    return 0;
+  in_pos->x = texel_map_d (plan->map[0], pos->x, pos->y);
+  in_pos->y = texel_map_d (plan->map[1], pos->x, pos->y);
+  in_pos->xf = texel_map_f (plan->map_f[0], pos->xf, pos->yf);
+  in_pos->yf = texel_map_f (plan->map_f[1], pos->xf, pos->yf);
+  return 1;
 }
 
 /* Byte offset of the unused byte in each pixel of RGBx-like formats, or
@@ -245,11 +249,12 @@ padding_offset (const TexelFormatDesc * desc)
   return -1;
 }
 
-/* Converts the output components subsampled by (@x_shift, @y_shift): those
- * share their sample positions, so each position is computed once. */
+/* Resamples the output components subsampled by (@x_shift, @y_shift):
+ * those share their sample positions, so each position is computed once. */
 static void
-convert_group (const TexelConvertPlan * plan, const TexelImage * in,
-    TexelImage * out, int x_shift, int y_shift, int row0, int row1)
+resample_group (const TexelConvertPlan * plan, TexelSourceFunc source,
+    const void *data, const TexelImage * in, TexelImage * out, int x_shift,
+    int y_shift, int row0, int row1)
 {
   const TexelFormatDesc *desc = &plan->out;
   int width = subsampled_size (plan->out_width, x_shift);
@@ -263,7 +268,7 @@ convert_group (const TexelConvertPlan * plan, const TexelImage * in,
     j1 = height;
   for (j = j0; j < j1; j++) {
     for (i = 0; i < width; i++) {
-      SamplePos pos;
+      TexelSamplePos pos, in_pos;
       double value[TEXEL_MAX_COMPONENTS];
 
       pos.x = texel_sample_centre_d (i, x_shift, plan->out_chroma_off[0]);
@@ -271,8 +276,8 @@ convert_group (const TexelConvertPlan * plan, const TexelImage * in,
       pos.xf = texel_sample_centre_f (i, x_shift, plan->out_chroma_off[0]);
       pos.yf = texel_sample_centre_f (j, y_shift, plan->out_chroma_off[1]);
 
-      if (inside_destination (plan, &pos)) {
-        convert_at (plan, in, &pos, value);
+      if (source (data, &pos, &in_pos)) {
+        convert_at (plan, in, &in_pos, value);
       } else {
         for (k = 0; k < TEXEL_MAX_COMPONENTS; k++)
           value[k] = plan->border[k];
@@ -295,7 +300,7 @@ convert_group (const TexelConvertPlan * plan, const TexelImage * in,
 }
 
 /* Whether an earlier output component than @c has the same subsampling,
- * i.e. its group was already converted. */
+ * i.e. its group was already resampled. */
 static int
 group_done (const TexelFormatDesc * desc, int c)
 {
@@ -311,8 +316,9 @@ group_done (const TexelFormatDesc * desc, int c)
 }
 
 void
-texel_convert_cpu (const TexelConvertPlan * plan, const TexelImage * in,
-    TexelImage * out, int row0, int row1)
+texel_resample_cpu (const TexelConvertPlan * plan, TexelSourceFunc source,
+    const void *data, const TexelImage * in, TexelImage * out, int row0,
+    int row1)
 {
   int c;
 
@@ -327,6 +333,14 @@ texel_convert_cpu (const TexelConvertPlan * plan, const TexelImage * in,
     const TexelComponent *comp = &plan->out.comp[c];
 
     if (comp->plane >= 0 && !group_done (&plan->out, c))
-      convert_group (plan, in, out, comp->x_shift, comp->y_shift, row0, row1);
+      resample_group (plan, source, data, in, out, comp->x_shift,
+          comp->y_shift, row0, row1);
   }
+}
+
+void
+texel_convert_cpu (const TexelConvertPlan * plan, const TexelImage * in,
+    TexelImage * out, int row0, int row1)
+{
+  texel_resample_cpu (plan, convert_source, plan, in, out, row0, row1);
 }

@@ -19,23 +19,45 @@
  *
  * #GstTexelAdjust:exposure (in stops), the white-balance gains
  * (#GstTexelAdjust:red-gain, #GstTexelAdjust:green-gain,
- * #GstTexelAdjust:blue-gain) and #GstTexelAdjust:gamma (as the `gamma`
- * element: output = input^(1/gamma), so gamma > 1 brightens) work on
- * linear light: the frame's R'G'B' (for YUV frames through the caps'
- * matrix) is decoded with the inverse of the caps' transfer function
- * (BT.709, BT.601 and BT.2020 share one OETF; RGB frames without one are
- * sRGB), multiplied by gain * 2^exposure and clipped to 1, raised to
- * 1/gamma (with a linear toe below 2^-12 that keeps the curve's slope
- * finite) and encoded again. That stage runs first, the balance after it.
- * With it active, 4:2:0 and 4:2:2 luma pixels use the chroma sample that
- * covers them and each chroma sample becomes the mean of its pixels'.
+ * #GstTexelAdjust:blue-gain), #GstTexelAdjust:white-point,
+ * #GstTexelAdjust:tone-map, #GstTexelAdjust:vignette-strength and
+ * #GstTexelAdjust:gamma (as the `gamma` element: output =
+ * input^(1/gamma), so gamma > 1 brightens) work on linear light: the
+ * frame's R'G'B' (for YUV frames through the caps' matrix) is decoded
+ * with the inverse of the caps' transfer function (BT.709, BT.601 and
+ * BT.2020 share one OETF; RGB frames without one are sRGB), multiplied by
+ * gain * white-point gain * 2^exposure * vignette gain, tone mapped (none:
+ * clipped to 1), raised to 1/gamma (with a linear toe below 2^-12 that
+ * keeps the curve's slope finite) and encoded again. That stage runs
+ * first, the balance after it, the 3D LUT of #GstTexelAdjust:lut-file
+ * last, on R'G'B'. With the linear stage or a LUT active, 4:2:0 and 4:2:2
+ * luma pixels use the chroma sample that covers them and each chroma
+ * sample becomes the mean of its pixels'.
  *
- * Every property can change while PLAYING and be driven by a
- * #GstController. With every setting neutral the element is passthrough.
- * On the GPU, 8-bit RGB and GRAY8 frames go through per-channel lookup
- * tables built once per change in double precision; YUV frames use the
- * GPU's fast log2 / exp2 (the error budget is in texel-adjust.cu: well
- * under one code).
+ * The white point is the colour temperature of the light to neutralise:
+ * von Kries gains in the caps' RGB primaries that turn the Planckian
+ * white at that temperature into the one at 6500 K (so 6500 is neutral,
+ * lower values make the picture bluer), multiplied with the three gains.
+ * The tone maps are Reinhard's x / (1 + x) and Narkowicz's fit of the
+ * ACES filmic curve. The vignette correction multiplies linear light by
+ * 1 + strength * r^2, r the distance from the frame's centre over the
+ * half-diagonal. The formulas are in kernels/texel-adjust.h.
+ *
+ * #GstTexelAdjust:lut-file names a 3D LUT in the Adobe / Resolve .cube
+ * format (LUT_3D_SIZE 2 to 129, DOMAIN_MIN / DOMAIN_MAX or
+ * LUT_3D_INPUT_RANGE), interpolated trilinearly. It is read when the
+ * element starts (a missing or malformed file fails the state change)
+ * and again before the next frame whenever the property is set while it
+ * runs; errors name the file and the line.
+ *
+ * Every property can change while PLAYING and every numeric one can be
+ * driven by a #GstController; NaN is refused (the old value stays). With
+ * every setting neutral the element is passthrough. On the GPU, 8-bit RGB
+ * and GRAY8 frames without a vignette go through per-channel lookup
+ * tables built once per change in double precision; the rest use the
+ * GPU's fast log2 / exp2 / divide and a 3D texture for the LUT (the
+ * error budget is in texel-adjust.cu and docs/accuracy.md: within one
+ * code).
  *
  * ## Example launch lines
  * |[
@@ -44,16 +66,31 @@
  * ]| Brightens the mid-tones in linear light and boosts the colours.
  * |[
  * gst-launch-1.0 v4l2src ! video/x-raw,format=NV12 ! \
- *     texeladjust exposure=1 red-gain=0.9 blue-gain=1.15 contrast=1.1 ! \
+ *     texeladjust exposure=1 white-point=3200 contrast=1.1 ! \
  *     autovideosink
- * ]| One stop more exposure, a cooler white balance and a little contrast.
+ * ]| One stop more exposure, tungsten light neutralised, a little contrast.
+ * |[
+ * gst-launch-1.0 filesrc location=in.mkv ! decodebin ! \
+ *     texeladjust exposure=1.5 tone-map=filmic vignette-strength=0.6 \
+ *     lut-file=grade.cube ! videoconvert ! autovideosink
+ * ]| A bright scene compressed with the filmic curve, lens shading
+ * corrected, then graded with a .cube LUT.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include <errno.h>
+#include <math.h>
+
+#include <glib/gstdio.h>
+
 #include "gsttexeladjust.h"
 #include "texel-adjust.h"
+#include "texel-cube.h"
+#if HAVE_CUDA
+#include "texel-cuda.h"
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_adjust_debug);
 #define GST_CAT_DEFAULT gst_texel_adjust_debug
@@ -65,6 +102,12 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_adjust_debug);
 #define DEFAULT_GAMMA 1.0
 #define DEFAULT_EXPOSURE 0.0
 #define DEFAULT_GAIN 1.0
+#define DEFAULT_WHITE_POINT TEXEL_ADJUST_WHITE_POINT_NEUTRAL
+#define DEFAULT_VIGNETTE_STRENGTH 0.0
+/* Larger files cannot hold a table of TEXEL_CUBE_MAX_SIZE^3 entries
+ * written sensibly (129^3 lines of 3 numbers: ~70 MB): refused before
+ * being read, so that a wrong path (a device, a video) fails fast. */
+#define MAX_LUT_FILE_SIZE (256 * 1024 * 1024)
 
 enum
 {
@@ -77,21 +120,57 @@ enum
   PROP_EXPOSURE,
   PROP_RED_GAIN,
   PROP_GREEN_GAIN,
-  PROP_BLUE_GAIN
+  PROP_BLUE_GAIN,
+  PROP_WHITE_POINT,
+  PROP_TONE_MAP,
+  PROP_VIGNETTE_STRENGTH,
+  PROP_LUT_FILE
 };
+
+#define GST_TYPE_TEXEL_ADJUST_TONE_MAP (gst_texel_adjust_tone_map_get_type ())
+static GType
+gst_texel_adjust_tone_map_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {TEXEL_TONE_MAP_NONE, "No tone map: linear light clipped at 1",
+        "none"},
+    {TEXEL_TONE_MAP_REINHARD, "Reinhard: x / (1 + x)", "reinhard"},
+    {TEXEL_TONE_MAP_FILMIC, "Filmic: Narkowicz's fit of the ACES curve",
+        "filmic"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstTexelAdjustToneMap", values);
+
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 struct _GstTexelAdjust
 {
   GstTexelBase parent;
 
-  /* properties, under the object lock (matrix, range and transfer unused
-   * here: they come from the caps) */
+  /* properties, under the object lock (settings' colorimetry and cube
+   * unused: the colorimetry comes from the caps, the table is read from
+   * lut_file into cube below) */
   TexelAdjustConfig settings;
+  gchar *lut_file;              /* NULL: none */
+  gboolean lut_reload;          /* lut_file set: read it before a frame */
 
-  /* streaming thread */
+  /* streaming thread (and READY -> PAUSED, when it is not running) */
   TexelAdjustPlan plan;
+  TexelCube *cube;              /* lut_file's table */
   gint device;
   gboolean warned_transfer;
+#if HAVE_CUDA
+  /* The cube on the GPU. Replaced only in prepare and freed in
+   * close_cuda: GstTexelBase runs both with no frame in flight. */
+  TexelCudaLut3d *gpu_lut;
+  const TexelCube *gpu_lut_cube;
+#endif
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -114,12 +193,16 @@ static GstCaps *
 gst_texel_adjust_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *result;
+  GstCaps *result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans),
+      gst_caps_ref (caps));
 
-  if (filter)
-    result = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
-  else
-    result = gst_caps_ref (caps);
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (result);
+    result = tmp;
+  }
   GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
       result);
   return result;
@@ -145,6 +228,27 @@ gst_texel_adjust_matrix (const GstVideoInfo * info)
       return GST_VIDEO_INFO_HEIGHT (info) > 576 ? TEXEL_MATRIX_BT709 :
           TEXEL_MATRIX_BT601;
   }
+}
+
+/* The primaries of the frames' linear RGB (the white point's gains are
+ * computed in it): BT.709 where the caps do not say. */
+static void
+gst_texel_adjust_primaries (const GstVideoInfo * info, double primaries[4][2])
+{
+  const GstVideoColorPrimariesInfo *p =
+      gst_video_color_primaries_get_info (info->colorimetry.primaries);
+
+  if (info->colorimetry.primaries == GST_VIDEO_COLOR_PRIMARIES_UNKNOWN
+      || p == NULL || p->Ry <= 0.0)
+    p = gst_video_color_primaries_get_info (GST_VIDEO_COLOR_PRIMARIES_BT709);
+  primaries[0][0] = p->Rx;
+  primaries[0][1] = p->Ry;
+  primaries[1][0] = p->Gx;
+  primaries[1][1] = p->Gy;
+  primaries[2][0] = p->Bx;
+  primaries[2][1] = p->By;
+  primaries[3][0] = p->Wx;
+  primaries[3][1] = p->Wy;
 }
 
 /* The transfer function the linear stage decodes: RGB frames without one
@@ -186,6 +290,106 @@ gst_texel_adjust_transfer (GstTexelAdjust * self, const GstVideoInfo * info)
   }
 }
 
+/* Reads and parses lut-file into self->cube (or drops it when lut-file
+ * is unset). On failure posts an element error that names the file and,
+ * for a malformed one, the line, and keeps the table it had. Runs in
+ * READY -> PAUSED and, when lut-file was set while running, in prepare. */
+static gboolean
+gst_texel_adjust_load_lut (GstTexelAdjust * self)
+{
+  gchar *file, *text = NULL;
+  const gchar *unreadable = NULL;
+  GError *err = NULL;
+  GStatBuf st;
+  TexelCubeError error;
+  TexelCube *cube = NULL;
+  gsize length;
+
+  GST_OBJECT_LOCK (self);
+  file = g_strdup (self->lut_file);
+  self->lut_reload = FALSE;
+  GST_OBJECT_UNLOCK (self);
+
+  if (file == NULL)
+    goto done;
+  if (g_stat (file, &st) != 0)
+    unreadable = g_strerror (errno);
+  else if (!S_ISREG (st.st_mode))
+    unreadable = "not a regular file";
+  else if (st.st_size > MAX_LUT_FILE_SIZE)
+    unreadable = "too large for a 3D LUT";
+  if (unreadable != NULL) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
+        ("Cannot read the 3D LUT file \"%s\": %s", file, unreadable),
+        (NULL));
+    g_free (file);
+    return FALSE;
+  }
+  if (!g_file_get_contents (file, &text, &length, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
+        ("Cannot read the 3D LUT file \"%s\": %s", file, err->message),
+        (NULL));
+    g_clear_error (&err);
+    g_free (file);
+    return FALSE;
+  }
+  cube = texel_cube_parse (text, length, &error);
+  g_free (text);
+  if (cube == NULL) {
+    if (error.line > 0)
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+          ("Invalid 3D LUT file \"%s\", line %d: %s", file, error.line,
+              error.message), (NULL));
+    else
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+          ("Invalid 3D LUT file \"%s\": %s", file, error.message), (NULL));
+    g_free (file);
+    return FALSE;
+  }
+  if (cube->n_skipped > 0)
+    GST_WARNING_OBJECT (self, "%s: %d line(s) with unknown keywords "
+        "skipped, the first is line %d", file, cube->n_skipped,
+        cube->first_skipped_line);
+  GST_INFO_OBJECT (self, "3D LUT %s (\"%s\"): %d^3 entries, domain "
+      "[%g %g %g] - [%g %g %g]", file, cube->title, cube->size,
+      cube->domain_min[0], cube->domain_min[1], cube->domain_min[2],
+      cube->domain_max[0], cube->domain_max[1], cube->domain_max[2]);
+
+done:
+  texel_cube_free (self->cube);
+  self->cube = cube;
+#if HAVE_CUDA
+  /* A new table may sit where the old one was: compare no addresses. */
+  self->gpu_lut_cube = NULL;
+#endif
+  g_free (file);
+  return TRUE;
+}
+
+#if HAVE_CUDA
+/* The plan's 3D LUT on the GPU, uploaded once per table. */
+static gboolean
+gst_texel_adjust_upload_lut (GstTexelAdjust * self)
+{
+  int err;
+
+  if (self->gpu_lut != NULL && self->gpu_lut_cube == self->cube)
+    return TRUE;
+  texel_cuda_lut3d_free (self->gpu_lut);
+  self->gpu_lut = NULL;
+  self->gpu_lut_cube = NULL;
+  err = texel_cuda_lut3d_new (self->device, self->cube, &self->gpu_lut);
+  if (err) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Cannot copy the 3D LUT to the GPU: %s",
+            texel_cuda_error_string (err)), ("CUDA error %d", err));
+    return FALSE;
+  }
+  self->gpu_lut_cube = self->cube;
+  return TRUE;
+}
+#endif
+
 static gboolean
 gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
     GstVideoInfo * out)
@@ -193,16 +397,22 @@ gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
   GstTexelAdjust *self = GST_TEXEL_ADJUST (base);
   TexelAdjustConfig cfg;
   const gchar *error = NULL;
+  gboolean reload;
 
   GST_OBJECT_LOCK (self);
   cfg = self->settings;
+  reload = self->lut_reload;
   GST_OBJECT_UNLOCK (self);
+  if (reload && !gst_texel_adjust_load_lut (self))
+    return FALSE;
+  cfg.cube = self->cube;
   cfg.matrix = gst_texel_adjust_matrix (in);
   /* GRAY8 without a range in its caps is full range, as in GStreamer. */
   cfg.full_range = in->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255
       || (GST_VIDEO_INFO_IS_GRAY (in)
       && in->colorimetry.range == GST_VIDEO_COLOR_RANGE_UNKNOWN);
   cfg.transfer = gst_texel_adjust_transfer (self, in);
+  gst_texel_adjust_primaries (in, cfg.primaries);
 
   if (!gst_video_info_is_equal (in, out)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
@@ -222,17 +432,26 @@ gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
         (NULL));
     return FALSE;
   }
+#if HAVE_CUDA
+  if (self->plan.kernel.lut3d && gst_texel_base_is_cuda (base)
+      && !gst_texel_adjust_upload_lut (self))
+    return FALSE;
+#endif
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
       texel_adjust_config_is_neutral (&cfg));
-  /* Output rows need the same input rows (4:2:0: their pair). */
+  /* Output rows need the same input rows (4:2:0: their pair); the
+   * vignette depends on the absolute row, which a band's kernel knows. */
   gst_texel_base_set_banding (base, TRUE);
   GST_INFO_OBJECT (self, "%s %dx%d: kind %d, linear stage %s, transfer %d, "
       "brightness %g contrast %g saturation %g hue %g gamma %g exposure %g "
-      "gains %g %g %g", GST_VIDEO_INFO_NAME (in), GST_VIDEO_INFO_WIDTH (in),
-      GST_VIDEO_INFO_HEIGHT (in), self->plan.kind,
-      self->plan.linear ? "on" : "off", cfg.transfer, cfg.brightness,
+      "gains %g %g %g white point %g K tone map %d vignette %g",
+      GST_VIDEO_INFO_NAME (in),
+      GST_VIDEO_INFO_WIDTH (in),
+      GST_VIDEO_INFO_HEIGHT (in), self->plan.kernel.kind,
+      self->plan.kernel.linear ? "on" : "off", cfg.transfer, cfg.brightness,
       cfg.contrast, cfg.saturation, cfg.hue, cfg.gamma, cfg.exposure,
-      cfg.gain[0], cfg.gain[1], cfg.gain[2]);
+      cfg.gain[0], cfg.gain[1], cfg.gain[2], cfg.white_point, cfg.tone_map,
+      cfg.vignette);
   return TRUE;
 }
 
@@ -249,7 +468,7 @@ static void
 gst_texel_adjust_input_rows (GstTexelBase * base, int row0, int row1,
     int *in_row0, int *in_row1)
 {
-  const TexelAdjustPlan *plan = &GST_TEXEL_ADJUST (base)->plan;
+  const TexelAdjustKernelPlan *plan = &GST_TEXEL_ADJUST (base)->plan.kernel;
 
   *in_row0 = row0 & ~1;
   *in_row1 = MIN ((row1 + 1) & ~1, plan->height);
@@ -262,7 +481,8 @@ gst_texel_adjust_process_cuda (GstTexelBase * base, const TexelImage * in,
 {
   GstTexelAdjust *self = GST_TEXEL_ADJUST (base);
 
-  return texel_cuda_adjust (self->device, &self->plan, in, out, row0, row1,
+  return texel_cuda_adjust (self->device, &self->plan, self->gpu_lut, in,
+      out, row0, row1,
       (TexelAdjustStream) stream);
 }
 
@@ -278,6 +498,11 @@ gst_texel_adjust_open_cuda (GstTexelBase * base, gint device)
 static void
 gst_texel_adjust_close_cuda (GstTexelBase * base)
 {
+  GstTexelAdjust *self = GST_TEXEL_ADJUST (base);
+
+  texel_cuda_lut3d_free (self->gpu_lut);
+  self->gpu_lut = NULL;
+  self->gpu_lut_cube = NULL;
 }
 #endif
 
@@ -303,33 +528,22 @@ gst_texel_adjust_setting (GstTexelAdjust * self, guint prop_id)
     case PROP_GREEN_GAIN:
     case PROP_BLUE_GAIN:
       return &s->gain[prop_id - PROP_RED_GAIN];
+    case PROP_WHITE_POINT:
+      return &s->white_point;
+    case PROP_VIGNETTE_STRENGTH:
+      return &s->vignette;
     default:
       return NULL;
   }
 }
 
+/* After a setting changed: a new plan before the next frame, and
+ * passthrough exactly while every setting is neutral. */
 static void
-gst_texel_adjust_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
+gst_texel_adjust_settings_changed (GstTexelAdjust * self, gboolean neutral)
 {
-  GstTexelAdjust *self = GST_TEXEL_ADJUST (object);
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (object);
-  gdouble *setting;
-  gboolean neutral, changed;
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
 
-  GST_OBJECT_LOCK (self);
-  setting = gst_texel_adjust_setting (self, prop_id);
-  if (setting == NULL) {
-    GST_OBJECT_UNLOCK (self);
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    return;
-  }
-  changed = *setting != g_value_get_double (value);
-  *setting = g_value_get_double (value);
-  neutral = texel_adjust_config_is_neutral (&self->settings);
-  GST_OBJECT_UNLOCK (self);
-  if (!changed)
-    return;
   gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
   /* In passthrough no frame reaches prepare, which would notice: leave
    * (or enter) it here. Renegotiating gives the element its output
@@ -341,6 +555,58 @@ gst_texel_adjust_set_property (GObject * object, guint prop_id,
 }
 
 static void
+gst_texel_adjust_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstTexelAdjust *self = GST_TEXEL_ADJUST (object);
+  TexelAdjustConfig *s = &self->settings;
+  gboolean neutral, changed;
+
+  GST_OBJECT_LOCK (self);
+  if (prop_id == PROP_TONE_MAP) {
+    TexelToneMap tone_map = (TexelToneMap) g_value_get_enum (value);
+
+    changed = s->tone_map != tone_map;
+    s->tone_map = tone_map;
+  } else if (prop_id == PROP_LUT_FILE) {
+    const gchar *file = g_value_get_string (value);
+
+    /* Read again even when the name is the same: the file may not be. */
+    g_free (self->lut_file);
+    self->lut_file = file != NULL && *file != '\0' ? g_strdup (file) : NULL;
+    self->lut_reload = TRUE;
+    changed = TRUE;
+  } else {
+    gdouble *setting = gst_texel_adjust_setting (self, prop_id), v;
+
+    if (setting == NULL) {
+      GST_OBJECT_UNLOCK (self);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+    v = g_value_get_double (value);
+    /* NaN must never reach a plan. g_object_set refuses it already (NaN
+     * differs from itself clamped to the range), but set_property is
+     * also reached without that validation (G_PARAM_LAX_VALIDATION,
+     * direct calls). */
+    if (isnan (v)) {
+      gdouble kept = *setting;
+
+      GST_OBJECT_UNLOCK (self);
+      GST_WARNING_OBJECT (self, "%s: NaN rejected, keeping %g",
+          g_param_spec_get_name (pspec), kept);
+      return;
+    }
+    changed = *setting != v;
+    *setting = v;
+  }
+  neutral = texel_adjust_config_is_neutral (s) && self->lut_file == NULL;
+  GST_OBJECT_UNLOCK (self);
+  if (changed)
+    gst_texel_adjust_settings_changed (self, neutral);
+}
+
+static void
 gst_texel_adjust_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
@@ -349,10 +615,14 @@ gst_texel_adjust_get_property (GObject * object, guint prop_id,
 
   GST_OBJECT_LOCK (self);
   setting = gst_texel_adjust_setting (self, prop_id);
-  if (setting)
+  if (prop_id == PROP_TONE_MAP)
+    g_value_set_enum (value, self->settings.tone_map);
+  else if (prop_id == PROP_LUT_FILE)
+    g_value_set_string (value, self->lut_file);
+  else if (setting != NULL)
     g_value_set_double (value, *setting);
   GST_OBJECT_UNLOCK (self);
-  if (!setting)
+  if (setting == NULL && prop_id != PROP_TONE_MAP && prop_id != PROP_LUT_FILE)
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
@@ -367,6 +637,39 @@ gst_texel_adjust_install (GObjectClass * gobject_class, guint prop,
           GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING));
 }
 
+/* The LUT file is read when the element starts, so that a missing or
+ * malformed one fails the state change, before any caps. */
+static GstStateChangeReturn
+gst_texel_adjust_change_state (GstElement * element,
+    GstStateChange transition)
+{
+  GstTexelAdjust *self = GST_TEXEL_ADJUST (element);
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED
+      && !gst_texel_adjust_load_lut (self))
+    return GST_STATE_CHANGE_FAILURE;
+  ret = GST_ELEMENT_CLASS (gst_texel_adjust_parent_class)->change_state
+      (element, transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    /* Read again at the next start (the plan that used it is redone at
+     * the next caps). */
+    texel_cube_free (self->cube);
+    self->cube = NULL;
+  }
+  return ret;
+}
+
+static void
+gst_texel_adjust_finalize (GObject * object)
+{
+  GstTexelAdjust *self = GST_TEXEL_ADJUST (object);
+
+  texel_cube_free (self->cube);
+  g_free (self->lut_file);
+  G_OBJECT_CLASS (gst_texel_adjust_parent_class)->finalize (object);
+}
+
 static void
 gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
 {
@@ -377,6 +680,7 @@ gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
 
   gobject_class->set_property = gst_texel_adjust_set_property;
   gobject_class->get_property = gst_texel_adjust_get_property;
+  gobject_class->finalize = gst_texel_adjust_finalize;
 
   gst_texel_adjust_install (gobject_class, PROP_BRIGHTNESS, "brightness",
       "Brightness", "Added to Y' (0 black, 1 white), as videobalance", -1.0,
@@ -406,14 +710,44 @@ gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
   gst_texel_adjust_install (gobject_class, PROP_BLUE_GAIN, "blue-gain",
       "Blue gain", "White balance: linear blue multiplied by it", 0.0,
       TEXEL_ADJUST_GAIN_MAX, DEFAULT_GAIN);
+  gst_texel_adjust_install (gobject_class, PROP_WHITE_POINT, "white-point",
+      "White point", "Colour temperature (kelvin) of the light to "
+      "neutralise: linear R, G, B multiplied by gains that turn its "
+      "Planckian white into the one of 6500 K (warm light: lower values), "
+      "on top of the red, green and blue gains", TEXEL_ADJUST_WHITE_POINT_MIN,
+      TEXEL_ADJUST_WHITE_POINT_MAX, DEFAULT_WHITE_POINT);
+  g_object_class_install_property (gobject_class, PROP_TONE_MAP,
+      g_param_spec_enum ("tone-map", "Tone map", "Compresses linear light "
+          "into [0, 1] after exposure, gains and white point, before gamma "
+          "(for bright scenes and 10-bit frames)",
+          GST_TYPE_TEXEL_ADJUST_TONE_MAP, TEXEL_TONE_MAP_NONE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING));
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_ADJUST_TONE_MAP, 0);
+  gst_texel_adjust_install (gobject_class, PROP_VIGNETTE_STRENGTH,
+      "vignette-strength", "Vignette strength", "Lens shading correction: "
+      "linear light multiplied by 1 + strength * r^2, r the distance from "
+      "the centre over the half-diagonal (the corners get 1 + strength; "
+      "negative values darken them)", TEXEL_ADJUST_VIGNETTE_MIN,
+      TEXEL_ADJUST_VIGNETTE_MAX, DEFAULT_VIGNETTE_STRENGTH);
+  g_object_class_install_property (gobject_class, PROP_LUT_FILE,
+      g_param_spec_string ("lut-file", "3D LUT file", "A 3D LUT in the "
+          ".cube format (Adobe, Resolve) applied last, on R'G'B', "
+          "trilinear; read when the element starts and when set while it "
+          "runs (NULL or empty: none)", NULL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
 
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_texel_adjust_change_state);
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "Texel colour adjustment", "Filter/Effect/Video/Hardware",
       "Adjusts brightness, contrast, saturation and hue (as videobalance), "
-      "gamma, exposure and white balance (in linear light) on an NVIDIA "
-      "GPU, or on the CPU without one", "gst-texel developers");
+      "gamma, exposure, white balance, tone map and vignette (in linear "
+      "light) and applies a 3D LUT, on an NVIDIA GPU or on the CPU without "
+      "one", "gst-texel developers");
 
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_texel_adjust_transform_caps);

@@ -12,6 +12,13 @@
 #include "texel-cuda.h"
 #include "texel-fault.h"
 #endif
+#if HAVE_GST_CUDA
+#include <gst/cuda/gstcudabufferpool.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_base_debug);
 #define GST_CAT_DEFAULT gst_texel_base_debug
@@ -59,6 +66,14 @@ typedef struct
   GstTexelActiveMemory active_memory;
   gint active_device;
   GstTexelCuda *cuda;
+  /* The pipeline's CUDA context (GstContext "gst.cuda.context"), shared
+   * with GStreamer's CUDA elements; NULL: the device's primary context,
+   * and no memory:CUDAMemory. */
+  GstCudaContext *cuda_context;
+  gboolean warned_foreign_context;
+
+  /* negotiated: memory:CUDAMemory on the sink / source caps */
+  gboolean in_caps_device, out_caps_device;
 
   gboolean banding;             /* asked for by the subclass's prepare */
   gboolean configured;          /* GPU buffers sized for the current caps */
@@ -168,6 +183,35 @@ gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame)
     img->data[p] = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
     img->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
   }
+}
+
+static gboolean
+gst_texel_features_cuda_memory (GstCapsFeatures * features)
+{
+  return features && !gst_caps_features_is_any (features)
+      && gst_caps_features_contains (features, GST_TEXEL_CAPS_FEATURE_CUDA);
+}
+
+/* Whether negotiated (fixed) @caps put frames in CUDA memory. */
+static gboolean
+gst_texel_caps_cuda_memory (GstCaps * caps)
+{
+  return caps && !gst_caps_is_any (caps) && gst_caps_get_size (caps) > 0
+      && gst_texel_features_cuda_memory (gst_caps_get_features (caps, 0));
+}
+
+/* Whether any structure of @caps is in CUDA memory. */
+static gboolean
+gst_texel_caps_have_cuda_memory (GstCaps * caps)
+{
+  guint i;
+
+  if (!caps || gst_caps_is_any (caps))
+    return FALSE;
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    if (gst_texel_features_cuda_memory (gst_caps_get_features (caps, i)))
+      return TRUE;
+  return FALSE;
 }
 
 /* GstVideoMeta may say anything: gst_video_frame_map only checks that each
@@ -301,6 +345,80 @@ gst_texel_base_choose_memory (GstTexelBase * self, const TexelCudaCaps * c,
   }
 }
 
+#if HAVE_GST_CUDA
+/* The pipeline's GstCudaContext: from a neighbour (context query), the
+ * application or a bin (need-context message), else a new one that the
+ * element posts for the others (have-context), so that one pipeline uses
+ * one context and CUDA memory passes between its elements as it is. With
+ * device-id -1 the element takes whatever device the pipeline already
+ * uses, and @caps is probed again for it. Without the driver library or a
+ * context the element stays in the device's primary context, in system
+ * memory; FALSE only when the pipeline's device cannot be used. */
+static gboolean
+gst_texel_base_find_cuda_context (GstTexelBase * self, TexelCudaCaps * caps,
+    const gchar ** reason, int *err)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  guint device = 0;
+
+  if (!gst_cuda_load_library ()) {
+    GST_INFO_OBJECT (self, "GStreamer's CUDA library cannot load the driver: "
+        "primary context, system memory only");
+    return TRUE;
+  }
+  if (priv->cuda_context && priv->device_id >= 0) {
+    g_object_get (priv->cuda_context, "cuda-device-id", &device, NULL);
+    if ((gint) device != priv->device_id)
+      gst_clear_object (&priv->cuda_context);   /* set for another device */
+  }
+  if (!gst_cuda_ensure_element_context (GST_ELEMENT_CAST (self),
+          priv->device_id, &priv->cuda_context)) {
+    GST_WARNING_OBJECT (self, "no GstCudaContext for device-id %d: primary "
+        "context, system memory only", priv->device_id);
+    return TRUE;
+  }
+  g_object_get (priv->cuda_context, "cuda-device-id", &device, NULL);
+  GST_INFO_OBJECT (self, "CUDA context %" GST_PTR_FORMAT " on device %u",
+      priv->cuda_context, device);
+  if ((gint) device != caps->device
+      && gst_texel_cuda_detect ((gint) device, caps, reason, err) == 0)
+    return FALSE;
+  return TRUE;
+}
+#endif
+
+/* The subclass's GPU resources are created in the element's context, like
+ * all its GPU work. */
+static gboolean
+gst_texel_base_open_subclass (GstTexelBase * self, gint device)
+{
+  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+  GstTexelBasePrivate *priv = PRIV (self);
+  gboolean ok = FALSE;
+  int undo;
+
+  if (gst_texel_cuda_context_enter (priv->cuda_context, device, &undo) == 0)
+    ok = klass->open_cuda (self, device);
+  gst_texel_cuda_context_leave (priv->cuda_context, undo);
+  return ok;
+}
+
+static void
+gst_texel_base_close_subclass (GstTexelBase * self)
+{
+  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+  GstTexelBasePrivate *priv = PRIV (self);
+  int undo;
+
+  if (!klass->close_cuda)
+    return;
+  /* Even where entering fails: the subclass frees its host state. */
+  gst_texel_cuda_context_enter (priv->cuda_context, priv->active_device,
+      &undo);
+  klass->close_cuda (self);
+  gst_texel_cuda_context_leave (priv->cuda_context, undo);
+}
+
 /* Opens the GPU path; returns FALSE with @reason when it cannot. */
 static gboolean
 gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
@@ -315,18 +433,22 @@ gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
   memset (&caps, 0, sizeof (caps));
   if (gst_texel_cuda_detect (priv->device_id, &caps, reason, err) == 0)
     return FALSE;
+#if HAVE_GST_CUDA
+  if (!gst_texel_base_find_cuda_context (self, &caps, reason, err))
+    return FALSE;
+#endif
   if (!gst_texel_base_choose_memory (self, &caps, &zero_copy, &why)) {
     *reason = "zero-copy asked for, but the device cannot map host memory";
     return FALSE;
   }
   gst_texel_base_log_caps (self, &caps, why);
-  priv->cuda = gst_texel_cuda_new (caps.device, zero_copy, caps.integrated,
-      caps.async_engine_count, err);
+  priv->cuda = gst_texel_cuda_new (caps.device, priv->cuda_context,
+      zero_copy, caps.integrated, caps.async_engine_count, err);
   if (!priv->cuda) {
     *reason = gst_texel_cuda_error_string (*err);
     return FALSE;
   }
-  if (klass->open_cuda && !klass->open_cuda (self, caps.device)) {
+  if (klass->open_cuda && !gst_texel_base_open_subclass (self, caps.device)) {
     gst_texel_cuda_free (priv->cuda);
     priv->cuda = NULL;
     *reason = "the element could not set up its GPU resources";
@@ -398,7 +520,6 @@ gst_texel_base_stop (GstBaseTransform * trans)
 
 #if HAVE_CUDA
   if (priv->cuda) {
-    GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
     GstTexelCudaStats st;
 
     gst_texel_cuda_get_stats (priv->cuda, &st);
@@ -409,12 +530,13 @@ gst_texel_base_stop (GstBaseTransform * trans)
         " memories registered", st.frames, st.bytes_to_device,
         st.bytes_to_host, st.bytes_host_copied, st.registrations);
     gst_texel_base_drop_pending (self);
-    if (klass->close_cuda)
-      klass->close_cuda (self);
+    gst_texel_base_close_subclass (self);
     gst_texel_cuda_free (priv->cuda);
     priv->cuda = NULL;
   }
 #endif
+  /* Asked for again at the next start: from the bin that keeps it. */
+  gst_clear_object (&priv->cuda_context);
   if (priv->cpu_pool) {
     g_thread_pool_free (priv->cpu_pool, FALSE, TRUE);
     priv->cpu_pool = NULL;
@@ -437,7 +559,9 @@ gst_texel_base_configure_cuda (GstTexelBase * self, GstVideoInfo * in_info,
       GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
       gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out_info)),
       GST_VIDEO_INFO_WIDTH (out_info), GST_VIDEO_INFO_HEIGHT (out_info),
-      priv->banding, priv->in_flight);
+      (priv->in_caps_device ? GST_TEXEL_IN_DEVICE : 0) |
+      (priv->out_caps_device ? GST_TEXEL_OUT_DEVICE : 0), priv->banding,
+      priv->in_flight);
   if (err) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("Could not allocate GPU buffers for %dx%d frames: %s",
@@ -451,26 +575,54 @@ gst_texel_base_configure_cuda (GstTexelBase * self, GstVideoInfo * in_info,
 }
 #endif
 
+/* The subclass's prepare, in the element's CUDA context on the GPU path:
+ * it may create GPU resources there (texeladjust's 3D LUT). */
+static gboolean
+gst_texel_base_prepare_subclass (GstTexelBase * self)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+#if HAVE_CUDA
+  GstTexelBasePrivate *priv = PRIV (self);
+  gboolean ok = FALSE;
+  int undo;
+
+  if (priv->cuda) {
+    if (gst_texel_cuda_context_enter (priv->cuda_context,
+            priv->active_device, &undo) == 0)
+      ok = klass->prepare (self, &filter->in_info, &filter->out_info);
+    else
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("Cannot make the CUDA context current"), (NULL));
+    gst_texel_cuda_context_leave (priv->cuda_context, undo);
+    return ok;
+  }
+#endif
+  return klass->prepare (self, &filter->in_info, &filter->out_info);
+}
+
 /* Runs the subclass's prepare and, on the GPU path, sizes the buffers
  * (again only when the caps or the banding changed). */
 static gboolean
 gst_texel_base_prepare (GstTexelBase * self)
 {
-  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
-  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
   GstTexelBasePrivate *priv = PRIV (self);
 
   GST_OBJECT_LOCK (self);
   priv->dirty = FALSE;
   GST_OBJECT_UNLOCK (self);
   priv->banding = FALSE;
-  if (!klass->prepare (self, &filter->in_info, &filter->out_info))
+  if (!gst_texel_base_prepare_subclass (self))
     return FALSE;
+  /* Subclasses compare video infos, which do not say where frames live:
+   * between system and CUDA memory a frame is always processed. */
+  if (priv->in_caps_device != priv->out_caps_device)
+    gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), FALSE);
 #if HAVE_CUDA
   if (priv->cuda && (!priv->configured
           || priv->banding != priv->configured_banding))
-    return gst_texel_base_configure_cuda (self, &filter->in_info,
-        &filter->out_info);
+    return gst_texel_base_configure_cuda (self,
+        &GST_VIDEO_FILTER (self)->in_info, &GST_VIDEO_FILTER (self)->out_info);
 #endif
   return TRUE;
 }
@@ -524,6 +676,8 @@ gst_texel_base_set_info (GstVideoFilter * filter, GstCaps * incaps,
    * reads them from the filter. */
   filter->in_info = *in_info;
   filter->out_info = *out_info;
+  PRIV (self)->in_caps_device = gst_texel_caps_cuda_memory (incaps);
+  PRIV (self)->out_caps_device = gst_texel_caps_cuda_memory (outcaps);
   PRIV (self)->configured = FALSE;
   PRIV (self)->in_flight = gst_texel_base_resolve_in_flight (self);
   return gst_texel_base_prepare (self);
@@ -615,6 +769,83 @@ gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
   g_mutex_unlock (&priv->cpu_lock);
 }
 
+#if HAVE_GST_CUDA
+/* Whether every memory of @buffer is GstCudaMemory the element's context
+ * can use in place: its own, or a peer's it has access to. */
+static gboolean
+gst_texel_base_buffer_on_device (GstTexelBase * self, GstBuffer * buffer)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  guint i, n = gst_buffer_n_memory (buffer);
+
+  if (!priv->cuda || !priv->cuda_context || n == 0)
+    return FALSE;
+  for (i = 0; i < n; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buffer, i);
+    GstCudaContext *context;
+
+    if (!gst_is_cuda_memory (mem))
+      return FALSE;
+    context = GST_CUDA_MEMORY_CAST (mem)->context;
+    if (context != priv->cuda_context
+        && !gst_cuda_context_can_access_peer (priv->cuda_context, context)) {
+      /* Correct, but through the host: the pipeline should share one
+       * context (an application that sets one per element, say). */
+      if (!priv->warned_foreign_context)
+        GST_ELEMENT_WARNING (self, STREAM, FAILED, ("CUDA memory of another "
+                "CUDA context: copied through host memory"),
+            ("%" GST_PTR_FORMAT " cannot reach %" GST_PTR_FORMAT,
+                priv->cuda_context, context));
+      priv->warned_foreign_context = TRUE;
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+#endif
+
+/* Maps a frame for the element: CUDA memory it can use in place with
+ * GST_MAP_CUDA (device addresses, nothing is copied), anything else in
+ * host memory. */
+static gboolean
+gst_texel_base_map_frame (GstTexelBase * self, GstVideoFrame * frame,
+    GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags)
+{
+#if HAVE_GST_CUDA
+  if (gst_texel_base_buffer_on_device (self, buffer)) {
+#if GST_CHECK_VERSION (1, 24, 0)
+    guint i;
+
+    /* From 1.24 a producer may hand a frame on while its own stream is
+     * still writing it (1.22's producers synchronise before pushing). */
+    for (i = 0; (flags & GST_MAP_READ) && i < gst_buffer_n_memory (buffer);
+        i++)
+      gst_cuda_memory_sync (GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory
+              (buffer, i)));
+#endif
+    flags |= GST_MAP_CUDA;
+  }
+#endif
+  return gst_video_frame_map (frame, info, buffer, flags);
+}
+
+#if HAVE_CUDA
+/* Where the planes of two frames mapped by gst_texel_base_map_frame are. */
+static GstTexelFrameMemory
+gst_texel_base_frames_memory (GstVideoFrame * in, GstVideoFrame * out)
+{
+  GstTexelFrameMemory memory = GST_TEXEL_FRAMES_HOST;
+
+#if HAVE_GST_CUDA
+  if (in->map[0].flags & GST_MAP_CUDA)
+    memory |= GST_TEXEL_IN_DEVICE;
+  if (out->map[0].flags & GST_MAP_CUDA)
+    memory |= GST_TEXEL_OUT_DEVICE;
+#endif
+  return memory;
+}
+#endif
+
 static GstFlowReturn
 gst_texel_base_transform_frame (GstVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame)
@@ -635,7 +866,8 @@ gst_texel_base_transform_frame (GstVideoFilter * filter,
 #if HAVE_CUDA
   if (priv->cuda) {
     int err = gst_texel_cuda_process (priv->cuda, in_frame, out_frame, &in,
-        &out, gst_texel_base_run_cuda, gst_texel_base_input_rows, self);
+        &out, gst_texel_base_frames_memory (in_frame, out_frame),
+        gst_texel_base_run_cuda, gst_texel_base_input_rows, self);
 
     if (err) {
       GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
@@ -749,14 +981,14 @@ gst_texel_base_submit (GstTexelBase * self, GstBuffer * inbuf)
   ret = bclass->prepare_output_buffer (trans, inbuf, &p->outbuf);
   if (ret != GST_FLOW_OK || !p->outbuf)
     goto fail;
-  if (!gst_video_frame_map (&p->in_frame, &filter->in_info, inbuf,
+  if (!gst_texel_base_map_frame (self, &p->in_frame, &filter->in_info, inbuf,
           GST_MAP_READ)) {
     gst_texel_base_invalid_buffer (self, inbuf);
     ret = GST_FLOW_OK;
     goto fail;
   }
-  if (!gst_video_frame_map (&p->out_frame, &filter->out_info, p->outbuf,
-          GST_MAP_WRITE)) {
+  if (!gst_texel_base_map_frame (self, &p->out_frame, &filter->out_info,
+          p->outbuf, GST_MAP_WRITE)) {
     gst_video_frame_unmap (&p->in_frame);
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Could not map the output buffer"), (NULL));
@@ -773,8 +1005,8 @@ gst_texel_base_submit (GstTexelBase * self, GstBuffer * inbuf)
     return GST_FLOW_ERROR;
   }
   err = gst_texel_cuda_submit (priv->cuda, &p->in_frame, &p->out_frame, &in,
-      &out, gst_texel_base_run_cuda, gst_texel_base_input_rows, self,
-      &p->slot);
+      &out, gst_texel_base_frames_memory (&p->in_frame, &p->out_frame),
+      gst_texel_base_run_cuda, gst_texel_base_input_rows, self, &p->slot);
   if (err) {
     gst_video_frame_unmap (&p->in_frame);
     gst_video_frame_unmap (&p->out_frame);
@@ -848,6 +1080,99 @@ gst_texel_base_sink_event (GstBaseTransform * trans, GstEvent * event)
       (trans, event);
 }
 
+/* Whether the element can take frames in CUDA memory: before start,
+ * unless it is bound to the CPU; once started, on the GPU path with a
+ * CUDA context. */
+static gboolean
+gst_texel_base_takes_cuda_memory (GstTexelBase * self)
+{
+#if HAVE_GST_CUDA
+  GstTexelBasePrivate *priv = PRIV (self);
+  gboolean takes;
+
+  GST_OBJECT_LOCK (self);
+  if (priv->active_backend == GST_TEXEL_BACKEND_AUTO)
+    takes = priv->backend != GST_TEXEL_BACKEND_CPU;
+  else
+    takes = priv->cuda != NULL && priv->cuda_context != NULL;
+  GST_OBJECT_UNLOCK (self);
+  return takes;
+#else
+  return FALSE;
+#endif
+}
+
+/* @caps (transfer full) with each system-memory or CUDA-memory structure
+ * followed, after all of them, by its twin in the other memory when
+ * @cuda, or without the CUDA-memory ones when not. */
+static GstCaps *
+gst_texel_caps_memory_twins (GstCaps * caps, gboolean cuda)
+{
+  GstCaps *result, *twins;
+  guint i;
+
+  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
+    return caps;
+  result = gst_caps_new_empty ();
+  twins = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    gboolean on_device = gst_texel_features_cuda_memory (f);
+
+    if (on_device && !cuda)
+      continue;
+    result = gst_caps_merge_structure_full (result, gst_structure_copy (s),
+        gst_caps_features_copy (f));
+    if (!cuda)
+      continue;
+    if (on_device && gst_caps_features_get_size (f) == 1)
+      twins = gst_caps_merge_structure_full (twins, gst_structure_copy (s),
+          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY, NULL));
+    else if (gst_caps_features_is_equal (f,
+            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+      twins = gst_caps_merge_structure_full (twins, gst_structure_copy (s),
+          gst_caps_features_new (GST_TEXEL_CAPS_FEATURE_CUDA, NULL));
+  }
+  gst_caps_unref (caps);
+  return gst_caps_merge (result, twins);
+}
+
+GstCaps *
+gst_texel_base_add_memory_caps (GstTexelBase * base, GstCaps * caps)
+{
+  return gst_texel_caps_memory_twins (caps,
+      gst_texel_base_takes_cuda_memory (base));
+}
+
+/* Where a subclass's transform_caps does not call
+ * gst_texel_base_add_memory_caps, frames in CUDA memory are still kept
+ * away from an element that cannot take them. */
+static gboolean
+gst_texel_base_caps_query_memory (GstTexelBase * self, GstQuery * query)
+{
+  GstCaps *caps;
+
+  if (gst_texel_base_takes_cuda_memory (self))
+    return FALSE;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
+    gst_query_parse_accept_caps (query, &caps);
+    if (!gst_texel_caps_have_cuda_memory (caps))
+      return FALSE;
+    gst_query_set_accept_caps_result (query, FALSE);
+    return TRUE;
+  }
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
+    gst_query_parse_caps_result (query, &caps);
+    if (gst_texel_caps_have_cuda_memory (caps)) {
+      caps = gst_texel_caps_memory_twins (gst_caps_ref (caps), FALSE);
+      gst_query_set_caps_result (query, caps);
+      gst_caps_unref (caps);
+    }
+  }
+  return FALSE;
+}
+
 static gboolean
 gst_texel_base_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
@@ -856,13 +1181,24 @@ gst_texel_base_query (GstBaseTransform * trans, GstPadDirection direction,
   GstTexelBasePrivate *priv = PRIV (self);
   gboolean ret;
 
+#if HAVE_GST_CUDA
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT
+      && gst_cuda_handle_context_query (GST_ELEMENT_CAST (self), query,
+          priv->cuda_context))
+    return TRUE;
+#endif
 #if HAVE_CUDA
   if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN
       && priv->cuda)
     gst_texel_base_drain (self);
 #endif
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS
+      && gst_texel_base_caps_query_memory (self, query))
+    return TRUE;
   ret = GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)->query (trans,
       direction, query);
+  if (ret && GST_QUERY_TYPE (query) == GST_QUERY_CAPS)
+    gst_texel_base_caps_query_memory (self, query);
   /* Frames in flight add their periods to the latency. */
   if (ret && direction == GST_PAD_SRC
       && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && priv->in_flight > 0) {
@@ -894,10 +1230,11 @@ gst_texel_base_transform (GstBaseTransform * trans, GstBuffer * inbuf,
         ("unknown format"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  if (!gst_video_frame_map (&in_frame, &filter->in_info, inbuf, GST_MAP_READ))
+  if (!gst_texel_base_map_frame (GST_TEXEL_BASE (trans), &in_frame,
+          &filter->in_info, inbuf, GST_MAP_READ))
     return gst_texel_base_invalid_buffer (GST_TEXEL_BASE (trans), inbuf);
-  if (!gst_video_frame_map (&out_frame, &filter->out_info, outbuf,
-          GST_MAP_WRITE)) {
+  if (!gst_texel_base_map_frame (GST_TEXEL_BASE (trans), &out_frame,
+          &filter->out_info, outbuf, GST_MAP_WRITE)) {
     gst_video_frame_unmap (&in_frame);
     GST_ELEMENT_ERROR (trans, STREAM, FAILED,
         ("Could not map the output buffer"), (NULL));
@@ -923,6 +1260,57 @@ gst_texel_base_new_pool (GstTexelBase * self, GstCaps * caps, guint min,
 }
 #endif
 
+#if HAVE_GST_CUDA
+/* A pool of GstCudaMemory in the element's context; @size gets the size
+ * of its buffers (rows padded to the pitch cuMemAllocPitch chose). */
+static GstBufferPool *
+gst_texel_base_new_cuda_pool (GstTexelBase * self, GstCaps * caps, guint min,
+    guint max, guint * size)
+{
+  GstCudaContext *context = PRIV (self)->cuda_context;
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstVideoInfo info;
+
+  if (!context || !caps || !gst_video_info_from_caps (&info, caps))
+    return NULL;
+  pool = gst_cuda_buffer_pool_new (context);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, info.size, min, max);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_WARNING_OBJECT (self, "CUDA buffer pool refused %" GST_PTR_FORMAT,
+        caps);
+    gst_object_unref (pool);
+    return NULL;
+  }
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
+  gst_structure_free (config);
+  return pool;
+}
+
+/* Upstream CUDA elements write their frames into CUDA memory of the
+ * element's context, which the kernels then read in place. */
+static gboolean
+gst_texel_base_propose_cuda_pool (GstTexelBase * self, GstQuery * query,
+    GstCaps * caps, gboolean need_pool)
+{
+  GstBufferPool *pool;
+  guint size;
+
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  if (!need_pool)
+    return TRUE;
+  pool = gst_texel_base_new_cuda_pool (self, caps, 2, 0, &size);
+  if (!pool)
+    return FALSE;
+  gst_query_add_allocation_pool (query, pool, size, 2, 0);
+  gst_object_unref (pool);
+  return TRUE;
+}
+#endif
+
 /* Upstream writes its frames straight into pinned, mapped memory of ours:
  * on a Jetson the kernels then read them in place. */
 static gboolean
@@ -939,6 +1327,10 @@ gst_texel_base_propose_allocation (GstBaseTransform * trans,
   if (!PRIV (self)->cuda || gst_base_transform_is_passthrough (trans))
     goto parent;
   gst_query_parse_allocation (query, &caps, &need_pool);
+#if HAVE_GST_CUDA
+  if (gst_texel_caps_cuda_memory (caps))
+    return gst_texel_base_propose_cuda_pool (self, query, caps, need_pool);
+#endif
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_allocation_params_init (&params);
   params.align = GST_TEXEL_HOST_MEMORY_ALIGN;
@@ -964,7 +1356,9 @@ parent:
 }
 
 /* Output frames go to pinned memory of ours: downloaded by DMA at full
- * rate, or written in place by the kernel in zero-copy mode. */
+ * rate, or written in place by the kernel in zero-copy mode. With
+ * memory:CUDAMemory downstream, to CUDA memory of the element's context,
+ * which the next CUDA element reads in place. */
 static gboolean
 gst_texel_base_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
@@ -973,7 +1367,7 @@ gst_texel_base_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   GstCaps *caps;
   GstBufferPool *pool;
   GstVideoInfo info;
-  guint min = 2, max = 0;
+  guint min = 2, max = 0, size;
 
   if (!PRIV (self)->cuda)
     goto parent;
@@ -984,13 +1378,19 @@ gst_texel_base_decide_allocation (GstBaseTransform * trans, GstQuery * query)
     gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
     min = MAX (min, 2);
   }
-  pool = gst_texel_base_new_pool (self, caps, min, max);
+  size = info.size;
+#if HAVE_GST_CUDA
+  if (gst_texel_caps_cuda_memory (caps))
+    pool = gst_texel_base_new_cuda_pool (self, caps, min, max, &size);
+  else
+#endif
+    pool = gst_texel_base_new_pool (self, caps, min, max);
   if (!pool)
     return FALSE;
   if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, info.size, min, max);
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
   else
-    gst_query_add_allocation_pool (query, pool, info.size, min, max);
+    gst_query_add_allocation_pool (query, pool, size, min, max);
   gst_object_unref (pool);
   return TRUE;
 parent:
@@ -1094,15 +1494,36 @@ gst_texel_base_finalize (GObject * object)
 {
   GstTexelBasePrivate *priv = PRIV (object);
 
+  gst_clear_object (&priv->cuda_context);
   g_mutex_clear (&priv->cpu_lock);
   g_cond_clear (&priv->cpu_cond);
   G_OBJECT_CLASS (gst_texel_base_parent_class)->finalize (object);
+}
+
+/* A GstCudaContext for the element's device, from the application, a bin
+ * or gst_cuda_ensure_element_context; kept until stop. */
+static void
+gst_texel_base_set_context (GstElement * element, GstContext * context)
+{
+#if HAVE_GST_CUDA
+  GstTexelBasePrivate *priv = PRIV (element);
+  gint device_id;
+
+  GST_OBJECT_LOCK (element);
+  device_id = priv->device_id;
+  GST_OBJECT_UNLOCK (element);
+  gst_cuda_handle_set_context (element, context, device_id,
+      &priv->cuda_context);
+#endif
+  GST_ELEMENT_CLASS (gst_texel_base_parent_class)->set_context (element,
+      context);
 }
 
 static void
 gst_texel_base_class_init (GstTexelBaseClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstVideoFilterClass *filter_class = GST_VIDEO_FILTER_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
@@ -1112,6 +1533,12 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
   gobject_class->set_property = gst_texel_base_set_property;
   gobject_class->get_property = gst_texel_base_get_property;
   gobject_class->finalize = gst_texel_base_finalize;
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_texel_base_set_context);
+#if HAVE_GST_CUDA
+  /* The CUDA allocator lives as long as the process: created here, with
+   * the class, rather than inside the first pipeline that needs it. */
+  gst_cuda_memory_init_once ();
+#endif
 
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
       g_param_spec_int ("device-id", "Device ID",

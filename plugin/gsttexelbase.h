@@ -52,6 +52,12 @@ GType gst_texel_memory_mode_get_type (void);
 #define GST_TYPE_TEXEL_ACTIVE_MEMORY (gst_texel_active_memory_get_type ())
 GType gst_texel_active_memory_get_type (void);
 
+/* On the GPU path prepare, process_cuda, open_cuda and close_cuda run with
+ * the element's CUDA context current: the pipeline's GstCudaContext where
+ * there is one (see gst_texel_cuda_context_enter), else the device's
+ * primary context. GPU resources they create belong to it; they must not
+ * call cudaSetDevice when the device is already the current one (it would
+ * replace the context by the primary one). */
 struct _GstTexelBaseClass
 {
   GstVideoFilterClass parent_class;
@@ -64,7 +70,8 @@ struct _GstTexelBaseClass
   void (*process_cpu) (GstTexelBase * base, const TexelImage * in,
       TexelImage * out, int row0, int row1);
   /* GPU path: enqueues output rows [row0, row1) on @stream; @in and @out
-   * are device-accessible. Returns 0 or a cudaError_t. */
+   * are device-accessible (device memory, GstCudaMemory included, or
+   * mapped host memory). Returns 0 or a cudaError_t. */
   int (*process_cuda) (GstTexelBase * base, const TexelImage * in,
       const TexelImage * out, int row0, int row1, GstTexelStream stream);
   /* Input rows read by output rows [row0, row1); only asked when
@@ -79,6 +86,16 @@ struct _GstTexelBaseClass
 
 /* What the element runs on, once started. */
 gboolean gst_texel_base_is_cuda (GstTexelBase * base);
+/* For transform_caps, before intersecting with the filter: @caps
+ * (transfer full) are the caps a subclass derived structure by structure
+ * from the other pad's, each in the memory (caps features) of the
+ * structure it came from. Returns them followed by the same structures in
+ * the other memory (system memory <-> memory:CUDAMemory), so that one
+ * element can be where frames go up to or come down from the GPU while
+ * the input's memory stays preferred; memory:CUDAMemory is left out where
+ * the element cannot take it (CPU path, no CUDA context, built without
+ * gstreamer-cuda). */
+GstCaps *gst_texel_base_add_memory_caps (GstTexelBase * base, GstCaps * caps);
 /* Whether output rows depend only on input rows in the same order, so the
  * staged path may split frames into bands. Call from prepare. */
 void gst_texel_base_set_banding (GstTexelBase * base, gboolean possible);
@@ -96,10 +113,33 @@ void gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame);
 #define GST_TEXEL_FORMATS \
   "{ NV12, NV21, I420, YV12, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
   "RGB, BGR, GRAY8, P010_10LE }"
-#define GST_TEXEL_CAPS \
+#define GST_TEXEL_SYSTEM_CAPS \
   "video/x-raw, format = (string) " GST_TEXEL_FORMATS ", " \
   "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
   "framerate = (fraction) [ 0, max ]"
+
+/* Frames in GstCudaMemory (GStreamer's CUDA library, gst-plugins-bad), as
+ * cudaupload, nvh264dec and nvh264enc exchange them. */
+#define GST_TEXEL_CAPS_FEATURE_CUDA "memory:CUDAMemory"
+/* GRAY8 is left out: the 1.22 CUDA allocator cannot lay it out. */
+#define GST_TEXEL_CUDA_FORMATS \
+  "{ NV12, NV21, I420, YV12, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
+  "RGB, BGR, P010_10LE }"
+#define GST_TEXEL_CUDA_CAPS \
+  "video/x-raw(" GST_TEXEL_CAPS_FEATURE_CUDA "), " \
+  "format = (string) " GST_TEXEL_CUDA_FORMATS ", " \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
+  "framerate = (fraction) [ 0, max ]"
+
+/* Pad templates of every texel element: in builds with gstreamer-cuda, CUDA
+ * memory listed first, as GStreamer's CUDA elements list it; which memory
+ * a stream gets is decided in transform_caps (see
+ * gst_texel_base_add_memory_caps). Needs config.h. */
+#if HAVE_GST_CUDA
+#define GST_TEXEL_CAPS GST_TEXEL_CUDA_CAPS "; " GST_TEXEL_SYSTEM_CAPS
+#else
+#define GST_TEXEL_CAPS GST_TEXEL_SYSTEM_CAPS
+#endif
 
 G_END_DECLS
 #endif

@@ -182,6 +182,7 @@ gst_texel_convert_transform_caps (GstBaseTransform * trans,
     result = any;
   else
     result = gst_caps_merge (gst_caps_copy (caps), any);
+  result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans), result);
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
         GST_CAPS_INTERSECT_FIRST);
@@ -276,7 +277,7 @@ gst_texel_convert_fixate_size (GstTexelConvert * self, GstStructure * ins,
 
 /* Keeps the input's colorimetry where the output is of the same kind, so
  * that a YUV-to-YUV conversion does not change the matrix silently. */
-static void
+void
 gst_texel_convert_fixate_color (GstStructure * ins, GstStructure * outs)
 {
   const gchar *in_fmt = gst_structure_get_string (ins, "format");
@@ -348,7 +349,7 @@ gst_texel_matrix_from_video (const GstVideoInfo * info)
   }
 }
 
-static void
+void
 gst_texel_colorimetry_from_video (TexelColorimetry * c,
     const GstVideoInfo * info)
 {

@@ -16,6 +16,9 @@
 #include <cuda_runtime_api.h>
 #include "texel-cuda.h"
 #include "texel-fault.h"
+#if HAVE_GST_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_cuda_debug);
 #define GST_CAT_DEFAULT gst_texel_cuda_debug
@@ -34,7 +37,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_cuda_debug);
 typedef struct
 {
   TexelImage dev_in, dev_out;   /* staged: frames on the device */
-  void *dev_mem;
+  void *dev_in_mem, *dev_out_mem;       /* allocated where a side needs them */
   TexelImage stage_in, stage_out;       /* pinned, mapped staging */
   TexelImage stage_in_dev, stage_out_dev;       /* their device view */
   void *stage_mem;              /* allocated when first needed */
@@ -47,6 +50,7 @@ typedef struct
 struct _GstTexelCuda
 {
   gint device;
+  GstCudaContext *context;      /* NULL: the device's primary context */
   gboolean zero_copy;
   gint async_engines;
   cudaStream_t streams[TEXEL_MAX_BANDS];
@@ -70,6 +74,7 @@ struct _GstTexelCuda
 typedef struct
 {
   gint device;
+  GstCudaContext *context;      /* where it was registered */
   guint seen;
   gboolean registered;
   gboolean failed;
@@ -129,27 +134,65 @@ gst_texel_cuda_detect (gint device_id, gpointer caps_out,
   return count;
 }
 
-/* Runs with @device current and puts back what the calling thread had: the
- * streaming thread belongs to the application. */
-static int
-texel_device_enter (gint device, int *prev)
+/* What gst_texel_cuda_context_leave undoes: nothing, a pushed
+ * GstCudaContext, or else the device to make current again. */
+#define TEXEL_UNDO_NOTHING -1
+#define TEXEL_UNDO_POP -2
+
+/* The streaming thread belongs to the application: whatever it had
+ * current is put back. The runtime API works in the driver context that is
+ * current on the thread, so a pushed GstCudaContext is where our streams,
+ * buffers, textures and kernels go; cudaSetDevice would replace it by the
+ * primary context, so it is only called when another device is current. */
+int
+gst_texel_cuda_context_enter (GstCudaContext * context, gint device,
+    int *undo)
 {
-  *prev = -1;
-  if (cudaGetDevice (prev) != cudaSuccess)
-    *prev = -1;
+  int current = -1;
+
+  *undo = TEXEL_UNDO_NOTHING;
+#if HAVE_GST_CUDA
+  if (context) {
+    if (!gst_cuda_context_push (context))
+      return (int) cudaErrorDeviceUninitialized;   /* no context bound */
+    *undo = TEXEL_UNDO_POP;
+    return 0;
+  }
+#endif
+  if (cudaGetDevice (&current) == cudaSuccess && current == device)
+    return 0;
+  *undo = current;
   return (int) cudaSetDevice (device);
 }
 
-static void
-texel_device_leave (int prev)
+void
+gst_texel_cuda_context_leave (GstCudaContext * context, int undo)
 {
-  if (prev >= 0)
-    cudaSetDevice (prev);
+#if HAVE_GST_CUDA
+  if (undo == TEXEL_UNDO_POP) {
+    gst_cuda_context_pop (NULL);
+    return;
+  }
+#endif
+  if (undo >= 0)
+    cudaSetDevice (undo);
+}
+
+static int
+texel_device_enter (GstTexelCuda * cuda, int *undo)
+{
+  return gst_texel_cuda_context_enter (cuda->context, cuda->device, undo);
+}
+
+static void
+texel_device_leave (GstTexelCuda * cuda, int undo)
+{
+  gst_texel_cuda_context_leave (cuda->context, undo);
 }
 
 GstTexelCuda *
-gst_texel_cuda_new (gint device, gboolean zero_copy, gboolean integrated,
-    gint async_engines, int *err)
+gst_texel_cuda_new (gint device, GstCudaContext * context,
+    gboolean zero_copy, gboolean integrated, gint async_engines, int *err)
 {
   GstTexelCuda *cuda = g_new0 (GstTexelCuda, 1);
   int prev, i;
@@ -157,10 +200,11 @@ gst_texel_cuda_new (gint device, gboolean zero_copy, gboolean integrated,
 
   texel_debug_init ();
   cuda->device = device;
+  cuda->context = context ? gst_object_ref (context) : NULL;
   cuda->zero_copy = zero_copy;
   cuda->async_engines = async_engines;
   cuda->bands = 1;
-  *err = texel_device_enter (device, &prev);
+  *err = texel_device_enter (cuda, &prev);
   for (i = 0; *err == 0 && i < TEXEL_MAX_BANDS; i++) {
     e = TEXEL_FAULTY (TEXEL_FAULT_STREAM,
         cudaStreamCreateWithFlags (&cuda->streams[i], cudaStreamNonBlocking));
@@ -175,12 +219,12 @@ gst_texel_cuda_new (gint device, gboolean zero_copy, gboolean integrated,
   for (i = 0; *err == 0 && i < TEXEL_MAX_SLOTS; i++)
     *err = (int) cudaEventCreateWithFlags (&cuda->slots[i].done,
         cudaEventDisableTiming | cudaEventBlockingSync);
-  texel_device_leave (prev);
+  texel_device_leave (cuda, prev);
   if (*err != 0) {
     gst_texel_cuda_free (cuda);
     return NULL;
   }
-  cuda->allocator = gst_texel_host_allocator_new (device);
+  cuda->allocator = gst_texel_host_allocator_new (device, context);
   return cuda;
 }
 
@@ -194,11 +238,13 @@ texel_free_frames (GstTexelCuda * cuda)
 
     if (slot->busy)
       cudaEventSynchronize (slot->done);
-    if (slot->dev_mem)
-      cudaFree (slot->dev_mem);
+    if (slot->dev_in_mem)
+      cudaFree (slot->dev_in_mem);
+    if (slot->dev_out_mem)
+      cudaFree (slot->dev_out_mem);
     if (slot->stage_mem)
       cudaFreeHost (slot->stage_mem);
-    slot->dev_mem = slot->stage_mem = NULL;
+    slot->dev_in_mem = slot->dev_out_mem = slot->stage_mem = NULL;
     slot->busy = FALSE;
   }
 }
@@ -210,7 +256,7 @@ gst_texel_cuda_free (GstTexelCuda * cuda)
 
   if (!cuda)
     return;
-  texel_device_enter (cuda->device, &prev);
+  texel_device_enter (cuda, &prev);
   texel_free_frames (cuda);
   for (i = 0; i < TEXEL_MAX_BANDS; i++) {
     if (cuda->streams[i])
@@ -223,9 +269,11 @@ gst_texel_cuda_free (GstTexelCuda * cuda)
   for (i = 0; i < TEXEL_MAX_SLOTS; i++)
     if (cuda->slots[i].done)
       cudaEventDestroy (cuda->slots[i].done);
-  texel_device_leave (prev);
+  texel_device_leave (cuda, prev);
   if (cuda->allocator)
     gst_object_unref (cuda->allocator);
+  if (cuda->context)
+    gst_object_unref (cuda->context);
   g_free (cuda);
 }
 
@@ -300,39 +348,51 @@ texel_slot_staging (GstTexelCuda * cuda, TexelSlot * slot)
   return 0;
 }
 
-/* Device frames, only where frames are copied to the device. */
+/* A device frame of @format, or the one already there. */
 static int
-texel_slot_device_frames (GstTexelCuda * cuda, TexelSlot * slot)
+texel_device_frame (TexelImage * img, void **mem, TexelFormat format,
+    gint width, gint height)
 {
-  size_t in_size, out_size;
   guint8 *base = NULL;
   int err;
 
-  in_size = GST_ROUND_UP_N (texel_device_layout (&slot->dev_in,
-          cuda->in_format, cuda->in_width, cuda->in_height, NULL),
-      TEXEL_DEVICE_PLANE_ALIGN);
-  out_size = texel_device_layout (&slot->dev_out, cuda->out_format,
-      cuda->out_width, cuda->out_height, NULL);
-  err = TEXEL_FAULTY (TEXEL_FAULT_DEVICE_ALLOC,
-      cudaMalloc ((void **) &base, in_size + out_size));
+  if (*mem)
+    return 0;
+  err = TEXEL_FAULTY (TEXEL_FAULT_DEVICE_ALLOC, cudaMalloc ((void **) &base,
+          texel_device_layout (img, format, width, height, NULL)));
   if (err)
     return err;
-  slot->dev_mem = base;
-  texel_device_layout (&slot->dev_in, cuda->in_format, cuda->in_width,
-      cuda->in_height, base);
-  texel_device_layout (&slot->dev_out, cuda->out_format, cuda->out_width,
-      cuda->out_height, base + in_size);
+  *mem = base;
+  texel_device_layout (img, format, width, height, base);
   return 0;
+}
+
+/* Staged: the device frames that frames in host memory are copied to and
+ * from; a side whose frames are already on the device needs none. */
+static int
+texel_slot_device_frames (GstTexelCuda * cuda, TexelSlot * slot,
+    GstTexelFrameMemory memory)
+{
+  int err = 0;
+
+  if (!(memory & GST_TEXEL_IN_DEVICE))
+    err = texel_device_frame (&slot->dev_in, &slot->dev_in_mem,
+        cuda->in_format, cuda->in_width, cuda->in_height);
+  if (!err && !(memory & GST_TEXEL_OUT_DEVICE))
+    err = texel_device_frame (&slot->dev_out, &slot->dev_out_mem,
+        cuda->out_format, cuda->out_width, cuda->out_height);
+  return err;
 }
 
 int
 gst_texel_cuda_configure (GstTexelCuda * cuda, TexelFormat in_format,
     gint in_width, gint in_height, TexelFormat out_format, gint out_width,
-    gint out_height, gboolean bands_possible, gint in_flight)
+    gint out_height, GstTexelFrameMemory memory, gboolean bands_possible,
+    gint in_flight)
 {
   int prev, err, i;
 
-  err = texel_device_enter (cuda->device, &prev);
+  err = texel_device_enter (cuda, &prev);
   if (err)
     goto done;
   texel_free_frames (cuda);
@@ -346,14 +406,16 @@ gst_texel_cuda_configure (GstTexelCuda * cuda, TexelFormat in_format,
   cuda->out_width = out_width;
   cuda->out_height = out_height;
   for (i = 0; i < cuda->n_slots && !cuda->zero_copy && !err; i++)
-    err = texel_slot_device_frames (cuda, &cuda->slots[i]);
-  GST_INFO ("configured %s %dx%d -> %s %dx%d, %s, %d band(s), %d frame(s) "
-      "in flight", texel_format_desc (in_format)->name, in_width, in_height,
+    err = texel_slot_device_frames (cuda, &cuda->slots[i], memory);
+  GST_INFO ("configured %s %dx%d (%s) -> %s %dx%d (%s), %s, %d band(s), %d "
+      "frame(s) in flight", texel_format_desc (in_format)->name, in_width,
+      in_height, memory & GST_TEXEL_IN_DEVICE ? "device" : "host",
       texel_format_desc (out_format)->name, out_width, out_height,
+      memory & GST_TEXEL_OUT_DEVICE ? "device" : "host",
       cuda->zero_copy ? "zero-copy" : "staged", cuda->bands,
       cuda->n_slots - 1);
 done:
-  texel_device_leave (prev);
+  texel_device_leave (cuda, prev);
   return err;
 }
 
@@ -364,10 +426,13 @@ texel_registration_free (gpointer data)
   int prev;
 
   if (reg->registered) {
-    texel_device_enter (reg->device, &prev);
+    gst_texel_cuda_context_enter (reg->context, reg->device, &prev);
     cudaHostUnregister (reg->host);
-    texel_device_leave (prev);
+    gst_texel_cuda_context_leave (reg->context, prev);
   }
+  /* The registration belongs to the context: it lives until here. */
+  if (reg->context)
+    gst_object_unref (reg->context);
   g_free (reg);
 }
 
@@ -393,6 +458,7 @@ texel_try_register (GstTexelCuda * cuda, TexelRegistration * reg,
   reg->registered = TRUE;
   reg->host = map->data;
   reg->size = map->size;
+  reg->context = cuda->context ? gst_object_ref (cuda->context) : NULL;
   cuda->stats.registrations++;
 }
 
@@ -551,22 +617,30 @@ texel_process_zero_copy (GstTexelCuda * cuda, TexelSlot * slot,
 /* Staged: band b uploads the input rows it needs that earlier bands did
  * not, runs its kernel and downloads its output rows, on stream b; the
  * uploads are chained by events, so band b's kernel overlaps band b+1's
- * upload and band b-1's download. */
+ * upload and band b-1's download. A frame already on the device (@memory)
+ * is read or written by the kernel in place: that side has no copy. */
 static int
 texel_process_staged (GstTexelCuda * cuda, TexelSlot * slot,
-    const TexelImage * src, const TexelImage * dst, GstTexelCudaRun run,
+    const TexelImage * src, const TexelImage * dst,
+    GstTexelFrameMemory memory, GstTexelCudaRun run,
     GstTexelCudaInputRows input_rows, gpointer user_data)
 {
-  int out_h = slot->dev_out.height, in_h = slot->dev_in.height;
-  int step = GST_ROUND_UP_16 ((out_h + cuda->bands - 1) / cuda->bands);
+  gboolean in_device = (memory & GST_TEXEL_IN_DEVICE) != 0;
+  gboolean out_device = (memory & GST_TEXEL_OUT_DEVICE) != 0;
+  const TexelImage *kernel_in = in_device ? src : &slot->dev_in;
+  const TexelImage *kernel_out = out_device ? dst : &slot->dev_out;
+  /* Bands only overlap copies with kernels. */
+  int bands = in_device && out_device ? 1 : cuda->bands;
+  int out_h = dst->height, in_h = src->height;
+  int step = GST_ROUND_UP_16 ((out_h + bands - 1) / bands);
   int uploaded = -1, b, used = 0, err = 0;
 
-  for (b = 0; b < cuda->bands && b * step < out_h && !err; b++) {
+  for (b = 0; b < bands && b * step < out_h && !err; b++) {
     cudaStream_t s = cuda->streams[b];
     int r0 = b * step, r1 = MIN (out_h, r0 + step);
     int i0 = 0, i1 = in_h;
 
-    if (cuda->bands > 1)
+    if (bands > 1)
       input_rows (user_data, r0, r1, &i0, &i1);
     i0 = CLAMP (i0 & ~1, 0, in_h);
     i1 = CLAMP (GST_ROUND_UP_2 (i1), i0, in_h);
@@ -574,7 +648,7 @@ texel_process_staged (GstTexelCuda * cuda, TexelSlot * slot,
       uploaded = i0;
     if (b > 0)
       err = cudaStreamWaitEvent (s, cuda->uploaded[b - 1], 0);
-    if (!err && i1 > uploaded) {
+    if (!err && !in_device && i1 > uploaded) {
       err = texel_copy_rows (&slot->dev_in, src, uploaded, i1,
           cudaMemcpyHostToDevice, s, &cuda->stats.bytes_to_device);
       uploaded = i1;
@@ -582,8 +656,8 @@ texel_process_staged (GstTexelCuda * cuda, TexelSlot * slot,
     if (!err)
       err = cudaEventRecord (cuda->uploaded[b], s);
     if (!err)
-      err = run (user_data, &slot->dev_in, &slot->dev_out, r0, r1, s);
-    if (!err)
+      err = run (user_data, kernel_in, kernel_out, r0, r1, s);
+    if (!err && !out_device)
       err = texel_copy_rows (dst, &slot->dev_out, r0, r1,
           cudaMemcpyDeviceToHost, s, &cuda->stats.bytes_to_host);
     used = b + 1;
@@ -593,15 +667,30 @@ texel_process_staged (GstTexelCuda * cuda, TexelSlot * slot,
   return err;
 }
 
+/* Device address of every plane of a mapped frame: in place for a frame
+ * already on the device, else through texel_frame_device_view. */
+static gboolean
+texel_frame_view (GstTexelCuda * cuda, GstVideoFrame * frame,
+    const TexelImage * img, gboolean on_device, TexelImage * view)
+{
+  if (on_device) {
+    *view = *img;
+    return TRUE;
+  }
+  return texel_frame_device_view (cuda, frame, img, view);
+}
+
 int
 gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
-    GstVideoFrame * out_frame, const TexelImage * in_host,
-    const TexelImage * out_host, GstTexelCudaRun run,
+    GstVideoFrame * out_frame, const TexelImage * in, const TexelImage * out,
+    GstTexelFrameMemory memory, GstTexelCudaRun run,
     GstTexelCudaInputRows input_rows, gpointer user_data, gint * slot_index)
 {
   TexelSlot *slot = &cuda->slots[cuda->next_slot];
   TexelImage in_view, out_view;
-  const TexelImage *src = in_host, *dst = out_host;
+  const TexelImage *src = in, *dst = out;
+  gboolean in_device = (memory & GST_TEXEL_IN_DEVICE) != 0;
+  gboolean out_device = (memory & GST_TEXEL_OUT_DEVICE) != 0;
   gboolean in_direct;
   int prev, err;
 
@@ -609,19 +698,19 @@ gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
   /* The caller finishes frames in order, so the slot is normally free. */
   if (slot->busy && (err = gst_texel_cuda_finish (cuda, *slot_index)))
     return err;
-  err = texel_device_enter (cuda->device, &prev);
+  err = texel_device_enter (cuda, &prev);
   if (err)
     goto done;
-  in_direct = texel_frame_device_view (cuda, in_frame, in_host, &in_view);
-  slot->out_direct = texel_frame_device_view (cuda, out_frame, out_host,
+  in_direct = texel_frame_view (cuda, in_frame, in, in_device, &in_view);
+  slot->out_direct = texel_frame_view (cuda, out_frame, out, out_device,
       &out_view);
-  slot->out_host = *out_host;
+  slot->out_host = *out;
   /* Memory the device cannot reach goes through pinned staging. */
   if ((!in_direct || !slot->out_direct)
       && (err = texel_slot_staging (cuda, slot)))
     goto done;
   if (!in_direct) {
-    texel_copy_rows (&slot->stage_in, in_host, 0, in_host->height,
+    texel_copy_rows (&slot->stage_in, in, 0, in->height,
         cudaMemcpyHostToHost, NULL, &cuda->stats.bytes_host_copied);
     src = &slot->stage_in;
     in_view = slot->stage_in_dev;
@@ -631,12 +720,17 @@ gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
     out_view = slot->stage_out_dev;
   }
 
-  if (cuda->zero_copy)
+  if (cuda->zero_copy) {
     err = texel_process_zero_copy (cuda, slot, &in_view, &out_view, run,
         user_data);
-  else
-    err = texel_process_staged (cuda, slot, src, dst, run, input_rows,
-        user_data);
+  } else {
+    /* Device frames for a side the caps did not announce in host memory
+     * (CUDA memory of a context we cannot reach, mapped on the host). */
+    err = texel_slot_device_frames (cuda, slot, memory);
+    if (!err)
+      err = texel_process_staged (cuda, slot, in_device ? &in_view : src,
+          out_device ? &out_view : dst, memory, run, input_rows, user_data);
+  }
   if (!err) {
     slot->busy = TRUE;
     cuda->next_slot = (cuda->next_slot + 1) % cuda->n_slots;
@@ -644,7 +738,7 @@ gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
     texel_drain_streams (cuda);
   }
 done:
-  texel_device_leave (prev);
+  texel_device_leave (cuda, prev);
   return err;
 }
 
@@ -652,15 +746,19 @@ int
 gst_texel_cuda_finish (GstTexelCuda * cuda, gint slot_index)
 {
   TexelSlot *slot = &cuda->slots[slot_index];
-  int err;
+  int prev, err;
 
   if (!slot->busy)
     return 0;
   slot->busy = FALSE;
-  /* An event wait needs no current device. */
-  /* An injected failure here comes after the real wait: the frame's
-   * memory must not be released while the GPU still uses it. */
+  /* In the element's context: a runtime call on a thread without a current
+   * context would make the device's primary context current, creating it
+   * where the element works in the pipeline's GstCudaContext. The wait
+   * happens even if that fails: the frame's memory must not be released
+   * while the GPU still uses it (and an injected failure comes after). */
+  texel_device_enter (cuda, &prev);
   err = cudaEventSynchronize (slot->done);
+  texel_device_leave (cuda, prev);
   if (!err)
     err = texel_fault_hit (TEXEL_FAULT_SYNC);
   if (!err && !slot->out_direct)
@@ -674,13 +772,13 @@ gst_texel_cuda_finish (GstTexelCuda * cuda, gint slot_index)
 
 int
 gst_texel_cuda_process (GstTexelCuda * cuda, GstVideoFrame * in_frame,
-    GstVideoFrame * out_frame, const TexelImage * in_host,
-    const TexelImage * out_host, GstTexelCudaRun run,
+    GstVideoFrame * out_frame, const TexelImage * in, const TexelImage * out,
+    GstTexelFrameMemory memory, GstTexelCudaRun run,
     GstTexelCudaInputRows input_rows, gpointer user_data)
 {
   gint slot;
-  int err = gst_texel_cuda_submit (cuda, in_frame, out_frame, in_host,
-      out_host, run, input_rows, user_data, &slot);
+  int err = gst_texel_cuda_submit (cuda, in_frame, out_frame, in, out,
+      memory, run, input_rows, user_data, &slot);
 
   return err ? err : gst_texel_cuda_finish (cuda, slot);
 }

@@ -6,6 +6,9 @@
  *  - staged: frames are copied to device buffers with cudaMemcpy2DAsync,
  *    processed and copied back, in bands on several streams so uploads,
  *    kernels and downloads overlap; the default on discrete GPUs.
+ *  - device frames (GstCudaMemory, memory:CUDAMemory caps) are read and
+ *    written in place in either mode: only the host side of a frame is
+ *    ever copied.
  * Host memory that is not pinned is never handed to a DMA copy: it is
  * registered once seen twice, else copied into a pinned staging buffer.
  *
@@ -17,11 +20,28 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include "texel-convert.h"
+#if HAVE_GST_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#endif
 
 G_BEGIN_DECLS
 
 typedef struct _GstTexelCuda GstTexelCuda;
 typedef struct CUstream_st *GstTexelStream;
+#if !HAVE_GST_CUDA
+typedef struct _GstCudaContext GstCudaContext;
+#endif
+
+/* Where the planes of the frames of one submission live. Host frames are
+ * mapped GstVideoFrames (pinned, registered or pageable memory); device
+ * frames are GstCudaMemory mapped with GST_MAP_CUDA, in memory of the
+ * element's CUDA context: the kernel reads or writes them in place. */
+typedef enum
+{
+  GST_TEXEL_FRAMES_HOST = 0,
+  GST_TEXEL_IN_DEVICE = 1 << 0,
+  GST_TEXEL_OUT_DEVICE = 1 << 1
+} GstTexelFrameMemory;
 
 /* What a frame cost; logged at the end of a stream. */
 typedef struct
@@ -50,28 +70,43 @@ const gchar *gst_texel_cuda_error_string (int err);
 gint gst_texel_cuda_detect (gint device_id, gpointer caps,
     const gchar ** reason, int *err);
 
-GstTexelCuda *gst_texel_cuda_new (gint device, gboolean zero_copy,
-    gboolean integrated, gint async_engines, int *err);
+/* Makes the CUDA context an element works in current on the calling
+ * thread: @context (the pipeline's GstCudaContext, shared with GStreamer's
+ * CUDA elements) where there is one, else @device's primary context.
+ * Returns 0 or a cudaError_t; gst_texel_cuda_context_leave (@context,
+ * @undo) puts back what the thread had, also after a failure. */
+int gst_texel_cuda_context_enter (GstCudaContext * context, gint device,
+    int *undo);
+void gst_texel_cuda_context_leave (GstCudaContext * context, int undo);
+
+/* @context: see gst_texel_cuda_context_enter (NULL: the primary context);
+ * every CUDA call of @cuda runs in it. */
+GstTexelCuda *gst_texel_cuda_new (gint device, GstCudaContext * context,
+    gboolean zero_copy, gboolean integrated, gint async_engines, int *err);
 void gst_texel_cuda_free (GstTexelCuda * cuda);
 
-/* (Re)allocates what frames of these formats need; called on caps. */
+/* (Re)allocates what frames of these formats need; called on caps.
+ * @memory: where the negotiated frames will live (device frames need no
+ * device copy on their side). */
 int gst_texel_cuda_configure (GstTexelCuda * cuda, TexelFormat in_format,
     gint in_width, gint in_height, TexelFormat out_format, gint out_width,
-    gint out_height, gboolean bands_possible, gint in_flight);
+    gint out_height, GstTexelFrameMemory memory, gboolean bands_possible,
+    gint in_flight);
 
 /* Enqueues one mapped frame; the frames must stay mapped until
  * gst_texel_cuda_finish (@slot) returns. Frames are finished in the order
- * they were submitted; at most in_flight + 1 are outstanding. */
+ * they were submitted; at most in_flight + 1 are outstanding. @in and @out
+ * describe the mapped frames, in host or device memory as @memory says. */
 int gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
-    GstVideoFrame * out_frame, const TexelImage * in_host,
-    const TexelImage * out_host, GstTexelCudaRun run,
+    GstVideoFrame * out_frame, const TexelImage * in, const TexelImage * out,
+    GstTexelFrameMemory memory, GstTexelCudaRun run,
     GstTexelCudaInputRows input_rows, gpointer user_data, gint * slot);
 /* Waits for a submitted frame and completes its output. */
 int gst_texel_cuda_finish (GstTexelCuda * cuda, gint slot);
 /* Submits and finishes one mapped frame. Returns 0 or a cudaError_t. */
 int gst_texel_cuda_process (GstTexelCuda * cuda, GstVideoFrame * in_frame,
-    GstVideoFrame * out_frame, const TexelImage * in_host,
-    const TexelImage * out_host, GstTexelCudaRun run,
+    GstVideoFrame * out_frame, const TexelImage * in, const TexelImage * out,
+    GstTexelFrameMemory memory, GstTexelCudaRun run,
     GstTexelCudaInputRows input_rows, gpointer user_data);
 
 GstAllocator *gst_texel_cuda_get_allocator (GstTexelCuda * cuda);

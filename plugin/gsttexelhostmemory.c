@@ -7,6 +7,7 @@
 #endif
 
 #include "gsttexelhostmemory.h"
+#include "gsttexelcuda.h"
 
 #include <string.h>
 
@@ -21,6 +22,9 @@ typedef struct
 {
   GstAllocator parent;
   gint device;
+  /* Pinned memory belongs to the context that allocated it: the allocator
+   * (which every memory refs) keeps it alive. NULL: the primary context. */
+  GstCudaContext *context;
 } GstTexelHostAllocator;
 
 typedef struct
@@ -61,24 +65,23 @@ gst_texel_host_allocator_alloc (GstAllocator * allocator, gsize size,
   gsize align = params->align | GST_TEXEL_HOST_MEMORY_ALIGN;
   gsize maxsize = size + params->prefix + params->padding;
   void *host = NULL, *device = NULL;
-  int prev = -1;
+  int prev;
   cudaError_t err;
 
   /* cudaHostAlloc returns page-aligned memory, more than any texture or
    * DMA engine asks for. */
-  cudaGetDevice (&prev);
-  cudaSetDevice (self->device);
-  err = TEXEL_FAULTY (TEXEL_FAULT_HOST_ALLOC, cudaHostAlloc (&host, maxsize,
-          cudaHostAllocMapped | cudaHostAllocPortable));
+  err = gst_texel_cuda_context_enter (self->context, self->device, &prev);
+  if (err == cudaSuccess)
+    err = TEXEL_FAULTY (TEXEL_FAULT_HOST_ALLOC, cudaHostAlloc (&host, maxsize,
+            cudaHostAllocMapped | cudaHostAllocPortable));
   if (err == cudaSuccess)
     err = cudaHostGetDevicePointer (&device, host, 0);
-  if (prev >= 0)
-    cudaSetDevice (prev);
+  if (err != cudaSuccess && host)
+    cudaFreeHost (host);
+  gst_texel_cuda_context_leave (self->context, prev);
   if (err != cudaSuccess) {
     GST_ERROR_OBJECT (allocator, "cudaHostAlloc of %" G_GSIZE_FORMAT
         " bytes failed: %s", maxsize, cudaGetErrorString (err));
-    if (host)
-      cudaFreeHost (host);
     return NULL;
   }
   if ((params->flags & GST_MEMORY_FLAG_ZERO_PREFIXED) && params->prefix)
@@ -93,11 +96,16 @@ gst_texel_host_allocator_alloc (GstAllocator * allocator, gsize size,
 static void
 gst_texel_host_allocator_free (GstAllocator * allocator, GstMemory * memory)
 {
+  GstTexelHostAllocator *self = (GstTexelHostAllocator *) allocator;
   GstTexelHostMemory *mem = (GstTexelHostMemory *) memory;
+  int prev;
 
   /* Shared sub-memories point into their parent's allocation. */
-  if (!memory->parent)
+  if (!memory->parent) {
+    gst_texel_cuda_context_enter (self->context, self->device, &prev);
     cudaFreeHost (mem->host);
+    gst_texel_cuda_context_leave (self->context, prev);
+  }
   g_free (mem);
 }
 
@@ -137,10 +145,20 @@ texel_host_memory_is_span (GstMemory * mem1, GstMemory * mem2, gsize * offset)
 }
 
 static void
+gst_texel_host_allocator_finalize (GObject * object)
+{
+  GstTexelHostAllocator *self = (GstTexelHostAllocator *) object;
+
+  gst_clear_object (&self->context);
+  G_OBJECT_CLASS (gst_texel_host_allocator_parent_class)->finalize (object);
+}
+
+static void
 gst_texel_host_allocator_class_init (GstTexelHostAllocatorClass * klass)
 {
   GstAllocatorClass *allocator_class = GST_ALLOCATOR_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->finalize = gst_texel_host_allocator_finalize;
   allocator_class->alloc = gst_texel_host_allocator_alloc;
   allocator_class->free = gst_texel_host_allocator_free;
   GST_DEBUG_CATEGORY_INIT (gst_texel_host_memory_debug, "texelhostmemory", 0,
@@ -161,13 +179,14 @@ gst_texel_host_allocator_init (GstTexelHostAllocator * self)
 }
 
 GstAllocator *
-gst_texel_host_allocator_new (gint device)
+gst_texel_host_allocator_new (gint device, GstCudaContext * context)
 {
   GstTexelHostAllocator *self =
       g_object_new (gst_texel_host_allocator_get_type (), NULL);
 
   gst_object_ref_sink (self);
   self->device = device;
+  self->context = context ? gst_object_ref (context) : NULL;
   return GST_ALLOCATOR_CAST (self);
 }
 
@@ -190,7 +209,7 @@ gst_texel_host_memory_device_pointer (GstMemory * mem, const guint8 * host)
 #else /* !HAVE_CUDA */
 
 GstAllocator *
-gst_texel_host_allocator_new (gint device)
+gst_texel_host_allocator_new (gint device, GstCudaContext * context)
 {
   return NULL;
 }

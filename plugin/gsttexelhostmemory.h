@@ -11,6 +11,7 @@
 
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#include "gsttexelcuda.h"
 
 G_BEGIN_DECLS
 
@@ -20,7 +21,10 @@ G_BEGIN_DECLS
  * current GPUs, so each buffer can back a texture directly. */
 #define GST_TEXEL_HOST_MEMORY_ALIGN 511
 
-GstAllocator *gst_texel_host_allocator_new (gint device);
+/* @context: the CUDA context allocations are made in (NULL: @device's
+ * primary context); see gst_texel_cuda_context_enter. */
+GstAllocator *gst_texel_host_allocator_new (gint device,
+    GstCudaContext * context);
 gboolean gst_is_texel_host_memory (GstMemory * mem);
 /* Device pointer matching the host address @host inside @mem. */
 guint8 *gst_texel_host_memory_device_pointer (GstMemory * mem,

@@ -9,12 +9,16 @@
 #include <gst/gst.h>
 #include "gsttexelconvert.h"
 #include "gsttexeladjust.h"
+#include "gsttexelfilter.h"
+#include "gsttexelwarp.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   return GST_ELEMENT_REGISTER (texelconvert, plugin)
-      && GST_ELEMENT_REGISTER (texeladjust, plugin);
+      && GST_ELEMENT_REGISTER (texeladjust, plugin)
+      && GST_ELEMENT_REGISTER (texelfilter, plugin)
+      && GST_ELEMENT_REGISTER (texelwarp, plugin);
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, texel,

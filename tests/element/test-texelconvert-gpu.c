@@ -345,34 +345,6 @@ strategy_memory_mode (GstElement * e, gchar ** backend)
   return mode;
 }
 
-/* Largest difference between two frames of the same format and size, over
- * every sample of every component; where in @where. */
-static guint
-frames_max_diff (const GstVideoFrame * a, const GstVideoFrame * b,
-    gchar ** where)
-{
-  guint c, max = 0;
-  gint x, y;
-
-  *where = NULL;
-  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (a); c++) {
-    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (a, c); y++) {
-      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (a, c); x++) {
-        guint va = frame_get (a, c, x, y), vb = frame_get (b, c, x, y);
-        guint d = va > vb ? va - vb : vb - va;
-
-        if (d > max) {
-          max = d;
-          g_free (*where);
-          *where = g_strdup_printf ("component %u at (%d, %d): %u vs %u on "
-              "the CPU", c, x, y, vb, va);
-        }
-      }
-    }
-  }
-  return max;
-}
-
 /* The CPU output for one configuration. */
 static GstBuffer *
 convert_cpu (const gchar * method, const gchar * in_caps,

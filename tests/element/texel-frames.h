@@ -13,6 +13,12 @@
 guint frame_get (const GstVideoFrame * f, guint comp, gint x, gint y);
 void frame_set (GstVideoFrame * f, guint comp, gint x, gint y, guint v);
 
+/* Largest difference between two frames of the same format and size, over
+ * every sample of every component; where in @where (free it), which names
+ * @a the CPU's frame (the reference) and @b the one under test. */
+guint frames_max_diff (const GstVideoFrame * a, const GstVideoFrame * b,
+    gchar ** where);
+
 /* The messages on an element's bus hold references to the element: drop
  * them (and whatever the state change to NULL posts) before a harness lets
  * the element go, or it would never be finalized. */

@@ -17,6 +17,14 @@
  * and printed, not asserted. One case in two runs as two bands on two
  * streams. Exits 77 (skipped) without a usable GPU.
  *
+ * 3D LUTs (made here as .cube text and parsed as the element parses
+ * files) go through texel_cuda_lut3d_new: hardware filtering where the
+ * plan chooses it, point fetches interpolated in float elsewhere, both
+ * asserted with the bounds above. Rows in parentheses force hardware
+ * filtering on LUTs whose bound E (texel-adjust.h) exceeds half a code:
+ * they measure what the hardware's 8-bit weights really do, and assert
+ * only that the error stays within floor (E) + 1 codes.
+ *
  * Usage: test-adjust-gpu [--quick] [--seed N]
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -75,7 +83,124 @@ typedef struct
   double brightness, contrast, saturation, hue, gamma, exposure;
   double gain[3];
   int informative;
+  double white_point;           /* 0: neutral */
+  TexelToneMap tone_map;
+  double vignette;
+  int lut;                      /* test_cube () index, 0: none */
+  int force_hw;                 /* hardware LUT filtering regardless */
 } Settings;
+
+/* ------------------------------------------------------------------ */
+/* 3D LUTs */
+
+typedef void (*LutFunction) (double r, double g, double b, double o[3]);
+
+static void
+lut_identity (double r, double g, double b, double o[3])
+{
+  o[0] = r;
+  o[1] = g;
+  o[2] = b;
+}
+
+static void
+lut_invert (double r, double g, double b, double o[3])
+{
+  o[0] = 1.0 - r;
+  o[1] = 1.0 - g;
+  o[2] = 1.0 - b;
+}
+
+/* A smooth grade with cross-channel terms, a little outside [0, 1]. */
+static void
+lut_grade (double r, double g, double b, double o[3])
+{
+  o[0] = 0.9 * pow (r > 0.0 ? r : 0.0, 0.8) + 0.15 * g - 0.02;
+  o[1] = pow (g > 0.0 ? g : 0.0, 1.1) + 0.05 * (b - r);
+  o[2] = 0.85 * b + 0.1 * r + 0.05;
+}
+
+/* @f on an @n^3 lattice over [@lo, @hi], as .cube text, parsed. */
+static TexelCube *
+cube_new (int n, LutFunction f, double lo, double hi)
+{
+  size_t cap = 256 + (size_t) n * n * n * 48, len = 0;
+  char *text = malloc (cap);
+  TexelCubeError error;
+  TexelCube *cube;
+  int r, g, b;
+
+  if (text == NULL)
+    return NULL;
+  len += (size_t) snprintf (text + len, cap - len, "TITLE \"gpu test\"\n"
+      "LUT_3D_SIZE %d\nDOMAIN_MIN %.9g %.9g %.9g\nDOMAIN_MAX %.9g %.9g "
+      "%.9g\n", n, lo, lo, lo, hi, hi, hi);
+  for (b = 0; b < n; b++)
+    for (g = 0; g < n; g++)
+      for (r = 0; r < n; r++) {
+        double o[3], d = (hi - lo) / (n - 1);
+
+        f (lo + r * d, lo + g * d, lo + b * d, o);
+        len += (size_t) snprintf (text + len, cap - len, "%.9g %.9g %.9g\n",
+            o[0], o[1], o[2]);
+      }
+  cube = texel_cube_parse (text, len, &error);
+  if (cube == NULL)
+    printf ("generated LUT, line %d: %s\n", error.line, error.message);
+  free (text);
+  return cube;
+}
+
+enum
+{
+  LUT_NONE = 0,
+  LUT_IDENTITY_33,
+  LUT_IDENTITY_2,
+  LUT_INVERT_2,
+  LUT_GRADE_17,
+  LUT_GRADE_65_WIDE,
+  N_LUTS
+};
+
+static TexelCube *test_cubes[N_LUTS];
+static TexelCudaLut3d *test_gpu_luts[N_LUTS];
+
+/* LUT @which, on the host and on device 0 (made once). */
+static const TexelCube *
+test_cube (int which, TexelCudaLut3d ** gpu)
+{
+  *gpu = NULL;
+  if (which == LUT_NONE)
+    return NULL;
+  if (test_cubes[which] == NULL) {
+    if (which == LUT_IDENTITY_33)
+      test_cubes[which] = cube_new (33, lut_identity, 0.0, 1.0);
+    else if (which == LUT_IDENTITY_2)
+      test_cubes[which] = cube_new (2, lut_identity, 0.0, 1.0);
+    else if (which == LUT_INVERT_2)
+      test_cubes[which] = cube_new (2, lut_invert, 0.0, 1.0);
+    else if (which == LUT_GRADE_17)
+      test_cubes[which] = cube_new (17, lut_grade, 0.0, 1.0);
+    else
+      test_cubes[which] = cube_new (65, lut_grade, -0.1, 1.1);
+    if (test_cubes[which] != NULL && texel_cuda_lut3d_new (0,
+            test_cubes[which], &test_gpu_luts[which]) != 0)
+      printf ("cannot copy LUT %d to the GPU\n", which);
+  }
+  *gpu = test_gpu_luts[which];
+  return test_cubes[which];
+}
+
+static void
+test_cubes_free (void)
+{
+  int i;
+
+  for (i = 0; i < N_LUTS; i++) {
+    texel_cuda_lut3d_free (test_gpu_luts[i]);
+    texel_cube_free (test_cubes[i]);
+  }
+}
 
 static const Settings settings[] = {
   {"balance", 0.1, 1.2, 1.5, 0.25, 1, 0, {1, 1, 1}, 0},
@@ -91,6 +216,36 @@ static const Settings settings[] = {
   {"white balance", 0, 1, 1, 0, 1, 0, {1.3, 1.0, 0.7}, 0},
   {"gains 0 and 4", 0, 1, 1, 0, 1, 0, {0, 4, 1}, 0},
   {"everything", 0.05, 1.1, 1.2, 0.1, 1.3, 0.5, {1.1, 0.95, 1.2}, 0},
+  {"white point 2500", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 2500},
+  {"wp 12000, gains", 0, 1, 1.2, 0, 1.2, 0, {1.2, 1, 0.8}, 0, 12000},
+  {"reinhard", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, TEXEL_TONE_MAP_REINHARD},
+  {"reinhard +3, wp, gamma", 0, 1.1, 1, 0, 1.4, 3, {1, 1, 1}, 0, 4000,
+      TEXEL_TONE_MAP_REINHARD},
+  {"filmic", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, TEXEL_TONE_MAP_FILMIC},
+  {"filmic +2, gamma 2.2", 0, 1, 1.1, 0, 2.2, 2, {1, 1, 1}, 0, 0,
+      TEXEL_TONE_MAP_FILMIC},
+  {"filmic +10, gamma 0.5", 0, 1, 1, 0, 0.5, 10, {4, 2, 1}, 0, 0,
+      TEXEL_TONE_MAP_FILMIC},
+  {"vignette 1.5", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 1.5},
+  {"vignette -1", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, -1},
+  {"vignette 3, filmic", 0.02, 1, 1.2, 0, 1.6, 0.5, {1, 1, 1}, 0,
+      5000, TEXEL_TONE_MAP_FILMIC, 3},
+  {"LUT identity 33", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0,
+      LUT_IDENTITY_33},
+  {"LUT identity 2", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0,
+      LUT_IDENTITY_2},
+  {"LUT invert 2, balance", 0.05, 1.1, 1.3, 0.1, 1, 0, {1, 1, 1}, 0, 0, 0, 0,
+      LUT_INVERT_2},
+  {"LUT grade 17, gamma", 0, 1, 1, 0, 1.3, 0, {1, 1, 1}, 0, 0, 0, 0,
+      LUT_GRADE_17},
+  {"LUT grade 65, vignette", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 1,
+      LUT_GRADE_65_WIDE},
+  {"(LUT identity 2, hw)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 1, 0, 0, 0,
+      LUT_IDENTITY_2, 1},
+  {"(LUT invert 2, hw)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 1, 0, 0, 0,
+      LUT_INVERT_2, 1},
+  {"(LUT grade 17, hw)", 0, 1, 1, 0, 1.3, 0, {1, 1, 1}, 1, 0, 0, 0,
+      LUT_GRADE_17, 1},
   {"(gamma 10 exposure +6)", 0, 1, 1, 0, 10, 6, {1, 1, 1}, 1},
   {"(gamma 10 exposure +10)", 0, 1, 1, 0, 10, 10, {4, 4, 4}, 1},
 };
@@ -444,6 +599,7 @@ typedef struct
   /* Per setting, over all formats and modes. */
   long samples[N_SETTINGS], over0[N_SETTINGS], over1[N_SETTINGS];
   int max_error[N_SETTINGS];
+  double lut_bound[N_SETTINGS]; /* hardware LUT filtering's bound E */
 } Context;
 
 static int
@@ -458,8 +614,9 @@ check_cuda (cudaError_t err, const char *what)
 
 /* Adjusts on the GPU into @gpu (two runs, poisons A and B). */
 static int
-run_gpu (Context * ctx, const TexelAdjustPlan * plan, const HostImage * in,
-    HostImage gpu[2], MemoryMode mode, int bands)
+run_gpu (Context * ctx, const TexelAdjustPlan * plan,
+    const TexelCudaLut3d * lut, const HostImage * in, HostImage gpu[2],
+    MemoryMode mode, int bands)
 {
   static const int poison[2] = { POISON_A, POISON_B };
   GpuImage gin, gout;
@@ -473,7 +630,7 @@ run_gpu (Context * ctx, const TexelAdjustPlan * plan, const HostImage * in,
         "upload");
 
   for (run = 0; run < 2 && !failed; run++) {
-    int h = plan->height;
+    int h = plan->kernel.height;
 
     failed |= check_cuda (gpu_image_poison (&gout, poison[run],
             ctx->stream[0]), "poison");
@@ -481,16 +638,16 @@ run_gpu (Context * ctx, const TexelAdjustPlan * plan, const HostImage * in,
       int mid = (h / 2) & ~1;
 
       failed |= check_cuda (cudaStreamSynchronize (ctx->stream[0]), "sync");
-      failed |= check_cuda ((cudaError_t) texel_cuda_adjust (0, plan,
+      failed |= check_cuda ((cudaError_t) texel_cuda_adjust (0, plan, lut,
               &gin.dev, &gout.dev, 0, mid,
               (TexelAdjustStream) ctx->stream[0]), "adjust band 0");
-      failed |= check_cuda ((cudaError_t) texel_cuda_adjust (0, plan,
+      failed |= check_cuda ((cudaError_t) texel_cuda_adjust (0, plan, lut,
               &gin.dev, &gout.dev, mid, h,
               (TexelAdjustStream) ctx->stream[1]), "adjust band 1");
       failed |= check_cuda (cudaStreamSynchronize (ctx->stream[1]),
           "sync band 1");
     } else if (!failed) {
-      failed |= check_cuda ((cudaError_t) texel_cuda_adjust (0, plan,
+      failed |= check_cuda ((cudaError_t) texel_cuda_adjust (0, plan, lut,
               &gin.dev, &gout.dev, 0, h,
               (TexelAdjustStream) ctx->stream[0]), "adjust");
     }
@@ -517,6 +674,10 @@ config_for (TexelAdjustConfig * config, const Settings * st,
   config->gamma = st->gamma;
   config->exposure = st->exposure;
   memcpy (config->gain, st->gain, sizeof (config->gain));
+  if (st->white_point > 0.0)
+    config->white_point = st->white_point;
+  config->tone_map = st->tone_map;
+  config->vignette = st->vignette;
   config->matrix = col->matrix;
   config->full_range = col->full_range;
   config->transfer = col->transfer;
@@ -529,18 +690,25 @@ run_case (Context * ctx, int s, TexelFormat format, int ci, int width,
   const Settings *st = &settings[s];
   TexelAdjustConfig config;
   TexelAdjustPlan plan;
+  TexelCudaLut3d *lut;
   HostImage in, cpu[2], gpu[2];
   const char *why = NULL;
   int i, m;
 
   config_for (&config, st, &colorimetries[ci]);
-  if (texel_adjust_plan_init (&plan, &config, format, width, height,
+  config.cube = test_cube (st->lut, &lut);
+  if ((st->lut && (config.cube == NULL || lut == NULL))
+      || texel_adjust_plan_init (&plan, &config, format, width, height,
           &why) != 0) {
     printf ("FAIL %s %s: plan: %s\n", texel_format_desc (format)->name,
-        st->name, why);
+        st->name, why ? why : "no LUT");
     ctx->failed++;
     return;
   }
+  if (st->force_hw && plan.kernel.lut3d)
+    plan.kernel.lut3d_hw = 1;
+  if (plan.kernel.lut3d_hw && plan.lut3d_hw_error > ctx->lut_bound[s])
+    ctx->lut_bound[s] = plan.lut3d_hw_error;
   host_image_init (&in, format, width, height);
   host_image_randomize (&in);
   for (i = 0; i < 2; i++) {
@@ -554,7 +722,7 @@ run_case (Context * ctx, int s, TexelFormat format, int ci, int width,
     Comparison cmp;
     int ok;
 
-    if (run_gpu (ctx, &plan, &in, gpu, modes[m], bands) != 0) {
+    if (run_gpu (ctx, &plan, lut, &in, gpu, modes[m], bands) != 0) {
       printf ("FAIL %s %s colorimetry %d %s: CUDA error\n",
           texel_format_desc (format)->name, st->name, ci,
           memory_names[modes[m]]);
@@ -565,6 +733,9 @@ run_case (Context * ctx, int s, TexelFormat format, int ci, int width,
     ok = !cmp.unwritten && !cmp.stray && !cmp.bad_padding;
     if (!st->informative)
       ok = ok && cmp.over2 == 0 && cmp.over1 * 1000 <= cmp.samples;
+    /* Forced hardware filtering: within the plan's bound E. */
+    if (st->force_hw && plan.kernel.lut3d)
+      ok = ok && cmp.max_error <= (int) floor (plan.lut3d_hw_error) + 1;
     if (!ok) {
       printf ("FAIL %s %s colorimetry %d %s%s: max error %d (component %d "
           "at (%d, %d): cpu %u, gpu %u), %ld of %ld samples off by > 1, "
@@ -608,7 +779,7 @@ check_api (Context * ctx)
   host_image_init (&out, TEXEL_FORMAT_RGBA, 64, 48);
 
   /* The legacy default stream is refused, before anything is queued. */
-  err = texel_cuda_adjust (0, &plan, &in.img, &in.img, 0, 48, NULL);
+  err = texel_cuda_adjust (0, &plan, NULL, &in.img, &in.img, 0, 48, NULL);
   if (err == 0) {
     printf ("FAIL: the default stream was accepted\n");
     ctx->failed++;
@@ -616,7 +787,7 @@ check_api (Context * ctx)
     ctx->passed++;
   }
   /* An output image that does not match the plan. */
-  err = texel_cuda_adjust (0, &plan, &in.img, &out.img, 0, 48,
+  err = texel_cuda_adjust (0, &plan, NULL, &in.img, &out.img, 0, 48,
       (TexelAdjustStream) ctx->stream[0]);
   if (err == 0) {
     printf ("FAIL: a mismatching output image was accepted\n");
@@ -624,8 +795,26 @@ check_api (Context * ctx)
   } else {
     ctx->passed++;
   }
+  /* A plan with a 3D LUT but no LUT on the GPU. */
+  {
+    TexelAdjustPlan with_lut;
+    TexelCudaLut3d *lut;
+
+    config.cube = test_cube (LUT_IDENTITY_33, &lut);
+    texel_adjust_plan_init (&with_lut, &config, TEXEL_FORMAT_NV12, 64, 48,
+        NULL);
+    config.cube = NULL;
+    err = texel_cuda_adjust (0, &with_lut, NULL, &in.img, &in.img, 0, 48,
+        (TexelAdjustStream) ctx->stream[0]);
+    if (err == 0) {
+      printf ("FAIL: a plan with a 3D LUT ran without its GPU LUT\n");
+      ctx->failed++;
+    } else {
+      ctx->passed++;
+    }
+  }
   /* A band starting on an odd row of a 4:2:0 frame. */
-  err = texel_cuda_adjust (0, &plan, &in.img, &in.img, 1, 48,
+  err = texel_cuda_adjust (0, &plan, NULL, &in.img, &in.img, 1, 48,
       (TexelAdjustStream) ctx->stream[0]);
   if (err == 0) {
     printf ("FAIL: an odd first row of 4:2:0 was accepted\n");
@@ -712,6 +901,9 @@ main (int argc, char **argv)
         100.0 * (ctx.over0[s] - ctx.over1[s]) / (ctx.samples[s] ?
             ctx.samples[s] : 1), ctx.over1[s],
         settings[s].informative ? " (informative)" : "");
+    if (ctx.lut_bound[s] > 0.0)
+      printf ("%-24s hardware LUT filtering, bound E up to %.2f codes\n", "",
+          ctx.lut_bound[s]);
     if (settings[s].informative)
       continue;
     samples += ctx.samples[s];
@@ -723,6 +915,7 @@ main (int argc, char **argv)
   printf ("asserted settings: max error %d code(s); of %ld samples %ld off "
       "by 1, %ld by more\n", max_error, samples, over0 - over1, over1);
 
+  test_cubes_free ();
   cudaStreamDestroy (ctx.stream[0]);
   cudaStreamDestroy (ctx.stream[1]);
   printf ("%d passed, %d failed\n", ctx.passed, ctx.failed);

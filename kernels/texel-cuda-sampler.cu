@@ -1,0 +1,661 @@
+/* gst-texel: the host side of the CUDA resampler (texel-cuda-sampler.cuh):
+ * the texture cache, what each launch reads and writes, and the checks
+ * every entry point makes, shared by texelconvert's and texelwarp's
+ * kernels.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "texel-cuda-sampler.cuh"
+#include "texel-fault.h"
+
+/* ------------------------------------------------------------------ */
+/* Texture cache */
+
+typedef struct
+{
+  const void *data;
+  size_t pitch;
+  int width, height;
+  int channels;
+  int bits;
+  enum cudaTextureFilterMode filter;
+} TexelTextureKey;
+
+typedef struct
+{
+  int valid;
+  TexelTextureKey key;
+  cudaTextureObject_t texture;
+  uint64_t last_use;
+  /* Completion of the last kernels that read it, per stream: a texture
+   * is destroyed only once no queued kernel can still use it. */
+  cudaEvent_t done[TEXEL_TEXTURE_STREAMS];
+  cudaStream_t done_stream[TEXEL_TEXTURE_STREAMS];
+  int next_done;
+} TexelTextureEntry;
+
+struct TexelCudaConverter
+{
+  int device;
+  size_t texture_alignment;
+  size_t texture_pitch_alignment;
+  int max_texture_width, max_texture_height, max_texture_pitch;
+  uint64_t clock;
+  TexelTextureEntry textures[TEXEL_TEXTURE_CACHE_SIZE];
+};
+
+static int
+texel_texture_key_equal (const TexelTextureKey * a, const TexelTextureKey * b)
+{
+  return a->data == b->data && a->pitch == b->pitch && a->width == b->width
+      && a->height == b->height && a->channels == b->channels
+      && a->bits == b->bits && a->filter == b->filter;
+}
+
+/* Waits until no queued kernel reads @entry's texture. */
+static cudaError_t
+texel_texture_entry_wait (TexelTextureEntry * entry)
+{
+  int s;
+
+  for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++) {
+    if (entry->done_stream[s] != NULL) {
+      cudaError_t err = cudaEventSynchronize (entry->done[s]);
+
+      if (err != cudaSuccess)
+        return err;
+      entry->done_stream[s] = NULL;
+    }
+  }
+  return cudaSuccess;
+}
+
+static cudaError_t
+texel_texture_entry_release (TexelTextureEntry * entry)
+{
+  cudaError_t err;
+
+  if (!entry->valid)
+    return cudaSuccess;
+  err = texel_texture_entry_wait (entry);
+  if (err != cudaSuccess)
+    return err;
+  entry->valid = 0;
+  return cudaDestroyTextureObject (entry->texture);
+}
+
+/* Notes that kernels queued on @stream read @entry. */
+static cudaError_t
+texel_texture_entry_used (TexelTextureEntry * entry, cudaStream_t stream)
+{
+  cudaError_t err;
+  int s;
+
+  for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
+    if (entry->done_stream[s] == stream)
+      break;
+  if (s == TEXEL_TEXTURE_STREAMS) {
+    for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
+      if (entry->done_stream[s] == NULL)
+        break;
+  }
+  if (s == TEXEL_TEXTURE_STREAMS) {
+    /* More streams than tracked: reuse the oldest slot once its work is
+     * done, so that no pending use goes untracked. */
+    s = entry->next_done;
+    entry->next_done = (s + 1) % TEXEL_TEXTURE_STREAMS;
+    err = cudaEventSynchronize (entry->done[s]);
+    if (err != cudaSuccess)
+      return err;
+  }
+  if (entry->done[s] == NULL) {
+    /* Created once per slot, not per frame. */
+    err = cudaEventCreateWithFlags (&entry->done[s], cudaEventDisableTiming);
+    if (err != cudaSuccess)
+      return err;
+  }
+  err = cudaEventRecord (entry->done[s], stream);
+  if (err != cudaSuccess)
+    return err;
+  entry->done_stream[s] = stream;
+  return cudaSuccess;
+}
+
+static cudaError_t
+texel_texture_create (const TexelTextureKey * key,
+    cudaTextureObject_t * texture)
+{
+  struct cudaResourceDesc res;
+  struct cudaTextureDesc tex;
+  int b = key->bits;
+
+  memset (&res, 0, sizeof (res));
+  res.resType = cudaResourceTypePitch2D;
+  res.res.pitch2D.devPtr = (void *) key->data;
+  res.res.pitch2D.desc = cudaCreateChannelDesc (b, key->channels > 1 ? b : 0,
+      key->channels > 2 ? b : 0, key->channels > 3 ? b : 0,
+      cudaChannelFormatKindUnsigned);
+  res.res.pitch2D.width = key->width;
+  res.res.pitch2D.height = key->height;
+  res.res.pitch2D.pitchInBytes = key->pitch;
+
+  memset (&tex, 0, sizeof (tex));
+  tex.addressMode[0] = cudaAddressModeClamp;    /* as the CPU clamps */
+  tex.addressMode[1] = cudaAddressModeClamp;
+  tex.filterMode = key->filter;
+  tex.readMode = cudaReadModeNormalizedFloat;
+  tex.normalizedCoords = 0;
+
+  return TEXEL_FAULTY (TEXEL_FAULT_TEXTURE,
+      cudaCreateTextureObject (texture, &res, &tex, NULL));
+}
+
+/* The cached texture for @key, created (evicting the least recently used
+ * one) when there is none. */
+static cudaError_t
+texel_texture_lookup (TexelCudaConverter * conv, const TexelTextureKey * key,
+    TexelTextureEntry ** found)
+{
+  TexelTextureEntry *victim = NULL;
+  cudaError_t err;
+  int e;
+
+  for (e = 0; e < TEXEL_TEXTURE_CACHE_SIZE; e++) {
+    TexelTextureEntry *entry = &conv->textures[e];
+
+    if (entry->valid && texel_texture_key_equal (&entry->key, key)) {
+      entry->last_use = ++conv->clock;
+      *found = entry;
+      return cudaSuccess;
+    }
+    if (victim == NULL || !entry->valid
+        || (victim->valid && entry->last_use < victim->last_use))
+      victim = entry;
+  }
+
+  err = texel_texture_entry_release (victim);
+  if (err != cudaSuccess)
+    return err;
+  err = texel_texture_create (key, &victim->texture);
+  if (err != cudaSuccess)
+    return err;
+  victim->valid = 1;
+  victim->key = *key;
+  victim->last_use = ++conv->clock;
+  *found = victim;
+  return cudaSuccess;
+}
+
+/* ------------------------------------------------------------------ */
+/* Host side: what each launch reads and writes */
+
+static int
+texel_subsampled_size (int size, int shift)
+{
+  return -((-size) >> shift);
+}
+
+/* Whether component @c of @in can be read through a texture: its texels
+ * (pixel_stride bytes) hold 1, 2 or 4 samples of 8 or 16 bits, and the
+ * plane's address and pitch meet the device's alignment and limits. */
+static int
+texel_texture_key (const TexelCudaConverter * conv,
+    const TexelConvertPlan * plan, const TexelImage * in, int c,
+    TexelTextureKey * key, int *lane)
+{
+  const TexelComponent *comp = &plan->in.comp[c];
+  int bps = plan->in.bytes_per_sample;
+  int channels = comp->pixel_stride / bps;
+  const uint8_t *data = in->data[comp->plane];
+  int stride = in->stride[comp->plane];
+
+  if (comp->pixel_stride % bps != 0 || comp->offset % bps != 0
+      || comp->offset >= comp->pixel_stride)
+    return 0;
+  if (channels != 1 && channels != 2 && channels != 4)
+    return 0;
+
+  memset (key, 0, sizeof (*key));
+  key->data = data;
+  key->pitch = (size_t) stride;
+  key->width = texel_subsampled_size (plan->in_width, comp->x_shift);
+  key->height = texel_subsampled_size (plan->in_height, comp->y_shift);
+  key->channels = channels;
+  key->bits = 8 * bps;
+  key->filter = plan->method == TEXEL_METHOD_NEAREST ? cudaFilterModePoint
+      : cudaFilterModeLinear;
+  *lane = comp->offset / bps;
+
+  if (stride <= 0 || (uintptr_t) data % conv->texture_alignment != 0
+      || (size_t) stride % conv->texture_pitch_alignment != 0)
+    return 0;
+  if (key->width > conv->max_texture_width
+      || key->height > conv->max_texture_height
+      || stride > conv->max_texture_pitch
+      || (size_t) key->width * comp->pixel_stride > (size_t) stride)
+    return 0;
+  return 1;
+}
+
+/* Fills @src with every input component: a texture where possible,
+ * plain loads otherwise. @used gets the cache entries read. */
+static cudaError_t
+texel_source_init (TexelCudaConverter * conv, const TexelConvertPlan * plan,
+    const TexelImage * in, TexelSource * src,
+    TexelTextureEntry * used[TEXEL_MAX_COMPONENTS])
+{
+  int max_code = (1 << plan->in.bits) - 1;
+  int c;
+
+  memset (src, 0, sizeof (*src));
+  src->code_scale = 1.0f / (float) max_code;
+  src->texel_max = (float) ((1u << (8 * plan->in.bytes_per_sample)) - 1);
+  src->texel_scale = src->texel_max / (float) (max_code << plan->in.shift);
+
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    const TexelComponent *comp = &plan->in.comp[c];
+    TexelSourceComp *sc = &src->comp[c];
+    TexelTextureKey key;
+    int lane;
+
+    used[c] = NULL;
+    if (comp->plane < 0) {
+      sc->kind = TEXEL_SOURCE_MISSING;
+      continue;
+    }
+    sc->data = in->data[comp->plane] + comp->offset;
+    sc->pitch = in->stride[comp->plane];
+    sc->pixel_stride = comp->pixel_stride;
+    sc->width = texel_subsampled_size (plan->in_width, comp->x_shift);
+    sc->height = texel_subsampled_size (plan->in_height, comp->y_shift);
+    sc->x_shift = comp->x_shift;
+    sc->y_shift = comp->y_shift;
+    sc->kind = TEXEL_SOURCE_RAW;
+
+    if (texel_texture_key (conv, plan, in, c, &key, &lane)) {
+      cudaError_t err = texel_texture_lookup (conv, &key, &used[c]);
+
+      if (err == cudaErrorInvalidValue) {
+        /* A limit not checked above: plain loads read it correctly. */
+        (void) cudaGetLastError ();
+        continue;
+      }
+      if (err != cudaSuccess)
+        return err;
+      sc->kind = TEXEL_SOURCE_TEXTURE;
+      sc->texture = used[c]->texture;
+      sc->lane = lane;
+    }
+  }
+  return cudaSuccess;
+}
+
+/* @src narrowed to the components that @sink's outputs depend on, with
+ * components of one texel fetched once. */
+static void
+texel_source_for_sink (const TexelSource * all, const TexelSink * sink,
+    TexelSource * src)
+{
+  const TexelSourceComp *fetched = NULL;
+  int c, j;
+
+  *src = *all;
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    TexelSourceComp *sc = &src->comp[c];
+    int needed = 0;
+
+    for (j = 0; j < sink->n_comp; j++)
+      needed |= sink->coef[j][c] != 0.0f;
+    if (!needed) {
+      sc->kind = TEXEL_SOURCE_UNUSED;
+      continue;
+    }
+    if (sc->kind != TEXEL_SOURCE_TEXTURE)
+      continue;
+    /* The kernel keeps only the last fetched texel. */
+    if (fetched != NULL && fetched->texture == sc->texture
+        && fetched->x_shift == sc->x_shift && fetched->y_shift == sc->y_shift)
+      sc->kind = TEXEL_SOURCE_SHARED;
+    else
+      fetched = sc;
+  }
+}
+
+/* Row @k of the group's matrix for output component @out_comp. */
+static void
+texel_sink_coef (const TexelConvertPlan * plan, int out_comp, float coef[5])
+{
+  int c;
+
+  memset (coef, 0, 5 * sizeof (float));
+  if (out_comp == 3) {
+    coef[3] = 1.0f;             /* alpha carried through */
+    return;
+  }
+  for (c = 0; c < 3; c++)
+    if (fabsf (plan->m_f[out_comp][c]) >= TEXEL_NEGLIGIBLE_COEF)
+      coef[c] = plan->m_f[out_comp][c];
+  coef[4] = plan->m_f[out_comp][3];
+}
+
+/* Chooses one store per sample where the group's components fill whole,
+ * aligned elements of a single plane; else a store per byte. RGBx's
+ * padding byte is written 0xff, as the CPU does. */
+static void
+texel_sink_layout (const TexelConvertPlan * plan, const TexelImage * out,
+    const int out_comp[TEXEL_MAX_COMPONENTS], TexelSink * sink)
+{
+  const TexelFormatDesc *desc = &plan->out;
+  const TexelComponent *first = &desc->comp[out_comp[0]];
+  int bps = desc->bytes_per_sample;
+  int stride = first->pixel_stride;
+  uint32_t covered = 0, plane_covered = 0, full;
+  int whole = 1;
+  int c, j;
+
+  for (j = 0; j < sink->n_comp; j++) {
+    const TexelComponent *comp = &desc->comp[out_comp[j]];
+
+    if (comp->plane != first->plane || comp->pixel_stride != stride)
+      whole = 0;
+    covered |= ((1u << bps) - 1) << comp->offset;
+    sink->comp_bit[j] = 8 * comp->offset;
+  }
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    const TexelComponent *comp = &desc->comp[c];
+
+    if (comp->plane == first->plane) {
+      plane_covered |= ((1u << bps) - 1) << comp->offset;
+      if (comp->pixel_stride != stride || comp->x_shift != first->x_shift
+          || comp->y_shift != first->y_shift)
+        whole = 0;
+    }
+  }
+
+  sink->elem = out->data[first->plane];
+  sink->elem_pitch = out->stride[first->plane];
+  sink->elem_stride = stride;
+  if (!whole || stride > 4)
+    return;
+
+  full = (1u << stride) - 1;
+  /* Bytes of the element that no component uses: padding. */
+  sink->fill_mask = full & ~plane_covered;
+  sink->fill_word = 0;
+  for (c = 0; c < 4; c++)
+    if (sink->fill_mask & (1u << c))
+      sink->fill_word |= 0xffu << (8 * c);
+  if ((covered | sink->fill_mask) == full
+      && (stride == 1 || stride == 2 || stride == 4)
+      && (uintptr_t) sink->elem % stride == 0
+      && sink->elem_pitch % stride == 0)
+    sink->elem_bytes = stride;
+}
+
+/* The group of output components subsampled like component @first_comp,
+ * for output rows [row0, row1). */
+static void
+texel_sink_init (const TexelConvertPlan * plan, const TexelImage * out,
+    int first_comp, int row0, int row1, TexelSink * sink)
+{
+  const TexelFormatDesc *desc = &plan->out;
+  int x_shift = desc->comp[first_comp].x_shift;
+  int y_shift = desc->comp[first_comp].y_shift;
+  int out_comp[TEXEL_MAX_COMPONENTS] = { 0 };
+  int height = texel_subsampled_size (plan->out_height, y_shift);
+  int k, n = 0;
+
+  memset (sink, 0, sizeof (*sink));
+  for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
+    const TexelComponent *comp = &desc->comp[k];
+
+    if (comp->plane < 0 || comp->x_shift != x_shift
+        || comp->y_shift != y_shift)
+      continue;
+    out_comp[n] = k;
+    sink->comp[n].data = out->data[comp->plane] + comp->offset;
+    sink->comp[n].pitch = out->stride[comp->plane];
+    sink->comp[n].pixel_stride = comp->pixel_stride;
+    sink->border[n] = plan->border[k];
+    texel_sink_coef (plan, k, sink->coef[n]);
+    n++;
+  }
+  sink->n_comp = n;
+  sink->x_shift = x_shift;
+  sink->y_shift = y_shift;
+  sink->width = texel_subsampled_size (plan->out_width, x_shift);
+  sink->row0 = row0 >> y_shift;
+  sink->row1 = (row1 + (1 << y_shift) - 1) >> y_shift;
+  if (sink->row1 > height)
+    sink->row1 = height;
+  texel_sink_layout (plan, out, out_comp, sink);
+}
+
+/* Whether an earlier output component than @c is subsampled alike, i.e.
+ * its group is launched already. */
+static int
+texel_group_done (const TexelFormatDesc * desc, int c)
+{
+  int k;
+
+  for (k = 0; k < c; k++)
+    if (desc->comp[k].plane >= 0
+        && desc->comp[k].x_shift == desc->comp[c].x_shift
+        && desc->comp[k].y_shift == desc->comp[c].y_shift)
+      return 1;
+  return 0;
+}
+void
+texel_launch_grid (const TexelSink * sink, dim3 * grid, dim3 * block)
+{
+  *block = dim3 (TEXEL_BLOCK_W, TEXEL_BLOCK_H);
+  *grid = dim3 ((sink->width + TEXEL_BLOCK_W - 1) / TEXEL_BLOCK_W,
+      (sink->row1 - sink->row0 + TEXEL_BLOCK_H - 1) / TEXEL_BLOCK_H);
+}
+
+static int
+texel_image_matches (const TexelImage * img, TexelFormat format, int width,
+    int height)
+{
+  return img->format == format && img->width == width
+      && img->height == height;
+}
+
+static int
+texel_has_vertical_subsampling (const TexelFormatDesc * desc)
+{
+  int c;
+
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    if (desc->comp[c].plane >= 0 && desc->comp[c].y_shift > 0)
+      return 1;
+  return 0;
+}
+
+/* Makes @device current for the calling thread, remembering the previous
+ * one so the caller's own CUDA work is left undisturbed. */
+static cudaError_t
+texel_device_enter (int device, int *previous)
+{
+  cudaError_t err = cudaGetDevice (previous);
+
+  if (err != cudaSuccess)
+    return err;
+  return *previous == device ? cudaSuccess : cudaSetDevice (device);
+}
+
+static void
+texel_device_leave (int device, int previous)
+{
+  if (previous != device)
+    (void) cudaSetDevice (previous);
+}
+
+/* ------------------------------------------------------------------ */
+/* Public API */
+
+static cudaError_t
+texel_converter_query (TexelCudaConverter * conv)
+{
+  int value;
+  cudaError_t err;
+
+  err = cudaDeviceGetAttribute (&value, cudaDevAttrTextureAlignment,
+      conv->device);
+  if (err != cudaSuccess)
+    return err;
+  conv->texture_alignment = value > 0 ? (size_t) value : 1;
+  err = cudaDeviceGetAttribute (&value, cudaDevAttrTexturePitchAlignment,
+      conv->device);
+  if (err != cudaSuccess)
+    return err;
+  conv->texture_pitch_alignment = value > 0 ? (size_t) value : 1;
+  err = cudaDeviceGetAttribute (&conv->max_texture_width,
+      cudaDevAttrMaxTexture2DLinearWidth, conv->device);
+  if (err != cudaSuccess)
+    return err;
+  err = cudaDeviceGetAttribute (&conv->max_texture_height,
+      cudaDevAttrMaxTexture2DLinearHeight, conv->device);
+  if (err != cudaSuccess)
+    return err;
+  return cudaDeviceGetAttribute (&conv->max_texture_pitch,
+      cudaDevAttrMaxTexture2DLinearPitch, conv->device);
+}
+
+extern "C" int
+texel_cuda_converter_new (int device, TexelCudaConverter ** conv)
+{
+  TexelCudaConverter *self;
+  cudaError_t err;
+
+  *conv = NULL;
+  self = (TexelCudaConverter *) calloc (1, sizeof (*self));
+  if (self == NULL)
+    return cudaErrorMemoryAllocation;
+  self->device = device;
+  err = texel_converter_query (self);
+  if (err != cudaSuccess) {
+    free (self);
+    return err;
+  }
+  *conv = self;
+  return cudaSuccess;
+}
+
+extern "C" void
+texel_cuda_converter_free (TexelCudaConverter * conv)
+{
+  int previous = conv ? conv->device : 0;
+  int e, s;
+
+  if (conv == NULL)
+    return;
+  if (texel_device_enter (conv->device, &previous) != cudaSuccess)
+    previous = conv->device;
+  for (e = 0; e < TEXEL_TEXTURE_CACHE_SIZE; e++) {
+    TexelTextureEntry *entry = &conv->textures[e];
+
+    /* Nothing to report to: a failure here leaves the context broken
+     * anyway. */
+    (void) texel_texture_entry_release (entry);
+    for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
+      if (entry->done[s] != NULL)
+        (void) cudaEventDestroy (entry->done[s]);
+  }
+  texel_device_leave (conv->device, previous);
+  free (conv);
+}
+static cudaError_t
+texel_resample_enqueue (TexelCudaConverter * conv,
+    const TexelConvertPlan * plan, const TexelImage * in,
+    const TexelImage * out, int row0, int row1, cudaStream_t stream,
+    TexelGroupLaunch launch, const void *data)
+{
+  TexelTextureEntry *used[TEXEL_MAX_COMPONENTS];
+  TexelSource all;
+  cudaError_t err;
+  int c, k;
+
+  /* cudaGetLastError () after each launch must report that launch, not
+   * an error some earlier call of the caller's left behind. */
+  (void) cudaGetLastError ();
+  err = texel_source_init (conv, plan, in, &all, used);
+  if (err != cudaSuccess)
+    return err;
+
+  for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
+    TexelSink sink;
+    TexelSource src;
+
+    if (plan->out.comp[k].plane < 0 || texel_group_done (&plan->out, k))
+      continue;
+    texel_sink_init (plan, out, k, row0, row1, &sink);
+    texel_source_for_sink (&all, &sink, &src);
+    err = launch (plan, &src, &sink, stream, data);
+    if (err != cudaSuccess)
+      return err;
+  }
+
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    int seen = 0, d;
+
+    for (d = 0; d < c; d++)
+      seen |= used[d] == used[c];
+    if (used[c] == NULL || seen)
+      continue;
+    err = texel_texture_entry_used (used[c], stream);
+    if (err != cudaSuccess)
+      return err;
+  }
+  return cudaSuccess;
+}
+
+int
+texel_cuda_resample (TexelCudaConverter * conv,
+    const TexelConvertPlan * plan, const TexelImage * in,
+    const TexelImage * out, int row0, int row1, TexelCudaStream stream,
+    TexelGroupLaunch launch, const void *data)
+{
+  cudaError_t err;
+  int previous;
+
+  if (conv == NULL || plan == NULL || in == NULL || out == NULL)
+    return cudaErrorInvalidValue;
+  /* The legacy default stream would serialise with all other work of the
+   * process: callers must bring a stream of their own. */
+  if (stream == NULL)
+    return cudaErrorInvalidResourceHandle;
+  if (!texel_image_matches (in, plan->in.format, plan->in_width,
+          plan->in_height)
+      || !texel_image_matches (out, plan->out.format, plan->out_width,
+          plan->out_height))
+    return cudaErrorInvalidValue;
+  if (row0 < 0 || row1 > plan->out_height || row0 > row1)
+    return cudaErrorInvalidValue;
+  /* A band starting on an odd row would share a chroma row with the band
+   * above. */
+  if ((row0 & 1) && texel_has_vertical_subsampling (&plan->out))
+    return cudaErrorInvalidValue;
+  if (row0 == row1)
+    return cudaSuccess;
+
+  err = texel_device_enter (conv->device, &previous);
+  if (err != cudaSuccess)
+    return err;
+  err = texel_resample_enqueue (conv, plan, in, out, row0, row1,
+      (cudaStream_t) stream, launch, data);
+  texel_device_leave (conv->device, previous);
+  return err;
+}
+

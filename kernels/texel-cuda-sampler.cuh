@@ -1,0 +1,399 @@
+/* gst-texel: the CUDA resampler shared by the kernels that move pixels
+ * (texelconvert, texelwarp). Internal to the kernel library (C++).
+ *
+ * Such a kernel computes, for every output sample, where in the input it
+ * comes from; everything else is shared: input components read through
+ * texture objects where the hardware can filter them (8-bit or 16-bit
+ * samples in 1, 2 or 4-channel texels, aligned as the device requires),
+ * otherwise with plain loads filtered in float, exactly as the CPU
+ * reference (texel-convert-cpu.c) does, in float instead of double; the
+ * colour matrix; the stores; and on the host, the cache of texture objects
+ * (per input plane address, so a pool of frames that cycles does not
+ * recreate them per frame), the groups of output components that share a
+ * subsampling (NV12: {Y} then {U, V}; RGBA: one group; one launch each)
+ * and the checks every entry point makes.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef TEXEL_CUDA_SAMPLER_CUH
+#define TEXEL_CUDA_SAMPLER_CUH
+
+#include <math.h>
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#include "texel-cuda.h"
+#include "texel-sample-map.h"
+
+#define TEXEL_BLOCK_W 32
+#define TEXEL_BLOCK_H 8
+
+/* Texture objects kept per converter: enough for every plane of a pool of
+ * several frames, so a cycling pool finds its textures again. */
+#define TEXEL_TEXTURE_CACHE_SIZE 24
+/* Streams whose pending work on one cached texture is tracked. */
+#define TEXEL_TEXTURE_STREAMS 4
+
+/* Matrix coefficients this small change no output code even at 10 bits;
+ * dropping them spares the fetch of an input component (the luma, for
+ * the chroma of a YUV to YUV conversion whose matrix rounds to almost
+ * diagonal). */
+#define TEXEL_NEGLIGIBLE_COEF 1e-7f
+
+/* How a kernel obtains one input component. */
+enum
+{
+  TEXEL_SOURCE_UNUSED = 0,      /* no output of the group depends on it */
+  TEXEL_SOURCE_MISSING,         /* the format lacks it: plan.in_missing */
+  TEXEL_SOURCE_TEXTURE,         /* one texture fetch (or 4, bicubic) */
+  TEXEL_SOURCE_SHARED,          /* a channel of the previous fetch */
+  TEXEL_SOURCE_RAW              /* plain loads, filtered in float */
+};
+
+typedef struct
+{
+  cudaTextureObject_t texture;
+  const uint8_t *data;          /* raw: sample 0 of row 0 */
+  int pitch;
+  int pixel_stride;
+  int width, height;            /* samples of this component */
+  int x_shift, y_shift;
+  int kind;
+  int lane;                     /* channel of the texel holding it */
+} TexelSourceComp;
+
+typedef struct
+{
+  TexelSourceComp comp[TEXEL_MAX_COMPONENTS];
+  float code_scale;             /* 1 / largest code */
+  float texel_max;              /* normalised texel -> stored word */
+  /* Filtered normalised texel -> normalised code: 1 for 8 bits; P010
+   * texels read v16 / 65535 with v16 = v10 << 6, while codes are
+   * v10 / 1023. */
+  float texel_scale;
+} TexelSource;
+
+typedef struct
+{
+  uint8_t *data;                /* sample 0 of row 0 */
+  int pitch;
+  int pixel_stride;
+} TexelSinkComp;
+
+/* One group of output components and how to store it. */
+typedef struct
+{
+  int n_comp;
+  int x_shift, y_shift;
+  int width;                    /* samples per row */
+  int row0, row1;               /* rows of the group's own grid */
+  /* Output j = sum_c coef[j][c] * input[c] + coef[j][4], c over the four
+   * input components: the plan's matrix row, or alpha carried through. */
+  float coef[TEXEL_MAX_COMPONENTS][5];
+  float border[TEXEL_MAX_COMPONENTS];
+  TexelSinkComp comp[TEXEL_MAX_COMPONENTS];
+  /* The whole pixel element (all components of one plane, plus RGBx's
+   * padding byte) in one store of elem_bytes (1, 2 or 4) where that is
+   * aligned; elem_bytes 0: a store per component byte. */
+  uint8_t *elem;
+  int elem_pitch;
+  int elem_stride;
+  int elem_bytes;
+  int comp_bit[TEXEL_MAX_COMPONENTS];   /* position in the element word */
+  uint32_t fill_word;           /* padding bytes, 0xff */
+  uint32_t fill_mask;           /* padding bytes, per-byte stores */
+} TexelSink;
+
+/* ------------------------------------------------------------------ */
+/* Device code */
+
+static __device__ __forceinline__ float
+texel_lane (float4 texel, int lane)
+{
+  return lane == 0 ? texel.x : lane == 1 ? texel.y : lane == 2 ? texel.z
+      : texel.w;
+}
+
+/* Cubic B-spline weights of the four samples around a point at fraction
+ * @f past the second one; the same formulas as the CPU reference. */
+static __device__ __forceinline__ void
+texel_bspline_weights (float f, float *w0, float *w1, float *w2, float *w3)
+{
+  float f2 = f * f, f3 = f2 * f;
+  float g = 1.0f - f;
+
+  *w0 = g * g * g * (1.0f / 6.0f);
+  *w1 = (4.0f - 6.0f * f2 + 3.0f * f3) * (1.0f / 6.0f);
+  *w2 = (1.0f + 3.0f * f + 3.0f * f2 - 3.0f * f3) * (1.0f / 6.0f);
+  *w3 = f3 * (1.0f / 6.0f);
+}
+
+/* The B-spline along one axis as two linear fetches (Sigg and Hadwiger,
+ * GPU Gems 2, ch. 20): weights g0, g1 at texture coordinates h0, h1. */
+static __device__ __forceinline__ void
+texel_bspline_fetches (float p, float *g0, float *g1, float *h0, float *h1)
+{
+  float base = floorf (p - 0.5f);
+  float w0, w1, w2, w3;
+
+  texel_bspline_weights (p - 0.5f - base, &w0, &w1, &w2, &w3);
+  *g0 = w0 + w1;
+  *g1 = w2 + w3;
+  /* Sample k is centred at k + 0.5: between samples base - 1 and base,
+   * and between base + 1 and base + 2. */
+  *h0 = base - 0.5f + w1 / *g0;
+  *h1 = base + 1.5f + w3 / *g1;
+}
+
+template <int METHOD> static __device__ __forceinline__ float4
+texel_fetch (const TexelSourceComp &sc, float px, float py)
+{
+  if (METHOD == TEXEL_METHOD_NEAREST) {
+    /* The very sample the CPU picks, fetched at its centre. */
+    int i = texel_nearest_index (px, sc.width);
+    int j = texel_nearest_index (py, sc.height);
+
+    return tex2D<float4> (sc.texture, i + 0.5f, j + 0.5f);
+  } else if (METHOD == TEXEL_METHOD_BILINEAR) {
+    return tex2D<float4> (sc.texture, px, py);
+  } else {
+    float gx0, gx1, hx0, hx1, gy0, gy1, hy0, hy1;
+    float4 t00, t10, t01, t11, r;
+
+    texel_bspline_fetches (px, &gx0, &gx1, &hx0, &hx1);
+    texel_bspline_fetches (py, &gy0, &gy1, &hy0, &hy1);
+    t00 = tex2D<float4> (sc.texture, hx0, hy0);
+    t10 = tex2D<float4> (sc.texture, hx1, hy0);
+    t01 = tex2D<float4> (sc.texture, hx0, hy1);
+    t11 = tex2D<float4> (sc.texture, hx1, hy1);
+    r.x = gy0 * (gx0 * t00.x + gx1 * t10.x) + gy1 * (gx0 * t01.x + gx1 * t11.x);
+    r.y = gy0 * (gx0 * t00.y + gx1 * t10.y) + gy1 * (gx0 * t01.y + gx1 * t11.y);
+    r.z = gy0 * (gx0 * t00.z + gx1 * t10.z) + gy1 * (gx0 * t01.z + gx1 * t11.z);
+    r.w = gy0 * (gx0 * t00.w + gx1 * t10.w) + gy1 * (gx0 * t01.w + gx1 * t11.w);
+    return r;
+  }
+}
+
+/* A channel of a fetched texel as a normalised code. */
+template <int METHOD> static __device__ __forceinline__ float
+texel_texel_value (const TexelConvertPlan &plan, const TexelSource &src,
+    float4 texel, int lane)
+{
+  float v = texel_lane (texel, lane);
+
+  if (METHOD == TEXEL_METHOD_NEAREST) {
+    /* Back to the stored word, then as the CPU reads it: bit exact, and
+     * P010's unused low bits are dropped. */
+    unsigned word = (unsigned) __float2int_rn (v * src.texel_max);
+
+    return (float) (word >> plan.in.shift) * src.code_scale;
+  }
+  return v * src.texel_scale;
+}
+
+static __device__ __forceinline__ float
+texel_raw_code (const TexelConvertPlan &plan, const TexelSource &src,
+    const TexelSourceComp &sc, int i, int j)
+{
+  const uint8_t *p = sc.data + (size_t) j * sc.pitch
+      + (size_t) i * sc.pixel_stride;
+  unsigned word = __ldg (p);
+
+  /* Byte loads: this path also serves addresses of any alignment. */
+  if (plan.in.bytes_per_sample == 2)
+    word |= (unsigned) __ldg (p + 1) << 8;
+  return (float) (word >> plan.in.shift) * src.code_scale;
+}
+
+static __device__ __forceinline__ int
+texel_clamp (int i, int size)
+{
+  return i < 0 ? 0 : (i >= size ? size - 1 : i);
+}
+
+/* The CPU reference's filters, in float, from plain loads. */
+template <int METHOD> static __device__ __forceinline__ float
+texel_raw_sample (const TexelConvertPlan &plan, const TexelSource &src,
+    const TexelSourceComp &sc, float px, float py)
+{
+  if (METHOD == TEXEL_METHOD_NEAREST) {
+    return texel_raw_code (plan, src, sc, texel_nearest_index (px,
+            sc.width), texel_nearest_index (py, sc.height));
+  } else if (METHOD == TEXEL_METHOD_BILINEAR) {
+    float bx = floorf (px - 0.5f), by = floorf (py - 0.5f);
+    float fx = px - 0.5f - bx, fy = py - 0.5f - by;
+    int i0 = texel_clamp ((int) bx, sc.width);
+    int i1 = texel_clamp ((int) bx + 1, sc.width);
+    int j0 = texel_clamp ((int) by, sc.height);
+    int j1 = texel_clamp ((int) by + 1, sc.height);
+    float top = (1.0f - fx) * texel_raw_code (plan, src, sc, i0, j0)
+        + fx * texel_raw_code (plan, src, sc, i1, j0);
+    float bottom = (1.0f - fx) * texel_raw_code (plan, src, sc, i0, j1)
+        + fx * texel_raw_code (plan, src, sc, i1, j1);
+
+    return (1.0f - fy) * top + fy * bottom;
+  } else {
+    float bx = floorf (px - 0.5f), by = floorf (py - 0.5f);
+    float wx[4], wy[4];
+    float sum = 0.0f;
+
+    texel_bspline_weights (px - 0.5f - bx, &wx[0], &wx[1], &wx[2], &wx[3]);
+    texel_bspline_weights (py - 0.5f - by, &wy[0], &wy[1], &wy[2], &wy[3]);
+#pragma unroll
+    for (int b = 0; b < 4; b++) {
+      int j = texel_clamp ((int) by - 1 + b, sc.height);
+      float row = 0.0f;
+
+#pragma unroll
+      for (int a = 0; a < 4; a++)
+        row += wx[a] * texel_raw_code (plan, src, sc,
+            texel_clamp ((int) bx - 1 + a, sc.width), j);
+      sum += wy[b] * row;
+    }
+    return sum;
+  }
+}
+
+/* The four input components at input luma position (@sx, @sy). */
+template <int METHOD> static __device__ __forceinline__ void
+texel_read_input (const TexelConvertPlan &plan, const TexelSource &src,
+    float sx, float sy, float in[TEXEL_MAX_COMPONENTS])
+{
+  float4 texel = make_float4 (0.0f, 0.0f, 0.0f, 0.0f);
+
+#pragma unroll
+  for (int c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    const TexelSourceComp &sc = src.comp[c];
+    float px, py;
+
+    in[c] = 0.0f;
+    if (sc.kind == TEXEL_SOURCE_UNUSED)
+      continue;
+    if (sc.kind == TEXEL_SOURCE_MISSING) {
+      in[c] = plan.in_missing[c];
+      continue;
+    }
+    px = texel_plane_coord_f (sx, sc.x_shift, plan.in_chroma_off[0]);
+    py = texel_plane_coord_f (sy, sc.y_shift, plan.in_chroma_off[1]);
+    if (sc.kind == TEXEL_SOURCE_RAW) {
+      in[c] = texel_raw_sample<METHOD> (plan, src, sc, px, py);
+      continue;
+    }
+    if (sc.kind == TEXEL_SOURCE_TEXTURE)
+      texel = texel_fetch<METHOD> (sc, px, py);
+    in[c] = texel_texel_value<METHOD> (plan, src, texel, sc.lane);
+  }
+}
+
+/* Rounds to the nearest code (halves up, as the CPU's round () of a
+ * non-negative value) after clamping to [0, 1]. */
+static __device__ __forceinline__ uint32_t
+texel_quantize (const TexelConvertPlan &plan, float v)
+{
+  float max_code = (float) ((1 << plan.out.bits) - 1);
+
+  v = fminf (fmaxf (v, 0.0f), 1.0f);
+  return (uint32_t) floorf (v * max_code + 0.5f) << plan.out.shift;
+}
+
+static __device__ __forceinline__ void
+texel_store (const TexelConvertPlan &plan, const TexelSink &sink, int i,
+    int row, const uint32_t code[TEXEL_MAX_COMPONENTS])
+{
+  if (sink.elem_bytes) {
+    uint8_t *p = sink.elem + (size_t) row * sink.elem_pitch
+        + (size_t) i * sink.elem_stride;
+    uint32_t word = sink.fill_word;
+
+#pragma unroll
+    for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
+      if (j < sink.n_comp)
+        word |= code[j] << sink.comp_bit[j];
+    if (sink.elem_bytes == 4)
+      *(uint32_t *) p = word;
+    else if (sink.elem_bytes == 2)
+      *(uint16_t *) p = (uint16_t) word;
+    else
+      *p = (uint8_t) word;
+    return;
+  }
+
+#pragma unroll
+  for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++) {
+    if (j < sink.n_comp) {
+      uint8_t *p = sink.comp[j].data + (size_t) row * sink.comp[j].pitch
+          + (size_t) i * sink.comp[j].pixel_stride;
+
+      p[0] = (uint8_t) code[j];
+      if (plan.out.bytes_per_sample == 2)
+        p[1] = (uint8_t) (code[j] >> 8);        /* little-endian */
+    }
+  }
+  if (sink.fill_mask) {
+    uint8_t *p = sink.elem + (size_t) row * sink.elem_pitch
+        + (size_t) i * sink.elem_stride;
+
+#pragma unroll
+    for (int b = 0; b < 4; b++)
+      if (sink.fill_mask & (1u << b))
+        p[b] = 0xff;
+  }
+}
+
+/* The output sample @i of row @row of @sink's group: the input at input
+ * luma position (@sx, @sy) through the group's colour matrix, or the
+ * border where @inside is false. */
+template <int METHOD> static __device__ __forceinline__ void
+texel_resample_store (const TexelConvertPlan &plan, const TexelSource &src,
+    const TexelSink &sink, int i, int row, bool inside, float sx, float sy)
+{
+  float value[TEXEL_MAX_COMPONENTS];
+  uint32_t code[TEXEL_MAX_COMPONENTS];
+
+  if (inside) {
+    float in[TEXEL_MAX_COMPONENTS];
+
+    texel_read_input<METHOD> (plan, src, sx, sy, in);
+#pragma unroll
+    for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++) {
+      value[j] = sink.coef[j][4];
+#pragma unroll
+      for (int c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+        value[j] += sink.coef[j][c] * in[c];
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
+      value[j] = sink.border[j];
+  }
+
+#pragma unroll
+  for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
+    code[j] = texel_quantize (plan, value[j]);
+  texel_store (plan, sink, i, row, code);
+}
+
+/* ------------------------------------------------------------------ */
+/* Host side (texel-cuda-sampler.cu) */
+
+/* Launches the kernel of one group (@sink) on @stream: a dim3 grid of
+ * TEXEL_BLOCK_W x TEXEL_BLOCK_H blocks over sink->width x (row1 - row0)
+ * samples (texel_launch_grid). @data: the caller's. */
+typedef cudaError_t (*TexelGroupLaunch) (const TexelConvertPlan * plan,
+    const TexelSource * src, const TexelSink * sink, cudaStream_t stream,
+    const void *data);
+
+void texel_launch_grid (const TexelSink * sink, dim3 * grid, dim3 * block);
+
+/* Checks the images and rows against @plan (formats, sizes, even first
+ * row for 4:2:0 output, a stream of the caller's), makes @conv's device
+ * current, reads @in through textures or plain loads, and calls @launch
+ * for each group of output components over rows [row0, row1). Returns 0
+ * or a cudaError_t. */
+int texel_cuda_resample (TexelCudaConverter * conv,
+    const TexelConvertPlan * plan, const TexelImage * in,
+    const TexelImage * out, int row0, int row1, TexelCudaStream stream,
+    TexelGroupLaunch launch, const void *data);
+
+#endif /* TEXEL_CUDA_SAMPLER_CUH */

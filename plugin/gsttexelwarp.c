@@ -1,0 +1,1082 @@
+/* gst-texel: texelwarp
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-texelwarp
+ * @title: texelwarp
+ *
+ * Warps video frames geometrically: removes lens distortion (OpenCV's
+ * pinhole model with radial, tangential and rational terms), dewarps
+ * fisheye lenses (OpenCV's equidistant Kannala-Brandt model) into a
+ * rectilinear view that can be panned, tilted and zoomed (electronic
+ * pan-tilt-zoom) or into an equirectangular panorama
+ * (#GstTexelWarp:projection), and rotates, zooms, pans or applies a
+ * homography
+ * (keystone correction, bird's-eye views). On an NVIDIA GPU with CUDA each
+ * output pixel's source position is computed in the kernel and sampled
+ * through a texture with hardware filtering; without a usable GPU the CPU
+ * reference runs instead. The output size and format come from the caps:
+ * the warp also converts colour and scales in the same pass, like
+ * texelconvert.
+ *
+ * The camera comes from #GstTexelWarp:calibration-file (OpenCV
+ * FileStorage or ROS camera_info YAML), or from #GstTexelWarp:fx,
+ * #GstTexelWarp:fy, #GstTexelWarp:cx, #GstTexelWarp:cy (or
+ * #GstTexelWarp:camera-matrix) and the distortion coefficients. A
+ * calibration made at another size than the stream's is scaled to it. The
+ * undistorted view's camera is chosen by #GstTexelWarp:alpha as OpenCV's
+ * getOptimalNewCameraMatrix does (0: only valid pixels, 1: every input
+ * pixel), or by #GstTexelWarp:fov. Pixels whose source lies outside the
+ * input get #GstTexelWarp:border-mode.
+ *
+ * Every numeric property can change while PLAYING (from the next frame)
+ * and be driven by a #GstController, so that a pipeline can sweep a view.
+ * With the default settings and the same caps on both sides the element
+ * is passthrough.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! \
+ *     texelwarp calibration-file=camera.yaml alpha=0 ! autovideosink
+ * ]| Removes the lens distortion of a calibrated USB camera.
+ * |[
+ * gst-launch-1.0 v4l2src ! video/x-raw,width=1920,height=1080 ! \
+ *     texelwarp model=fisheye calibration-file=fisheye.yaml fov=90 pan=30 \
+ *     tilt=-10 ! video/x-raw,format=NV12,width=1280,height=720 ! autovideosink
+ * ]| A 90-degree rectilinear view of a fisheye camera, turned 30 degrees
+ * right and 10 down, converted and scaled in the same pass.
+ * |[
+ * gst-launch-1.0 v4l2src ! texelwarp calibration-file=fisheye.yaml \
+ *     projection=equirectangular fov=200 ! \
+ *     video/x-raw,width=2000,height=1000 ! autovideosink
+ * ]| A 200-degree panorama of a fisheye camera.
+ * |[
+ * gst-launch-1.0 videotestsrc ! texelwarp rotation=15 scale=1.2 \
+ *     border-mode=mirror ! autovideosink
+ * ]| Rotates by 15 degrees and zooms in, filling the corners by mirroring.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include "gsttexelconvert.h"
+#include "gsttexelwarp.h"
+#include "texel-calib.h"
+#include "texel-warp.h"
+#if HAVE_CUDA
+#include "texel-cuda.h"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_texel_warp_debug);
+#define GST_CAT_DEFAULT gst_texel_warp_debug
+
+#define DEFAULT_MODEL TEXEL_WARP_MODEL_NONE
+#define DEFAULT_PROJECTION TEXEL_PROJECTION_RECTILINEAR
+#define DEFAULT_METHOD TEXEL_METHOD_BILINEAR
+#define DEFAULT_BORDER_MODE TEXEL_BORDER_CONSTANT
+#define DEFAULT_BORDER_COLOR 0xff000000
+#define DEFAULT_CENTRE -1.0
+#define MAX_SIZE GST_TEXEL_MAX_SIZE
+
+enum
+{
+  PROP_0,
+  PROP_MODEL,
+  PROP_PROJECTION,
+  PROP_CALIBRATION_FILE,
+  PROP_CAMERA_MATRIX,
+  PROP_DISTORTION,
+  PROP_HOMOGRAPHY,
+  PROP_BORDER_MODE,
+  PROP_BORDER_COLOR,
+  PROP_METHOD,
+  /* doubles, in this order (gst_texel_warp_install_doubles) */
+  PROP_FX,
+  PROP_FY,
+  PROP_CX,
+  PROP_CY,
+  PROP_K1,
+  PROP_K2,
+  PROP_K3,
+  PROP_K4,
+  PROP_K5,
+  PROP_K6,
+  PROP_P1,
+  PROP_P2,
+  PROP_ALPHA,
+  PROP_FOV,
+  PROP_PAN,
+  PROP_TILT,
+  PROP_ROTATION,
+  PROP_SCALE,
+  PROP_OFFSET_X,
+  PROP_OFFSET_Y
+};
+
+struct _GstTexelWarp
+{
+  GstTexelBase parent;
+
+  /* properties, under the object lock (colorimetry and border colour
+   * come from the caps and border-color at prepare) */
+  TexelWarpConfig settings;
+  guint border_color;
+  /* The distortion property's last value, when its meaning depends on the
+   * model (4 coefficients: k1 k2 p1 p2 of a pinhole, k1..k4 of a fisheye):
+   * read with the model in force at prepare. n_pending 0: none. */
+  gdouble pending[TEXEL_CALIB_MAX_DISTORTION];
+  gint n_pending;
+  gchar *calibration_file;
+  /* Why the calibration file was refused (posted as an element error when
+   * the frames come), or NULL. */
+  gchar *calibration_error;
+
+  /* streaming thread */
+  TexelWarpPlan plan;
+#if HAVE_CUDA
+  TexelCudaConverter *converter;
+#endif
+};
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_TEXEL_CAPS));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_TEXEL_CAPS));
+
+G_DEFINE_TYPE_WITH_CODE (GstTexelWarp, gst_texel_warp, GST_TYPE_TEXEL_BASE,
+    GST_DEBUG_CATEGORY_INIT (gst_texel_warp_debug, "texelwarp", 0,
+        "texelwarp element"));
+GST_ELEMENT_REGISTER_DEFINE (texelwarp, "texelwarp", GST_RANK_NONE,
+    GST_TYPE_TEXEL_WARP);
+
+GType
+gst_texel_warp_model_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {TEXEL_WARP_MODEL_NONE, "No lens: rotation, homography, zoom and pan "
+          "only", "none"},
+    {TEXEL_WARP_MODEL_PINHOLE, "Pinhole lens: Brown-Conrady k1..k3, p1, p2 "
+          "and rational k4..k6 (OpenCV)", "pinhole"},
+    {TEXEL_WARP_MODEL_FISHEYE, "Fisheye lens: equidistant Kannala-Brandt "
+          "k1..k4 (OpenCV fisheye)", "fisheye"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstTexelWarpModel",
+            values));
+  return type;
+}
+
+GType
+gst_texel_projection_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {TEXEL_PROJECTION_RECTILINEAR, "Rectilinear: a perspective camera "
+          "(straight lines stay straight)", "rectilinear"},
+    {TEXEL_PROJECTION_EQUIRECTANGULAR, "Equirectangular: a panorama, "
+          "longitude across and latitude down", "equirectangular"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstTexelProjection",
+            values));
+  return type;
+}
+
+GType
+gst_texel_border_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {TEXEL_BORDER_CONSTANT, "border-color", "constant"},
+    {TEXEL_BORDER_CLAMP, "The nearest edge pixel", "clamp"},
+    {TEXEL_BORDER_MIRROR, "The input mirrored at its edges", "mirror"},
+    {TEXEL_BORDER_WRAP, "The input repeated (tiled)", "wrap"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstTexelBorderMode",
+            values));
+  return type;
+}
+
+/* ------------------------------------------------------------------ */
+/* Caps */
+
+/* Any size, any format: the warp also converts. The caps as given come
+ * first, so that passthrough wins when the warp is the identity. */
+static GstCaps *
+gst_texel_warp_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *any = gst_caps_new_empty ();
+  GstCaps *result;
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+
+    gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, MAX_SIZE,
+        "height", GST_TYPE_INT_RANGE, 1, MAX_SIZE, NULL);
+    gst_structure_remove_fields (s, "format", "colorimetry", "chroma-site",
+        NULL);
+    if (gst_structure_has_field (s, "pixel-aspect-ratio"))
+      gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION_RANGE, 1,
+          G_MAXINT, G_MAXINT, 1, NULL);
+    any = gst_caps_merge_structure_full (any, s,
+        gst_caps_features_copy (gst_caps_get_features (caps, i)));
+  }
+  result = gst_caps_merge (gst_caps_copy (caps), any);
+  result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans), result);
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
+      result);
+  return result;
+}
+
+/* Whether @degrees is a quarter turn (90, 270, ... degrees). */
+static gboolean
+gst_texel_warp_quarter_turn (gdouble degrees)
+{
+  return fmod (fabs (degrees), 180.0) == 90.0;
+}
+
+/* The input's format, size (turned for a quarter-turn rotation) and
+ * pixel aspect ratio, where downstream leaves them open. */
+static GstCaps *
+gst_texel_warp_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  GstTexelWarp *self = GST_TEXEL_WARP (trans);
+  GstStructure *ins, *outs;
+  const gchar *in_fmt;
+  gint w = 0, h = 0, par_n = 1, par_d = 1;
+  gboolean turn;
+
+  othercaps = gst_caps_truncate (othercaps);
+  othercaps = gst_caps_make_writable (othercaps);
+  ins = gst_caps_get_structure (caps, 0);
+  outs = gst_caps_get_structure (othercaps, 0);
+
+  in_fmt = gst_structure_get_string (ins, "format");
+  if (in_fmt && gst_structure_has_field (outs, "format"))
+    gst_structure_fixate_field_string (outs, "format", in_fmt);
+  GST_OBJECT_LOCK (self);
+  turn = gst_texel_warp_quarter_turn (self->settings.rotation);
+  GST_OBJECT_UNLOCK (self);
+  if (gst_structure_get_int (ins, "width", &w)
+      && gst_structure_get_int (ins, "height", &h)) {
+    gst_structure_fixate_field_nearest_int (outs, "width", turn ? h : w);
+    gst_structure_fixate_field_nearest_int (outs, "height", turn ? w : h);
+  }
+  gst_structure_get_fraction (ins, "pixel-aspect-ratio", &par_n, &par_d);
+  if (gst_structure_has_field (outs, "pixel-aspect-ratio"))
+    gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio",
+        turn ? par_d : par_n, turn ? par_n : par_d);
+  gst_texel_convert_fixate_color (ins, outs);
+  othercaps = gst_caps_fixate (othercaps);
+  GST_DEBUG_OBJECT (self, "fixated to %" GST_PTR_FORMAT, othercaps);
+  return othercaps;
+}
+
+/* ------------------------------------------------------------------ */
+/* Frames */
+
+/* Whether @cfg leaves every pixel where it is (output size permitting). */
+static gboolean
+gst_texel_warp_is_identity (const TexelWarpConfig * cfg)
+{
+  static const double unit[3][3] = { {1, 0, 0}, {0, 1, 0}, {0, 0, 1} };
+
+  return cfg->model == TEXEL_WARP_MODEL_NONE && cfg->rotation == 0.0
+      && cfg->scale == 1.0 && cfg->offset_x == 0.0 && cfg->offset_y == 0.0
+      && memcmp (cfg->homography, unit, sizeof (unit)) == 0;
+}
+
+static const gchar *
+gst_texel_warp_model_nick (TexelWarpModel model)
+{
+  GEnumValue *v = g_enum_get_value (g_type_class_peek
+      (GST_TYPE_TEXEL_WARP_MODEL), model);
+
+  return v ? v->value_nick : "?";
+}
+
+/* The camera of @cfg for its model: the pending distortion read for it,
+ * a principal point left negative put at the frame's centre. Returns NULL
+ * or why the camera is unusable. */
+static const gchar *
+gst_texel_warp_resolve_camera (TexelWarpConfig * cfg, const gdouble * pending,
+    gint n_pending, gint in_w, gint in_h)
+{
+  TexelCamera *cam = &cfg->camera;
+  const char *why = NULL;
+
+  if (n_pending > 0 && texel_calib_set_distortion (cam, cfg->model, pending,
+          n_pending, &why) != 0)
+    return why;
+  if (!(cam->fx > 0.0 && cam->fy > 0.0))
+    return "no camera: set calibration-file, camera-matrix, or fx and fy";
+  if (cam->cx < 0.0)
+    cam->cx = 0.5 * (cam->cal_width ? cam->cal_width : in_w) - 0.5;
+  if (cam->cy < 0.0)
+    cam->cy = 0.5 * (cam->cal_height ? cam->cal_height : in_h) - 0.5;
+  return NULL;
+}
+
+static gboolean
+gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
+    GstVideoInfo * out)
+{
+  GstTexelWarp *self = GST_TEXEL_WARP (base);
+  TexelWarpConfig cfg;
+  gdouble pending[TEXEL_CALIB_MAX_DISTORTION];
+  gint n_pending, in_w = GST_VIDEO_INFO_WIDTH (in);
+  gint in_h = GST_VIDEO_INFO_HEIGHT (in);
+  gchar *file = NULL, *file_error = NULL;
+  const gchar *error = NULL;
+  guint argb;
+  gboolean identity;
+
+  GST_OBJECT_LOCK (self);
+  cfg = self->settings;
+  argb = self->border_color;
+  n_pending = self->n_pending;
+  memcpy (pending, self->pending, sizeof (pending));
+  if (self->calibration_error) {
+    file = g_strdup (self->calibration_file);
+    file_error = g_strdup (self->calibration_error);
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  if (file_error) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Invalid calibration file '%s': %s", file, file_error),
+        ("calibration-file=%s", file));
+    g_free (file);
+    g_free (file_error);
+    return FALSE;
+  }
+  if (cfg.model != TEXEL_WARP_MODEL_NONE)
+    error = gst_texel_warp_resolve_camera (&cfg, pending, n_pending, in_w,
+        in_h);
+  if (error) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("model=%s: %s", gst_texel_warp_model_nick (cfg.model), error),
+        (NULL));
+    return FALSE;
+  }
+  gst_texel_colorimetry_from_video (&cfg.in_color, in);
+  gst_texel_colorimetry_from_video (&cfg.out_color, out);
+  cfg.border_rgba[0] = ((argb >> 16) & 0xff) / 255.0;
+  cfg.border_rgba[1] = ((argb >> 8) & 0xff) / 255.0;
+  cfg.border_rgba[2] = (argb & 0xff) / 255.0;
+  cfg.border_rgba[3] = (argb >> 24) / 255.0;
+  if (texel_warp_plan_init (&self->plan, &cfg,
+          gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,
+          gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out)),
+          GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out),
+          &error) != 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Cannot warp %s %dx%d to %s %dx%d: %s", GST_VIDEO_INFO_NAME (in),
+            in_w, in_h, GST_VIDEO_INFO_NAME (out), GST_VIDEO_INFO_WIDTH (out),
+            GST_VIDEO_INFO_HEIGHT (out), error), (NULL));
+    return FALSE;
+  }
+  identity = gst_texel_warp_is_identity (&cfg);
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), identity
+      && gst_video_info_is_equal (in, out));
+  /* Output rows read input rows anywhere. */
+  gst_texel_base_set_banding (base, FALSE);
+  GST_INFO_OBJECT (self, "%s %dx%d -> %s %dx%d, model %s, new camera "
+      "f %g %g c %g %g, rotation %g scale %g offset %g %g, pan %g tilt %g "
+      "fov %g, border %d, method %d", GST_VIDEO_INFO_NAME (in), in_w, in_h,
+      GST_VIDEO_INFO_NAME (out), GST_VIDEO_INFO_WIDTH (out),
+      GST_VIDEO_INFO_HEIGHT (out), gst_texel_warp_model_nick (cfg.model),
+      self->plan.new_camera[0][0], self->plan.new_camera[1][1],
+      self->plan.new_camera[0][2], self->plan.new_camera[1][2], cfg.rotation,
+      cfg.scale, cfg.offset_x, cfg.offset_y, cfg.pan, cfg.tilt, cfg.fov,
+      cfg.border_mode, cfg.method);
+  return TRUE;
+}
+
+static void
+gst_texel_warp_process_cpu (GstTexelBase * base, const TexelImage * in,
+    TexelImage * out, int row0, int row1)
+{
+  texel_warp_cpu (&GST_TEXEL_WARP (base)->plan, in, out, row0, row1);
+}
+
+/* Any output row may read any input row (banding is off; the base class
+ * asks only with banding on). */
+static void
+gst_texel_warp_input_rows (GstTexelBase * base, int row0, int row1,
+    int *in_row0, int *in_row1)
+{
+  *in_row0 = 0;
+  *in_row1 = GST_TEXEL_WARP (base)->plan.sampling.in_height;
+}
+
+#if HAVE_CUDA
+static int
+gst_texel_warp_process_cuda (GstTexelBase * base, const TexelImage * in,
+    const TexelImage * out, int row0, int row1, GstTexelStream stream)
+{
+  GstTexelWarp *self = GST_TEXEL_WARP (base);
+
+  return texel_cuda_warp (self->converter, &self->plan, in, out, row0, row1,
+      (TexelCudaStream) stream);
+}
+
+static gboolean
+gst_texel_warp_open_cuda (GstTexelBase * base, gint device)
+{
+  GstTexelWarp *self = GST_TEXEL_WARP (base);
+  int err = texel_cuda_converter_new (device, &self->converter);
+
+  if (err)
+    GST_WARNING_OBJECT (self, "cannot create the converter: %s",
+        texel_cuda_error_string (err));
+  return err == 0;
+}
+
+static void
+gst_texel_warp_close_cuda (GstTexelBase * base)
+{
+  GstTexelWarp *self = GST_TEXEL_WARP (base);
+
+  texel_cuda_converter_free (self->converter);
+  self->converter = NULL;
+}
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Properties */
+
+/* Gives the pending distortion (if any) its meaning for the current model
+ * before a single coefficient changes. Object lock held. */
+static void
+gst_texel_warp_settle_distortion (GstTexelWarp * self, TexelCamera * cam)
+{
+  const char *why = NULL;
+
+  if (self->n_pending == 0)
+    return;
+  /* The counts were checked when set: only a fisheye refuses 5 or 8 (and
+   * a file's 12 or 14 with thin-prism terms), and then the coefficients
+   * stay as they were. */
+  if (texel_calib_set_distortion (cam, self->settings.model, self->pending,
+          self->n_pending, &why) != 0)
+    GST_WARNING_OBJECT (self, "distortion: %s", why);
+}
+
+/* The double property @prop_id in @cfg. */
+static gdouble *
+gst_texel_warp_double (TexelWarpConfig * cfg, guint prop_id)
+{
+  TexelCamera *cam = &cfg->camera;
+
+  switch (prop_id) {
+    case PROP_FX:
+      return &cam->fx;
+    case PROP_FY:
+      return &cam->fy;
+    case PROP_CX:
+      return &cam->cx;
+    case PROP_CY:
+      return &cam->cy;
+    case PROP_K1:
+    case PROP_K2:
+    case PROP_K3:
+    case PROP_K4:
+    case PROP_K5:
+    case PROP_K6:
+      return &cam->k[prop_id - PROP_K1];
+    case PROP_P1:
+    case PROP_P2:
+      return &cam->p[prop_id - PROP_P1];
+    case PROP_ALPHA:
+      return &cfg->alpha;
+    case PROP_FOV:
+      return &cfg->fov;
+    case PROP_PAN:
+      return &cfg->pan;
+    case PROP_TILT:
+      return &cfg->tilt;
+    case PROP_ROTATION:
+      return &cfg->rotation;
+    case PROP_SCALE:
+      return &cfg->scale;
+    case PROP_OFFSET_X:
+      return &cfg->offset_x;
+    case PROP_OFFSET_Y:
+      return &cfg->offset_y;
+    default:
+      return NULL;
+  }
+}
+
+static gboolean
+gst_texel_warp_is_distortion (guint prop_id)
+{
+  return prop_id >= PROP_K1 && prop_id <= PROP_P2;
+}
+
+/* The numbers of a GstValueArray, each a number GLib can turn into a
+ * double (gst-launch writes <1, 0.5> as an int and a double). Returns
+ * FALSE, with a warning, when an element is no finite number or the count
+ * is not one of @counts (0-terminated). */
+static gboolean
+gst_texel_warp_array_values (GstTexelWarp * self, const gchar * name,
+    const GValue * array, gdouble * values, const guint * counts)
+{
+  guint n = gst_value_array_get_size (array), i;
+  gboolean count_ok = FALSE;
+
+  for (i = 0; counts[i]; i++)
+    count_ok |= n == counts[i];
+  if (!count_ok) {
+    GST_WARNING_OBJECT (self, "%s: %u values ignored (wrong count)", name, n);
+    return FALSE;
+  }
+  for (i = 0; i < n; i++) {
+    const GValue *v = gst_value_array_get_value (array, i);
+    GValue d = G_VALUE_INIT;
+
+    g_value_init (&d, G_TYPE_DOUBLE);
+    if (!g_value_type_transformable (G_VALUE_TYPE (v), G_TYPE_DOUBLE)
+        || !g_value_transform (v, &d) || !isfinite (g_value_get_double (&d))) {
+      GST_WARNING_OBJECT (self, "%s: value %u is not a finite number: "
+          "ignored", name, i);
+      g_value_unset (&d);
+      return FALSE;
+    }
+    values[i] = g_value_get_double (&d);
+    g_value_unset (&d);
+  }
+  return TRUE;
+}
+
+static void
+gst_texel_warp_set_array (GValue * array, const gdouble * values, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    GValue v = G_VALUE_INIT;
+
+    g_value_init (&v, G_TYPE_DOUBLE);
+    g_value_set_double (&v, values[i]);
+    gst_value_array_append_and_take_value (array, &v);
+  }
+}
+
+/* camera-matrix: [fx 0 cx; 0 fy cy; 0 0 1], row by row. */
+static void
+gst_texel_warp_set_camera_matrix (GstTexelWarp * self, const GValue * value)
+{
+  static const guint nine[] = { 9, 0 };
+  gdouble m[9];
+  TexelCamera *cam = &self->settings.camera;
+
+  if (!gst_texel_warp_array_values (self, "camera-matrix", value, m, nine))
+    return;
+  if (m[1] != 0.0 || m[3] != 0.0 || m[6] != 0.0 || m[7] != 0.0 || m[8] != 1.0
+      || m[0] < 0.0 || m[4] < 0.0 || m[0] > TEXEL_WARP_FOCAL_MAX
+      || m[4] > TEXEL_WARP_FOCAL_MAX) {
+    GST_WARNING_OBJECT (self, "camera-matrix: not [fx 0 cx 0 fy cy 0 0 1] "
+        "with fx, fy in [0, 1e6]: ignored");
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  cam->fx = m[0];
+  cam->cx = m[2];
+  cam->fy = m[4];
+  cam->cy = m[5];
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_texel_warp_get_camera_matrix (GstTexelWarp * self, GValue * value)
+{
+  const TexelCamera *cam = &self->settings.camera;
+  gdouble m[9] = { 0, 0, 0, 0, 0, 0, 0, 0, 1 };
+
+  m[0] = cam->fx;
+  m[2] = cam->cx;
+  m[4] = cam->fy;
+  m[5] = cam->cy;
+  gst_texel_warp_set_array (value, m, 9);
+}
+
+/* distortion, in OpenCV's order: 4, 5, 8 (pinhole) or 4 (fisheye) values;
+ * 4 are read for the model in force when the frames come. */
+static void
+gst_texel_warp_set_distortion (GstTexelWarp * self, const GValue * value)
+{
+  static const guint counts[] = { 4, 5, 8, 0 };
+  gdouble d[8];
+  guint n = gst_value_array_get_size (value), i;
+
+  if (!gst_texel_warp_array_values (self, "distortion", value, d, counts))
+    return;
+  for (i = 0; i < n; i++) {
+    if (fabs (d[i]) > TEXEL_WARP_COEF_MAX) {
+      GST_WARNING_OBJECT (self, "distortion: |%g| beyond %g: ignored", d[i],
+          TEXEL_WARP_COEF_MAX);
+      return;
+    }
+  }
+  GST_OBJECT_LOCK (self);
+  memcpy (self->pending, d, n * sizeof (gdouble));
+  self->n_pending = (gint) n;
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_texel_warp_get_distortion (GstTexelWarp * self, GValue * value)
+{
+  TexelCamera cam = self->settings.camera;
+  gdouble d[8];
+
+  if (self->n_pending > 0) {
+    gst_texel_warp_set_array (value, self->pending, MIN (self->n_pending, 8));
+    return;
+  }
+  if (self->settings.model == TEXEL_WARP_MODEL_FISHEYE) {
+    gst_texel_warp_set_array (value, cam.k, 4);
+    return;
+  }
+  d[0] = cam.k[0];
+  d[1] = cam.k[1];
+  d[2] = cam.p[0];
+  d[3] = cam.p[1];
+  d[4] = cam.k[2];
+  d[5] = cam.k[3];
+  d[6] = cam.k[4];
+  d[7] = cam.k[5];
+  gst_texel_warp_set_array (value, d, 8);
+}
+
+/* homography: 9 values, row by row. */
+static void
+gst_texel_warp_set_homography (GstTexelWarp * self, const GValue * value)
+{
+  static const guint nine[] = { 9, 0 };
+  gdouble m[9];
+
+  if (!gst_texel_warp_array_values (self, "homography", value, m, nine))
+    return;
+  GST_OBJECT_LOCK (self);
+  memcpy (self->settings.homography, m, sizeof (m));
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* Reads and parses @path (outside the object lock: file I/O), then takes
+ * its camera, size, distortion and model, or remembers why not. */
+static void
+gst_texel_warp_load_calibration (GstTexelWarp * self, const gchar * path)
+{
+  TexelCalibration calib;
+  gchar *data = NULL, *why = NULL;
+  gsize size = 0;
+  GError *err = NULL;
+  char message[256];
+
+  if (path == NULL || path[0] == '\0') {
+    GST_OBJECT_LOCK (self);
+    g_clear_pointer (&self->calibration_error, g_free);
+    self->settings.camera.cal_width = self->settings.camera.cal_height = 0;
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  if (!g_file_get_contents (path, &data, &size, &err)) {
+    why = g_strdup_printf ("cannot read it: %s", err->message);
+    g_clear_error (&err);
+  } else if (texel_calib_parse (data, size, &calib, message,
+          sizeof (message)) != 0) {
+    why = g_strdup (message);
+  }
+  g_free (data);
+
+  GST_OBJECT_LOCK (self);
+  g_free (self->calibration_error);
+  self->calibration_error = why;
+  if (why == NULL) {
+    TexelCamera *cam = &self->settings.camera;
+
+    cam->fx = calib.camera_matrix[0][0];
+    cam->fy = calib.camera_matrix[1][1];
+    cam->cx = calib.camera_matrix[0][2];
+    cam->cy = calib.camera_matrix[1][2];
+    cam->cal_width = calib.width;
+    cam->cal_height = calib.height;
+    memset (cam->k, 0, sizeof (cam->k));
+    memset (cam->p, 0, sizeof (cam->p));
+    memcpy (self->pending, calib.distortion, sizeof (calib.distortion));
+    self->n_pending = calib.n_distortion;
+    /* A ROS file names its model; an OpenCV one is a pinhole unless the
+     * element was told fisheye. */
+    if (calib.model != TEXEL_WARP_MODEL_NONE)
+      self->settings.model = calib.model;
+    else if (self->settings.model == TEXEL_WARP_MODEL_NONE)
+      self->settings.model = TEXEL_WARP_MODEL_PINHOLE;
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (why)
+    GST_WARNING_OBJECT (self, "calibration file %s: %s", path, why);
+  else
+    GST_INFO_OBJECT (self, "calibration file %s: %s camera %dx%d, fx %g fy "
+        "%g cx %g cy %g, %d coefficients", path, calib.format ==
+        TEXEL_CALIB_ROS ? "ROS" : "OpenCV", calib.width, calib.height,
+        calib.camera_matrix[0][0], calib.camera_matrix[1][1],
+        calib.camera_matrix[0][2], calib.camera_matrix[1][2],
+        calib.n_distortion);
+}
+
+static void
+gst_texel_warp_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstTexelWarp *self = GST_TEXEL_WARP (object);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (object);
+  GstVideoFilter *filter = GST_VIDEO_FILTER (object);
+  gdouble *setting;
+  gboolean identity;
+
+  switch (prop_id) {
+    case PROP_MODEL:
+      GST_OBJECT_LOCK (self);
+      self->settings.model = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_PROJECTION:
+      GST_OBJECT_LOCK (self);
+      self->settings.projection = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_CALIBRATION_FILE:
+      GST_OBJECT_LOCK (self);
+      g_free (self->calibration_file);
+      self->calibration_file = g_value_dup_string (value);
+      GST_OBJECT_UNLOCK (self);
+      gst_texel_warp_load_calibration (self, g_value_get_string (value));
+      break;
+    case PROP_CAMERA_MATRIX:
+      gst_texel_warp_set_camera_matrix (self, value);
+      break;
+    case PROP_DISTORTION:
+      gst_texel_warp_set_distortion (self, value);
+      break;
+    case PROP_HOMOGRAPHY:
+      gst_texel_warp_set_homography (self, value);
+      break;
+    case PROP_BORDER_MODE:
+      GST_OBJECT_LOCK (self);
+      self->settings.border_mode = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_BORDER_COLOR:
+      GST_OBJECT_LOCK (self);
+      self->border_color = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_METHOD:
+      GST_OBJECT_LOCK (self);
+      self->settings.method = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      if (gst_texel_warp_double (&self->settings, prop_id) == NULL) {
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+        return;
+      }
+      /* GLib's double param specs let NaN through their range check. */
+      if (isnan (g_value_get_double (value))) {
+        GST_WARNING_OBJECT (self, "%s: NaN ignored", pspec->name);
+        return;
+      }
+      GST_OBJECT_LOCK (self);
+      if (gst_texel_warp_is_distortion (prop_id)) {
+        gst_texel_warp_settle_distortion (self, &self->settings.camera);
+        self->n_pending = 0;
+      }
+      setting = gst_texel_warp_double (&self->settings, prop_id);
+      *setting = g_value_get_double (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+  }
+
+  GST_OBJECT_LOCK (self);
+  identity = gst_texel_warp_is_identity (&self->settings);
+  GST_OBJECT_UNLOCK (self);
+  gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
+  /* In passthrough no frame reaches prepare, which would notice: leave it
+   * (or enter it, where the negotiated caps allow) here. Renegotiating
+   * gives the element its output buffer pool. */
+  if (filter->negotiated)
+    identity &= gst_video_info_is_equal (&filter->in_info, &filter->out_info);
+  if (identity != gst_base_transform_is_passthrough (trans)
+      && (filter->negotiated || !identity)) {
+    gst_base_transform_set_passthrough (trans, identity);
+    gst_base_transform_reconfigure_src (trans);
+  }
+}
+
+static void
+gst_texel_warp_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstTexelWarp *self = GST_TEXEL_WARP (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODEL:
+      g_value_set_enum (value, self->settings.model);
+      break;
+    case PROP_PROJECTION:
+      g_value_set_enum (value, self->settings.projection);
+      break;
+    case PROP_CALIBRATION_FILE:
+      g_value_set_string (value, self->calibration_file);
+      break;
+    case PROP_CAMERA_MATRIX:
+      gst_texel_warp_get_camera_matrix (self, value);
+      break;
+    case PROP_DISTORTION:
+      gst_texel_warp_get_distortion (self, value);
+      break;
+    case PROP_HOMOGRAPHY:
+      gst_texel_warp_set_array (value, &self->settings.homography[0][0], 9);
+      break;
+    case PROP_BORDER_MODE:
+      g_value_set_enum (value, self->settings.border_mode);
+      break;
+    case PROP_BORDER_COLOR:
+      g_value_set_uint (value, self->border_color);
+      break;
+    case PROP_METHOD:
+      g_value_set_enum (value, self->settings.method);
+      break;
+    default:{
+      /* A pending distortion shows as the model reads it. */
+      TexelWarpConfig view = self->settings;
+      gdouble *setting = gst_texel_warp_double (&view, prop_id);
+
+      if (setting == NULL) {
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+        break;
+      }
+      if (gst_texel_warp_is_distortion (prop_id))
+        gst_texel_warp_settle_distortion (self, &view.camera);
+      g_value_set_double (value, *setting);
+      break;
+    }
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_texel_warp_finalize (GObject * object)
+{
+  GstTexelWarp *self = GST_TEXEL_WARP (object);
+
+  g_free (self->calibration_file);
+  g_free (self->calibration_error);
+  G_OBJECT_CLASS (gst_texel_warp_parent_class)->finalize (object);
+}
+
+/* ------------------------------------------------------------------ */
+/* Class */
+
+typedef struct
+{
+  guint prop;
+  const gchar *name, *nick, *blurb;
+  gdouble min, max, def;
+} DoubleProperty;
+
+static void
+gst_texel_warp_install_doubles (GObjectClass * gobject_class)
+{
+  const gdouble k = TEXEL_WARP_COEF_MAX, f = TEXEL_WARP_FOCAL_MAX;
+  const DoubleProperty props[] = {
+    {PROP_FX, "fx", "fx", "Camera focal length along x, in pixels of the "
+          "calibration frame (0: none set)", 0, f, 0},
+    {PROP_FY, "fy", "fy", "Camera focal length along y, in pixels of the "
+          "calibration frame (0: none set)", 0, f, 0},
+    {PROP_CX, "cx", "cx", "Principal point x, in pixels of the calibration "
+          "frame, pixel centres at integers (OpenCV; negative: the frame's "
+          "centre)", -1, f, DEFAULT_CENTRE},
+    {PROP_CY, "cy", "cy", "Principal point y, in pixels of the calibration "
+          "frame, pixel centres at integers (OpenCV; negative: the frame's "
+          "centre)", -1, f, DEFAULT_CENTRE},
+    {PROP_K1, "k1", "k1", "Radial distortion k1 (pinhole r^2, fisheye "
+          "theta^3)", -k, k, 0},
+    {PROP_K2, "k2", "k2", "Radial distortion k2 (pinhole r^4, fisheye "
+          "theta^5)", -k, k, 0},
+    {PROP_K3, "k3", "k3", "Radial distortion k3 (pinhole r^6, fisheye "
+          "theta^7)", -k, k, 0},
+    {PROP_K4, "k4", "k4", "Pinhole: rational denominator k4 (r^2); "
+          "fisheye: theta^9", -k, k, 0},
+    {PROP_K5, "k5", "k5", "Pinhole: rational denominator k5 (r^4)", -k, k,
+        0},
+    {PROP_K6, "k6", "k6", "Pinhole: rational denominator k6 (r^6)", -k, k,
+        0},
+    {PROP_P1, "p1", "p1", "Pinhole: tangential distortion p1", -k, k, 0},
+    {PROP_P2, "p2", "p2", "Pinhole: tangential distortion p2", -k, k, 0},
+    {PROP_ALPHA, "alpha", "Alpha", "Undistorted view's scale when fov is 0, "
+          "as OpenCV's getOptimalNewCameraMatrix: 0 keeps only valid pixels, "
+          "1 keeps every input pixel", 0, 1, 0},
+    {PROP_FOV, "fov", "Field of view", "Horizontal field of view of the "
+          "undistorted view in degrees: rectilinear up to 179 (0: from "
+          "alpha), equirectangular up to 360 (0: 180)", 0,
+        TEXEL_WARP_EQUIRECT_FOV_MAX, 0},
+    {PROP_PAN, "pan", "Pan", "Turns the view right (degrees; camera models)",
+        -180, 180, 0},
+    {PROP_TILT, "tilt", "Tilt", "Turns the view up (degrees; camera models)",
+        -180, 180, 0},
+    {PROP_ROTATION, "rotation", "Rotation", "Rotates the picture clockwise "
+          "about the output's centre (degrees)", -360, 360, 0},
+    {PROP_SCALE, "scale", "Scale", "Zoom about the output's centre (> 1 "
+          "magnifies)", TEXEL_WARP_SCALE_MIN, TEXEL_WARP_SCALE_MAX, 1},
+    {PROP_OFFSET_X, "offset-x", "Offset x", "Pan: the output's centre shows "
+          "the point this many frame widths right of the picture's centre",
+          -TEXEL_WARP_OFFSET_MAX, TEXEL_WARP_OFFSET_MAX, 0},
+    {PROP_OFFSET_Y, "offset-y", "Offset y", "Pan: the output's centre shows "
+          "the point this many frame heights below the picture's centre",
+          -TEXEL_WARP_OFFSET_MAX, TEXEL_WARP_OFFSET_MAX, 0},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (props); i++)
+    g_object_class_install_property (gobject_class, props[i].prop,
+        g_param_spec_double (props[i].name, props[i].nick, props[i].blurb,
+            props[i].min, props[i].max, props[i].def,
+            G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+            GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING));
+}
+
+static GParamSpec *
+gst_texel_warp_array_spec (const gchar * name, const gchar * nick,
+    const gchar * blurb)
+{
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+
+  return gst_param_spec_array (name, nick, blurb,
+      g_param_spec_double ("value", "Value", "One number", -G_MAXDOUBLE,
+          G_MAXDOUBLE, 0, rw), rw);
+}
+
+static void
+gst_texel_warp_class_init (GstTexelWarpClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstTexelBaseClass *base_class = GST_TEXEL_BASE_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+
+  gobject_class->set_property = gst_texel_warp_set_property;
+  gobject_class->get_property = gst_texel_warp_get_property;
+  gobject_class->finalize = gst_texel_warp_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_MODEL,
+      g_param_spec_enum ("model", "Model", "Lens model of the input",
+          GST_TYPE_TEXEL_WARP_MODEL, DEFAULT_MODEL, rw));
+  g_object_class_install_property (gobject_class, PROP_PROJECTION,
+      g_param_spec_enum ("projection", "Projection",
+          "Projection of the undistorted view (camera models)",
+          GST_TYPE_TEXEL_PROJECTION, DEFAULT_PROJECTION, rw));
+  g_object_class_install_property (gobject_class, PROP_CALIBRATION_FILE,
+      g_param_spec_string ("calibration-file", "Calibration file",
+          "Camera calibration (OpenCV FileStorage or ROS camera_info YAML): "
+          "sets the camera matrix, the distortion, the calibration size and "
+          "(ROS) the model", NULL, rw));
+  g_object_class_install_property (gobject_class, PROP_CAMERA_MATRIX,
+      gst_texel_warp_array_spec ("camera-matrix", "Camera matrix",
+          "fx, fy, cx and cy as OpenCV's 3x3 matrix, row by row: <fx, 0, cx, "
+          "0, fy, cy, 0, 0, 1>"));
+  g_object_class_install_property (gobject_class, PROP_DISTORTION,
+      gst_texel_warp_array_spec ("distortion", "Distortion",
+          "Distortion coefficients in OpenCV's order: pinhole <k1, k2, p1, "
+          "p2[, k3[, k4, k5, k6]]>, fisheye <k1, k2, k3, k4> (4 values are "
+          "read for the model)"));
+  g_object_class_install_property (gobject_class, PROP_HOMOGRAPHY,
+      gst_texel_warp_array_spec ("homography", "Homography",
+          "3x3 perspective transform, row by row, from the (undistorted) "
+          "picture to the view, in pixels with centres at integers (OpenCV's "
+          "warpPerspective)"));
+  g_object_class_install_property (gobject_class, PROP_BORDER_MODE,
+      g_param_spec_enum ("border-mode", "Border mode",
+          "What output pixels whose source lies outside the input show",
+          GST_TYPE_TEXEL_BORDER_MODE, DEFAULT_BORDER_MODE, rw));
+  g_object_class_install_property (gobject_class, PROP_BORDER_COLOR,
+      g_param_spec_uint ("border-color", "Border color",
+          "Colour of border-mode=constant as 0xAARRGGBB", 0, G_MAXUINT32,
+          DEFAULT_BORDER_COLOR, rw | GST_PARAM_CONTROLLABLE));
+  g_object_class_install_property (gobject_class, PROP_METHOD,
+      g_param_spec_enum ("method", "Method", "Sampling method",
+          GST_TYPE_TEXEL_METHOD, DEFAULT_METHOD, rw));
+  gst_texel_warp_install_doubles (gobject_class);
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "Texel geometric warp", "Filter/Effect/Converter/Video/Hardware",
+      "Removes lens distortion, dewarps fisheye lenses, pans, tilts, zooms, "
+      "rotates and applies homographies, converting and scaling in the same "
+      "pass, on an NVIDIA GPU, or on the CPU without one",
+      "gst-texel developers");
+
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_texel_warp_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_texel_warp_fixate_caps);
+  trans_class->passthrough_on_same_caps = FALSE;
+
+  base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_warp_prepare);
+  base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_warp_process_cpu);
+  base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_warp_input_rows);
+#if HAVE_CUDA
+  base_class->process_cuda = GST_DEBUG_FUNCPTR (gst_texel_warp_process_cuda);
+  base_class->open_cuda = GST_DEBUG_FUNCPTR (gst_texel_warp_open_cuda);
+  base_class->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_warp_close_cuda);
+#endif
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_WARP_MODEL, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_BORDER_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_PROJECTION, 0);
+}
+
+static void
+gst_texel_warp_init (GstTexelWarp * self)
+{
+  texel_warp_config_init (&self->settings);
+  self->settings.model = DEFAULT_MODEL;
+  self->settings.projection = DEFAULT_PROJECTION;
+  self->settings.method = DEFAULT_METHOD;
+  self->settings.border_mode = DEFAULT_BORDER_MODE;
+  self->settings.camera.cx = DEFAULT_CENTRE;
+  self->settings.camera.cy = DEFAULT_CENTRE;
+  self->border_color = DEFAULT_BORDER_COLOR;
+  /* The identity until a property says otherwise. */
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), TRUE);
+}

@@ -1,0 +1,581 @@
+/* gst-texel: frames in CUDA memory through texel elements, on a GPU.
+ *
+ * With GStreamer's CUDA elements (the nvcodec plugin of gst-plugins-bad:
+ * cudaupload, cudadownload, nvh264dec, nvh264enc), frames in GstCudaMemory
+ * (memory:CUDAMemory caps) go through texel elements without leaving the
+ * GPU. Each pipeline below is compared frame by frame with the same
+ * conversions on the CPU path (backend=cpu, system memory), on the frames
+ * of videotestsrc (deterministic, so both pipelines see the same ones):
+ *
+ *  - cudaupload ! texelconvert ! cudadownload, for a few format pairs and
+ *    methods, with 0 and 1 frames in flight: nearest within 1 code and
+ *    bilinear within 4 codes of the CPU (the element-level bounds of
+ *    docs/accuracy.md), and no byte copied to or from the host by the
+ *    element (its stats);
+ *  - a chain cudaupload ! texelconvert ! texelconvert ! texelconvert !
+ *    cudadownload: no host copy in any of the three, output within the
+ *    bound derived at chain_bound;
+ *  - texelconvert as the upload point (system memory in, CUDA memory out)
+ *    and as the download point (the reverse): only that side is copied;
+ *  - one CUDA context for the whole pipeline (the gst.cuda.context that
+ *    cudaupload, texelconvert and cudadownload answer with);
+ *  - decode -> process -> encode (nvh264dec ! texelconvert ! nvh264enc)
+ *    runs to the end with the decoder's frames read in place; skipped where
+ *    NVDEC/NVENC (or h264parse) are missing.
+ *
+ * Without a usable GPU, or without cudaupload/cudadownload, the program
+ * says why and exits 77 (skipped).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gst/gst.h>
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+
+#include "texel-cuda.h"
+#include "texel-frames.h"
+
+#if defined(HAVE_GST_CUDA) && HAVE_GST_CUDA
+#define TEXEL_TEST_HAVE_GST_CUDA 1
+#else
+#define TEXEL_TEST_HAVE_GST_CUDA 0
+#endif
+
+#if TEXEL_TEST_HAVE_GST_CUDA
+#define N_FRAMES 5
+#define CUDA_FEATURE "memory:CUDAMemory"
+
+/* What a pipeline's sink received, as deep copies (the sink's buffers may
+ * belong to a bounded pool). */
+typedef struct
+{
+  GPtrArray *frames;
+  GstVideoInfo info;
+  gboolean have_info;
+} Output;
+
+static void
+on_handoff (GstElement *sink, GstBuffer *buf, GstPad *pad, Output *out)
+{
+  if (!out->have_info)
+    {
+      GstCaps *caps = gst_pad_get_current_caps (pad);
+
+      out->have_info = caps && gst_video_info_from_caps (&out->info, caps);
+      gst_clear_caps (&caps);
+    }
+  g_ptr_array_add (out->frames, gst_buffer_copy_deep (buf));
+}
+
+static void
+output_init (Output *out)
+{
+  out->frames
+      = g_ptr_array_new_with_free_func ((GDestroyNotify)gst_buffer_unref);
+  out->have_info = FALSE;
+}
+
+static void
+output_clear (Output *out)
+{
+  g_ptr_array_unref (out->frames);
+}
+
+/* Plays @desc to EOS into @out (its sink is the fakesink named "out");
+ * returns the pipeline, stopped, for its elements' stats. */
+static GstElement *
+play (const gchar *desc, Output *out)
+{
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &err);
+  GstElement *sink;
+  GstBus *bus;
+  GstMessage *msg;
+
+  fail_unless (pipeline != NULL && err == NULL, "%s: %s", desc,
+               err ? err->message : "?");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  g_object_set (sink, "signal-handoffs", TRUE, "sync", FALSE, NULL);
+  g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), out);
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+                                    GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s: neither EOS nor an error in 60 s", desc);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+    {
+      GError *e = NULL;
+      gchar *dbg = NULL;
+
+      gst_message_parse_error (msg, &e, &dbg);
+      fail ("%s: %s (%s)", desc, e->message, GST_STR_NULL (dbg));
+    }
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  return pipeline;
+}
+
+static guint64
+stats_get (GstElement *pipeline, const gchar *name, const gchar *field)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GstStructure *st = NULL;
+  guint64 v = G_MAXUINT64;
+
+  fail_unless (e != NULL, "no element %s", name);
+  g_object_get (e, "stats", &st, NULL);
+  fail_unless (st != NULL, "no stats");
+  fail_unless (gst_structure_get_uint64 (st, field, &v), "no %s", field);
+  GST_INFO ("%s: %" GST_PTR_FORMAT, name, st);
+  gst_structure_free (st);
+  gst_object_unref (e);
+  return v;
+}
+
+/* Frames processed on the GPU without a byte copied to or from the host. */
+static void
+assert_no_host_copies (GstElement *pipeline, const gchar *name)
+{
+  fail_unless_equals_uint64 (stats_get (pipeline, name, "frames"), N_FRAMES);
+  fail_unless_equals_uint64 (stats_get (pipeline, name, "bytes-to-device"), 0);
+  fail_unless_equals_uint64 (stats_get (pipeline, name, "bytes-to-host"), 0);
+  fail_unless_equals_uint64 (stats_get (pipeline, name, "bytes-host-copied"),
+                             0);
+  fail_unless_equals_uint64 (stats_get (pipeline, name, "registrations"), 0);
+}
+
+/* Every frame of @gpu within @bound codes of the same frame of @cpu. */
+static void
+assert_outputs_close (Output *cpu, Output *gpu, guint bound, const gchar *what)
+{
+  guint i;
+
+  fail_unless (cpu->have_info && gpu->have_info, "%s: no caps", what);
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&gpu->info),
+                          GST_VIDEO_INFO_FORMAT (&cpu->info));
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&gpu->info),
+                          GST_VIDEO_INFO_WIDTH (&cpu->info));
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&gpu->info),
+                          GST_VIDEO_INFO_HEIGHT (&cpu->info));
+  fail_unless_equals_int (gpu->frames->len, N_FRAMES);
+  fail_unless_equals_int (cpu->frames->len, N_FRAMES);
+  for (i = 0; i < N_FRAMES; i++)
+    {
+      GstVideoFrame cf, gf;
+      gchar *where = NULL;
+      guint diff;
+
+      fail_unless (gst_video_frame_map (
+          &cf, &cpu->info, g_ptr_array_index (cpu->frames, i), GST_MAP_READ));
+      fail_unless (gst_video_frame_map (
+          &gf, &gpu->info, g_ptr_array_index (gpu->frames, i), GST_MAP_READ));
+      diff = frames_max_diff (&cf, &gf, &where);
+      GST_INFO ("%s, frame %u: max difference %u %s", what, i, diff,
+                GST_STR_NULL (where));
+      fail_unless (diff <= bound, "%s, frame %u: max difference %u > %u: %s",
+                   what, i, diff, bound, GST_STR_NULL (where));
+      g_free (where);
+      gst_video_frame_unmap (&gf);
+      gst_video_frame_unmap (&cf);
+    }
+}
+
+static gboolean
+pad_caps_on_device (GstElement *pipeline, const gchar *name,
+                    const gchar *pad_name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GstPad *pad = gst_element_get_static_pad (e, pad_name);
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  gboolean on_device = caps
+                       && gst_caps_features_contains (
+                           gst_caps_get_features (caps, 0), CUDA_FEATURE);
+
+  gst_clear_caps (&caps);
+  gst_object_unref (pad);
+  gst_object_unref (e);
+  return on_device;
+}
+
+/* ------------------------------------------------------------------------ */
+
+#define SOURCE "videotestsrc num-buffers=5 pattern=smpte ! "
+
+static const struct
+{
+  const gchar *in_format;
+  gint in_w, in_h;
+  const gchar *out_format;
+  gint out_w, out_h;
+  const gchar *method;
+  guint bound; /* docs/accuracy.md, element level */
+} cases[] = {
+  /* 4:2:0 to RGBA, downscaled 2:1 */
+  { "NV12", 640, 480, "RGBA", 320, 240, "bilinear", 4 },
+  /* 1:1 (always nearest) between two 4:2:0 layouts */
+  { "I420", 320, 240, "NV12", 320, 240, "bilinear", 1 },
+  /* RGBA upscaled into 4:2:0 */
+  { "RGBA", 160, 120, "NV12", 320, 240, "nearest", 1 },
+  /* BGRA to 4:2:0, odd scale */
+  { "BGRA", 320, 240, "I420", 200, 150, "bilinear", 4 },
+};
+
+/* cudaupload ! texelconvert ! cudadownload against backend=cpu; loop index:
+ * case * 2 + frames in flight. */
+GST_START_TEST (test_upload_convert_download)
+{
+  guint c = __i__ / 2, in_flight = __i__ % 2;
+  gchar *in_caps
+      = g_strdup_printf ("video/x-raw,format=%s,width=%d,"
+                         "height=%d,framerate=30/1",
+                         cases[c].in_format, cases[c].in_w, cases[c].in_h);
+  gchar *gpu_desc = g_strdup_printf (
+      SOURCE "%s ! cudaupload ! "
+             "texelconvert name=t method=%s frames-in-flight=%u ! "
+             "video/x-raw(memory:CUDAMemory),format=%s,width=%d,height=%d ! "
+             "cudadownload ! video/x-raw,format=%s ! fakesink name=out",
+      in_caps, cases[c].method, in_flight, cases[c].out_format, cases[c].out_w,
+      cases[c].out_h, cases[c].out_format);
+  gchar *cpu_desc = g_strdup_printf (
+      SOURCE "%s ! texelconvert backend=cpu "
+             "method=%s ! video/x-raw,format=%s,width=%d,height=%d ! "
+             "fakesink name=out",
+      in_caps, cases[c].method, cases[c].out_format, cases[c].out_w,
+      cases[c].out_h);
+  Output cpu, gpu;
+  GstElement *p;
+
+  output_init (&cpu);
+  output_init (&gpu);
+  gst_object_unref (play (cpu_desc, &cpu));
+  p = play (gpu_desc, &gpu);
+  fail_unless (pad_caps_on_device (p, "t", "sink"));
+  fail_unless (pad_caps_on_device (p, "t", "src"));
+  assert_no_host_copies (p, "t");
+  assert_outputs_close (&cpu, &gpu, cases[c].bound, gpu_desc);
+  gst_object_unref (p);
+  output_clear (&cpu);
+  output_clear (&gpu);
+  g_free (in_caps);
+  g_free (gpu_desc);
+  g_free (cpu_desc);
+}
+
+GST_END_TEST;
+
+/* The chain's bound. a: NV12 -> RGBA at 1:1 (nearest): 1 code. b: RGBA
+ * 640x480 -> 320x240 bilinear: its own 4 codes plus a's error carried
+ * through weights that sum to 1: 5. c: RGBA -> NV12 at 1:1 (BT.601 limited
+ * range): a's and b's error through the matrix rows, whose absolute
+ * coefficients sum to at most 224/255 (Cb, Cr; Y' 219/255 x 1), 0.88 x 5 =
+ * 4.4, plus c's own rounding: 5.4, an integer difference of at most 5. */
+static const guint chain_bound = 5;
+
+#define CHAIN                                                                  \
+  "video/x-raw,format=NV12,width=640,height=480,framerate=30/1 ! %s "          \
+  "texelconvert name=a %s ! %s,format=RGBA,width=640,height=480 ! "            \
+  "texelconvert name=b method=bilinear %s ! "                                  \
+  "%s,format=RGBA,width=320,height=240 ! texelconvert name=c %s ! "            \
+  "%s,format=NV12,width=320,height=240 ! %s fakesink name=out"
+
+/* Three texel elements between cudaupload and cudadownload: no byte
+ * crosses PCIe inside the chain. */
+GST_START_TEST (test_chain_stays_on_device)
+{
+  const gchar *gpu_caps = "video/x-raw(memory:CUDAMemory)";
+  gchar *gpu_desc = g_strdup_printf (
+      SOURCE CHAIN, "cudaupload !", "", gpu_caps, "", gpu_caps, "", gpu_caps,
+      "cudadownload ! video/x-raw,format=NV12 !");
+  gchar *cpu_desc = g_strdup_printf (
+      SOURCE CHAIN, "", "backend=cpu", "video/x-raw", "backend=cpu",
+      "video/x-raw", "backend=cpu", "video/x-raw", "");
+  const gchar *names[] = { "a", "b", "c" };
+  Output cpu, gpu;
+  GstElement *p;
+  guint i;
+
+  output_init (&cpu);
+  output_init (&gpu);
+  gst_object_unref (play (cpu_desc, &cpu));
+  p = play (gpu_desc, &gpu);
+  for (i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      fail_unless (pad_caps_on_device (p, names[i], "sink"), "%s", names[i]);
+      fail_unless (pad_caps_on_device (p, names[i], "src"), "%s", names[i]);
+      assert_no_host_copies (p, names[i]);
+    }
+  assert_outputs_close (&cpu, &gpu, chain_bound, gpu_desc);
+  gst_object_unref (p);
+  output_clear (&cpu);
+  output_clear (&gpu);
+  g_free (gpu_desc);
+  g_free (cpu_desc);
+}
+
+GST_END_TEST;
+
+/* texelconvert where frames go up (system memory in, CUDA memory out) or
+ * come down (the reverse): only that side is copied, the other is read or
+ * written in place; the output agrees with the CPU. */
+GST_START_TEST (test_upload_and_download_points)
+{
+  const gchar *in_caps
+      = "video/x-raw,format=NV12,width=640,height=480,framerate=30/1";
+  const guint64 in_bytes = 640 * 480 * 3 / 2, out_bytes = 320 * 240 * 4;
+  gchar *up = g_strdup_printf (
+      SOURCE
+      "%s ! texelconvert name=t ! "
+      "video/x-raw(memory:CUDAMemory),format=RGBA,width=320,height=240 ! "
+      "cudadownload ! video/x-raw,format=RGBA ! fakesink name=out",
+      in_caps);
+  gchar *down = g_strdup_printf (
+      SOURCE "%s ! cudaupload ! texelconvert "
+             "name=t ! video/x-raw,format=RGBA,width=320,height=240 ! "
+             "fakesink name=out",
+      in_caps);
+  gchar *cpu_desc = g_strdup_printf (
+      SOURCE "%s ! texelconvert backend=cpu ! "
+             "video/x-raw,format=RGBA,width=320,height=240 ! fakesink name=out",
+      in_caps);
+  Output cpu, gpu_up, gpu_down;
+  GstElement *p;
+  guint64 uploaded;
+
+  output_init (&cpu);
+  output_init (&gpu_up);
+  output_init (&gpu_down);
+  gst_object_unref (play (cpu_desc, &cpu));
+
+  p = play (up, &gpu_up);
+  fail_if (pad_caps_on_device (p, "t", "sink"));
+  fail_unless (pad_caps_on_device (p, "t", "src"));
+  /* Bands upload the input rows they need: at most the whole frame. */
+  uploaded = stats_get (p, "t", "bytes-to-device");
+  fail_unless (uploaded > 0 && uploaded <= N_FRAMES * in_bytes,
+               "%" G_GUINT64_FORMAT " bytes uploaded", uploaded);
+  fail_unless_equals_uint64 (stats_get (p, "t", "bytes-to-host"), 0);
+  assert_outputs_close (&cpu, &gpu_up, 4, up);
+  gst_object_unref (p);
+
+  p = play (down, &gpu_down);
+  fail_unless (pad_caps_on_device (p, "t", "sink"));
+  fail_if (pad_caps_on_device (p, "t", "src"));
+  fail_unless_equals_uint64 (stats_get (p, "t", "bytes-to-device"), 0);
+  fail_unless_equals_uint64 (stats_get (p, "t", "bytes-to-host"),
+                             N_FRAMES * out_bytes);
+  assert_outputs_close (&cpu, &gpu_down, 4, down);
+  gst_object_unref (p);
+
+  output_clear (&cpu);
+  output_clear (&gpu_up);
+  output_clear (&gpu_down);
+  g_free (up);
+  g_free (down);
+  g_free (cpu_desc);
+}
+
+GST_END_TEST;
+
+/* The GstCudaContext an element answers a gst.cuda.context query with (a
+ * new reference), or NULL. */
+static GObject *
+element_cuda_context (GstElement *pipeline, const gchar *name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GstPad *pad = gst_element_get_static_pad (e, "src");
+  GstQuery *query = gst_query_new_context ("gst.cuda.context");
+  GObject *context = NULL;
+
+  if (gst_pad_query (pad, query))
+    {
+      GstContext *ctx = NULL;
+      const GValue *v;
+
+      gst_query_parse_context (query, &ctx);
+      v = ctx ? gst_structure_get_value (gst_context_get_structure (ctx),
+                                         "gst.cuda.context")
+              : NULL;
+      if (v && G_VALUE_HOLDS_OBJECT (v))
+        context = g_value_dup_object (v);
+    }
+  gst_query_unref (query);
+  gst_object_unref (pad);
+  gst_object_unref (e);
+  return context;
+}
+
+/* One CUDA context for the pipeline: texel elements take the one the CUDA
+ * elements share, whichever starts first. */
+GST_START_TEST (test_one_context)
+{
+  GstElement *p = gst_parse_launch (
+      SOURCE
+      "video/x-raw,format=NV12,"
+      "width=320,height=240 ! cudaupload name=up ! texelconvert name=a ! "
+      "texelconvert name=b ! video/x-raw(memory:CUDAMemory),format=RGBA ! "
+      "cudadownload name=down ! fakesink",
+      NULL);
+  const gchar *names[] = { "a", "b", "down" };
+  GObject *ref;
+  guint i;
+
+  fail_unless (p != NULL);
+  fail_unless (gst_element_set_state (p, GST_STATE_PAUSED)
+               != GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (p, NULL, NULL, 30 * GST_SECOND)
+               == GST_STATE_CHANGE_SUCCESS);
+  ref = element_cuda_context (p, "up");
+  fail_unless (ref != NULL, "cudaupload has no CUDA context");
+  for (i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GObject *other = element_cuda_context (p, names[i]);
+
+      fail_unless (other == ref, "%s: context %p, cudaupload's %p", names[i],
+                   other, ref);
+      g_clear_object (&other);
+    }
+  g_object_unref (ref);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
+static gboolean
+have_factories (const gchar *const *names)
+{
+  for (; *names; names++)
+    {
+      GstElementFactory *f = gst_element_factory_find (*names);
+
+      if (!f)
+        {
+          g_print ("no %s\n", *names);
+          return FALSE;
+        }
+      gst_object_unref (f);
+    }
+  return TRUE;
+}
+
+/* NVDEC -> texelconvert -> NVENC: the decoder's CUDA frames are read in
+ * place; whether the encoder takes CUDA memory is its choice (logged). */
+GST_START_TEST (test_decode_process_encode)
+{
+  const gchar *const needed[] = { "nvh264enc", "nvh264dec", "h264parse", NULL };
+  const gchar *desc
+      = "videotestsrc num-buffers=30 pattern=ball ! "
+        "video/x-raw,format=NV12,width=640,height=480,framerate=30/1 ! "
+        "nvh264enc ! h264parse ! nvh264dec ! video/x-raw(memory:CUDAMemory) ! "
+        "texelconvert name=t ! video/x-raw(ANY),format=NV12,width=320,"
+        "height=240 ! nvh264enc ! h264parse ! fakesink name=out";
+  Output out;
+  GstElement *p;
+
+  if (!have_factories (needed))
+    {
+      g_print ("SKIP: decode -> process -> encode needs NVDEC, NVENC and "
+               "h264parse\n");
+      return;
+    }
+  output_init (&out);
+  p = play (desc, &out);
+  fail_unless (out.frames->len > 0, "no encoded output");
+  fail_unless (pad_caps_on_device (p, "t", "sink"));
+  fail_unless_equals_uint64 (stats_get (p, "t", "frames"), 30);
+  fail_unless_equals_uint64 (stats_get (p, "t", "bytes-to-device"), 0);
+  g_print ("decode -> process -> encode: %u encoded buffers; the encoder "
+           "took %s memory (%" G_GUINT64_FORMAT " bytes downloaded)\n",
+           out.frames->len,
+           pad_caps_on_device (p, "t", "src") ? "CUDA" : "system",
+           stats_get (p, "t", "bytes-to-host"));
+  if (pad_caps_on_device (p, "t", "src"))
+    fail_unless_equals_uint64 (stats_get (p, "t", "bytes-to-host"), 0);
+  gst_object_unref (p);
+  output_clear (&out);
+}
+
+GST_END_TEST;
+
+static Suite *
+cudamemory_gpu_suite (void)
+{
+  Suite *s = suite_create ("cudamemory-gpu");
+  TCase *tc = tcase_create ("cuda-memory");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  tcase_add_loop_test (tc, test_upload_convert_download, 0,
+                       2 * G_N_ELEMENTS (cases));
+  tcase_add_test (tc, test_chain_stays_on_device);
+  tcase_add_test (tc, test_upload_and_download_points);
+  tcase_add_test (tc, test_one_context);
+  tcase_add_test (tc, test_decode_process_encode);
+  return s;
+}
+
+/* Asks in a child process, so that this one never initialises CUDA: the
+ * tests run in forked children, and CUDA does not survive a fork. */
+static gint
+probe_gpus (void)
+{
+  pid_t pid = fork ();
+  int status = 0;
+
+  if (pid < 0)
+    {
+      g_printerr ("fork failed: %s\n", g_strerror (errno));
+      return 0;
+    }
+  if (pid == 0)
+    {
+      int n = 0;
+      int r = texel_cuda_device_count (&n);
+
+      if (r < 0)
+        g_printerr ("no usable CUDA device: %s (%s)\n",
+                    texel_cuda_error_string (r), texel_cuda_error_name (r));
+      _exit (r < 0 ? 0 : MIN (n, 100));
+    }
+  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
+    return 0;
+  return WEXITSTATUS (status);
+}
+#endif /* TEXEL_TEST_HAVE_GST_CUDA */
+
+int
+main (int argc, char **argv)
+{
+#if TEXEL_TEST_HAVE_GST_CUDA
+  const gchar *const needed[] = { "cudaupload", "cudadownload", NULL };
+
+  gst_check_init (&argc, &argv);
+  if (probe_gpus () <= 0)
+    {
+      g_print ("SKIP: cudamemory-gpu needs a CUDA GPU\n");
+      return 77;
+    }
+  if (!have_factories (needed))
+    {
+      g_print ("SKIP: cudamemory-gpu needs GStreamer's CUDA elements (nvcodec "
+               "plugin of gst-plugins-bad, with a working driver)\n");
+      return 77;
+    }
+  return gst_check_run_suite (cudamemory_gpu_suite (), "cudamemory_gpu",
+                              __FILE__);
+#else
+  g_print ("SKIP: gst-texel was built without gstreamer-cuda-1.0\n");
+  return 77;
+#endif
+}

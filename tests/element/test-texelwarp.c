@@ -1,0 +1,796 @@
+/* gst-texel: element tests for texelwarp on the CPU path.
+ *
+ * Runs without a GPU (backend=cpu): outputs are compared with the kernel
+ * library's CPU reference run on the same frames with the same
+ * parameters, which must agree exactly (same code, same plan). Also:
+ * properties (ranges, flags, NaN refused, the array properties),
+ * passthrough, calibration files (good ones set the camera; broken ones
+ * give an element error naming the file and the field), a camera model
+ * without a camera, changes while PLAYING taking effect on the next
+ * frame, a GstController sweeping pan, and gst-launch lines.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+#ifdef HAVE_GST_CONTROLLER
+#include <gst/controller/gstinterpolationcontrolsource.h>
+#include <gst/controller/gstdirectcontrolbinding.h>
+#endif
+
+#include "texel-calib.h"
+#include "texel-frames.h"
+#include "texel-warp.h"
+
+#define CALIB(name) TEXEL_CALIB_DIR "/" name
+
+/* The numeric properties: name, minimum, maximum, default. */
+static const struct
+{
+  const gchar *name;
+  gdouble min, max, def;
+} doubles[] = {
+  {"fx", 0, 1e6, 0}, {"fy", 0, 1e6, 0}, {"cx", -1, 1e6, -1},
+  {"cy", -1, 1e6, -1}, {"k1", -1000, 1000, 0}, {"k2", -1000, 1000, 0},
+  {"k3", -1000, 1000, 0}, {"k4", -1000, 1000, 0}, {"k5", -1000, 1000, 0},
+  {"k6", -1000, 1000, 0}, {"p1", -1000, 1000, 0}, {"p2", -1000, 1000, 0},
+  {"alpha", 0, 1, 0}, {"fov", 0, 360, 0}, {"pan", -180, 180, 0},
+  {"tilt", -180, 180, 0}, {"rotation", -360, 360, 0}, {"scale", 0.01, 100, 1},
+  {"offset-x", -10, 10, 0}, {"offset-y", -10, 10, 0},
+};
+
+/* ------------------------------------------------------------------ */
+/* Helpers */
+
+static gchar *
+make_caps (const gchar * format, gint width, gint height)
+{
+  const GstVideoFormatInfo *finfo =
+      gst_video_format_get_info (gst_video_format_from_string (format));
+
+  fail_unless (finfo != NULL);
+  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1,pixel-aspect-ratio=1/1%s", format, width, height,
+      GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) ?
+      ",colorimetry=bt709,chroma-site=mpeg2" : "");
+}
+
+static GstVideoInfo
+info_from_caps_string (const gchar * s)
+{
+  GstCaps *caps = gst_caps_from_string (s);
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_caps_unref (caps);
+  return info;
+}
+
+/* A smooth pattern plus noise: every code used, and structure to move. */
+static GstBuffer *
+make_buffer (const GstVideoInfo * info, GRand * rand, GstClockTime pts)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info),
+      NULL);
+  GstVideoFrame f;
+  guint c, max = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? 1023 : 255;
+  gint x, y;
+
+  gst_buffer_memset (buf, 0, 0xff, GST_VIDEO_INFO_SIZE (info));
+  fail_unless (gst_video_frame_map (&f, info, buf, GST_MAP_WRITE));
+  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&f); c++)
+    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&f, c); y++)
+      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&f, c); x++)
+        frame_set (&f, c, x, y, (guint) ((x * 7 + y * 3 + c * 50 +
+                    g_rand_int_range (rand, 0, 20)) % (max + 1)));
+  gst_video_frame_unmap (&f);
+  GST_BUFFER_PTS (buf) = pts;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  return buf;
+}
+
+static void
+image_from_frame (TexelImage * img, GstVideoFrame * f)
+{
+  guint p;
+
+  memset (img, 0, sizeof (*img));
+  img->format = texel_format_from_name (gst_video_format_to_string
+      (GST_VIDEO_FRAME_FORMAT (f)));
+  img->width = GST_VIDEO_FRAME_WIDTH (f);
+  img->height = GST_VIDEO_FRAME_HEIGHT (f);
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (f); p++) {
+    img->data[p] = GST_VIDEO_FRAME_PLANE_DATA (f, p);
+    img->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (f, p);
+  }
+}
+
+/* The caps of make_caps () as the kernels take them. */
+static void
+colorimetry_for (TexelColorimetry * c, const GstVideoInfo * info)
+{
+  memset (c, 0, sizeof (*c));
+  if (GST_VIDEO_INFO_IS_RGB (info)) {
+    c->matrix = TEXEL_MATRIX_RGB;
+    c->full_range = 1;
+    return;
+  }
+  c->matrix = TEXEL_MATRIX_BT709;
+  c->full_range = 0;
+  c->chroma_h_cosited = 1;      /* mpeg2: left-cosited, vertically centred */
+}
+
+/* The element's parameters, read back from it (after it resolved a
+ * calibration file or arrays), as a config for the CPU reference. */
+static void
+config_from_element (GstElement * e, TexelWarpConfig * cfg)
+{
+  GValue *hv = NULL;
+  gint model, border, method, projection;
+  guint argb, i;
+
+  texel_warp_config_init (cfg);
+  g_object_get (e, "model", &model, "projection", &projection,
+      "border-mode", &border, "method",
+      &method, "border-color", &argb, "fx", &cfg->camera.fx, "fy",
+      &cfg->camera.fy, "cx", &cfg->camera.cx, "cy", &cfg->camera.cy, "k1",
+      &cfg->camera.k[0], "k2", &cfg->camera.k[1], "k3", &cfg->camera.k[2],
+      "k4", &cfg->camera.k[3], "k5", &cfg->camera.k[4], "k6",
+      &cfg->camera.k[5], "p1", &cfg->camera.p[0], "p2", &cfg->camera.p[1],
+      "alpha", &cfg->alpha, "fov", &cfg->fov, "pan", &cfg->pan, "tilt",
+      &cfg->tilt, "rotation", &cfg->rotation, "scale", &cfg->scale,
+      "offset-x", &cfg->offset_x, "offset-y", &cfg->offset_y, NULL);
+  cfg->model = model;
+  cfg->projection = projection;
+  cfg->border_mode = border;
+  cfg->method = method;
+  cfg->border_rgba[0] = ((argb >> 16) & 0xff) / 255.0;
+  cfg->border_rgba[1] = ((argb >> 8) & 0xff) / 255.0;
+  cfg->border_rgba[2] = (argb & 0xff) / 255.0;
+  cfg->border_rgba[3] = (argb >> 24) / 255.0;
+  hv = g_new0 (GValue, 1);
+  g_value_init (hv, GST_TYPE_ARRAY);
+  g_object_get_property (G_OBJECT (e), "homography", hv);
+  for (i = 0; i < 9; i++)
+    cfg->homography[i / 3][i % 3] =
+        g_value_get_double (gst_value_array_get_value (hv, i));
+  g_value_unset (hv);
+  g_free (hv);
+}
+
+/* Fails unless @out is @in warped by the CPU reference with @cfg. */
+static void
+check_reference (const GstVideoInfo * in_info, const GstVideoInfo * out_info,
+    GstBuffer * in, GstBuffer * out, TexelWarpConfig * cfg, const gchar * what)
+{
+  GstBuffer *ref = gst_buffer_new_allocate (NULL,
+      GST_VIDEO_INFO_SIZE (out_info), NULL);
+  GstVideoFrame fin, fout, fref;
+  TexelImage iin, iref;
+  TexelWarpPlan plan;
+  const char *why = NULL;
+  guint c;
+  gint x, y;
+
+  colorimetry_for (&cfg->in_color, in_info);
+  colorimetry_for (&cfg->out_color, out_info);
+  /* A negative principal point: the calibration frame's centre. */
+  if (cfg->camera.cx < 0)
+    cfg->camera.cx = 0.5 * (cfg->camera.cal_width ? cfg->camera.cal_width :
+        GST_VIDEO_INFO_WIDTH (in_info)) - 0.5;
+  if (cfg->camera.cy < 0)
+    cfg->camera.cy = 0.5 * (cfg->camera.cal_height ? cfg->camera.cal_height :
+        GST_VIDEO_INFO_HEIGHT (in_info)) - 0.5;
+  fail_unless (gst_video_frame_map (&fin, in_info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, out_info, out, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fref, out_info, ref, GST_MAP_WRITE));
+  image_from_frame (&iin, &fin);
+  image_from_frame (&iref, &fref);
+  fail_unless (texel_warp_plan_init (&plan, cfg, iin.format, iin.width,
+          iin.height, iref.format, iref.width, iref.height, &why) == 0,
+      "plan: %s", why);
+  texel_warp_cpu (&plan, &iin, &iref, 0, iref.height);
+  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&fout); c++)
+    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fout, c); y++)
+      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&fout, c); x++)
+        fail_unless (frame_get (&fout, c, x, y) == frame_get (&fref, c, x,
+                y), "%s: component %u at (%d, %d): %u, reference %u", what,
+            c, x, y, frame_get (&fout, c, x, y), frame_get (&fref, c, x, y));
+  gst_video_frame_unmap (&fin);
+  gst_video_frame_unmap (&fout);
+  gst_video_frame_unmap (&fref);
+  gst_buffer_unref (ref);
+}
+
+/* The element with backend=cpu and @props ("name=value ..."), a bus of
+ * its own, in a harness (which sets it PLAYING). */
+static GstHarness *
+warp_harness_new (const gchar * props)
+{
+  GstElement *e = gst_element_factory_make ("texelwarp", NULL);
+  gchar **tokens = g_strsplit (props ? props : "", " ", -1);
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  gchar **t;
+
+  fail_unless (e != NULL);
+  gst_element_set_bus (e, bus);
+  gst_object_unref (bus);
+  gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
+  for (t = tokens; *t; t++) {
+    gchar *eq = strchr (*t, '=');
+
+    if (eq == NULL)
+      continue;
+    *eq = '\0';
+    fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (e), *t)
+        != NULL, "no property %s", *t);
+    gst_util_set_object_arg (G_OBJECT (e), *t, eq + 1);
+  }
+  g_strfreev (tokens);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  return h;
+}
+
+static void
+warp_harness_teardown (GstHarness * h)
+{
+  drop_bus_messages (h->element);
+  gst_harness_teardown (h);
+}
+
+static GstBuffer *
+push_pull (GstHarness * h, GstBuffer * in)
+{
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  return gst_harness_pull (h);
+}
+
+/* The first error message on @e's bus, as "message (debug)", or NULL. */
+static gchar *
+bus_error (GstElement * e)
+{
+  GstBus *bus = gst_element_get_bus (e);
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gchar *dbg = NULL, *text;
+
+  gst_object_unref (bus);
+  if (msg == NULL)
+    return NULL;
+  gst_message_parse_error (msg, &err, &dbg);
+  text = g_strdup_printf ("%s (%s)", err->message, GST_STR_NULL (dbg));
+  g_clear_error (&err);
+  g_free (dbg);
+  gst_message_unref (msg);
+  return text;
+}
+
+/* Pushes one frame of @caps through a warp with @props: the frame the
+ * element made and the one it was made from (both to unref). */
+static void
+warp_one (GstHarness * h, const gchar * in_caps, const gchar * out_caps,
+    GRand * rand, GstBuffer ** in, GstBuffer ** out)
+{
+  GstVideoInfo info = info_from_caps_string (in_caps);
+
+  gst_harness_set_caps_str (h, in_caps, out_caps);
+  *in = make_buffer (&info, rand, 0);
+  gst_buffer_ref (*in);
+  *out = push_pull (h, *in);
+}
+
+/* ------------------------------------------------------------------ */
+
+GST_START_TEST (test_properties)
+{
+  GstElement *e = gst_element_factory_make ("texelwarp", NULL);
+  static const gchar *others[] = { "model", "projection", "calibration-file",
+    "camera-matrix", "distortion", "homography", "border-mode",
+    "border-color", "method"
+  };
+  guint i;
+
+  fail_unless (e != NULL);
+  for (i = 0; i < G_N_ELEMENTS (doubles); i++) {
+    GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+        doubles[i].name);
+    GParamSpecDouble *d;
+    gdouble v;
+
+    fail_unless (pspec != NULL, "no property %s", doubles[i].name);
+    d = G_PARAM_SPEC_DOUBLE (pspec);
+    fail_unless (pspec->flags & GST_PARAM_CONTROLLABLE, "%s",
+        doubles[i].name);
+    fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING, "%s",
+        doubles[i].name);
+    fail_unless_equals_float (d->minimum, doubles[i].min);
+    fail_unless_equals_float (d->maximum, doubles[i].max);
+    fail_unless_equals_float (d->default_value, doubles[i].def);
+    g_object_get (e, doubles[i].name, &v, NULL);
+    fail_unless_equals_float (v, doubles[i].def);
+    g_object_set (e, doubles[i].name, doubles[i].max, NULL);
+    g_object_get (e, doubles[i].name, &v, NULL);
+    fail_unless_equals_float (v, doubles[i].max);
+    /* NaN: the element keeps the old value. (GLib 2.74's g_object_set
+     * refuses it already, with a warning; older GLib passes it on, and
+     * so might a binding: straight to the class's set_property here.) */
+    {
+      GValue nan = G_VALUE_INIT;
+
+      g_value_init (&nan, G_TYPE_DOUBLE);
+      g_value_set_double (&nan, NAN);
+      G_OBJECT_GET_CLASS (e)->set_property (G_OBJECT (e), pspec->param_id,
+          &nan, pspec);
+      g_value_unset (&nan);
+    }
+    g_object_get (e, doubles[i].name, &v, NULL);
+    fail_unless_equals_float (v, doubles[i].max);
+    g_object_set (e, doubles[i].name, doubles[i].def, NULL);
+  }
+  for (i = 0; i < G_N_ELEMENTS (others); i++) {
+    GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+        others[i]);
+
+    fail_unless (pspec != NULL, "no property %s", others[i]);
+    fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING, "%s", others[i]);
+  }
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+static gdouble
+array_at (GstElement * e, const gchar * name, guint i, guint * n)
+{
+  GValue v = G_VALUE_INIT;
+  gdouble d;
+
+  g_value_init (&v, GST_TYPE_ARRAY);
+  g_object_get_property (G_OBJECT (e), name, &v);
+  *n = gst_value_array_get_size (&v);
+  d = i < *n ? g_value_get_double (gst_value_array_get_value (&v, i)) : NAN;
+  g_value_unset (&v);
+  return d;
+}
+
+/* camera-matrix and distortion set the single parameters (gst-launch's
+ * integers too); 4 coefficients are read for the model, whichever is set
+ * first; malformed arrays are refused. */
+GST_START_TEST (test_array_properties)
+{
+  GstElement *e = gst_element_factory_make ("texelwarp", NULL);
+  gdouble fx, cy, k1, k3, k4, p1, p2;
+  guint n;
+
+  gst_util_set_object_arg (G_OBJECT (e), "camera-matrix",
+      "<500, 0, 319.5, 0, 510.0, 239.5, 0, 0, 1>");
+  g_object_get (e, "fx", &fx, "cy", &cy, NULL);
+  fail_unless_equals_float (fx, 500);
+  fail_unless_equals_float (cy, 239.5);
+  fail_unless_equals_float (array_at (e, "camera-matrix", 4, &n), 510);
+  fail_unless_equals_int (n, 9);
+
+  /* Refused: skew, NaN, a wrong count. */
+  gst_util_set_object_arg (G_OBJECT (e), "camera-matrix",
+      "<400.0, 1.0, 319.5, 0.0, 400.0, 239.5, 0.0, 0.0, 1.0>");
+  gst_util_set_object_arg (G_OBJECT (e), "camera-matrix",
+      "<400.0, 0.0, 319.5, 0.0, 400.0, 239.5, 0.0, 0.0>");
+  g_object_get (e, "fx", &fx, NULL);
+  fail_unless_equals_float (fx, 500);
+
+  gst_util_set_object_arg (G_OBJECT (e), "distortion",
+      "<-0.3, 0.1, 0.001, -0.002, 0.02>");
+  g_object_get (e, "k1", &k1, "k3", &k3, "p1", &p1, "p2", &p2, NULL);
+  fail_unless_equals_float (k1, -0.3);
+  fail_unless_equals_float (k3, 0.02);
+  fail_unless_equals_float (p1, 0.001);
+  fail_unless_equals_float (p2, -0.002);
+  gst_util_set_object_arg (G_OBJECT (e), "distortion", "<0.1, 0.2, 0.3>");
+  g_object_get (e, "k1", &k1, NULL);
+  fail_unless_equals_float (k1, -0.3);
+
+  /* Four: k1 k2 p1 p2 of a pinhole, k1..k4 of a fisheye. */
+  gst_util_set_object_arg (G_OBJECT (e), "distortion",
+      "<0.01, 0.02, 0.03, 0.04>");
+  gst_util_set_object_arg (G_OBJECT (e), "model", "fisheye");
+  g_object_get (e, "k3", &k3, "k4", &k4, "p1", &p1, NULL);
+  fail_unless_equals_float (k3, 0.03);
+  fail_unless_equals_float (k4, 0.04);
+  fail_unless_equals_float (p1, 0);
+  gst_util_set_object_arg (G_OBJECT (e), "model", "pinhole");
+  g_object_get (e, "k3", &k3, "p1", &p1, NULL);
+  fail_unless_equals_float (k3, 0);
+  fail_unless_equals_float (p1, 0.03);
+  /* A single coefficient then settles the rest for the current model. */
+  g_object_set (e, "k1", 0.5, NULL);
+  fail_unless_equals_float (array_at (e, "distortion", 2, &n), 0.03);
+  fail_unless_equals_int (n, 8);
+  fail_unless_equals_float (array_at (e, "distortion", 0, &n), 0.5);
+
+  gst_util_set_object_arg (G_OBJECT (e), "homography",
+      "<1, 0, 5, 0, 1, -3, 0, 0, 1>");
+  fail_unless_equals_float (array_at (e, "homography", 2, &n), 5);
+  fail_unless_equals_float (array_at (e, "homography", 5, &n), -3);
+  gst_util_set_object_arg (G_OBJECT (e), "homography", "<1, 0, 5>");
+  fail_unless_equals_float (array_at (e, "homography", 2, &n), 5);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* Default settings, same caps: passthrough; another output size: the
+ * frame scaled exactly as the reference does. */
+GST_START_TEST (test_identity)
+{
+  gchar *caps = make_caps ("RGBA", 32, 24), *small = make_caps ("RGBA", 16,
+      12);
+  GstVideoInfo in_info = info_from_caps_string (caps);
+  GstVideoInfo out_info = info_from_caps_string (small);
+  GRand *rand = g_rand_new_with_seed (1);
+  GstHarness *h = warp_harness_new (NULL);
+  GstBuffer *in, *out;
+  TexelWarpConfig cfg;
+
+  warp_one (h, caps, caps, rand, &in, &out);
+  fail_unless (out == in, "identity warp: not passthrough");
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  warp_harness_teardown (h);
+
+  h = warp_harness_new (NULL);
+  warp_one (h, caps, small, rand, &in, &out);
+  fail_if (out == in);
+  config_from_element (h->element, &cfg);
+  check_reference (&in_info, &out_info, in, out, &cfg, "identity scaled");
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  warp_harness_teardown (h);
+  g_rand_free (rand);
+  g_free (caps);
+  g_free (small);
+}
+
+GST_END_TEST;
+
+/* Each model and view (rectilinear and equirectangular), NV12 in, RGBA
+ * or NV12 out, against the reference. */
+GST_START_TEST (test_models)
+{
+  static const struct
+  {
+    const gchar *props;
+    const gchar *out_format;
+    gint out_w, out_h;
+  } cases[] = {
+    {"rotation=17 scale=1.3 offset-x=0.05 border-mode=mirror "
+          "homography=<1.02,0.03,-3,-0.02,0.98,2,0.0002,-0.0001,1>", "RGBA",
+        48, 32},
+    {"model=pinhole fx=40 fy=41 cx=31 cy=23.5 k1=-0.28 k2=0.09 p1=0.001 "
+          "k3=-0.01 alpha=0.5 method=bicubic border-color=0xff2080c0",
+        "NV12", 64, 48},
+    {"model=fisheye fx=20 fy=20 k1=0.03 k2=-0.008 fov=90 pan=30 tilt=-10 "
+          "method=nearest border-mode=clamp", "RGBA", 40, 30},
+    {"calibration-file=" CALIB ("opencv-pinhole.yaml") " alpha=1",
+        "RGBA", 64, 48},
+    {"calibration-file=" CALIB ("ros-equidistant.yaml") " fov=100 "
+          "rotation=90 border-mode=wrap", "NV12", 48, 64},
+    {"model=fisheye fx=20 fy=20 k1=0.03 projection=equirectangular fov=220 "
+          "tilt=20", "RGBA", 80, 40},
+  };
+  gchar *in_caps = make_caps ("NV12", 64, 48);
+  GstVideoInfo in_info = info_from_caps_string (in_caps);
+  GRand *rand = g_rand_new_with_seed (2);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *out_caps = make_caps (cases[i].out_format, cases[i].out_w,
+        cases[i].out_h);
+    GstVideoInfo out_info = info_from_caps_string (out_caps);
+    GstHarness *h = warp_harness_new (cases[i].props);
+    GstBuffer *in, *out;
+    TexelWarpConfig cfg;
+
+    warp_one (h, in_caps, out_caps, rand, &in, &out);
+    config_from_element (h->element, &cfg);
+    if (strstr (cases[i].props, "calibration-file") != NULL) {
+      /* The file's calibration size: intrinsics scaled to the stream. */
+      TexelCalibration calib;
+      gchar *path = g_strdup (strchr (cases[i].props, '=') + 1), *data;
+      gsize size;
+      char error[256];
+
+      *strchr (path, ' ') = '\0';
+      fail_unless (g_file_get_contents (path, &data, &size, NULL));
+      fail_unless (texel_calib_parse (data, size, &calib, error,
+              sizeof (error)) == 0, "%s", error);
+      cfg.camera.cal_width = calib.width;
+      cfg.camera.cal_height = calib.height;
+      fail_unless_equals_int (cfg.model, calib.model ? calib.model :
+          TEXEL_WARP_MODEL_PINHOLE);
+      fail_unless_equals_float (cfg.camera.fx, calib.camera_matrix[0][0]);
+      g_free (data);
+      g_free (path);
+    }
+    check_reference (&in_info, &out_info, in, out, &cfg, cases[i].props);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
+    warp_harness_teardown (h);
+    g_free (out_caps);
+  }
+  g_rand_free (rand);
+  g_free (in_caps);
+}
+
+GST_END_TEST;
+
+/* Broken calibration files, a missing one and a camera model without a
+ * camera: an element error naming the file and the field, no frame. */
+GST_START_TEST (test_calibration_errors)
+{
+  static const struct
+  {
+    const gchar *props;
+    const gchar *expect[2];
+  } cases[] = {
+    {"calibration-file=" CALIB ("bad-zero-focal.yaml"),
+        {"bad-zero-focal.yaml", "camera_matrix (line 3): focal length fx"}},
+    {"calibration-file=" CALIB ("bad-matrix-size.yaml"),
+        {"bad-matrix-size.yaml", "camera_matrix (line 5): must be 3x3"}},
+    {"calibration-file=" CALIB ("bad-nan.yaml"),
+        {"bad-nan.yaml", "camera_matrix data[2] (line 9)"}},
+    {"calibration-file=" CALIB ("bad-negative-size.yaml"),
+        {"bad-negative-size.yaml", "image_width (line 3): must be positive"}},
+    {"calibration-file=" CALIB ("bad-unknown-model.yaml"),
+        {"bad-unknown-model.yaml", "distortion_model (line 4)"}},
+    {"calibration-file=" CALIB ("bad-syntax.yaml"),
+        {"bad-syntax.yaml", "YAML syntax (line 7)"}},
+    {"calibration-file=/nonexistent/camera.yaml",
+        {"/nonexistent/camera.yaml", "cannot read it"}},
+    {"model=pinhole", {"model=pinhole", "no camera"}},
+    {"model=fisheye distortion=<0.1,0.2,0.3,0.4,0.5> fx=100 fy=100",
+        {"model=fisheye", "distortion"}},
+  };
+  gchar *caps = make_caps ("RGBA", 32, 24);
+  GstVideoInfo info = info_from_caps_string (caps);
+  GRand *rand = g_rand_new_with_seed (3);
+  guint i, j;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstHarness *h = warp_harness_new (cases[i].props);
+    GstFlowReturn ret;
+    gchar *error;
+
+    gst_harness_set_caps_str (h, caps, caps);
+    ret = gst_harness_push (h, make_buffer (&info, rand, 0));
+    fail_if (ret == GST_FLOW_OK, "%s: frame accepted", cases[i].props);
+    fail_unless (gst_harness_try_pull (h) == NULL);
+    error = bus_error (h->element);
+    fail_unless (error != NULL, "%s: no error message", cases[i].props);
+    GST_INFO ("%s: %s", cases[i].props, error);
+    for (j = 0; j < 2; j++)
+      fail_unless (strstr (error, cases[i].expect[j]) != NULL,
+          "%s: \"%s\" does not say \"%s\"", cases[i].props, error,
+          cases[i].expect[j]);
+    g_free (error);
+    warp_harness_teardown (h);
+  }
+  g_rand_free (rand);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
+/* A calibration at 1280x720 used on a 64x36 stream: its intrinsics
+ * scaled by 1/20 (the reference gets the scaled camera directly). */
+GST_START_TEST (test_calibration_scaled)
+{
+  gchar *caps = make_caps ("RGBA", 64, 36);
+  GstVideoInfo info = info_from_caps_string (caps);
+  GRand *rand = g_rand_new_with_seed (4);
+  GstHarness *h = warp_harness_new ("calibration-file="
+      CALIB ("opencv-pinhole.yaml"));
+  GstBuffer *in, *out;
+  TexelWarpConfig cfg;
+
+  warp_one (h, caps, caps, rand, &in, &out);
+  texel_warp_config_init (&cfg);
+  cfg.model = TEXEL_WARP_MODEL_PINHOLE;
+  /* From the file, times 64 / 1280 (pixel corners aligned). */
+  cfg.camera.fx = 9.1245678901234567e+02 / 20;
+  cfg.camera.fy = 9.1087654321098765e+02 / 20;
+  cfg.camera.cx = (6.4321098765432098e+02 + 0.5) / 20 - 0.5;
+  cfg.camera.cy = (3.5678901234567890e+02 + 0.5) / 20 - 0.5;
+  cfg.camera.k[0] = -3.1234567890123457e-01;
+  cfg.camera.k[1] = 1.2345678901234568e-01;
+  cfg.camera.p[0] = 1.2345678901234567e-03;
+  cfg.camera.p[1] = -6.5432109876543212e-04;
+  cfg.camera.k[2] = -2.3456789012345678e-02;
+  cfg.border_rgba[3] = 1.0;
+  check_reference (&info, &info, in, out, &cfg, "scaled calibration");
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  warp_harness_teardown (h);
+  g_rand_free (rand);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
+/* Changes while PLAYING take effect on the next frame: rotation, the
+ * model, a calibration file, in and out of passthrough. */
+GST_START_TEST (test_change_while_playing)
+{
+  static const gchar *steps[] = {
+    "rotation=30",
+    "rotation=-45 scale=0.7 border-mode=wrap",
+    "model=pinhole fx=30 fy=30 k1=-0.2",
+    "calibration-file=" CALIB ("ros-plumb-bob.yaml"),
+    "model=none rotation=0 scale=1 offset-x=0.25",
+    "offset-x=0",
+  };
+  gchar *caps = make_caps ("RGBA", 32, 32);
+  GstVideoInfo info = info_from_caps_string (caps);
+  GRand *rand = g_rand_new_with_seed (5);
+  GstHarness *h = warp_harness_new (NULL);
+  guint i;
+
+  gst_harness_set_caps_str (h, caps, caps);
+  for (i = 0; i < G_N_ELEMENTS (steps); i++) {
+    gchar **settings = g_strsplit (steps[i], " ", -1), **s;
+    GstBuffer *in, *out;
+    TexelWarpConfig cfg;
+
+    for (s = settings; *s; s++) {
+      gchar *eq = strchr (*s, '=');
+
+      *eq = '\0';
+      gst_util_set_object_arg (G_OBJECT (h->element), *s, eq + 1);
+    }
+    g_strfreev (settings);
+    in = make_buffer (&info, rand, i * GST_SECOND / 30);
+    gst_buffer_ref (in);
+    out = push_pull (h, in);
+    config_from_element (h->element, &cfg);
+    if (i == 3) {
+      cfg.camera.cal_width = 640;
+      cfg.camera.cal_height = 480;
+    }
+    if (i == G_N_ELEMENTS (steps) - 1)
+      fail_unless (out == in, "back to the identity: not passthrough");
+    else
+      fail_if (out == in, "%s: passthrough", steps[i]);
+    check_reference (&info, &info, in, out, &cfg, steps[i]);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
+  }
+  warp_harness_teardown (h);
+  g_rand_free (rand);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
+#ifdef HAVE_GST_CONTROLLER
+/* A GstController sweeps pan from -30 at 0 s to 30 degrees at 1 s: a
+ * frame at 0.25 s gets -15. */
+GST_START_TEST (test_controller)
+{
+  gchar *caps = make_caps ("RGBA", 40, 30);
+  GstVideoInfo info = info_from_caps_string (caps);
+  GRand *rand = g_rand_new_with_seed (6);
+  GstHarness *h = warp_harness_new ("model=fisheye fx=15 fy=15 fov=80");
+  GstControlSource *cs = gst_interpolation_control_source_new ();
+  GstTimedValueControlSource *tv = GST_TIMED_VALUE_CONTROL_SOURCE (cs);
+  GstBuffer *in, *out;
+  TexelWarpConfig cfg;
+  gdouble pan;
+
+  g_object_set (cs, "mode", GST_INTERPOLATION_MODE_LINEAR, NULL);
+  /* Direct bindings map [0, 1] onto the property's range (-180..180). */
+  gst_timed_value_control_source_set (tv, 0, (180.0 - 30.0) / 360.0);
+  gst_timed_value_control_source_set (tv, GST_SECOND, (180.0 + 30.0) / 360.0);
+  gst_object_add_control_binding (GST_OBJECT (h->element),
+      gst_direct_control_binding_new (GST_OBJECT (h->element), "pan", cs));
+  gst_harness_set_caps_str (h, caps, caps);
+
+  in = make_buffer (&info, rand, GST_SECOND / 4);
+  gst_buffer_ref (in);
+  out = push_pull (h, in);
+  g_object_get (h->element, "pan", &pan, NULL);
+  fail_unless (fabs (pan + 15.0) < 1e-9, "pan %g at 0.25 s", pan);
+  config_from_element (h->element, &cfg);
+  check_reference (&info, &info, in, out, &cfg, "controller");
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+
+  gst_object_unref (cs);
+  warp_harness_teardown (h);
+  g_rand_free (rand);
+  g_free (caps);
+}
+
+GST_END_TEST;
+#endif
+
+/* gst-launch lines: a calibrated undistortion with conversion and
+ * scaling, a fisheye view, a rotation with mirrored corners. */
+GST_START_TEST (test_pipeline)
+{
+  static const gchar *lines[] = {
+    "videotestsrc num-buffers=5 ! video/x-raw,width=320,height=240 ! "
+        "texelwarp backend=cpu calibration-file=" CALIB ("opencv-pinhole.yaml")
+        " ! video/x-raw,format=NV12,width=160,height=120 ! fakesink",
+    "videotestsrc num-buffers=5 ! texelwarp backend=cpu calibration-file="
+        CALIB ("ros-equidistant.yaml") " fov=90 pan=20 ! fakesink",
+    "videotestsrc num-buffers=5 ! texelwarp backend=cpu rotation=15 "
+        "border-mode=mirror method=bicubic ! fakesink",
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (lines); i++) {
+    GError *err = NULL;
+    GstElement *p = gst_parse_launch (lines[i], &err);
+    GstBus *bus;
+    GstMessage *msg;
+
+    fail_unless (p != NULL, "%s: %s", lines[i], err ? err->message : "?");
+    bus = gst_element_get_bus (p);
+    fail_unless_equals_int (gst_element_set_state (p, GST_STATE_PLAYING),
+        GST_STATE_CHANGE_ASYNC);
+    msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL, "%s: timed out", lines[i]);
+    fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+    gst_message_unref (msg);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (p);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+texelwarp_suite (void)
+{
+  Suite *s = suite_create ("texelwarp");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_array_properties);
+  tcase_add_test (tc, test_identity);
+  tcase_add_test (tc, test_models);
+  tcase_add_test (tc, test_calibration_errors);
+  tcase_add_test (tc, test_calibration_scaled);
+  tcase_add_test (tc, test_change_while_playing);
+#ifdef HAVE_GST_CONTROLLER
+  tcase_add_test (tc, test_controller);
+#endif
+  tcase_add_test (tc, test_pipeline);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  /* Before gst_init: objects alive when a test's process ends fail it. */
+  if (!g_getenv ("GST_TRACERS") && !g_getenv ("TEXEL_TEST_NO_LEAKS_TRACER"))
+    g_setenv ("GST_TRACERS", "leaks", TRUE);
+
+  gst_check_init (&argc, &argv);
+  return gst_check_run_suite (texelwarp_suite (), "texelwarp", __FILE__);
+}

@@ -1,0 +1,773 @@
+/* gst-texel: the CUDA kernels of texelfilter against the CPU reference.
+ *
+ * A plain C program (no GLib, no GStreamer) so that it runs on a bare GPU
+ * machine. For every format x a list of filter settings x both border
+ * modes, planes=all and planes=luma in turn, on fresh random frames of an
+ * odd size (317x179) and of a size smaller than most windows (7x5), it
+ * filters on the CPU (texel_filter_cpu, double precision, the oracle) and
+ * on the GPU in device memory, in mapped (zero-copy) host memory and in
+ * device memory at misaligned addresses and pitches, and checks:
+ *  - every output code within 2 codes of the reference, and at least
+ *    99.9 % of them within 1 (8-bit codes, or 10-bit codes for P010;
+ *    texel-filter.cu derives why: the GPU's float error stays well under
+ *    a code, so codes differ only where the exact value lies that close
+ *    to a half code);
+ *  - the GPU wrote exactly the bytes the CPU wrote (each side runs twice,
+ *    into outputs poisoned differently).
+ * One case in two runs as three bands, each on its own stream from an
+ * input holding only the rows texel_filter_input_rows () names for it
+ * (the others poisoned), as the staged path uploads them. Exits 77
+ * (skipped) without a usable GPU.
+ *
+ * Usage: test-filter-gpu [--quick] [--seed N]
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "texel-filter.h"
+#include "texel-cuda.h"
+
+#define SKIP_EXIT_CODE 77
+#define POISON_A 0x5a
+#define POISON_B 0xa5
+#define POISON_INPUT 0x77
+#define HOST_STRIDE_ALIGN 64
+#define HOST_PLANE_ALIGN 4096
+#define N_BANDS 3
+
+/* ------------------------------------------------------------------ */
+/* Random numbers: xorshift64*, seeded and printed, so a failure can be
+ * replayed with --seed. */
+
+static uint64_t rng_state;
+
+static uint64_t
+rng_next (void)
+{
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+/* ------------------------------------------------------------------ */
+/* Settings */
+
+typedef enum
+{
+  MEMORY_DEVICE,                /* cudaMallocPitch, cudaMemcpy2DAsync */
+  MEMORY_MAPPED,                /* cudaHostAllocMapped, zero-copy */
+  MEMORY_MISALIGNED,            /* device, odd addresses and pitches */
+  MEMORY_MODES
+} MemoryMode;
+
+static const char *const memory_names[MEMORY_MODES] = {
+  "device", "mapped", "misaligned"
+};
+
+static const char *const filter_names[TEXEL_FILTER_N_KINDS] = {
+  "gaussian", "unsharp", "bilateral", "box", "sobel"
+};
+
+typedef struct
+{
+  const char *name;
+  TexelFilterKind filter;
+  double sigma, amount, sigma_space, sigma_range;
+  int radius;
+  /* The reference is slow at this window: small frames only. */
+  int small_only;
+} Settings;
+
+static const Settings settings[] = {
+  {"gaussian 0.7", TEXEL_FILTER_GAUSSIAN, 0.7, 1, 1, 0.1, 1, 0},
+  {"gaussian 1", TEXEL_FILTER_GAUSSIAN, 1.0, 1, 1, 0.1, 1, 0},
+  {"gaussian 3.3", TEXEL_FILTER_GAUSSIAN, 3.3, 1, 1, 0.1, 1, 0},
+  {"gaussian 10 (R 30)", TEXEL_FILTER_GAUSSIAN, 10.0, 1, 1, 0.1, 1, 0},
+  {"unsharp 1 1", TEXEL_FILTER_UNSHARP, 1.0, 1.0, 1, 0.1, 1, 0},
+  {"unsharp 10 2", TEXEL_FILTER_UNSHARP, 2.0, 10.0, 1, 0.1, 1, 0},
+  {"bilateral 5x5", TEXEL_FILTER_BILATERAL, 1, 1, 1.0, 0.1, 1, 0},
+  {"bilateral 2.5 0.03", TEXEL_FILTER_BILATERAL, 1, 1, 2.5, 0.03, 1, 0},
+  {"bilateral 0.6 1", TEXEL_FILTER_BILATERAL, 1, 1, 0.6, 1.0, 1, 0},
+  {"bilateral 16 (R 32)", TEXEL_FILTER_BILATERAL, 1, 1, 16.0, 0.2, 1, 1},
+  {"box 1", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 1, 0},
+  {"box 5", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 5, 0},
+  {"box 32", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 32, 0},
+  {"sobel", TEXEL_FILTER_SOBEL, 1, 1, 1, 0.1, 1, 0},
+};
+
+#define N_SETTINGS ((int) (sizeof (settings) / sizeof (settings[0])))
+
+static const TexelFormat all_formats[] = {
+  TEXEL_FORMAT_NV12, TEXEL_FORMAT_NV21, TEXEL_FORMAT_I420, TEXEL_FORMAT_YV12,
+  TEXEL_FORMAT_YUY2, TEXEL_FORMAT_UYVY, TEXEL_FORMAT_RGBA, TEXEL_FORMAT_BGRA,
+  TEXEL_FORMAT_RGBX, TEXEL_FORMAT_BGRX, TEXEL_FORMAT_ARGB, TEXEL_FORMAT_ABGR,
+  TEXEL_FORMAT_RGB, TEXEL_FORMAT_BGR, TEXEL_FORMAT_GRAY8,
+  TEXEL_FORMAT_P010_10LE,
+};
+
+#define N_FORMATS ((int) (sizeof (all_formats) / sizeof (all_formats[0])))
+
+/* ------------------------------------------------------------------ */
+/* Images in host memory */
+
+typedef struct
+{
+  TexelImage img;
+  uint8_t *mem;
+  size_t size;
+} HostImage;
+
+static int
+host_image_init (HostImage * h, TexelFormat format, int width, int height)
+{
+  h->size = texel_image_layout (&h->img, format, width, height,
+      HOST_STRIDE_ALIGN, HOST_PLANE_ALIGN, NULL);
+  h->mem = malloc (h->size);
+  if (h->mem == NULL)
+    return -1;
+  texel_image_layout (&h->img, format, width, height, HOST_STRIDE_ALIGN,
+      HOST_PLANE_ALIGN, h->mem);
+  return 0;
+}
+
+static void
+host_image_clear (HostImage * h)
+{
+  free (h->mem);
+  h->mem = NULL;
+}
+
+/* Random bytes; P010 gets valid words only (10 bits << 6, low bits 0, as
+ * every producer writes them). */
+static void
+host_image_randomize (HostImage * h)
+{
+  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
+  size_t i;
+
+  for (i = 0; i + 8 <= h->size; i += 8) {
+    uint64_t r = rng_next ();
+
+    memcpy (h->mem + i, &r, 8);
+  }
+  for (; i < h->size; i++)
+    h->mem[i] = (uint8_t) rng_next ();
+  if (desc->bytes_per_sample == 2)
+    for (i = 0; i + 1 < h->size; i += 2)
+      h->mem[i] &= (uint8_t) (0xff << desc->shift);
+}
+
+static int
+plane_rows (const TexelImage * img, int p)
+{
+  return texel_plane_height (img->format, p, img->height);
+}
+
+/* Rows of plane @p that luma rows [row0, row1) cover (as the staged path
+ * copies them). */
+static void
+plane_row_range (const TexelImage * img, int p, int row0, int row1,
+    int *first, int *end)
+{
+  int shift = plane_rows (img, p) < img->height ? 1 : 0;
+
+  *first = row0 >> shift;
+  *end = (row1 + (1 << shift) - 1) >> shift;
+}
+
+/* @src with the rows outside luma rows [row0, row1) poisoned, into @dst
+ * (same layout). */
+static void
+host_image_keep_rows (HostImage * dst, const HostImage * src, int row0,
+    int row1)
+{
+  const TexelFormatDesc *desc = texel_format_desc (src->img.format);
+  int p, r;
+
+  memcpy (dst->mem, src->mem, src->size);
+  for (p = 0; p < desc->n_planes; p++) {
+    int first, end;
+
+    plane_row_range (&src->img, p, row0, row1, &first, &end);
+    for (r = 0; r < plane_rows (&src->img, p); r++)
+      if (r < first || r >= end)
+        memset (dst->img.data[p] + (size_t) r * dst->img.stride[p],
+            POISON_INPUT, dst->img.stride[p]);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Images the GPU reads and writes */
+
+typedef struct
+{
+  MemoryMode mode;
+  TexelImage dev;               /* device-accessible addresses */
+  size_t row_bytes[TEXEL_MAX_PLANES];
+  void *plane_mem[TEXEL_MAX_PLANES];    /* device: one allocation a plane */
+  void *mem;                    /* mapped host or misaligned device block */
+  size_t size;
+} GpuImage;
+
+static cudaError_t
+gpu_image_alloc (GpuImage * g, MemoryMode mode, const HostImage * shape,
+    int misalign)
+{
+  const TexelImage *img = &shape->img;
+  const TexelFormatDesc *desc = texel_format_desc (img->format);
+  cudaError_t err = cudaSuccess;
+  uint8_t *at;
+  int p;
+
+  memset (g, 0, sizeof (*g));
+  g->mode = mode;
+  g->dev = *img;
+  for (p = 0; p < desc->n_planes; p++)
+    g->row_bytes[p] = (size_t) texel_plane_row_bytes (img->format, p,
+        img->width);
+
+  if (mode == MEMORY_DEVICE) {
+    for (p = 0; p < desc->n_planes && err == cudaSuccess; p++) {
+      size_t pitch;
+
+      /* As wide as the host stride, so row padding comes back too. */
+      err = cudaMallocPitch (&g->plane_mem[p], &pitch, img->stride[p],
+          plane_rows (img, p));
+      g->dev.data[p] = g->plane_mem[p];
+      g->dev.stride[p] = (int) pitch;
+    }
+    return err;
+  }
+  if (mode == MEMORY_MAPPED) {
+    void *dev;
+
+    g->size = shape->size;
+    err = cudaHostAlloc (&g->mem, g->size, cudaHostAllocMapped);
+    if (err != cudaSuccess)
+      return err;
+    err = cudaHostGetDevicePointer (&dev, g->mem, 0);
+    if (err != cudaSuccess)
+      return err;
+    /* Same layout as the host image, at the device address. */
+    for (p = 0; p < desc->n_planes; p++)
+      g->dev.data[p] = (uint8_t *) dev + (img->data[p] - shape->mem);
+    return cudaSuccess;
+  }
+
+  /* Misaligned: pitch = row bytes + @misalign (never a multiple of 32)
+   * and planes starting @misalign bytes past an aligned address. */
+  for (p = 0; p < desc->n_planes; p++) {
+    size_t pitch = g->row_bytes[p] + misalign;
+
+    if (pitch % 32 == 0)
+      pitch += misalign;
+    g->dev.stride[p] = (int) pitch;
+    g->size += 512 + pitch * plane_rows (img, p);
+  }
+  err = cudaMalloc (&g->mem, g->size);
+  if (err != cudaSuccess)
+    return err;
+  at = g->mem;
+  for (p = 0; p < desc->n_planes; p++) {
+    g->dev.data[p] = at + misalign;
+    at += 512 + (size_t) g->dev.stride[p] * plane_rows (img, p);
+  }
+  return cudaSuccess;
+}
+
+static void
+gpu_image_free (GpuImage * g)
+{
+  int p;
+
+  for (p = 0; p < TEXEL_MAX_PLANES; p++)
+    if (g->plane_mem[p] != NULL)
+      cudaFree (g->plane_mem[p]);
+  if (g->mem != NULL) {
+    if (g->mode == MEMORY_MAPPED)
+      cudaFreeHost (g->mem);
+    else
+      cudaFree (g->mem);
+  }
+  memset (g, 0, sizeof (*g));
+}
+
+/* Bytes per row moved between host and GPU images: the whole host stride
+ * where the GPU pitch has room for it, else the pixel bytes. */
+static size_t
+gpu_copy_width (const GpuImage * g, const HostImage * h, int p)
+{
+  return (size_t) h->img.stride[p] <= (size_t) g->dev.stride[p] ?
+      (size_t) h->img.stride[p] : g->row_bytes[p];
+}
+
+/* Synchronous: @stream is idle afterwards. */
+static cudaError_t
+gpu_image_upload (GpuImage * g, const HostImage * h, cudaStream_t stream)
+{
+  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
+  cudaError_t err = cudaSuccess;
+  int p;
+
+  if (g->mode == MEMORY_MAPPED) {
+    memcpy (g->mem, h->mem, h->size);
+    return cudaSuccess;
+  }
+  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++)
+    err = cudaMemcpy2DAsync (g->dev.data[p], g->dev.stride[p],
+        h->img.data[p], h->img.stride[p], gpu_copy_width (g, h, p),
+        plane_rows (&h->img, p), cudaMemcpyHostToDevice, stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (stream);
+  return err;
+}
+
+static cudaError_t
+gpu_image_poison (GpuImage * g, int byte, cudaStream_t stream)
+{
+  const TexelFormatDesc *desc = texel_format_desc (g->dev.format);
+  cudaError_t err = cudaSuccess;
+  int p;
+
+  if (g->mode == MEMORY_MAPPED) {
+    memset (g->mem, byte, g->size);
+    return cudaSuccess;
+  }
+  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++)
+    err = cudaMemset2DAsync (g->dev.data[p], g->dev.stride[p], byte,
+        g->dev.stride[p], plane_rows (&g->dev, p), stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (stream);
+  return err;
+}
+
+/* Fills @h (poisoned with @byte first, for what is not copied) with the
+ * GPU image; @stream must be idle for mapped memory. */
+static cudaError_t
+gpu_image_download (const GpuImage * g, HostImage * h, int byte,
+    cudaStream_t stream)
+{
+  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
+  cudaError_t err = cudaSuccess;
+  int p;
+
+  if (g->mode == MEMORY_MAPPED) {
+    memcpy (h->mem, g->mem, h->size);
+    return cudaSuccess;
+  }
+  memset (h->mem, byte, h->size);
+  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++)
+    err = cudaMemcpy2DAsync (h->img.data[p], h->img.stride[p],
+        g->dev.data[p], g->dev.stride[p], gpu_copy_width (g, h, p),
+        plane_rows (&h->img, p), cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (stream);
+  return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Comparison */
+
+typedef struct
+{
+  long samples, over0, over1, over2;
+  int max_error;
+  int worst_comp, worst_x, worst_y;
+  unsigned worst_cpu, worst_gpu;
+  int unwritten;                /* bytes the CPU wrote, the GPU did not */
+  int stray;                    /* bytes the GPU wrote, the CPU did not */
+  int bad_padding;              /* written non-component bytes that differ */
+} Comparison;
+
+static unsigned
+read_code (const TexelFormatDesc * desc, const uint8_t * p)
+{
+  if (desc->bytes_per_sample == 2)
+    return (unsigned) (p[0] | (p[1] << 8)) >> desc->shift;
+  return p[0];
+}
+
+/* @cpu and @gpu hold two runs each (poisons A and B) of one output. */
+static void
+compare_outputs (const HostImage cpu[2], const HostImage gpu[2],
+    Comparison * cmp)
+{
+  const TexelImage *img = &cpu[0].img;
+  const TexelFormatDesc *desc = texel_format_desc (img->format);
+  size_t size = cpu[0].size, i;
+  uint8_t *is_sample = calloc (size, 1);
+  int c;
+
+  memset (cmp, 0, sizeof (*cmp));
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    const TexelComponent *comp = &desc->comp[c];
+    int w, h, x, y;
+
+    if (comp->plane < 0)
+      continue;
+    w = -((-img->width) >> comp->x_shift);
+    h = -((-img->height) >> comp->y_shift);
+    for (y = 0; y < h; y++) {
+      for (x = 0; x < w; x++) {
+        size_t at = (size_t) (img->data[comp->plane] - cpu[0].mem)
+            + (size_t) y * img->stride[comp->plane] + comp->offset
+            + (size_t) x * comp->pixel_stride;
+        int written = memcmp (cpu[0].mem + at, cpu[1].mem + at,
+            desc->bytes_per_sample) == 0;
+        int diff;
+
+        memset (is_sample + at, 1, desc->bytes_per_sample);
+        if (!written)
+          continue;
+        diff = abs ((int) read_code (desc, cpu[0].mem + at)
+            - (int) read_code (desc, gpu[0].mem + at));
+        cmp->samples++;
+        cmp->over0 += diff > 0;
+        cmp->over1 += diff > 1;
+        cmp->over2 += diff > 2;
+        if (diff > cmp->max_error) {
+          cmp->max_error = diff;
+          cmp->worst_comp = c;
+          cmp->worst_x = x;
+          cmp->worst_y = y;
+          cmp->worst_cpu = read_code (desc, cpu[0].mem + at);
+          cmp->worst_gpu = read_code (desc, gpu[0].mem + at);
+        }
+      }
+    }
+  }
+
+  for (i = 0; i < size; i++) {
+    int cpu_wrote = cpu[0].mem[i] == cpu[1].mem[i];
+    int gpu_wrote = gpu[0].mem[i] == gpu[1].mem[i];
+
+    if (cpu_wrote && !gpu_wrote)
+      cmp->unwritten++;
+    else if (!cpu_wrote && gpu_wrote)
+      cmp->stray++;
+    else if (cpu_wrote && !is_sample[i] && cpu[0].mem[i] != gpu[0].mem[i])
+      cmp->bad_padding++;
+  }
+  free (is_sample);
+}
+
+/* ------------------------------------------------------------------ */
+/* Running one case */
+
+typedef struct
+{
+  cudaStream_t stream[N_BANDS];
+  int passed, failed;
+  /* Per setting, over all formats and modes. */
+  long samples[N_SETTINGS], over0[N_SETTINGS], over1[N_SETTINGS];
+  int max_error[N_SETTINGS];
+} Context;
+
+static int
+check_cuda (cudaError_t err, const char *what)
+{
+  if (err == cudaSuccess)
+    return 0;
+  fprintf (stderr, "  %s: %s (%s)\n", what, cudaGetErrorName (err),
+      cudaGetErrorString (err));
+  return -1;
+}
+
+/* Band @b of N_BANDS: luma rows [*row0, *row1), starting on even rows. */
+static void
+band_rows (int height, int b, int *row0, int *row1)
+{
+  *row0 = (height * b / N_BANDS) & ~1;
+  *row1 = b + 1 == N_BANDS ? height : (height * (b + 1) / N_BANDS) & ~1;
+}
+
+/* Filters @in on the GPU into @gpu (two runs, poisons A and B); in bands,
+ * each from an input holding only the rows it may read. */
+static int
+run_gpu (Context * ctx, const TexelFilterPlan * plan, const HostImage * in,
+    HostImage gpu[2], MemoryMode mode, int bands)
+{
+  static const int poison[2] = { POISON_A, POISON_B };
+  GpuImage gin, gout;
+  HostImage partial;
+  int failed = 0, run, b;
+
+  failed |= host_image_init (&partial, in->img.format, in->img.width,
+      in->img.height);
+  failed |= check_cuda (gpu_image_alloc (&gin, mode, in, 3), "input alloc");
+  failed |= check_cuda (gpu_image_alloc (&gout, mode, &gpu[0], 1),
+      "output alloc");
+  if (!failed && !bands)
+    failed |= check_cuda (gpu_image_upload (&gin, in, ctx->stream[0]),
+        "upload");
+
+  for (run = 0; run < 2 && !failed; run++) {
+    failed |= check_cuda (gpu_image_poison (&gout, poison[run],
+            ctx->stream[0]), "poison");
+    if (!failed && bands) {
+      for (b = 0; b < N_BANDS && !failed; b++) {
+        int r0, r1, in0, in1;
+
+        band_rows (plan->height, b, &r0, &r1);
+        texel_filter_input_rows (plan, r0, r1, &in0, &in1);
+        host_image_keep_rows (&partial, in, in0, in1);
+        failed |= check_cuda (gpu_image_upload (&gin, &partial,
+                ctx->stream[b]), "upload band");
+        if (!failed)
+          failed |= check_cuda ((cudaError_t) texel_cuda_filter (0, plan,
+                  &gin.dev, &gout.dev, r0, r1,
+                  (TexelFilterStream) ctx->stream[b]), "filter band");
+        if (!failed)
+          failed |= check_cuda (cudaStreamSynchronize (ctx->stream[b]),
+              "sync band");
+      }
+    } else if (!failed) {
+      failed |= check_cuda ((cudaError_t) texel_cuda_filter (0, plan,
+              &gin.dev, &gout.dev, 0, plan->height,
+              (TexelFilterStream) ctx->stream[0]), "filter");
+      if (!failed)
+        failed |= check_cuda (cudaStreamSynchronize (ctx->stream[0]),
+            "sync");
+    }
+    if (!failed)
+      failed |= check_cuda (gpu_image_download (&gout, &gpu[run],
+              poison[run], ctx->stream[0]), "download");
+  }
+  gpu_image_free (&gin);
+  gpu_image_free (&gout);
+  host_image_clear (&partial);
+  return failed ? -1 : 0;
+}
+
+static void
+config_for (TexelFilterConfig * cfg, const Settings * st, int border,
+    int planes)
+{
+  texel_filter_config_init (cfg);
+  cfg->filter = st->filter;
+  cfg->sigma = st->sigma;
+  cfg->amount = st->amount;
+  cfg->sigma_space = st->sigma_space;
+  cfg->sigma_range = st->sigma_range;
+  cfg->radius = st->radius;
+  cfg->border = border ? TEXEL_BORDER_MIRROR : TEXEL_BORDER_CLAMP;
+  cfg->planes = planes ? TEXEL_FILTER_PLANES_ALL : TEXEL_FILTER_PLANES_LUMA;
+}
+
+static void
+run_case (Context * ctx, int s, TexelFormat format, int border, int planes,
+    int width, int height, const MemoryMode * modes, int n_modes, int bands)
+{
+  const Settings *st = &settings[s];
+  const char *fmt = texel_format_desc (format)->name;
+  TexelFilterConfig cfg;
+  TexelFilterPlan plan;
+  HostImage in, cpu[2], gpu[2];
+  const char *why = NULL;
+  int i, m;
+
+  config_for (&cfg, st, border, planes);
+  if (texel_filter_plan_init (&plan, &cfg, format, width, height,
+          &why) != 0) {
+    printf ("FAIL %s %s: plan: %s\n", fmt, st->name, why);
+    ctx->failed++;
+    return;
+  }
+  if (host_image_init (&in, format, width, height) != 0) {
+    printf ("FAIL: out of memory\n");
+    ctx->failed++;
+    return;
+  }
+  host_image_randomize (&in);
+  for (i = 0; i < 2; i++) {
+    host_image_init (&cpu[i], format, width, height);
+    host_image_init (&gpu[i], format, width, height);
+    memset (cpu[i].mem, i ? POISON_B : POISON_A, cpu[i].size);
+    texel_filter_cpu (&plan, &in.img, &cpu[i].img, 0, height);
+  }
+
+  for (m = 0; m < n_modes; m++) {
+    Comparison cmp;
+    int ok;
+
+    if (run_gpu (ctx, &plan, &in, gpu, modes[m], bands) != 0) {
+      printf ("FAIL %s %dx%d %s %s %s %s: CUDA error\n", fmt, width, height,
+          st->name, border ? "mirror" : "clamp", planes ? "all" : "luma",
+          memory_names[modes[m]]);
+      ctx->failed++;
+      continue;
+    }
+    compare_outputs (cpu, gpu, &cmp);
+    ok = !cmp.unwritten && !cmp.stray && !cmp.bad_padding
+        && cmp.over2 == 0 && cmp.over1 * 1000 <= cmp.samples;
+    if (!ok) {
+      printf ("FAIL %s %dx%d %s %s %s %s%s: max error %d (component %d at "
+          "(%d, %d): cpu %u, gpu %u), %ld of %ld samples off by > 1, %ld by "
+          "> 2; %d bytes unwritten, %d stray writes, %d padding bytes "
+          "differ\n", fmt, width, height, st->name, border ? "mirror" :
+          "clamp", planes ? "all" : "luma", memory_names[modes[m]],
+          bands ? " bands" : "", cmp.max_error, cmp.worst_comp, cmp.worst_x,
+          cmp.worst_y, cmp.worst_cpu, cmp.worst_gpu, cmp.over1, cmp.samples,
+          cmp.over2, cmp.unwritten, cmp.stray, cmp.bad_padding);
+      ctx->failed++;
+    } else {
+      ctx->passed++;
+    }
+    ctx->samples[s] += cmp.samples;
+    ctx->over0[s] += cmp.over0;
+    ctx->over1[s] += cmp.over1;
+    if (cmp.max_error > ctx->max_error[s])
+      ctx->max_error[s] = cmp.max_error;
+  }
+
+  host_image_clear (&in);
+  for (i = 0; i < 2; i++) {
+    host_image_clear (&cpu[i]);
+    host_image_clear (&gpu[i]);
+  }
+}
+
+static void
+expect_refused (Context * ctx, int err, const char *what)
+{
+  if (err == 0) {
+    printf ("FAIL: %s was accepted\n", what);
+    ctx->failed++;
+  } else {
+    ctx->passed++;
+  }
+}
+
+/* Contract checks that need no comparison. */
+static void
+check_api (Context * ctx)
+{
+  TexelFilterConfig cfg;
+  TexelFilterPlan plan;
+  HostImage a, b, rgba;
+  TexelFilterStream stream = (TexelFilterStream) ctx->stream[0];
+
+  texel_filter_config_init (&cfg);
+  texel_filter_plan_init (&plan, &cfg, TEXEL_FORMAT_NV12, 64, 48, NULL);
+  host_image_init (&a, TEXEL_FORMAT_NV12, 64, 48);
+  host_image_init (&b, TEXEL_FORMAT_NV12, 64, 48);
+  host_image_init (&rgba, TEXEL_FORMAT_RGBA, 64, 48);
+
+  /* All refused before anything is queued (host pointers never reach a
+   * kernel). */
+  expect_refused (ctx, texel_cuda_filter (0, &plan, &a.img, &b.img, 0, 48,
+          NULL), "the default stream");
+  expect_refused (ctx, texel_cuda_filter (0, &plan, &a.img, &rgba.img, 0,
+          48, stream), "a mismatching output image");
+  expect_refused (ctx, texel_cuda_filter (0, &plan, &a.img, &b.img, 1, 48,
+          stream), "an odd first row of 4:2:0");
+  expect_refused (ctx, texel_cuda_filter (0, &plan, &a.img, &a.img, 0, 48,
+          stream), "filtering in place");
+  expect_refused (ctx, texel_cuda_filter (0, &plan, &a.img, &b.img, 0, 50,
+          stream), "rows past the frame");
+  host_image_clear (&a);
+  host_image_clear (&b);
+  host_image_clear (&rgba);
+}
+
+static int
+print_device (void)
+{
+  TexelCudaCaps caps;
+  int count = 0, n;
+
+  n = texel_cuda_device_count (&count);
+  if (n <= 0) {
+    printf ("SKIP: no usable CUDA device: %s\n",
+        n < 0 ? texel_cuda_error_string (n) : "none found");
+    return -1;
+  }
+  if (texel_cuda_probe (0, &caps) != 0) {
+    printf ("SKIP: cannot probe device 0\n");
+    return -1;
+  }
+  printf ("device 0: %s, compute %d.%d, %d SMs, driver %d, runtime %d\n",
+      caps.name, caps.cc_major, caps.cc_minor, caps.sm_count,
+      caps.driver_version, caps.runtime_version);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  static const MemoryMode all_modes[] = {
+    MEMORY_DEVICE, MEMORY_MAPPED, MEMORY_MISALIGNED
+  };
+  static const int sizes[][2] = { {317, 179}, {7, 5}, {64, 48} };
+  Context ctx;
+  uint64_t seed = (uint64_t) time (NULL);
+  int quick = 0;
+  int a, s, f, border, z, b, n = 0;
+  long samples = 0, over0 = 0, over1 = 0;
+  int max_error = 0;
+
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  for (a = 1; a < argc; a++) {
+    if (strcmp (argv[a], "--quick") == 0)
+      quick = 1;
+    else if (strcmp (argv[a], "--seed") == 0 && a + 1 < argc)
+      seed = strtoull (argv[++a], NULL, 0);
+  }
+  if (print_device () != 0)
+    return SKIP_EXIT_CODE;
+  printf ("seed %llu%s\n", (unsigned long long) seed,
+      quick ? " (quick)" : "");
+  rng_state = seed ? seed : 1;
+
+  memset (&ctx, 0, sizeof (ctx));
+  if (check_cuda (cudaSetDevice (0), "cudaSetDevice"))
+    return 1;
+  for (b = 0; b < N_BANDS; b++)
+    if (check_cuda (cudaStreamCreateWithFlags (&ctx.stream[b],
+                cudaStreamNonBlocking), "stream"))
+      return 1;
+
+  check_api (&ctx);
+  for (s = 0; s < N_SETTINGS; s++)
+    for (f = 0; f < N_FORMATS; f++)
+      for (border = 0; border < 2; border++)
+        for (z = 0; z < 3; z++) {
+          /* Large windows: the small frames (the reference is slow);
+           * others: the large and the tiny frame. */
+          if (settings[s].small_only ? z == 0 : z == 2)
+            continue;
+          if (quick && (z == 0 || (s + f + border) % 3 != 0))
+            continue;
+          run_case (&ctx, s, all_formats[f], border, (s + f + z) % 2,
+              sizes[z][0], sizes[z][1], all_modes, MEMORY_MODES, n++ % 2);
+        }
+
+  for (s = 0; s < N_SETTINGS; s++) {
+    printf ("%-22s %-9s max error %d code(s); of %ld samples %ld (%.4f %%) "
+        "off by 1, %ld by more\n", settings[s].name,
+        filter_names[settings[s].filter], ctx.max_error[s], ctx.samples[s],
+        ctx.over0[s] - ctx.over1[s], 100.0 * (ctx.over0[s] - ctx.over1[s]) /
+        (ctx.samples[s] ? ctx.samples[s] : 1), ctx.over1[s]);
+    samples += ctx.samples[s];
+    over0 += ctx.over0[s];
+    over1 += ctx.over1[s];
+    if (ctx.max_error[s] > max_error)
+      max_error = ctx.max_error[s];
+  }
+  printf ("all settings: max error %d code(s); of %ld samples %ld off by 1, "
+      "%ld by more\n", max_error, samples, over0 - over1, over1);
+
+  for (b = 0; b < N_BANDS; b++)
+    cudaStreamDestroy (ctx.stream[b]);
+  printf ("%d passed, %d failed\n", ctx.passed, ctx.failed);
+  return ctx.failed ? 1 : 0;
+}

@@ -1,0 +1,791 @@
+/* gst-texel: the CUDA kernels of texelwarp against the CPU reference.
+ *
+ * A plain C program (no GLib, no GStreamer) so that it runs on a bare GPU
+ * machine. For every lens model and view of the cases below, every
+ * method, a set of input and output formats, on fresh random frames (seed
+ * printed; --seed N replays), it warps on the CPU (texel_warp_cpu, double
+ * precision, the oracle) and on the GPU, in device memory and in mapped
+ * (zero-copy) host memory, plus one case in device memory at misaligned
+ * addresses and pitches (plain loads instead of textures), and checks:
+ *  - every output code within the bound below of the CPU's, except where
+ *    the GPU's float map may legitimately land on the other side of a
+ *    discontinuity (listed below);
+ *  - the GPU wrote exactly the bytes the CPU wrote (each side runs twice,
+ *    into outputs poisoned differently).
+ * Exits 77 (skipped) without a usable GPU.
+ *
+ * Error bounds, in output codes. The GPU maps each output sample with the
+ * float map of texel-warp.h (texel_warp_source_f, fast-math intrinsics);
+ * the unit test bounds its distance from the double map by POS_TOL pixel
+ * (tests/unit/test-warp.c, float-map: measured under 1e-3 on 1920x1080
+ * frames; these frames are smaller). Then, as in test-convert-gpu.c:
+ *  - 1 code for float against double colour arithmetic;
+ *  - textures: bilinear weights in 8-bit fixed point, off by up to 2^-8
+ *    per axis, times the largest neighbour difference D = 1 (random
+ *    frames): 2 x 2^-8 x D per input component; the B-spline likewise;
+ *  - the position off by POS_TOL moves a bilinear or B-spline sample by at
+ *    most POS_TOL x D per axis: 2 x POS_TOL x D;
+ *  - the colour matrix sums components with G = max_k sum_c |m[k][c]|:
+ *        bound = 1 + ceil (G (2 x 2^-8 [textures] + 2 x POS_TOL) max_code).
+ *  - nearest: the same input sample wherever the position is not within
+ *    POS_TOL of a sample boundary: 1 code.
+ * Where the double position lies within POS_TOL of a place where the
+ * output jumps, the GPU may legitimately land on the other side: nearest's
+ * sample boundaries (in every input component's own grid); the constant
+ * border's edge [0, W] x [0, H]; the wrap mode's seams (multiples of W,
+ * H). Such samples may exceed the bound, at most 2 % of a case's samples
+ * (a random position lies that close to one with a probability of about
+ * 0.4 %; exact geometries, such as the identity, put many positions on
+ * boundaries, but CPU and GPU compute them exactly alike). The cases keep
+ * the lens's reach and the horizon out of view, where the valid/invalid
+ * decision itself would jump.
+ *
+ * Usage: test-warp-gpu [--quick] [--seed N]
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "texel-cuda.h"
+#include "texel-warp.h"
+
+#define SKIP_EXIT_CODE 77
+#define POISON_A 0x5a
+#define POISON_B 0xa5
+#define HOST_STRIDE_ALIGN 64
+#define HOST_PLANE_ALIGN 4096
+#define FILTER_WEIGHT_ERROR (1.0 / 256.0)
+/* Largest distance between the GPU's float position and the double one,
+ * in input pixels (TEXEL_TEST_FLOAT_MAP_BOUND of the unit test). */
+#define POS_TOL 2e-3
+#define MAX_TOLERATED_FRACTION 0.02
+
+/* ------------------------------------------------------------------ */
+/* Random numbers: xorshift64*, seeded and printed. */
+
+static uint64_t rng_state;
+
+static uint64_t
+rng_next (void)
+{
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cases */
+
+typedef enum
+{
+  MEMORY_DEVICE,
+  MEMORY_MAPPED,
+  MEMORY_MISALIGNED,
+  MEMORY_MODES
+} MemoryMode;
+
+static const char *const memory_names[MEMORY_MODES] = {
+  "device", "mapped", "misaligned"
+};
+
+static const char *const method_names[3] = {
+  "nearest", "bilinear", "bicubic"
+};
+
+typedef struct
+{
+  const char *name;
+  int in_w, in_h, out_w, out_h;
+  TexelWarpModel model;
+  TexelProjection projection;
+  double k[6], p[2];
+  double focal;                 /* times the input width */
+  double alpha, fov, pan, tilt, rotation, scale, offset_x, offset_y;
+  double homography[3][3];
+  TexelBorderMode border;
+  int bands;                    /* two bands on two streams */
+} Case;
+
+#define UNIT {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+
+static const Case cases[] = {
+  {"identity", 64, 48, 64, 48, TEXEL_WARP_MODEL_NONE, 0, {0}, {0}, 0,
+      0, 0, 0, 0, 0, 1, 0, 0, UNIT, TEXEL_BORDER_CONSTANT, 0},
+  {"rotate+zoom+homography", 160, 120, 150, 100, TEXEL_WARP_MODEL_NONE, 0,
+        {0},
+        {0}, 0, 0, 0, 0, 0, 17, 1.3, 0.05, -0.03, {{1.02, 0.03, -3},
+          {-0.02, 0.98, 2}, {2e-4, -1e-4, 1}}, TEXEL_BORDER_CONSTANT, 1},
+  {"zoom out, wrap", 96, 64, 96, 64, TEXEL_WARP_MODEL_NONE, 0, {0}, {0}, 0,
+      0, 0, 0, 0, -31, 0.6, 0, 0, UNIT, TEXEL_BORDER_WRAP, 0},
+  {"pinhole alpha 0.5", 160, 120, 160, 120, TEXEL_WARP_MODEL_PINHOLE, 0,
+        {-0.28, 0.09, -0.012}, {0.0012, -0.0007}, 0.6, 0.5, 0, 0, 0, 0, 1, 0,
+      0, UNIT, TEXEL_BORDER_CLAMP, 1},
+  {"rational fov+pan", 160, 120, 128, 96, TEXEL_WARP_MODEL_PINHOLE, 0,
+        {1.8, 0.5, 0.01, 2.1, 1.0, 0.08}, {-0.0005, 0.0009}, 0.6, 0, 70, 10,
+      -5, 0, 1, 0, 0, UNIT, TEXEL_BORDER_MIRROR, 0},
+  {"fisheye ePTZ", 200, 150, 160, 90, TEXEL_WARP_MODEL_FISHEYE, 0,
+        {0.03, -0.008, 0.0015, -0.0002}, {0}, 0.3, 0, 90, 40, 20, 5, 1, 0, 0,
+      UNIT, TEXEL_BORDER_CONSTANT, 1},
+  {"fisheye alpha 1, zoom out", 200, 150, 200, 150, TEXEL_WARP_MODEL_FISHEYE,
+        0, {0.03, -0.008, 0.0015, -0.0002}, {0}, 0.3, 1, 0, 0, 0, 0, 0.8, 0,
+      0, UNIT, TEXEL_BORDER_MIRROR, 0},
+  {"fisheye panorama", 200, 150, 240, 100, TEXEL_WARP_MODEL_FISHEYE,
+        TEXEL_PROJECTION_EQUIRECTANGULAR, {0.03, -0.008, 0.0015, -0.0002},
+        {0}, 0.3, 0, 220, 10, -15, 0, 1, 0, 0, UNIT, TEXEL_BORDER_CONSTANT,
+      1},
+};
+
+#define N_CASES ((int) (sizeof (cases) / sizeof (cases[0])))
+#define MISALIGNED_CASE 3
+
+/* Input formats: packed 4 bytes, 4:2:0 8 and 10 bits, 3 bytes (no
+ * texture), GRAY8, 4:2:2; outputs: the same kinds. */
+static const TexelFormat in_formats[] = {
+  TEXEL_FORMAT_RGBA, TEXEL_FORMAT_NV12, TEXEL_FORMAT_P010_10LE,
+  TEXEL_FORMAT_RGB, TEXEL_FORMAT_GRAY8, TEXEL_FORMAT_YUY2, TEXEL_FORMAT_I420,
+};
+
+static const TexelFormat out_formats[] = {
+  TEXEL_FORMAT_RGBA, TEXEL_FORMAT_NV12, TEXEL_FORMAT_I420,
+  TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_BGR,
+};
+
+#define N_IN ((int) (sizeof (in_formats) / sizeof (in_formats[0])))
+#define N_OUT ((int) (sizeof (out_formats) / sizeof (out_formats[0])))
+
+static int
+case_plan (const Case * cs, TexelFormat in_format, TexelFormat out_format,
+    TexelMethod method, TexelWarpPlan * plan)
+{
+  static const TexelColorimetry bt709 = { TEXEL_MATRIX_BT709, 0, 0, 0 };
+  static const TexelColorimetry bt601_full = { TEXEL_MATRIX_BT601, 1, 1, 0 };
+  TexelWarpConfig config;
+  const char *error = NULL;
+
+  texel_warp_config_init (&config);
+  config.model = cs->model;
+  config.projection = cs->projection;
+  config.camera.fx = cs->focal * cs->in_w;
+  config.camera.fy = cs->focal * cs->in_w * 1.01;
+  config.camera.cx = cs->in_w * 0.5 - 0.5 + 2.25;
+  config.camera.cy = cs->in_h * 0.5 - 0.5 - 1.5;
+  memcpy (config.camera.k, cs->k, sizeof (cs->k));
+  memcpy (config.camera.p, cs->p, sizeof (cs->p));
+  config.alpha = cs->alpha;
+  config.fov = cs->fov;
+  config.pan = cs->pan;
+  config.tilt = cs->tilt;
+  config.rotation = cs->rotation;
+  config.scale = cs->scale;
+  config.offset_x = cs->offset_x;
+  config.offset_y = cs->offset_y;
+  memcpy (config.homography, cs->homography, sizeof (cs->homography));
+  config.border_mode = cs->border;
+  config.method = method;
+  config.in_color = bt709;
+  config.out_color = bt601_full;
+  config.border_rgba[0] = 0.2;
+  config.border_rgba[1] = 0.7;
+  config.border_rgba[2] = 0.4;
+  config.border_rgba[3] = 0.5;
+  if (texel_warp_plan_init (plan, &config, in_format, cs->in_w, cs->in_h,
+          out_format, cs->out_w, cs->out_h, &error) != 0) {
+    printf ("FAIL %s: plan: %s\n", cs->name, error);
+    return -1;
+  }
+  return 0;
+}
+
+static int
+uses_textures (TexelFormat format, MemoryMode mode)
+{
+  const TexelFormatDesc *desc = texel_format_desc (format);
+
+  return mode != MEMORY_MISALIGNED && desc->comp[0].pixel_stride != 3;
+}
+
+static int
+error_bound (const TexelWarpPlan * plan, int textured)
+{
+  const TexelConvertPlan *s = &plan->sampling;
+  double max_code = (double) ((1 << s->out.bits) - 1);
+  double gain = 1.0, per_axis;
+  int k, c;
+
+  if (s->method == TEXEL_METHOD_NEAREST)
+    return 1;
+  for (k = 0; k < 3; k++) {
+    double g = 0.0;
+
+    if (s->out.comp[k].plane < 0)
+      continue;
+    for (c = 0; c < 3; c++)
+      g += fabs (s->m[k][c]);
+    if (g > gain)
+      gain = g;
+  }
+  per_axis = (textured ? FILTER_WEIGHT_ERROR : 0.0) + POS_TOL;
+  return 1 + (int) ceil (gain * 2.0 * per_axis * max_code - 1e-9);
+}
+
+/* ------------------------------------------------------------------ */
+/* Images in host memory and on the GPU */
+
+typedef struct
+{
+  TexelImage img;
+  uint8_t *mem;
+  size_t size;
+} HostImage;
+
+static int
+host_image_init (HostImage * h, TexelFormat format, int width, int height)
+{
+  h->size = texel_image_layout (&h->img, format, width, height,
+      HOST_STRIDE_ALIGN, HOST_PLANE_ALIGN, NULL);
+  h->mem = malloc (h->size);
+  if (h->mem == NULL)
+    return -1;
+  texel_image_layout (&h->img, format, width, height, HOST_STRIDE_ALIGN,
+      HOST_PLANE_ALIGN, h->mem);
+  return 0;
+}
+
+/* Random bytes; P010 valid words only (low 6 bits 0). */
+static void
+host_image_randomize (HostImage * h)
+{
+  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
+  size_t i;
+
+  for (i = 0; i < h->size; i++)
+    h->mem[i] = (uint8_t) rng_next ();
+  if (desc->bytes_per_sample == 2)
+    for (i = 0; i + 1 < h->size; i += 2)
+      h->mem[i] &= (uint8_t) (0xff << desc->shift);
+}
+
+static int
+plane_rows (const TexelImage * img, int p)
+{
+  return texel_plane_height (img->format, p, img->height);
+}
+
+typedef struct
+{
+  MemoryMode mode;
+  TexelImage dev;
+  void *mem;                    /* one block: mapped host or device */
+  size_t size;
+} GpuImage;
+
+/* Device blocks start HOST_PLANE_ALIGN bytes aligned (cudaMalloc promises
+ * only 256; textures on an H100 need 512). */
+static uint8_t *
+align_up (void *p)
+{
+  uintptr_t a = (uintptr_t) p;
+
+  return (uint8_t *) ((a + HOST_PLANE_ALIGN - 1) & ~(uintptr_t)
+      (HOST_PLANE_ALIGN - 1));
+}
+
+/* Device and mapped images keep the host layout (aligned); misaligned ones
+ * get pitches of row bytes + 3 and planes 3 bytes past an aligned
+ * address. */
+static cudaError_t
+gpu_image_alloc (GpuImage * g, MemoryMode mode, const HostImage * shape)
+{
+  const TexelImage *img = &shape->img;
+  const TexelFormatDesc *desc = texel_format_desc (img->format);
+  cudaError_t err;
+  void *dev;
+  int p;
+
+  memset (g, 0, sizeof (*g));
+  g->mode = mode;
+  g->dev = *img;
+  if (mode == MEMORY_MISALIGNED) {
+    size_t at = 0;
+
+    for (p = 0; p < desc->n_planes; p++) {
+      g->dev.stride[p] = texel_plane_row_bytes (img->format, p,
+          img->width) + 3;
+      if (g->dev.stride[p] % 32 == 0)
+        g->dev.stride[p] += 3;
+      g->size += 512 + (size_t) g->dev.stride[p] * plane_rows (img, p);
+    }
+    err = cudaMalloc (&g->mem, g->size);
+    if (err != cudaSuccess)
+      return err;
+    for (p = 0; p < desc->n_planes; p++) {
+      g->dev.data[p] = (uint8_t *) g->mem + at + 3;
+      at += 512 + (size_t) g->dev.stride[p] * plane_rows (img, p);
+    }
+    return cudaSuccess;
+  }
+  g->size = shape->size;
+  if (mode == MEMORY_MAPPED) {
+    err = cudaHostAlloc (&g->mem, g->size, cudaHostAllocMapped);
+    if (err != cudaSuccess)
+      return err;
+    err = cudaHostGetDevicePointer (&dev, g->mem, 0);
+  } else {
+    err = cudaMalloc (&g->mem, g->size + HOST_PLANE_ALIGN);
+    dev = align_up (g->mem);
+  }
+  if (err != cudaSuccess)
+    return err;
+  for (p = 0; p < desc->n_planes; p++)
+    g->dev.data[p] = (uint8_t *) dev + (img->data[p] - shape->mem);
+  return cudaSuccess;
+}
+
+static void
+gpu_image_free (GpuImage * g)
+{
+  if (g->mem != NULL) {
+    if (g->mode == MEMORY_MAPPED)
+      cudaFreeHost (g->mem);
+    else
+      cudaFree (g->mem);
+  }
+  memset (g, 0, sizeof (*g));
+}
+
+/* Copies @h into @g (@to_gpu) or @g into @h, plane by plane. */
+static cudaError_t
+gpu_image_copy (GpuImage * g, HostImage * h, int to_gpu, cudaStream_t s)
+{
+  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
+  cudaError_t err = cudaSuccess;
+  int p;
+
+  if (g->mode == MEMORY_MAPPED) {
+    err = cudaStreamSynchronize (s);
+    if (to_gpu)
+      memcpy (g->mem, h->mem, h->size);
+    else
+      memcpy (h->mem, g->mem, h->size);
+    return err;
+  }
+  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++) {
+    size_t row = (size_t) texel_plane_row_bytes (h->img.format, p,
+        h->img.width);
+
+    if (to_gpu)
+      err = cudaMemcpy2DAsync (g->dev.data[p], g->dev.stride[p],
+          h->img.data[p], h->img.stride[p], row, plane_rows (&h->img, p),
+          cudaMemcpyHostToDevice, s);
+    else
+      err = cudaMemcpy2DAsync (h->img.data[p], h->img.stride[p],
+          g->dev.data[p], g->dev.stride[p], row, plane_rows (&h->img, p),
+          cudaMemcpyDeviceToHost, s);
+  }
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (s);
+  return err;
+}
+
+/* The GPU output, poisoned with @byte first (rows, padding included). */
+static cudaError_t
+gpu_image_poison (GpuImage * g, HostImage * h, int byte, cudaStream_t s)
+{
+  memset (h->mem, byte, h->size);
+  return gpu_image_copy (g, h, 1, s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Which samples may differ */
+
+/* Whether @v lies within POS_TOL of a multiple of @period. */
+static int
+near_multiple (double v, double period)
+{
+  return fabs (v - period * floor (v / period + 0.5)) < POS_TOL;
+}
+
+static double
+fold (double p, double size, TexelBorderMode mode)
+{
+  if (p >= 0 && p <= size)
+    return p;
+  if (mode == TEXEL_BORDER_WRAP)
+    return p - size * floor (p / size);
+  if (mode == TEXEL_BORDER_MIRROR) {
+    double t = p - 2 * size * floor (p / (2 * size));
+
+    return t > size ? 2 * size - t : t;
+  }
+  return p;
+}
+
+/* Whether the GPU's float position, within POS_TOL of the output sample
+ * at output luma (@x, @y), may land across a discontinuity of the CPU's
+ * result (header comment). */
+static int
+ambiguous (const TexelWarpPlan * plan, double x, double y)
+{
+  const TexelConvertPlan *s = &plan->sampling;
+  double w = s->in_width, h = s->in_height, sx, sy;
+  int c;
+
+  if (!texel_warp_source_d (plan, x, y, &sx, &sy))
+    return 0;
+  if (plan->border_mode == TEXEL_BORDER_CONSTANT
+      && (fabs (sx) < POS_TOL || fabs (sx - w) < POS_TOL
+          || fabs (sy) < POS_TOL || fabs (sy - h) < POS_TOL))
+    return 1;
+  if (plan->border_mode == TEXEL_BORDER_WRAP
+      && (near_multiple (sx, w) || near_multiple (sy, h)))
+    return 1;
+  if (s->method != TEXEL_METHOD_NEAREST)
+    return 0;
+  sx = fold (sx, w, plan->border_mode);
+  sy = fold (sy, h, plan->border_mode);
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    const TexelComponent *comp = &s->in.comp[c];
+    double px, py;
+
+    if (comp->plane < 0)
+      continue;
+    px = comp->x_shift ? (sx - s->in_chroma_off[0]) * 0.5 + 0.5 : sx;
+    py = comp->y_shift ? (sy - s->in_chroma_off[1]) * 0.5 + 0.5 : sy;
+    if (near_multiple (px, 1.0) || near_multiple (py, 1.0))
+      return 1;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Comparison */
+
+typedef struct
+{
+  int max_error;                /* over samples not ambiguous */
+  int worst_comp, worst_x, worst_y;
+  unsigned worst_cpu, worst_gpu;
+  int tolerated;                /* ambiguous samples beyond the bound */
+  int samples;
+  int unwritten, stray;
+} Comparison;
+
+static unsigned
+read_code (const TexelFormatDesc * desc, const uint8_t * p)
+{
+  if (desc->bytes_per_sample == 2)
+    return (unsigned) (p[0] | (p[1] << 8)) >> desc->shift;
+  return p[0];
+}
+
+/* @cpu and @gpu: two runs each (poisons A and B) of one output. */
+static void
+compare_outputs (const TexelWarpPlan * plan, const HostImage cpu[2],
+    const HostImage gpu[2], int bound, Comparison * cmp)
+{
+  const TexelConvertPlan *s = &plan->sampling;
+  const TexelImage *img = &cpu[0].img;
+  const TexelFormatDesc *desc = &s->out;
+  size_t i;
+  int c;
+
+  memset (cmp, 0, sizeof (*cmp));
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    const TexelComponent *comp = &desc->comp[c];
+    int w, h, x, y;
+
+    if (comp->plane < 0)
+      continue;
+    w = -((-img->width) >> comp->x_shift);
+    h = -((-img->height) >> comp->y_shift);
+    for (y = 0; y < h; y++) {
+      for (x = 0; x < w; x++) {
+        size_t at = (size_t) (img->data[comp->plane] - cpu[0].mem)
+            + (size_t) y * img->stride[comp->plane] + comp->offset
+            + (size_t) x * comp->pixel_stride;
+        double lx = comp->x_shift ? 2.0 * x + s->out_chroma_off[0] : x + 0.5;
+        double ly = comp->y_shift ? 2.0 * y + s->out_chroma_off[1] : y + 0.5;
+        int diff = abs ((int) read_code (desc, cpu[0].mem + at)
+            - (int) read_code (desc, gpu[0].mem + at));
+
+        cmp->samples++;
+        if (diff > bound && ambiguous (plan, lx, ly)) {
+          cmp->tolerated++;
+          continue;
+        }
+        if (diff > cmp->max_error) {
+          cmp->max_error = diff;
+          cmp->worst_comp = c;
+          cmp->worst_x = x;
+          cmp->worst_y = y;
+          cmp->worst_cpu = read_code (desc, cpu[0].mem + at);
+          cmp->worst_gpu = read_code (desc, gpu[0].mem + at);
+        }
+      }
+    }
+  }
+  for (i = 0; i < cpu[0].size; i++) {
+    int cpu_wrote = cpu[0].mem[i] == cpu[1].mem[i];
+    int gpu_wrote = gpu[0].mem[i] == gpu[1].mem[i];
+
+    if (cpu_wrote && !gpu_wrote)
+      cmp->unwritten++;
+    else if (!cpu_wrote && gpu_wrote)
+      cmp->stray++;
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Running one case */
+
+typedef struct
+{
+  TexelCudaConverter *conv;
+  cudaStream_t stream[2];
+  int passed, failed;
+  int worst[2][3], worst_bound[2][3];
+  double worst_tolerated;
+} Context;
+
+static int
+check_cuda (cudaError_t err, const char *what)
+{
+  if (err == cudaSuccess)
+    return 0;
+  printf ("FAIL: %s: %s\n", what, cudaGetErrorString (err));
+  return 1;
+}
+
+/* Warps on the GPU into @out (poisoned with @byte), in one or two bands
+ * on the two streams. */
+static cudaError_t
+gpu_warp (Context * ctx, const TexelWarpPlan * plan, GpuImage * in,
+    GpuImage * out, HostImage * host_out, int byte, int bands)
+{
+  int h = plan->sampling.out_height, cut = bands ? (h / 2) & ~1 : h;
+  cudaError_t err = gpu_image_poison (out, host_out, byte, ctx->stream[0]);
+
+  if (err == cudaSuccess)
+    err = (cudaError_t) texel_cuda_warp (ctx->conv, plan, &in->dev,
+        &out->dev, 0, cut, (TexelCudaStream) ctx->stream[0]);
+  if (err == cudaSuccess && cut < h)
+    err = (cudaError_t) texel_cuda_warp (ctx->conv, plan, &in->dev,
+        &out->dev, cut, h, (TexelCudaStream) ctx->stream[1]);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (ctx->stream[1]);
+  if (err == cudaSuccess)
+    err = gpu_image_copy (out, host_out, 0, ctx->stream[0]);
+  return err;
+}
+
+static void
+run_case (Context * ctx, const Case * cs, TexelFormat in_format,
+    TexelFormat out_format, TexelMethod method, MemoryMode mode)
+{
+  const TexelFormatDesc *idesc = texel_format_desc (in_format);
+  const TexelFormatDesc *odesc = texel_format_desc (out_format);
+  TexelWarpPlan plan;
+  HostImage in, cpu[2], gpu[2];
+  GpuImage gin, gout;
+  Comparison cmp;
+  char label[256];
+  int textured = uses_textures (in_format, mode);
+  int bound, r, ok;
+  cudaError_t err;
+
+  snprintf (label, sizeof (label), "%s %s -> %s %s %s", cs->name,
+      idesc->name, odesc->name, method_names[method], memory_names[mode]);
+  if (case_plan (cs, in_format, out_format, method, &plan) != 0) {
+    ctx->failed++;
+    return;
+  }
+  host_image_init (&in, in_format, cs->in_w, cs->in_h);
+  host_image_randomize (&in);
+  for (r = 0; r < 2; r++) {
+    host_image_init (&cpu[r], out_format, cs->out_w, cs->out_h);
+    host_image_init (&gpu[r], out_format, cs->out_w, cs->out_h);
+    memset (cpu[r].mem, r ? POISON_B : POISON_A, cpu[r].size);
+    texel_warp_cpu (&plan, &in.img, &cpu[r].img, 0, cs->out_h);
+  }
+
+  err = gpu_image_alloc (&gin, mode, &in);
+  if (err == cudaSuccess)
+    err = gpu_image_alloc (&gout, mode, &cpu[0]);
+  if (err == cudaSuccess)
+    err = gpu_image_copy (&gin, &in, 1, ctx->stream[0]);
+  for (r = 0; r < 2 && err == cudaSuccess; r++)
+    err = gpu_warp (ctx, &plan, &gin, &gout, &gpu[r], r ? POISON_B :
+        POISON_A, cs->bands);
+  if (err != cudaSuccess) {
+    printf ("FAIL %s: %s\n", label, cudaGetErrorString (err));
+    ctx->failed++;
+  } else {
+    bound = error_bound (&plan, textured);
+    compare_outputs (&plan, cpu, gpu, bound, &cmp);
+    ok = cmp.max_error <= bound && !cmp.unwritten && !cmp.stray
+        && cmp.tolerated <= MAX_TOLERATED_FRACTION * cmp.samples;
+    if (!ok) {
+      printf ("FAIL %s: max error %d (bound %d; component %d at (%d, %d): "
+          "CPU %u, GPU %u), %d of %d ambiguous samples beyond it, %d bytes "
+          "unwritten, %d stray\n", label, cmp.max_error, bound,
+          cmp.worst_comp, cmp.worst_x, cmp.worst_y, cmp.worst_cpu,
+          cmp.worst_gpu, cmp.tolerated, cmp.samples, cmp.unwritten,
+          cmp.stray);
+      ctx->failed++;
+    } else {
+      ctx->passed++;
+    }
+    if (cmp.max_error > ctx->worst[textured][method]) {
+      ctx->worst[textured][method] = cmp.max_error;
+      ctx->worst_bound[textured][method] = bound;
+    }
+    if ((double) cmp.tolerated / cmp.samples > ctx->worst_tolerated)
+      ctx->worst_tolerated = (double) cmp.tolerated / cmp.samples;
+  }
+  gpu_image_free (&gin);
+  gpu_image_free (&gout);
+  free (in.mem);
+  for (r = 0; r < 2; r++) {
+    free (cpu[r].mem);
+    free (gpu[r].mem);
+  }
+}
+
+/* The entry point refuses the default stream and a mismatching output. */
+static void
+check_api (Context * ctx)
+{
+  TexelWarpPlan plan;
+  HostImage in, out;
+  GpuImage gin, gout;
+  int err;
+
+  case_plan (&cases[0], TEXEL_FORMAT_RGBA, TEXEL_FORMAT_RGBA,
+      TEXEL_METHOD_BILINEAR, &plan);
+  host_image_init (&in, TEXEL_FORMAT_RGBA, cases[0].in_w, cases[0].in_h);
+  host_image_init (&out, TEXEL_FORMAT_RGBA, cases[0].in_w + 2,
+      cases[0].in_h);
+  if (gpu_image_alloc (&gin, MEMORY_DEVICE, &in) != cudaSuccess
+      || gpu_image_alloc (&gout, MEMORY_DEVICE, &out) != cudaSuccess) {
+    printf ("FAIL: api: allocation\n");
+    ctx->failed++;
+    return;
+  }
+  err = texel_cuda_warp (ctx->conv, &plan, &gin.dev, &gin.dev, 0, 1, NULL);
+  if (err == 0) {
+    printf ("FAIL: api: the default stream was accepted\n");
+    ctx->failed++;
+  } else {
+    ctx->passed++;
+  }
+  err = texel_cuda_warp (ctx->conv, &plan, &gin.dev, &gout.dev, 0, 1,
+      (TexelCudaStream) ctx->stream[0]);
+  if (err == 0) {
+    printf ("FAIL: api: an output of the wrong size was accepted\n");
+    ctx->failed++;
+  } else {
+    ctx->passed++;
+  }
+  gpu_image_free (&gin);
+  gpu_image_free (&gout);
+  free (in.mem);
+  free (out.mem);
+}
+
+static int
+print_device (void)
+{
+  TexelCudaCaps caps;
+  int count = 0, n;
+
+  n = texel_cuda_device_count (&count);
+  if (n <= 0) {
+    printf ("SKIP: no usable CUDA device: %s\n",
+        n < 0 ? texel_cuda_error_string (n) : "none found");
+    return -1;
+  }
+  if (texel_cuda_probe (0, &caps) != 0) {
+    printf ("SKIP: cannot probe device 0\n");
+    return -1;
+  }
+  printf ("device 0: %s, compute %d.%d, %d SMs\n", caps.name, caps.cc_major,
+      caps.cc_minor, caps.sm_count);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  Context ctx;
+  uint64_t seed = (uint64_t) time (NULL);
+  int quick = 0;
+  int a, ci, i, o, m, t;
+
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  for (a = 1; a < argc; a++) {
+    if (strcmp (argv[a], "--quick") == 0)
+      quick = 1;
+    else if (strcmp (argv[a], "--seed") == 0 && a + 1 < argc)
+      seed = strtoull (argv[++a], NULL, 0);
+  }
+  if (print_device () != 0)
+    return SKIP_EXIT_CODE;
+  printf ("seed %llu%s\n", (unsigned long long) seed,
+      quick ? " (quick)" : "");
+  rng_state = seed ? seed : 1;
+
+  memset (&ctx, 0, sizeof (ctx));
+  if (check_cuda (cudaSetDevice (0), "cudaSetDevice")
+      || check_cuda (cudaStreamCreateWithFlags (&ctx.stream[0],
+              cudaStreamNonBlocking), "stream")
+      || check_cuda (cudaStreamCreateWithFlags (&ctx.stream[1],
+              cudaStreamNonBlocking), "stream")
+      || check_cuda ((cudaError_t) texel_cuda_converter_new (0, &ctx.conv),
+          "converter"))
+    return 1;
+
+  check_api (&ctx);
+  for (ci = 0; ci < N_CASES; ci++) {
+    for (i = 0; i < N_IN; i++) {
+      for (o = 0; o < N_OUT; o++) {
+        for (m = TEXEL_METHOD_NEAREST; m <= TEXEL_METHOD_BICUBIC; m++) {
+          /* --quick (compute-sanitizer): one method per pair. */
+          if (quick && m != (i + o + ci) % 3)
+            continue;
+          run_case (&ctx, &cases[ci], in_formats[i], out_formats[o],
+              (TexelMethod) m, MEMORY_DEVICE);
+          if (!quick || ci == MISALIGNED_CASE)
+            run_case (&ctx, &cases[ci], in_formats[i], out_formats[o],
+                (TexelMethod) m, MEMORY_MAPPED);
+          if (ci == MISALIGNED_CASE)
+            run_case (&ctx, &cases[ci], in_formats[i], out_formats[o],
+                (TexelMethod) m, MEMORY_MISALIGNED);
+        }
+      }
+    }
+    printf ("%s: done (%d passed, %d failed so far)\n", cases[ci].name,
+        ctx.passed, ctx.failed);
+  }
+
+  for (t = 1; t >= 0; t--)
+    for (m = 0; m < 3; m++)
+      printf ("worst %s%s: %d codes (bound of that case %d)\n",
+          t ? "" : "raw-", method_names[m], ctx.worst[t][m],
+          ctx.worst_bound[t][m]);
+  printf ("most ambiguous samples beyond the bound in one case: %.2f %%\n",
+      100.0 * ctx.worst_tolerated);
+
+  texel_cuda_converter_free (ctx.conv);
+  cudaStreamDestroy (ctx.stream[0]);
+  cudaStreamDestroy (ctx.stream[1]);
+  printf ("%d passed, %d failed\n", ctx.passed, ctx.failed);
+  return ctx.failed ? 1 : 0;
+}
