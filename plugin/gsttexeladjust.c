@@ -187,27 +187,6 @@ G_DEFINE_TYPE_WITH_CODE (GstTexelAdjust, gst_texel_adjust,
 GST_ELEMENT_REGISTER_DEFINE (texeladjust, "texeladjust", GST_RANK_NONE,
     GST_TYPE_TEXEL_ADJUST);
 
-/* The element adjusts, it does not convert: the same caps on both
- * sides. */
-static GstCaps *
-gst_texel_adjust_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
-{
-  GstCaps *result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans),
-      gst_caps_ref (caps));
-
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, result,
-        GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (result);
-    result = tmp;
-  }
-  GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
-      result);
-  return result;
-}
-
 static TexelMatrix
 gst_texel_adjust_matrix (const GstVideoInfo * info)
 {
@@ -750,7 +729,7 @@ gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
       "one", "gst-texel developers");
 
   trans_class->transform_caps =
-      GST_DEBUG_FUNCPTR (gst_texel_adjust_transform_caps);
+      GST_DEBUG_FUNCPTR (gst_texel_base_transform_caps_same);
   trans_class->passthrough_on_same_caps = FALSE;
 
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_adjust_prepare);

@@ -1138,11 +1138,90 @@ gst_texel_caps_memory_twins (GstCaps * caps, gboolean cuda)
   return gst_caps_merge (result, twins);
 }
 
-GstCaps *
-gst_texel_base_add_memory_caps (GstTexelBase * base, GstCaps * caps)
+/* @caps (transfer full) with its memory:CUDAMemory structures first,
+ * each memory's in the order they came. */
+static GstCaps *
+gst_texel_caps_device_first (GstCaps * caps)
 {
-  return gst_texel_caps_memory_twins (caps,
+  GstCaps *device, *system;
+  guint i;
+
+  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
+    return caps;
+  device = gst_caps_new_empty ();
+  system = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    gst_caps_append_structure_full (gst_texel_features_cuda_memory (f) ?
+        device : system, gst_structure_copy (gst_caps_get_structure (caps,
+                i)), gst_caps_features_copy (f));
+  }
+  gst_caps_unref (caps);
+  gst_caps_append (device, system);
+  return device;
+}
+
+/* Whether frames to or from the neighbour on the other side from
+ * @direction (the pad whose caps transform_caps derives) should stay on
+ * the GPU: this element works on a discrete GPU through staged copies,
+ * and the neighbour is a texel element that takes CUDA memory, so the
+ * frame between them needs no download and upload. Direct neighbours
+ * only. On an integrated GPU (zero-copy) system memory already costs no
+ * copy and stays preferred. */
+static gboolean
+gst_texel_base_neighbour_on_device (GstTexelBase * self,
+    GstPadDirection direction)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstPad *pad = direction == GST_PAD_SINK ? trans->srcpad : trans->sinkpad;
+  GstPad *peer;
+  GstObject *neighbour = NULL;
+  gboolean staged, on_device = FALSE;
+
+  GST_OBJECT_LOCK (self);
+  staged = PRIV (self)->active_memory == GST_TEXEL_ACTIVE_MEMORY_STAGED;
+  GST_OBJECT_UNLOCK (self);
+  if (!staged || !gst_texel_base_takes_cuda_memory (self))
+    return FALSE;
+  peer = gst_pad_get_peer (pad);
+  if (peer)
+    neighbour = gst_pad_get_parent (peer);
+  if (neighbour && GST_IS_TEXEL_BASE (neighbour))
+    on_device = gst_texel_base_takes_cuda_memory (GST_TEXEL_BASE (neighbour));
+  gst_clear_object (&neighbour);
+  gst_clear_object (&peer);
+  return on_device;
+}
+
+GstCaps *
+gst_texel_base_add_memory_caps (GstTexelBase * base,
+    GstPadDirection direction, GstCaps * caps)
+{
+  caps = gst_texel_caps_memory_twins (caps,
       gst_texel_base_takes_cuda_memory (base));
+  if (gst_texel_base_neighbour_on_device (base, direction))
+    caps = gst_texel_caps_device_first (caps);
+  return caps;
+}
+
+GstCaps *
+gst_texel_base_transform_caps_same (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans),
+      direction, gst_caps_ref (caps));
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
+      result);
+  return result;
 }
 
 /* Where a subclass's transform_caps does not call

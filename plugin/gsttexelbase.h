@@ -88,14 +88,20 @@ struct _GstTexelBaseClass
 gboolean gst_texel_base_is_cuda (GstTexelBase * base);
 /* For transform_caps, before intersecting with the filter: @caps
  * (transfer full) are the caps a subclass derived structure by structure
- * from the other pad's, each in the memory (caps features) of the
- * structure it came from. Returns them followed by the same structures in
- * the other memory (system memory <-> memory:CUDAMemory), so that one
- * element can be where frames go up to or come down from the GPU while
- * the input's memory stays preferred; memory:CUDAMemory is left out where
- * the element cannot take it (CPU path, no CUDA context, built without
- * gstreamer-cuda). */
-GstCaps *gst_texel_base_add_memory_caps (GstTexelBase * base, GstCaps * caps);
+ * from the caps of the @direction pad, each in the memory (caps features)
+ * of the structure it came from. Returns them followed by the same
+ * structures in the other memory (system memory <-> memory:CUDAMemory),
+ * so that one element can be where frames go up to or come down from the
+ * GPU while the input's memory stays preferred; memory:CUDAMemory is left
+ * out where the element cannot take it (CPU path, no CUDA context, built
+ * without gstreamer-cuda). Between two texel elements on a discrete GPU,
+ * CUDA memory comes first: frames stay on the device. */
+GstCaps *gst_texel_base_add_memory_caps (GstTexelBase * base,
+    GstPadDirection direction, GstCaps * caps);
+/* transform_caps of an element whose output has the caps of its input
+ * (texeladjust, texelfilter): the same caps, in either memory. */
+GstCaps *gst_texel_base_transform_caps_same (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
 /* Whether output rows depend only on input rows in the same order, so the
  * staged path may split frames into bands. Call from prepare. */
 void gst_texel_base_set_banding (GstTexelBase * base, gboolean possible);

@@ -182,7 +182,8 @@ gst_texel_convert_transform_caps (GstBaseTransform * trans,
     result = any;
   else
     result = gst_caps_merge (gst_caps_copy (caps), any);
-  result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans), result);
+  result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans),
+      direction, result);
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
         GST_CAPS_INTERSECT_FIRST);

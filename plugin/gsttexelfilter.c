@@ -159,22 +159,6 @@ gst_texel_filter_planes_get_type (void)
   return type;
 }
 
-/* A filter, not a converter: the same caps on both sides. */
-static GstCaps *
-gst_texel_filter_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
-{
-  GstCaps *result;
-
-  if (filter)
-    result = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
-  else
-    result = gst_caps_ref (caps);
-  GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
-      result);
-  return result;
-}
-
 static gboolean
 gst_texel_filter_prepare (GstTexelBase * base, GstVideoInfo * in,
     GstVideoInfo * out)
@@ -446,7 +430,7 @@ gst_texel_filter_class_init (GstTexelFilterClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_FILTER_PLANES, 0);
 
   trans_class->transform_caps =
-      GST_DEBUG_FUNCPTR (gst_texel_filter_transform_caps);
+      GST_DEBUG_FUNCPTR (gst_texel_base_transform_caps_same);
   trans_class->passthrough_on_same_caps = FALSE;
 
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_filter_prepare);
