@@ -573,19 +573,34 @@ texel_copy_rows (const TexelImage * dst, const TexelImage * src, int row0,
   return 0;
 }
 
-/* Joins the @n streams of a frame into the slot's completion event. */
+/* The stream of band @band of the frame in @slot. Each slot has streams
+ * of its own (as far as there are streams), so that a frame's upload
+ * overlaps the previous frame's kernel and download even where the frame
+ * is not split into bands: in one stream they would run one after the
+ * other. */
+static cudaStream_t
+texel_slot_stream (GstTexelCuda * cuda, TexelSlot * slot, int band)
+{
+  int first = (int) (slot - cuda->slots) * cuda->bands;
+
+  return cuda->streams[(first + band) % TEXEL_MAX_BANDS];
+}
+
+/* Joins the @n band streams of a frame into the slot's completion event. */
 static int
 texel_record_done (GstTexelCuda * cuda, TexelSlot * slot, int n)
 {
+  cudaStream_t first = texel_slot_stream (cuda, slot, 0);
   int i, err = 0;
 
   for (i = 1; i < n && !err; i++) {
-    err = cudaEventRecord (cuda->band_done[i], cuda->streams[i]);
+    err = cudaEventRecord (cuda->band_done[i],
+        texel_slot_stream (cuda, slot, i));
     if (!err)
-      err = cudaStreamWaitEvent (cuda->streams[0], cuda->band_done[i], 0);
+      err = cudaStreamWaitEvent (first, cuda->band_done[i], 0);
   }
   if (!err)
-    err = cudaEventRecord (slot->done, cuda->streams[0]);
+    err = cudaEventRecord (slot->done, first);
   return err;
 }
 
@@ -607,7 +622,7 @@ texel_process_zero_copy (GstTexelCuda * cuda, TexelSlot * slot,
     gpointer user_data)
 {
   int err = run (user_data, in_dev, out_dev, 0, out_dev->height,
-      cuda->streams[0]);
+      texel_slot_stream (cuda, slot, 0));
 
   if (!err)
     err = texel_record_done (cuda, slot, 1);
@@ -615,7 +630,7 @@ texel_process_zero_copy (GstTexelCuda * cuda, TexelSlot * slot,
 }
 
 /* Staged: band b uploads the input rows it needs that earlier bands did
- * not, runs its kernel and downloads its output rows, on stream b; the
+ * not, runs its kernel and downloads its output rows, on its stream; the
  * uploads are chained by events, so band b's kernel overlaps band b+1's
  * upload and band b-1's download. A frame already on the device (@memory)
  * is read or written by the kernel in place: that side has no copy. */
@@ -636,7 +651,7 @@ texel_process_staged (GstTexelCuda * cuda, TexelSlot * slot,
   int uploaded = -1, b, used = 0, err = 0;
 
   for (b = 0; b < bands && b * step < out_h && !err; b++) {
-    cudaStream_t s = cuda->streams[b];
+    cudaStream_t s = texel_slot_stream (cuda, slot, b);
     int r0 = b * step, r1 = MIN (out_h, r0 + step);
     int i0 = 0, i1 = in_h;
 
