@@ -90,6 +90,50 @@ output_clear (Output *out)
   g_ptr_array_unref (out->frames);
 }
 
+static gboolean
+caps_on_device (GstPad *pad)
+{
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  gboolean on_device = caps
+                       && gst_caps_features_contains (
+                           gst_caps_get_features (caps, 0), CUDA_FEATURE);
+
+  gst_clear_caps (&caps);
+  return on_device;
+}
+
+static void
+remember_element_pads (const GValue *item, gpointer user_data)
+{
+  GstElement *e = g_value_get_object (item);
+  const gchar *pads[] = { "sink", "src" };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (pads); i++)
+    {
+      GstPad *pad = gst_element_get_static_pad (e, pads[i]);
+      gchar *key = g_strconcat ("on-device-", pads[i], NULL);
+
+      g_object_set_data (G_OBJECT (e), key,
+                         GINT_TO_POINTER (pad && caps_on_device (pad)));
+      g_free (key);
+      gst_clear_object (&pad);
+    }
+}
+
+/* Notes, on every element of @pipeline, whether its sink and src pads
+ * negotiated memory:CUDAMemory (read back by pad_caps_on_device). */
+static void
+remember_pad_memory (GstElement *pipeline)
+{
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (pipeline));
+
+  while (gst_iterator_foreach (it, remember_element_pads, NULL)
+         == GST_ITERATOR_RESYNC)
+    gst_iterator_resync (it);
+  gst_iterator_free (it);
+}
+
 /* Plays @desc to EOS into @out (its sink is the fakesink named "out");
  * returns the pipeline, stopped, for its elements' stats. */
 static GstElement *
@@ -120,6 +164,8 @@ play (const gchar *desc, Output *out)
       fail ("%s: %s (%s)", desc, e->message, GST_STR_NULL (dbg));
     }
   gst_message_unref (msg);
+  /* Pads lose their caps when they are deactivated: note them now. */
+  remember_pad_memory (pipeline);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (bus);
   gst_object_unref (sink);
@@ -191,19 +237,19 @@ assert_outputs_close (Output *cpu, Output *gpu, guint bound, const gchar *what)
     }
 }
 
+/* Whether @name's pad @pad_name had memory:CUDAMemory caps while the
+ * pipeline played (noted by play() before it stopped). */
 static gboolean
 pad_caps_on_device (GstElement *pipeline, const gchar *name,
                     const gchar *pad_name)
 {
   GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
-  GstPad *pad = gst_element_get_static_pad (e, pad_name);
-  GstCaps *caps = gst_pad_get_current_caps (pad);
-  gboolean on_device = caps
-                       && gst_caps_features_contains (
-                           gst_caps_get_features (caps, 0), CUDA_FEATURE);
+  gchar *key = g_strconcat ("on-device-", pad_name, NULL);
+  gboolean on_device;
 
-  gst_clear_caps (&caps);
-  gst_object_unref (pad);
+  fail_unless (e != NULL, "no element %s", name);
+  on_device = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (e), key));
+  g_free (key);
   gst_object_unref (e);
   return on_device;
 }
@@ -211,6 +257,10 @@ pad_caps_on_device (GstElement *pipeline, const gchar *name,
 /* ------------------------------------------------------------------------ */
 
 #define SOURCE "videotestsrc num-buffers=5 pattern=smpte ! "
+/* cudaupload prefers to pass system memory through where downstream takes
+ * it (as texel elements do, uploading it themselves): frames meant to
+ * arrive in CUDA memory are asked for in it. */
+#define UPLOADED "video/x-raw(" CUDA_FEATURE ") ! "
 
 static const struct
 {
@@ -241,7 +291,7 @@ GST_START_TEST (test_upload_convert_download)
                          "height=%d,framerate=30/1",
                          cases[c].in_format, cases[c].in_w, cases[c].in_h);
   gchar *gpu_desc = g_strdup_printf (
-      SOURCE "%s ! cudaupload ! "
+      SOURCE "%s ! cudaupload ! " UPLOADED
              "texelconvert name=t method=%s frames-in-flight=%u ! "
              "video/x-raw(memory:CUDAMemory),format=%s,width=%d,height=%d ! "
              "cudadownload ! video/x-raw,format=%s ! fakesink name=out",
@@ -295,7 +345,7 @@ GST_START_TEST (test_chain_stays_on_device)
 {
   const gchar *gpu_caps = "video/x-raw(memory:CUDAMemory)";
   gchar *gpu_desc = g_strdup_printf (
-      SOURCE CHAIN, "cudaupload !", "", gpu_caps, "", gpu_caps, "", gpu_caps,
+      SOURCE CHAIN, "cudaupload ! " UPLOADED, "", gpu_caps, "", gpu_caps, "", gpu_caps,
       "cudadownload ! video/x-raw,format=NV12 !");
   gchar *cpu_desc = g_strdup_printf (
       SOURCE CHAIN, "", "backend=cpu", "video/x-raw", "backend=cpu",
@@ -325,6 +375,58 @@ GST_START_TEST (test_chain_stays_on_device)
 
 GST_END_TEST;
 
+/* Texel elements linked directly, system memory at both ends: the frames
+ * between them stay on the GPU (memory:CUDAMemory is preferred between two
+ * texel elements on a discrete GPU), so the first element uploads, the
+ * last downloads, and nothing else crosses PCIe. The output equals the
+ * same chain with system memory forced between the elements (capsfilters),
+ * within 1 code (the kernels are the same; only where frames live
+ * differs). */
+#define SYSTEM_ENDS_CHAIN                                                      \
+  SOURCE "video/x-raw,format=NV12,width=640,height=480,framerate=30/1 ! "      \
+         "texeladjust name=a gamma=1.2 saturation=1.3 %s "                    \
+         "texelfilter name=b filter=gaussian sigma=1 %s texelconvert name=c ! " \
+         "video/x-raw,format=RGBA,width=320,height=240 ! fakesink name=out"
+
+GST_START_TEST (test_chain_system_memory_ends)
+{
+  const guint64 in_bytes = 640 * 480 * 3 / 2, out_bytes = 320 * 240 * 4;
+  gchar *linked = g_strdup_printf (SYSTEM_ENDS_CHAIN, "!", "!");
+  gchar *forced = g_strdup_printf (SYSTEM_ENDS_CHAIN, "! video/x-raw !",
+                                   "! video/x-raw !");
+  guint64 uploaded;
+  Output direct, system;
+  GstElement *p;
+
+  output_init (&direct);
+  output_init (&system);
+  gst_object_unref (play (forced, &system));
+  p = play (linked, &direct);
+  fail_if (pad_caps_on_device (p, "a", "sink"));
+  fail_unless (pad_caps_on_device (p, "a", "src"));
+  fail_unless (pad_caps_on_device (p, "b", "sink"));
+  fail_unless (pad_caps_on_device (p, "b", "src"));
+  fail_unless (pad_caps_on_device (p, "c", "sink"));
+  fail_if (pad_caps_on_device (p, "c", "src"));
+  uploaded = stats_get (p, "a", "bytes-to-device");
+  fail_unless (uploaded > 0 && uploaded <= N_FRAMES * in_bytes,
+               "%" G_GUINT64_FORMAT " bytes uploaded", uploaded);
+  fail_unless_equals_uint64 (stats_get (p, "a", "bytes-to-host"), 0);
+  fail_unless_equals_uint64 (stats_get (p, "b", "bytes-to-device"), 0);
+  fail_unless_equals_uint64 (stats_get (p, "b", "bytes-to-host"), 0);
+  fail_unless_equals_uint64 (stats_get (p, "c", "bytes-to-device"), 0);
+  fail_unless_equals_uint64 (stats_get (p, "c", "bytes-to-host"),
+                             N_FRAMES * out_bytes);
+  assert_outputs_close (&system, &direct, 1, linked);
+  gst_object_unref (p);
+  output_clear (&direct);
+  output_clear (&system);
+  g_free (linked);
+  g_free (forced);
+}
+
+GST_END_TEST;
+
 /* texelconvert where frames go up (system memory in, CUDA memory out) or
  * come down (the reverse): only that side is copied, the other is read or
  * written in place; the output agrees with the CPU. */
@@ -340,7 +442,7 @@ GST_START_TEST (test_upload_and_download_points)
       "cudadownload ! video/x-raw,format=RGBA ! fakesink name=out",
       in_caps);
   gchar *down = g_strdup_printf (
-      SOURCE "%s ! cudaupload ! texelconvert "
+      SOURCE "%s ! cudaupload ! " UPLOADED "texelconvert "
              "name=t ! video/x-raw,format=RGBA,width=320,height=240 ! "
              "fakesink name=out",
       in_caps);
@@ -470,40 +572,55 @@ have_factories (const gchar *const *names)
 }
 
 /* NVDEC -> texelconvert -> NVENC: the decoder's CUDA frames are read in
- * place; whether the encoder takes CUDA memory is its choice (logged). */
+ * place; whether the encoder takes CUDA memory is its choice (logged).
+ * Where there is no NVENC (an H100 has none), the converted frames go to
+ * cudadownload instead. The input is a committed H.264 stream
+ * (tests/data/ball-640x480-30.h264, 30 frames, made with
+ * scripts/make-test-h264.sh). */
 GST_START_TEST (test_decode_process_encode)
 {
-  const gchar *const needed[] = { "nvh264enc", "nvh264dec", "h264parse", NULL };
-  const gchar *desc
-      = "videotestsrc num-buffers=30 pattern=ball ! "
-        "video/x-raw,format=NV12,width=640,height=480,framerate=30/1 ! "
-        "nvh264enc ! h264parse ! nvh264dec ! video/x-raw(memory:CUDAMemory) ! "
-        "texelconvert name=t ! video/x-raw(ANY),format=NV12,width=320,"
-        "height=240 ! nvh264enc ! h264parse ! fakesink name=out";
+  const gchar *const needed[] = { "nvh264dec", "h264parse", NULL };
+  const gchar *const encoder[] = { "nvh264enc", NULL };
+  gboolean encode;
+  gchar *desc;
   Output out;
   GstElement *p;
 
   if (!have_factories (needed))
     {
-      g_print ("SKIP: decode -> process -> encode needs NVDEC, NVENC and "
+      g_print ("SKIP: decode -> process needs NVDEC (nvh264dec) and "
                "h264parse\n");
       return;
     }
+  encode = have_factories (encoder);
+  desc = g_strdup_printf (
+      "filesrc location=%s/ball-640x480-30.h264 ! h264parse ! nvh264dec ! "
+      "video/x-raw(memory:CUDAMemory) ! texelconvert name=t ! "
+      "video/x-raw(ANY),format=NV12,width=320,height=240 ! %s",
+      TEXEL_TEST_DATA_DIR,
+      encode ? "nvh264enc ! h264parse ! fakesink name=out"
+             : "cudadownload ! video/x-raw,format=NV12 ! fakesink name=out");
   output_init (&out);
   p = play (desc, &out);
-  fail_unless (out.frames->len > 0, "no encoded output");
+  fail_unless (out.frames->len > 0, "no output");
   fail_unless (pad_caps_on_device (p, "t", "sink"));
   fail_unless_equals_uint64 (stats_get (p, "t", "frames"), 30);
   fail_unless_equals_uint64 (stats_get (p, "t", "bytes-to-device"), 0);
-  g_print ("decode -> process -> encode: %u encoded buffers; the encoder "
-           "took %s memory (%" G_GUINT64_FORMAT " bytes downloaded)\n",
-           out.frames->len,
+  g_print ("decode -> process -> %s: %u output buffers; texelconvert gave "
+           "%s memory (%" G_GUINT64_FORMAT " bytes downloaded)\n",
+           encode ? "encode" : "cudadownload (no NVENC)", out.frames->len,
            pad_caps_on_device (p, "t", "src") ? "CUDA" : "system",
            stats_get (p, "t", "bytes-to-host"));
+  if (!encode)
+    {
+      fail_unless_equals_int (out.frames->len, 30);
+      fail_unless (pad_caps_on_device (p, "t", "src"));
+    }
   if (pad_caps_on_device (p, "t", "src"))
     fail_unless_equals_uint64 (stats_get (p, "t", "bytes-to-host"), 0);
   gst_object_unref (p);
   output_clear (&out);
+  g_free (desc);
 }
 
 GST_END_TEST;
@@ -519,6 +636,7 @@ cudamemory_gpu_suite (void)
   tcase_add_loop_test (tc, test_upload_convert_download, 0,
                        2 * G_N_ELEMENTS (cases));
   tcase_add_test (tc, test_chain_stays_on_device);
+  tcase_add_test (tc, test_chain_system_memory_ends);
   tcase_add_test (tc, test_upload_and_download_points);
   tcase_add_test (tc, test_one_context);
   tcase_add_test (tc, test_decode_process_encode);
