@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Runs on the lent GPU machine (CUDA, no GStreamer): the GPU test suite,
-# compute-sanitizer over it, the capability log and a demo pipeline in both
-# memory modes. Usage: scripts/gpu-check.sh BUILDDIR [quick]
-# Needs .gstrt (../shared/device/prepare-runtime.sh BUILDDIR) carried along.
+# Runs on the lent GPU machine (CUDA, no GStreamer): every element found,
+# the capability log and a pipeline in both memory modes, the GPU test
+# suite, then compute-sanitizer (memcheck with leak check over every GPU
+# test program, racecheck and synccheck over the kernels that use shared
+# memory), the sanitizer runs side by side.
+#
+#   scripts/gpu-check.sh BUILDDIR [quick]
+#
+# quick: the suite only, no sanitizer. Needs .gstrt
+# (../shared/device/prepare-runtime.sh BUILDDIR) carried along. Logs go to
+# $OUT (or /tmp/texel-out); the summary lines end the output.
 set -uo pipefail
 b="${1:-build-gpu}"
 out="${OUT:-/tmp/texel-out}"
@@ -11,7 +18,11 @@ mkdir -p "$out"
 export GST_PLUGIN_PATH="$PWD/$b/plugin"
 log() { echo; echo "=== $*"; }
 log "device"; nvidia-smi -L
-log "gst-inspect"; gst-inspect-1.0 texelconvert | head -20
+log "elements"
+for e in texelconvert texeladjust texelfilter texelwarp; do
+  printf '%s: ' "$e"
+  gst-inspect-1.0 "$e" >/dev/null 2>&1 && echo found || echo MISSING
+done
 for mode in staged zero-copy; do
   log "capability decision, memory-mode=$mode"
   GST_DEBUG=texel*:4 gst-launch-1.0 -q videotestsrc num-buffers=30 ! \
@@ -21,13 +32,36 @@ for mode in staged zero-copy; do
     grep -E "CUDA device|configured|frames:|ERROR|WARN" | sed 's/.*texel/texel/' | cut -c1-400
 done
 log "meson test --suite gpu"
-meson test -C "$b" --no-rebuild --suite gpu --print-errorlogs 2>&1 | tail -25
+meson test -C "$b" --no-rebuild --suite gpu --num-processes 4 \
+  --print-errorlogs > "$out/gpu-suite.txt" 2>&1
+suite=$?
 cp "$b/meson-logs/testlog.txt" "$out/gpu-testlog.txt" 2>/dev/null
-[ "${2:-}" = quick ] && exit 0
-log "compute-sanitizer memcheck"
-for t in "$b"/tests/gpu/test-convert-gpu "$b"/tests/element/test-texelconvert-gpu; do
-  [ -x "$t" ] || continue
-  GST_DEBUG=*:1 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 \
-    "$t" > "$out/sanitizer-$(basename "$t").txt" 2>&1
-  echo "$(basename "$t"): exit $? ; $(grep -E 'ERROR SUMMARY|LEAK SUMMARY' "$out/sanitizer-$(basename "$t").txt" | head -2 | tr '\n' ' ')"
-done
+grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:|^Timeout:" "$out/gpu-suite.txt"
+[ "${2:-}" = quick ] && exit $suite
+
+# One sanitizer run: TOOL NAME PROGRAM [ARGS]; its log in $out/san-TOOL-NAME.txt.
+sanitize() {
+  local tool=$1 name=$2 extra=()
+  shift 2
+  [ "$tool" = memcheck ] && extra=(--leak-check full)
+  GST_DEBUG=*:1 timeout 500 compute-sanitizer --tool "$tool" "${extra[@]}" \
+    --error-exitcode 9 "$@" > "$out/san-$tool-$name.txt" 2>&1
+  echo "$tool $name: exit $? ; $(grep -E 'ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY' \
+    "$out/san-$tool-$name.txt" | head -2 | tr '\n' ' ')"
+}
+log "compute-sanitizer (side by side)"
+t="$b/tests"
+{
+  for k in convert adjust filter warp; do
+    sanitize memcheck "$k" "$t/gpu/test-$k-gpu" --quick &
+  done
+  sanitize memcheck cudamemory "$t/element/test-cudamemory-gpu" &
+  GST_CHECKS=test_flush_in_flight,test_concurrent_pipelines,test_memory_paths \
+    sanitize memcheck texelconvert "$t/element/test-texelconvert-gpu" &
+  for k in adjust filter; do
+    sanitize racecheck "$k" "$t/gpu/test-$k-gpu" --quick &
+  done
+  sanitize synccheck filter "$t/gpu/test-filter-gpu" --quick &
+  wait
+} | sort
+exit $suite

@@ -57,6 +57,9 @@ typedef struct
   guint ring_size;
   gdouble warmup_s;
   gdouble seconds;
+  /* Frames in GPU memory in and out (memory:CUDAMemory), the ring
+   * uploaded once before the run. */
+  gboolean device;
 } BenchCase;
 
 typedef enum
@@ -93,6 +96,9 @@ typedef struct
   GstElement *pipeline;
   GstAppSrc *src;
   GstBuffer **ring;
+  /* With BenchCase.device: the CUDA context of the ring's memory, given to
+   * the pipeline's elements. */
+  GstContext *cuda_context;
 
   /* Tells the pushing thread to stop; set from the sink's streaming thread
    * once measured, or from the main thread on error. */
@@ -264,6 +270,64 @@ bench_ring_new (const GstVideoInfo * info, guint ring_size)
   return ring;
 }
 
+/* Frames already on the GPU (--device): the ring goes up once, through
+ * cudaupload, into GstCudaMemory, replacing the system-memory frames; its
+ * CUDA context is returned for the pipeline's elements, so that they read
+ * the frames in place. FALSE (with @message set) where that fails, e.g.
+ * without cudaupload. */
+static gboolean
+bench_ring_upload (GstBuffer ** ring, guint ring_size,
+    const GstVideoInfo * info, GstContext ** context, gchar ** message)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch_full ("appsrc name=up ! "
+      "cudaupload name=upload ! video/x-raw(memory:CUDAMemory) ! "
+      "appsink name=down sync=false", NULL, GST_PARSE_FLAG_FATAL_ERRORS,
+      &error);
+  GstElement *src, *sink, *upload;
+  GstCaps *caps;
+  guint i;
+
+  if (!pipeline) {
+    *message = g_strdup_printf ("no upload pipeline: %s", error->message);
+    g_error_free (error);
+    return FALSE;
+  }
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "up");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "down");
+  upload = gst_bin_get_by_name (GST_BIN (pipeline), "upload");
+  caps = gst_video_info_to_caps (info);
+  g_object_set (src, "caps", caps, "format", GST_FORMAT_TIME, NULL);
+  gst_caps_unref (caps);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  for (i = 0; i < ring_size; i++) {
+    GstBuffer *frame = gst_buffer_copy (ring[i]);
+    GstSample *sample;
+
+    GST_BUFFER_PTS (frame) = bench_frame_pts (i);
+    if (gst_app_src_push_buffer (GST_APP_SRC (src), frame) != GST_FLOW_OK)
+      break;
+    sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        10 * GST_SECOND);
+    if (!sample)
+      break;
+    gst_buffer_replace (&ring[i], gst_sample_get_buffer (sample));
+    gst_sample_unref (sample);
+  }
+  *context = gst_element_get_context (upload, "gst.cuda.context");
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (upload);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+  if (i < ring_size || !*context) {
+    *message = g_strdup_printf ("could not upload the ring (%u of %u frames "
+        "up, %s CUDA context)", i, ring_size, *context ? "a" : "no");
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* Measurement, in the streaming threads. */
 
 static GstPadProbeReturn
@@ -398,8 +462,9 @@ bench_run_build (BenchRun * run, const GstVideoInfo * in_info,
   gchar *description;
 
   description = g_strdup_printf ("appsrc name=benchsrc ! %s ! "
-      "video/x-raw,format=%s,width=%d,height=%d ! appsink name=benchsink",
-      bench_case->fragment, gst_video_format_to_string (bench_case->out.format),
+      "video/x-raw%s,format=%s,width=%d,height=%d ! appsink name=benchsink",
+      bench_case->fragment, bench_case->device ? "(memory:CUDAMemory)" : "",
+      gst_video_format_to_string (bench_case->out.format),
       bench_case->out.width, bench_case->out.height);
   run->pipeline = gst_parse_launch_full (description, NULL,
       GST_PARSE_FLAG_FATAL_ERRORS, &error);
@@ -416,6 +481,11 @@ bench_run_build (BenchRun * run, const GstVideoInfo * in_info,
   run->src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (run->pipeline),
           "benchsrc"));
   in_caps = gst_video_info_to_caps (in_info);
+  if (bench_case->device) {
+    gst_caps_set_features (in_caps, 0,
+        gst_caps_features_new ("memory:CUDAMemory", NULL));
+    gst_element_set_context (run->pipeline, run->cuda_context);
+  }
   g_object_set (run->src, "caps", in_caps, "format", GST_FORMAT_TIME,
       "is-live", FALSE, "block", TRUE, "max-buffers",
       (guint64) BENCH_SRC_MAX_BUFFERS, "max-bytes", (guint64) 0,
@@ -616,6 +686,7 @@ bench_run_case (const BenchCase * bench_case, BenchResult * result)
   BenchRun run = {.bench_case = bench_case };
   GstVideoInfo in_info;
   GThread *pusher = NULL;
+  gchar *message = NULL;
 
   memset (result, 0, sizeof (*result));
   gst_video_info_set_format (&in_info, bench_case->in.format,
@@ -627,9 +698,12 @@ bench_run_case (const BenchCase * bench_case, BenchResult * result)
   run.latencies = g_array_sized_new (FALSE, FALSE, sizeof (GstClockTime),
       1 << 16);
   run.ring = bench_ring_new (&in_info, bench_case->ring_size);
-  if (!run.ring)
+  if (!run.ring) {
     bench_result_set (result, BENCH_FAILED, "out of memory for the ring");
-  else if (bench_run_build (&run, &in_info, result))
+  } else if (bench_case->device && !bench_ring_upload (run.ring,
+          bench_case->ring_size, &in_info, &run.cuda_context, &message)) {
+    bench_result_set (result, BENCH_NOT_AVAILABLE, "%s", message);
+  } else if (bench_run_build (&run, &in_info, result))
     pusher = bench_run_play (&run, result);
 
   /* Stopping the pipeline also wakes a push blocked on a full queue. */
@@ -643,6 +717,9 @@ bench_run_case (const BenchCase * bench_case, BenchResult * result)
   gst_clear_object (&run.src);
   gst_clear_object (&run.pipeline);
   bench_ring_free (run.ring, bench_case->ring_size);
+  if (run.cuda_context)
+    gst_context_unref (run.cuda_context);
+  g_free (message);
   g_array_unref (run.latencies);
   g_free (run.departures);
 }
@@ -900,7 +977,7 @@ main (int argc, char **argv)
   gchar *in = NULL, *out = NULL, *fragment = NULL, *label = NULL;
   gint ring_size = 8;
   gdouble seconds = 3.0, warmup_s = 1.0;
-  gboolean csv = FALSE, matrix = FALSE;
+  gboolean csv = FALSE, matrix = FALSE, device = FALSE;
   GOptionEntry entries[] = {
     {"in", 0, 0, G_OPTION_ARG_STRING, &in,
         "Input frames (default NV12:3840x2160)", "FORMAT:WxH"},
@@ -915,6 +992,9 @@ main (int argc, char **argv)
         "Length of the measurement (default 3)", "S"},
     {"warmup", 0, 0, G_OPTION_ARG_DOUBLE, &warmup_s,
         "Warm-up not measured, from the first frame out (default 1)", "S"},
+    {"device", 0, 0, G_OPTION_ARG_NONE, &device,
+          "Frames already on the GPU: the ring is uploaded once (cudaupload) "
+          "and the output caps ask for memory:CUDAMemory", NULL},
     {"label", 0, 0, G_OPTION_ARG_STRING, &label,
         "Name of the run in the output (default: the fragment)", "TEXT"},
     {"csv", 0, 0, G_OPTION_ARG_NONE, &csv,
@@ -948,6 +1028,7 @@ main (int argc, char **argv)
   options.ring_size = ring_size;
   options.seconds = seconds;
   options.warmup_s = warmup_s;
+  options.device = device;
   if (!bench_video_parse (in ? in : "NV12:3840x2160", &options.in)
       || !bench_video_parse (out ? out : "RGBA:1280x720", &options.out)) {
     g_printerr ("--in and --out take FORMAT:WxH, e.g. NV12:1920x1080\n");
