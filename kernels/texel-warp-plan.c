@@ -205,10 +205,8 @@ validate (const TexelWarpConfig * c)
   return NULL;
 }
 
-/* The camera at the input's size: the calibration frame scaled per axis
- * onto the input frame (pixel corners aligned). */
-static void
-scale_camera (const TexelCamera * cal, int in_width, int in_height,
+void
+texel_warp_camera_scale (const TexelCamera * cal, int in_width, int in_height,
     TexelCamera * cam)
 {
   double sx = cal->cal_width ? (double) in_width / cal->cal_width : 1.0;
@@ -500,7 +498,7 @@ texel_warp_plan_init (TexelWarpPlan * plan, const TexelWarpConfig * config,
   } else {
     Mat3 kinv;
 
-    scale_camera (&config->camera, in_width, in_height, &cam);
+    texel_warp_camera_scale (&config->camera, in_width, in_height, &cam);
     if (config->projection == TEXEL_PROJECTION_EQUIRECTANGULAR)
       /* kinv: pixels -> angles; the ray and the turn come per pixel. */
       equirect_angles (config->fov, plan->rect_width, plan->rect_height,

@@ -255,6 +255,12 @@ int texel_warp_plan_init (TexelWarpPlan * plan, const TexelWarpConfig * config,
     TexelFormat in_format, int in_width, int in_height,
     TexelFormat out_format, int out_width, int out_height, const char **error);
 
+/* @cal at a frame of @in_width x @in_height: its calibration frame scaled
+ * per axis onto that frame (pixel corners aligned, OpenCV's pixel centres
+ * at integers), as the plan scales it to the input. */
+void texel_warp_camera_scale (const TexelCamera * cal, int in_width,
+    int in_height, TexelCamera * cam);
+
 /* The lens model alone, in double (exposed for tests and the plan):
  * normalised undistorted coordinates (pinhole: x = X/Z, y = Y/Z; fisheye:
  * the same for rays in front) to distorted normalised coordinates, and

@@ -8,7 +8,8 @@
 #   PIPELINE_TIMEOUT=60  seconds before a pipeline counts as hung
 #
 # A pipeline file is a shell script whose gst-launch-1.0 line (with "\"
-# continuations, shell quoting and ${VAR:-default}s) is read, not run.
+# continuations, shell quoting and ${VAR:-default}s, evaluated with $0 the
+# file, as when it runs) is read, not run.
 # Substitutions, each reported:
 #   * the source and what decodes it, up to the first raw system-memory caps
 #     filter or texel element (nvarguscamerasrc, v4l2src, rtspsrc ! depay !
@@ -61,7 +62,9 @@ launch_args() {
   text=$(sed -e ':a' -e '/\\$/{N;s/\\\n//;ba}' "$1" | grep -E '^[[:space:]]*(exec[[:space:]]+)?gst-launch-1\.0([[:space:]]|$)' | head -n 1)
   [ -n "$text" ] || return 1
   text=${text#*gst-launch-1.0}
-  ( set -f; eval "set -- $text" && printf '%s\n' "$@" )
+  # $0 is the pipeline file there, as when it runs: a default such as
+  # ${CALIBRATION:-$(dirname "$0")/calibration/x.yaml} finds its file.
+  bash -c 'set -f; eval "set -- $1" && printf "%s\n" "$@"' "$1" "$text"
 }
 
 run_one() {
