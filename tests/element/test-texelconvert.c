@@ -381,35 +381,6 @@ texel_harness_teardown (GstHarness * h)
   gst_harness_teardown (h);
 }
 
-/* Error and warning messages waiting on the element's bus, as text. */
-static gchar *
-bus_messages_text (GstElement * e, GstMessageType types)
-{
-  GstBus *bus = gst_element_get_bus (e);
-  GString *s = g_string_new (NULL);
-  GstMessage *msg;
-
-  if (!bus)
-    return g_string_free (s, FALSE);
-  while ((msg = gst_bus_pop_filtered (bus, types)) != NULL) {
-    GError *err = NULL;
-    gchar *dbg = NULL;
-
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
-      gst_message_parse_error (msg, &err, &dbg);
-    else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING)
-      gst_message_parse_warning (msg, &err, &dbg);
-    if (err)
-      g_string_append_printf (s, "[%s: %s (%s)] ",
-          GST_MESSAGE_TYPE_NAME (msg), err->message, GST_STR_NULL (dbg));
-    g_clear_error (&err);
-    g_free (dbg);
-    gst_message_unref (msg);
-  }
-  gst_object_unref (bus);
-  return g_string_free (s, FALSE);
-}
-
 static GstBuffer *
 push_pull (GstHarness * h, GstBuffer * in)
 {

@@ -24,4 +24,8 @@ guint frames_max_diff (const GstVideoFrame * a, const GstVideoFrame * b,
  * the element go, or it would never be finalized. */
 void drop_bus_messages (GstElement * e);
 
+/* Error and warning messages (@types) waiting on an element's bus, popped,
+ * as one line of text ("" where there are none; free it). */
+gchar *bus_messages_text (GstElement * e, GstMessageType types);
+
 #endif

@@ -1,0 +1,334 @@
+/* gst-texel: what every element must do with bad input and with changes
+ * while it runs, on the CPU path (no GPU needed; the GPU path shares the
+ * base class, and its faults are tested in test-texelconvert-gpu.c):
+ *
+ *  - bad buffers (shorter than the caps, GstVideoMeta strides or offsets
+ *    that leave the buffer): a message on the bus naming the problem,
+ *    nothing pushed, nothing read outside the buffer (valgrind runs this
+ *    suite in CI);
+ *  - caps changing mid-stream, in size and in format: each frame comes
+ *    out in the caps of its input (no leak: valgrind);
+ *  - properties set from another thread while frames flow: every frame
+ *    comes out, in order, with no error or warning on the bus.
+ *
+ * Each case runs for texelconvert, texeladjust, texelfilter and texelwarp,
+ * each with settings that make it process frames (no passthrough).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "texel-frames.h"
+
+typedef struct
+{
+  const gchar *factory;
+  /* Properties that make the element work on every frame. */
+  const gchar *props;
+  /* Two settings the concurrency test alternates between. */
+  const gchar *changes[2];
+} TexelElement;
+
+static const TexelElement elements[] = {
+  {"texelconvert", "video-direction=horiz",
+      {"video-direction=vert method=nearest",
+          "video-direction=horiz method=bicubic"}},
+  {"texeladjust", "gamma=1.3",
+      {"gamma=0.8 saturation=1.4", "gamma=1.3 saturation=1"}},
+  {"texelfilter", "filter=gaussian sigma=1",
+      {"sigma=2", "filter=bilateral sigma-space=1 sigma-range=0.1"}},
+  {"texelwarp", "rotation=5",
+      {"rotation=-20 scale=1.2", "rotation=5 scale=1"}},
+};
+
+/* "name=value name=value" on @object. */
+static void
+set_properties (GObject * object, const gchar * settings)
+{
+  gchar **tokens = g_strsplit (settings, " ", -1);
+  gchar **t;
+
+  for (t = tokens; *t; t++) {
+    gchar *eq = strchr (*t, '=');
+
+    fail_unless (eq != NULL, "bad setting '%s'", *t);
+    *eq = '\0';
+    fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (object),
+            *t) != NULL, "no property %s", *t);
+    gst_util_set_object_arg (object, *t, eq + 1);
+  }
+  g_strfreev (tokens);
+}
+
+static GstHarness *
+element_harness_new (const TexelElement * te)
+{
+  GstElement *e = gst_element_factory_make (te->factory, NULL);
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+
+  fail_unless (e != NULL, "no %s (GST_PLUGIN_PATH_1_0=%s)", te->factory,
+      GST_STR_NULL (g_getenv ("GST_PLUGIN_PATH_1_0")));
+  set_properties (G_OBJECT (e), "backend=cpu");
+  set_properties (G_OBJECT (e), te->props);
+  /* A bus of its own, so that its messages can be read. */
+  gst_element_set_bus (e, bus);
+  gst_object_unref (bus);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  return h;
+}
+
+static void
+element_harness_teardown (GstHarness * h)
+{
+  drop_bus_messages (h->element);
+  gst_harness_teardown (h);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bad buffers */
+
+typedef enum
+{
+  BAD_TOO_SMALL,                /* shorter than the caps say */
+  BAD_STRIDE_BEYOND,            /* a meta stride running past the end */
+  BAD_STRIDE_SHORT,             /* a meta stride shorter than a row */
+  BAD_OFFSET_NEAR_END,          /* a meta plane offset leaving no room */
+  N_BAD
+} BadBuffer;
+
+/* I420 16x8: planes of 128, 32 and 32 bytes at 0, 128 and 160. */
+#define BAD_CAPS "video/x-raw,format=I420,width=16,height=8,framerate=30/1"
+
+static GstBuffer *
+make_bad_buffer (BadBuffer kind)
+{
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0, 128, 160 };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 16, 8, 8 };
+  GstBuffer *buf;
+
+  switch (kind) {
+    case BAD_TOO_SMALL:
+      return gst_buffer_new_allocate (NULL, 100, NULL);
+    case BAD_STRIDE_BEYOND:
+      stride[0] = 4096;
+      break;
+    case BAD_STRIDE_SHORT:
+      stride[1] = 2;
+      break;
+    case BAD_OFFSET_NEAR_END:
+    default:
+      offset[2] = 190;
+      break;
+  }
+  buf = gst_buffer_new_allocate (NULL, 192, NULL);
+  gst_buffer_memset (buf, 0, 0x80, 192);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_I420, 16, 8, 3, offset, stride);
+  return buf;
+}
+
+/* Loop index: element * N_BAD + kind of bad buffer. */
+GST_START_TEST (test_bad_buffers)
+{
+  static const struct
+  {
+    GstFlowReturn flow;
+    GstMessageType type;
+    const gchar *text;
+  } expect[N_BAD] = {
+    /* Dropped with a warning: the stream may go on. */
+    {GST_FLOW_OK, GST_MESSAGE_WARNING,
+        "Invalid video buffer dropped: 100 bytes, the caps need 192"},
+    {GST_FLOW_ERROR, GST_MESSAGE_ERROR, "Invalid video frame layout: plane 0"},
+    {GST_FLOW_ERROR, GST_MESSAGE_ERROR, "Invalid video frame layout: plane 1"},
+    {GST_FLOW_ERROR, GST_MESSAGE_ERROR, "Invalid video frame layout: plane 2"},
+  };
+  const TexelElement *te = &elements[__i__ / N_BAD];
+  BadBuffer kind = __i__ % N_BAD;
+  GstHarness *h = element_harness_new (te);
+  gchar *text;
+
+  gst_harness_set_caps_str (h, BAD_CAPS, BAD_CAPS);
+  fail_unless_equals_int (gst_harness_push (h, make_bad_buffer (kind)),
+      expect[kind].flow);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  text = bus_messages_text (h->element, expect[kind].type);
+  fail_unless (strstr (text, expect[kind].text) != NULL,
+      "%s, bad buffer %d: expected '%s' in: %s", te->factory, kind,
+      expect[kind].text, text);
+  g_free (text);
+  element_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------ */
+/* Caps changing mid-stream */
+
+static GstBuffer *
+make_frame (const GstVideoInfo * info, guint8 value)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info),
+      NULL);
+
+  gst_buffer_memset (buf, 0, value, GST_VIDEO_INFO_SIZE (info));
+  return buf;
+}
+
+GST_START_TEST (test_renegotiation)
+{
+  static const gchar *caps[] = {
+    "video/x-raw,format=I420,width=16,height=8,framerate=30/1",
+    "video/x-raw,format=NV12,width=24,height=12,framerate=30/1",
+    "video/x-raw,format=RGBA,width=10,height=6,framerate=30/1",
+    "video/x-raw,format=YUY2,width=6,height=3,framerate=30/1",
+    "video/x-raw,format=I420,width=16,height=8,framerate=30/1",
+  };
+  const TexelElement *te = &elements[__i__];
+  GstHarness *h = element_harness_new (te);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (caps); i++) {
+    GstCaps *in_caps = gst_caps_from_string (caps[i]), *out_caps;
+    GstVideoInfo in_info, out_info;
+    GstBuffer *out;
+    GstFlowReturn ret;
+
+    fail_unless (gst_video_info_from_caps (&in_info, in_caps));
+    gst_harness_set_src_caps (h, in_caps);
+    ret = gst_harness_push (h, make_frame (&in_info, 40 + 30 * i));
+    if (ret != GST_FLOW_OK) {
+      gchar *text = bus_messages_text (h->element,
+          GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+
+      fail ("%s, %s: push returned %s; bus: %s", te->factory, caps[i],
+          gst_flow_get_name (ret), text);
+      g_free (text);
+    }
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL, "%s, %s: no output", te->factory, caps[i]);
+    out_caps = gst_pad_get_current_caps (h->sinkpad);
+    fail_unless (out_caps != NULL
+        && gst_video_info_from_caps (&out_info, out_caps));
+    /* Each element keeps format and size unless told otherwise. */
+    fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&out_info),
+        GST_VIDEO_INFO_FORMAT (&in_info));
+    fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&out_info),
+        GST_VIDEO_INFO_WIDTH (&in_info));
+    fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&out_info),
+        GST_VIDEO_INFO_HEIGHT (&in_info));
+    fail_unless (gst_buffer_get_size (out) >= GST_VIDEO_INFO_SIZE (&out_info));
+    gst_caps_unref (out_caps);
+    gst_buffer_unref (out);
+  }
+  element_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------ */
+/* Properties set from another thread while frames flow */
+
+#define CONCURRENT_FRAMES 240
+
+typedef struct
+{
+  gint frames;
+  GstClockTime last_pts;
+  gboolean in_order;
+} Arrivals;
+
+static void
+on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, Arrivals * a)
+{
+  /* One streaming thread writes these; they are read once it has
+   * stopped. */
+  if (a->frames > 0 && GST_BUFFER_PTS (buf) <= a->last_pts)
+    a->in_order = FALSE;
+  a->last_pts = GST_BUFFER_PTS (buf);
+  a->frames++;
+}
+
+GST_START_TEST (test_properties_from_another_thread)
+{
+  const TexelElement *te = &elements[__i__];
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=%d pattern=ball ! "
+      "video/x-raw,format=NV12,width=64,height=48,framerate=30/1 ! "
+      "%s name=e backend=cpu %s ! fakesink name=sink sync=false",
+      CONCURRENT_FRAMES, te->factory, te->props);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstElement *element, *sink;
+  Arrivals arrivals = { 0, 0, TRUE };
+  GstBus *bus;
+  GstMessage *msg = NULL;
+  guint changes = 0;
+
+  fail_unless (pipeline != NULL, "%s", desc);
+  element = gst_bin_get_by_name (GST_BIN (pipeline), "e");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  g_object_set (sink, "signal-handoffs", TRUE, NULL);
+  g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), &arrivals);
+  bus = gst_element_get_bus (pipeline);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  /* This thread changes the element's settings while the streaming thread
+   * processes frames, until the stream ends. */
+  while (!msg) {
+    set_properties (G_OBJECT (element), te->changes[changes++ % 2]);
+    msg = gst_bus_timed_pop_filtered (bus, GST_MSECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+  }
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS) {
+    GError *err = NULL;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, NULL);
+    else
+      gst_message_parse_warning (msg, &err, NULL);
+    fail ("%s: %s after %u changes", te->factory, err->message, changes);
+    g_clear_error (&err);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  fail_unless_equals_int (arrivals.frames, CONCURRENT_FRAMES);
+  fail_unless (arrivals.in_order, "%s: frames out of order", te->factory);
+  fail_unless (changes > 1, "%s: no change while playing", te->factory);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (element);
+  gst_object_unref (pipeline);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+static Suite *
+every_element_suite (void)
+{
+  Suite *s = suite_create ("every-element");
+  TCase *tc = tcase_create ("bad-input");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 120);
+  tcase_add_loop_test (tc, test_bad_buffers, 0,
+      G_N_ELEMENTS (elements) * N_BAD);
+  tcase_add_loop_test (tc, test_renegotiation, 0, G_N_ELEMENTS (elements));
+  tc = tcase_create ("concurrency");
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 240);
+  tcase_add_loop_test (tc, test_properties_from_another_thread, 0,
+      G_N_ELEMENTS (elements));
+  return s;
+}
+
+GST_CHECK_MAIN (every_element);
