@@ -37,6 +37,10 @@ meson test -C "$b" --no-rebuild --suite gpu --num-processes 4 \
 suite=$?
 cp "$b/meson-logs/testlog.txt" "$out/gpu-testlog.txt" 2>/dev/null
 grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:|^Timeout:" "$out/gpu-suite.txt"
+log "every element on the GPU path"
+TEXEL_TEST_BACKEND=cuda GST_PLUGIN_PATH_1_0="$GST_PLUGIN_PATH" \
+  "$b/tests/element/test-every-element" 2>&1 | grep -E "Checks|:F:|:E:" ||
+  suite=1
 [ "${2:-}" = quick ] && exit $suite
 
 # One sanitizer run: TOOL NAME PROGRAM [ARGS]; its log in $out/san-TOOL-NAME.txt.
@@ -58,6 +62,8 @@ t="$b/tests"
   sanitize memcheck cudamemory "$t/element/test-cudamemory-gpu" &
   GST_CHECKS=test_flush_in_flight,test_concurrent_pipelines,test_memory_paths \
     sanitize memcheck texelconvert "$t/element/test-texelconvert-gpu" &
+  CK_FORK=no TEXEL_TEST_BACKEND=cuda \
+    sanitize memcheck every-element "$t/element/test-every-element" &
   for k in adjust filter; do
     sanitize racecheck "$k" "$t/gpu/test-$k-gpu" --quick &
   done

@@ -13,6 +13,8 @@
  *
  * Each case runs for texelconvert, texeladjust, texelfilter and texelwarp,
  * each with settings that make it process frames (no passthrough).
+ * TEXEL_TEST_BACKEND=cuda (or auto) runs the same cases on the GPU path
+ * (by hand, on a machine with a GPU: scripts/gpu-check.sh).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -68,6 +70,15 @@ set_properties (GObject * object, const gchar * settings)
   g_strfreev (tokens);
 }
 
+/* The backend under test: TEXEL_TEST_BACKEND, else the CPU reference. */
+static const gchar *
+test_backend (void)
+{
+  const gchar *backend = g_getenv ("TEXEL_TEST_BACKEND");
+
+  return backend && *backend ? backend : "cpu";
+}
+
 static GstHarness *
 element_harness_new (const TexelElement * te)
 {
@@ -77,7 +88,7 @@ element_harness_new (const TexelElement * te)
 
   fail_unless (e != NULL, "no %s (GST_PLUGIN_PATH_1_0=%s)", te->factory,
       GST_STR_NULL (g_getenv ("GST_PLUGIN_PATH_1_0")));
-  set_properties (G_OBJECT (e), "backend=cpu");
+  gst_util_set_object_arg (G_OBJECT (e), "backend", test_backend ());
   set_properties (G_OBJECT (e), te->props);
   /* A bus of its own, so that its messages can be read. */
   gst_element_set_bus (e, bus);
@@ -264,8 +275,8 @@ GST_START_TEST (test_properties_from_another_thread)
   const TexelElement *te = &elements[__i__];
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=%d pattern=ball ! "
       "video/x-raw,format=NV12,width=64,height=48,framerate=30/1 ! "
-      "%s name=e backend=cpu %s ! fakesink name=sink sync=false",
-      CONCURRENT_FRAMES, te->factory, te->props);
+      "%s name=e backend=%s %s ! fakesink name=sink sync=false",
+      CONCURRENT_FRAMES, te->factory, test_backend (), te->props);
   GstElement *pipeline = gst_parse_launch (desc, NULL);
   GstElement *element, *sink;
   Arrivals arrivals = { 0, 0, TRUE };
