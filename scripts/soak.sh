@@ -6,7 +6,10 @@
 # memory grows between the first sample after warm-up and the last by more
 # than the allowance (default 16 MiB: pools and caches reach their size in
 # the first seconds; a leak of even 100 bytes a frame over 300k frames
-# shows as 30 MB).
+# shows as 30 MB). texel-bench's own memory is flat after its first 2^18
+# frames (it keeps a fixed sample of latencies); before that change, it
+# grew by 8 bytes a frame, which soaks of 300 and 400 s showed
+# (docs/reliability.md).
 #
 #   scripts/soak.sh BUILD_DIR [SECONDS] [FRAGMENT]
 #

@@ -34,6 +34,10 @@
  * than frames can be in flight between appsrc and appsink. */
 #define BENCH_DEPARTURE_SLOTS 8192
 
+/* Latencies kept per case at most: the percentiles of a uniform sample of
+ * this many are within a fraction of a percent of the whole run's. */
+#define BENCH_LATENCY_SAMPLES (1 << 18)
+
 /* A case that has not ended this long after it should have is stuck. */
 #define BENCH_STALL_MARGIN_S 30
 
@@ -117,7 +121,12 @@ typedef struct
   GstClockTime start_time, end_time;
   guint64 start_frames, end_frames;
   struct rusage start_usage, end_usage;
-  GArray *latencies;            /* GstClockTime, frames measured */
+  /* GstClockTime: every frame measured, or past BENCH_LATENCY_SAMPLES a
+   * uniform sample of them (reservoir sampling), so that a long run (a
+   * soak) keeps a fixed amount of memory. */
+  GArray *latencies;
+  guint64 latency_count;        /* frames whose latency was seen */
+  GRand *latency_rand;
 } BenchRun;
 
 static const gchar *const matrix_inputs[] = {
@@ -353,7 +362,18 @@ bench_run_add_latency (BenchRun * run, GstBuffer * buffer, GstClockTime now)
   if (departure == 0 || departure > now)
     return;
   latency = now - departure;
-  g_array_append_val (run->latencies, latency);
+  run->latency_count++;
+  if (run->latencies->len < BENCH_LATENCY_SAMPLES) {
+    g_array_append_val (run->latencies, latency);
+  } else {
+    /* Algorithm R: the n-th latency replaces a kept one with probability
+     * BENCH_LATENCY_SAMPLES / n. */
+    guint64 j = (guint64) (g_rand_double (run->latency_rand) *
+        run->latency_count);
+
+    if (j < BENCH_LATENCY_SAMPLES)
+      g_array_index (run->latencies, GstClockTime, j) = latency;
+  }
 }
 
 static void
@@ -695,6 +715,7 @@ bench_run_case (const BenchCase * bench_case, BenchResult * result)
   GST_VIDEO_INFO_FPS_D (&in_info) = 1;
 
   run.departures = g_new0 (GstClockTime, BENCH_DEPARTURE_SLOTS);
+  run.latency_rand = g_rand_new_with_seed (1);
   run.latencies = g_array_sized_new (FALSE, FALSE, sizeof (GstClockTime),
       1 << 16);
   run.ring = bench_ring_new (&in_info, bench_case->ring_size);
@@ -721,6 +742,7 @@ bench_run_case (const BenchCase * bench_case, BenchResult * result)
     gst_context_unref (run.cuda_context);
   g_free (message);
   g_array_unref (run.latencies);
+  g_rand_free (run.latency_rand);
   g_free (run.departures);
 }
 
