@@ -1206,12 +1206,12 @@ gst_texel_base_add_memory_caps (GstTexelBase * base,
 }
 
 GstCaps *
-gst_texel_base_transform_caps_same (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+gst_texel_base_finish_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * result,
+    GstCaps * filter)
 {
-  GstCaps *result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans),
-      direction, gst_caps_ref (caps));
-
+  result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans), direction,
+      result);
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
         GST_CAPS_INTERSECT_FIRST);
@@ -1222,6 +1222,36 @@ gst_texel_base_transform_caps_same (GstBaseTransform * trans,
   GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
       result);
   return result;
+}
+
+GstCaps *
+gst_texel_base_transform_caps_same (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  return gst_texel_base_finish_caps (trans, direction, caps,
+      gst_caps_ref (caps), filter);
+}
+
+GstCaps *
+gst_texel_caps_any_size_format (GstCaps * caps)
+{
+  GstCaps *any = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+
+    gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, GST_TEXEL_MAX_SIZE,
+        "height", GST_TYPE_INT_RANGE, 1, GST_TEXEL_MAX_SIZE, NULL);
+    gst_structure_remove_fields (s, "format", "colorimetry", "chroma-site",
+        NULL);
+    if (gst_structure_has_field (s, "pixel-aspect-ratio"))
+      gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION_RANGE, 1,
+          G_MAXINT, G_MAXINT, 1, NULL);
+    any = gst_caps_merge_structure_full (any, s,
+        gst_caps_features_copy (gst_caps_get_features (caps, i)));
+  }
+  return any;
 }
 
 /* Where a subclass's transform_caps does not call

@@ -98,10 +98,21 @@ gboolean gst_texel_base_is_cuda (GstTexelBase * base);
  * CUDA memory comes first: frames stay on the device. */
 GstCaps *gst_texel_base_add_memory_caps (GstTexelBase * base,
     GstPadDirection direction, GstCaps * caps);
+/* The end of every texel element's transform_caps: @result (transfer
+ * full), derived from @caps (the @direction pad's), through
+ * gst_texel_base_add_memory_caps, then intersected with @filter. */
+GstCaps *gst_texel_base_finish_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * result,
+    GstCaps * filter);
 /* transform_caps of an element whose output has the caps of its input
  * (texeladjust, texelfilter): the same caps, in either memory. */
 GstCaps *gst_texel_base_transform_caps_same (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+/* Each structure of @caps with any size up to GST_TEXEL_MAX_SIZE, any
+ * format and colorimetry, any pixel-aspect-ratio where it has one, in the
+ * structure's memory: what an element that converts and scales (texelconvert,
+ * texelwarp) can make of it. */
+GstCaps *gst_texel_caps_any_size_format (GstCaps * caps);
 /* Whether output rows depend only on input rows in the same order, so the
  * staged path may split frames into bands. Call from prepare. */
 void gst_texel_base_set_banding (GstTexelBase * base, gboolean possible);

@@ -161,39 +161,14 @@ static GstCaps *
 gst_texel_convert_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *any = gst_caps_new_empty ();
+  GstCaps *any = gst_texel_caps_any_size_format (caps);
   GstCaps *result;
-  guint i;
 
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
-
-    gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, MAX_SIZE,
-        "height", GST_TYPE_INT_RANGE, 1, MAX_SIZE, NULL);
-    gst_structure_remove_fields (s, "format", "colorimetry", "chroma-site",
-        NULL);
-    if (gst_structure_has_field (s, "pixel-aspect-ratio"))
-      gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION_RANGE, 1,
-          G_MAXINT, G_MAXINT, 1, NULL);
-    any = gst_caps_merge_structure_full (any, s,
-        gst_caps_features_copy (gst_caps_get_features (caps, i)));
-  }
   if (gst_texel_convert_reshapes (GST_TEXEL_CONVERT (trans)))
     result = any;
   else
     result = gst_caps_merge (gst_caps_copy (caps), any);
-  result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans),
-      direction, result);
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, result,
-        GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (result);
-    result = tmp;
-  }
-  GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
-      result);
-  return result;
+  return gst_texel_base_finish_caps (trans, direction, caps, result, filter);
 }
 
 /* Display aspect ratio of the picture that reaches the output: the input

@@ -2229,83 +2229,6 @@ GST_START_TEST (test_renegotiation)
 
 GST_END_TEST;
 
-/* Bad buffers: each gives a message on the bus that names the problem,
- * never a read outside the buffer (valgrind runs this suite in CI). */
-typedef enum
-{
-  BAD_TOO_SMALL,                /* buffer shorter than the caps say */
-  BAD_STRIDE_BEYOND,            /* meta stride running past the end */
-  BAD_STRIDE_SHORT,             /* meta stride shorter than a row */
-  BAD_OFFSET_NEAR_END           /* meta plane offset leaving no room */
-} BadBuffer;
-
-static GstBuffer *
-make_bad_buffer (BadBuffer kind)
-{
-  /* I420 16x8: planes of 128, 32 and 32 bytes at 0, 128 and 160. */
-  gsize offset[GST_VIDEO_MAX_PLANES] = { 0, 128, 160 };
-  gint stride[GST_VIDEO_MAX_PLANES] = { 16, 8, 8 };
-  gsize size = 192;
-  GstBuffer *buf;
-
-  switch (kind) {
-    case BAD_TOO_SMALL:
-      return gst_buffer_new_allocate (NULL, 100, NULL);
-    case BAD_STRIDE_BEYOND:
-      stride[0] = 4096;
-      break;
-    case BAD_STRIDE_SHORT:
-      stride[1] = 2;
-      break;
-    case BAD_OFFSET_NEAR_END:
-      offset[2] = 190;
-      break;
-  }
-  buf = gst_buffer_new_allocate (NULL, size, NULL);
-  gst_buffer_memset (buf, 0, 0x80, size);
-  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
-      GST_VIDEO_FORMAT_I420, 16, 8, 3, offset, stride);
-  return buf;
-}
-
-GST_START_TEST (test_bad_buffers)
-{
-  static const struct
-  {
-    const gchar *what;
-    GstFlowReturn flow;
-    GstMessageType type;
-    const gchar *text;
-  } expect[] = {
-    /* Dropped with a warning: the stream may go on. */
-    {"too small", GST_FLOW_OK, GST_MESSAGE_WARNING,
-        "Invalid video buffer dropped: 100 bytes, the caps need 192"},
-    {"stride beyond", GST_FLOW_ERROR, GST_MESSAGE_ERROR,
-        "Invalid video frame layout: plane 0"},
-    {"stride short", GST_FLOW_ERROR, GST_MESSAGE_ERROR,
-        "Invalid video frame layout: plane 1"},
-    {"offset near end", GST_FLOW_ERROR, GST_MESSAGE_ERROR,
-        "Invalid video frame layout: plane 2"},
-  };
-  GstHarness *h = texel_harness_new ("backend=cpu");
-  gchar *text;
-
-  gst_harness_set_caps_str (h,
-      "video/x-raw,format=I420,width=16,height=8,framerate=30/1",
-      "video/x-raw,format=RGBA,width=8,height=4,framerate=30/1");
-  fail_unless_equals_int (gst_harness_push (h, make_bad_buffer (__i__)),
-      expect[__i__].flow);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
-  text = bus_messages_text (h->element, expect[__i__].type);
-  fail_unless (strstr (text, expect[__i__].text) != NULL,
-      "%s: expected '%s' in: %s", expect[__i__].what, expect[__i__].text,
-      text);
-  g_free (text);
-  texel_harness_teardown (h);
-}
-
-GST_END_TEST;
-
 static Suite *
 texelconvert_suite (void)
 {
@@ -2361,11 +2284,6 @@ texelconvert_suite (void)
   tcase_add_test (tc, test_backend_auto);
   tcase_add_test (tc, test_backend_cuda_without_gpu);
   tcase_add_test (tc, test_state_cycles);
-
-  tc = tcase_create ("bad-input");
-  suite_add_tcase (s, tc);
-  tcase_add_loop_test (tc, test_bad_buffers, 0, 4);
-
   return s;
 }
 
