@@ -98,13 +98,6 @@ element_harness_new (const TexelElement * te)
   return h;
 }
 
-static void
-element_harness_teardown (GstHarness * h)
-{
-  drop_bus_messages (h->element);
-  gst_harness_teardown (h);
-}
-
 /* ------------------------------------------------------------------ */
 /* Bad buffers */
 
@@ -178,7 +171,7 @@ GST_START_TEST (test_bad_buffers)
       "%s, bad buffer %d: expected '%s' in: %s", te->factory, kind,
       expect[kind].text, text);
   g_free (text);
-  element_harness_teardown (h);
+  texel_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -242,7 +235,7 @@ GST_START_TEST (test_renegotiation)
     gst_caps_unref (out_caps);
     gst_buffer_unref (out);
   }
-  element_harness_teardown (h);
+  texel_harness_teardown (h);
 }
 
 GST_END_TEST;

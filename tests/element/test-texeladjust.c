@@ -961,8 +961,7 @@ GST_START_TEST (test_lut_while_playing)
       != NULL, "%s", text);
   g_free (text);
 
-  drop_bus_messages (h->element);
-  gst_harness_teardown (h);
+  texel_harness_teardown (h);
   gst_object_unref (bus);
   g_free (invert);
   g_free (broken);

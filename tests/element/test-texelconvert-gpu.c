@@ -258,13 +258,6 @@ texel_harness_new (const gchar * props)
   return h;
 }
 
-static void
-texel_harness_teardown (GstHarness * h)
-{
-  drop_bus_messages (h->element);
-  gst_harness_teardown (h);
-}
-
 static gchar *
 bus_errors (GstElement * e)
 {

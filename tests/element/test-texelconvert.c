@@ -371,16 +371,6 @@ texel_harness_new (const gchar * props)
   return h;
 }
 
-/* The messages on the element's bus hold references to the element: drop
- * them (and whatever the state change to NULL posts) before the harness
- * lets the element go, or it would never be finalized. */
-static void
-texel_harness_teardown (GstHarness * h)
-{
-  drop_bus_messages (h->element);
-  gst_harness_teardown (h);
-}
-
 static GstBuffer *
 push_pull (GstHarness * h, GstBuffer * in)
 {

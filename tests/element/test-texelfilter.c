@@ -217,13 +217,6 @@ filter_harness_new (const gchar * props)
   return h;
 }
 
-static void
-filter_harness_teardown (GstHarness * h)
-{
-  drop_bus_messages (h->element);
-  gst_harness_teardown (h);
-}
-
 static GstBuffer *
 push_pull (GstHarness * h, GstBuffer * in)
 {
@@ -401,7 +394,7 @@ GST_START_TEST (test_bad_values)
   }
   /* Still the bilateral with its defaults: nothing bad reached the plan. */
   push_and_check (h, &info, rand, GST_SECOND / 30, "after bad values");
-  filter_harness_teardown (h);
+  texel_harness_teardown (h);
   g_rand_free (rand);
   g_free (caps);
 }
@@ -434,7 +427,7 @@ GST_START_TEST (test_passthrough)
     fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
             (h->element)));
     gst_buffer_unref (out);
-    filter_harness_teardown (h);
+    texel_harness_teardown (h);
   }
   /* The defaults blur. */
   {
@@ -442,7 +435,7 @@ GST_START_TEST (test_passthrough)
 
     gst_harness_set_caps_str (h, caps, caps);
     push_and_check (h, &info, rand, 0, "defaults");
-    filter_harness_teardown (h);
+    texel_harness_teardown (h);
   }
   g_rand_free (rand);
   g_free (caps);
@@ -474,7 +467,7 @@ GST_START_TEST (test_formats)
     fail_unless (gst_video_info_is_equal (&oinfo, &info),
         "%s: output caps differ from the input's", what);
     gst_caps_unref (out_caps);
-    filter_harness_teardown (h);
+    texel_harness_teardown (h);
     g_free (what);
   }
   g_rand_free (rand);
@@ -533,8 +526,8 @@ GST_START_TEST (test_planes_luma)
     gst_buffer_unref (in);
     gst_buffer_unref (out);
     gst_buffer_unref (out_all);
-    filter_harness_teardown (h);
-    filter_harness_teardown (all);
+    texel_harness_teardown (h);
+    texel_harness_teardown (all);
     g_free (caps);
   }
   g_rand_free (rand);
@@ -566,7 +559,7 @@ GST_START_TEST (test_caps)
   in = make_random_buffer (&info, rand, 0);
   fail_if (gst_harness_push (h, in) == GST_FLOW_OK,
       "NV12 64x48 in, I420 32x32 out accepted");
-  filter_harness_teardown (h);
+  texel_harness_teardown (h);
   g_rand_free (rand);
   g_free (caps);
   g_free (other);
@@ -609,7 +602,7 @@ GST_START_TEST (test_change_while_playing)
         TEXEL_BORDER_CLAMP, "planes", TEXEL_FILTER_PLANES_ALL, NULL);
     push_and_check (h, &info, rand, i * GST_SECOND / 30, "sigma=1 again");
   }
-  filter_harness_teardown (h);
+  texel_harness_teardown (h);
   g_rand_free (rand);
   g_free (caps);
 }
@@ -654,7 +647,7 @@ GST_START_TEST (test_controller)
   gst_buffer_unref (out);
 
   gst_object_unref (cs);
-  filter_harness_teardown (h);
+  texel_harness_teardown (h);
   g_rand_free (rand);
   g_free (caps);
 }

@@ -243,13 +243,6 @@ warp_harness_new (const gchar * props)
   return h;
 }
 
-static void
-warp_harness_teardown (GstHarness * h)
-{
-  drop_bus_messages (h->element);
-  gst_harness_teardown (h);
-}
-
 static GstBuffer *
 push_pull (GstHarness * h, GstBuffer * in)
 {
@@ -447,7 +440,7 @@ GST_START_TEST (test_identity)
   fail_unless (out == in, "identity warp: not passthrough");
   gst_buffer_unref (in);
   gst_buffer_unref (out);
-  warp_harness_teardown (h);
+  texel_harness_teardown (h);
 
   h = warp_harness_new (NULL);
   warp_one (h, caps, small, rand, &in, &out);
@@ -456,7 +449,7 @@ GST_START_TEST (test_identity)
   check_reference (&in_info, &out_info, in, out, &cfg, "identity scaled");
   gst_buffer_unref (in);
   gst_buffer_unref (out);
-  warp_harness_teardown (h);
+  texel_harness_teardown (h);
   g_rand_free (rand);
   g_free (caps);
   g_free (small);
@@ -526,7 +519,7 @@ GST_START_TEST (test_models)
     check_reference (&in_info, &out_info, in, out, &cfg, cases[i].props);
     gst_buffer_unref (in);
     gst_buffer_unref (out);
-    warp_harness_teardown (h);
+    texel_harness_teardown (h);
     g_free (out_caps);
   }
   g_rand_free (rand);
@@ -584,7 +577,7 @@ GST_START_TEST (test_calibration_errors)
           "%s: \"%s\" does not say \"%s\"", cases[i].props, error,
           cases[i].expect[j]);
     g_free (error);
-    warp_harness_teardown (h);
+    texel_harness_teardown (h);
   }
   g_rand_free (rand);
   g_free (caps);
@@ -621,7 +614,7 @@ GST_START_TEST (test_calibration_scaled)
   check_reference (&info, &info, in, out, &cfg, "scaled calibration");
   gst_buffer_unref (in);
   gst_buffer_unref (out);
-  warp_harness_teardown (h);
+  texel_harness_teardown (h);
   g_rand_free (rand);
   g_free (caps);
 }
@@ -675,7 +668,7 @@ GST_START_TEST (test_change_while_playing)
     gst_buffer_unref (in);
     gst_buffer_unref (out);
   }
-  warp_harness_teardown (h);
+  texel_harness_teardown (h);
   g_rand_free (rand);
   g_free (caps);
 }
@@ -716,7 +709,7 @@ GST_START_TEST (test_controller)
   gst_buffer_unref (out);
 
   gst_object_unref (cs);
-  warp_harness_teardown (h);
+  texel_harness_teardown (h);
   g_rand_free (rand);
   g_free (caps);
 }

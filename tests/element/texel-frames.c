@@ -87,6 +87,13 @@ drop_bus_messages (GstElement * e)
   }
 }
 
+void
+texel_harness_teardown (GstHarness * h)
+{
+  drop_bus_messages (h->element);
+  gst_harness_teardown (h);
+}
+
 /* Error and warning messages waiting on the element's bus, as text. */
 gchar *
 bus_messages_text (GstElement * e, GstMessageType types)

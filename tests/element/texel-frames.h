@@ -7,6 +7,7 @@
 
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#include <gst/check/gstharness.h>
 
 /* Code of component @comp at its sample (@x, @y), whatever the format:
  * planar, semi-planar, packed or 10-bit (P010 read as 10-bit codes). */
@@ -23,6 +24,10 @@ guint frames_max_diff (const GstVideoFrame * a, const GstVideoFrame * b,
  * them (and whatever the state change to NULL posts) before a harness lets
  * the element go, or it would never be finalized. */
 void drop_bus_messages (GstElement * e);
+
+/* Tears a harness down once its element's bus messages are dropped (see
+ * drop_bus_messages). */
+void texel_harness_teardown (GstHarness * h);
 
 /* Error and warning messages (@types) waiting on an element's bus, popped,
  * as one line of text ("" where there are none; free it). */
