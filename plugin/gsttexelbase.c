@@ -1194,7 +1194,9 @@ gst_texel_base_neighbour_on_device (GstTexelBase * self,
   return on_device;
 }
 
-GstCaps *
+/* @caps with their twins in the other memory, CUDA memory first towards a
+ * texel neighbour (gst_texel_base_finish_caps). */
+static GstCaps *
 gst_texel_base_add_memory_caps (GstTexelBase * base,
     GstPadDirection direction, GstCaps * caps)
 {
@@ -1255,7 +1257,7 @@ gst_texel_caps_any_size_format (GstCaps * caps)
 }
 
 /* Where a subclass's transform_caps does not call
- * gst_texel_base_add_memory_caps, frames in CUDA memory are still kept
+ * gst_texel_base_finish_caps, frames in CUDA memory are still kept
  * away from an element that cannot take them. */
 static gboolean
 gst_texel_base_caps_query_memory (GstTexelBase * self, GstQuery * query)

@@ -86,21 +86,16 @@ struct _GstTexelBaseClass
 
 /* What the element runs on, once started. */
 gboolean gst_texel_base_is_cuda (GstTexelBase * base);
-/* For transform_caps, before intersecting with the filter: @caps
- * (transfer full) are the caps a subclass derived structure by structure
- * from the caps of the @direction pad, each in the memory (caps features)
- * of the structure it came from. Returns them followed by the same
- * structures in the other memory (system memory <-> memory:CUDAMemory),
- * so that one element can be where frames go up to or come down from the
- * GPU while the input's memory stays preferred; memory:CUDAMemory is left
- * out where the element cannot take it (CPU path, no CUDA context, built
- * without gstreamer-cuda). Between two texel elements on a discrete GPU,
- * CUDA memory comes first: frames stay on the device. */
-GstCaps *gst_texel_base_add_memory_caps (GstTexelBase * base,
-    GstPadDirection direction, GstCaps * caps);
 /* The end of every texel element's transform_caps: @result (transfer
- * full), derived from @caps (the @direction pad's), through
- * gst_texel_base_add_memory_caps, then intersected with @filter. */
+ * full), the caps a subclass derived structure by structure from @caps
+ * (the @direction pad's), each in the memory (caps features) of the
+ * structure it came from, followed by the same structures in the other
+ * memory (system memory <-> memory:CUDAMemory), then intersected with
+ * @filter. So one element can be where frames go up to or come down from
+ * the GPU while the input's memory stays preferred; memory:CUDAMemory is
+ * left out where the element cannot take it (CPU path, no CUDA context,
+ * built without gstreamer-cuda). Between two texel elements on a discrete
+ * GPU, CUDA memory comes first: frames stay on the device. */
 GstCaps *gst_texel_base_finish_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * result,
     GstCaps * filter);
@@ -151,7 +146,7 @@ void gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame);
 /* Pad templates of every texel element: in builds with gstreamer-cuda, CUDA
  * memory listed first, as GStreamer's CUDA elements list it; which memory
  * a stream gets is decided in transform_caps (see
- * gst_texel_base_add_memory_caps). Needs config.h. */
+ * gst_texel_base_finish_caps). Needs config.h. */
 #if HAVE_GST_CUDA
 #define GST_TEXEL_CAPS GST_TEXEL_CUDA_CAPS "; " GST_TEXEL_SYSTEM_CAPS
 #else
