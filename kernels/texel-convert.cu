@@ -20,50 +20,80 @@
 #include "texel-cuda-sampler.cuh"
 #include "texel-fault.h"
 
-/* One thread per output sample of one group. */
-template <int METHOD> static __global__ void
-texel_convert_kernel (const TexelConvertPlan plan, const TexelSource src,
+/* TexelSamplesPerThread<Source> output samples of one row of one group
+ * per thread; Source: TexelSource or TexelFastSource. */
+template <int METHOD, typename Source> static __global__ void
+texel_convert_kernel (const TexelConvertPlan plan, const Source src,
     const TexelSink sink)
 {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int n = TexelSamplesPerThread<Source>::value;
+  int i0 = blockIdx.x * blockDim.x * n + threadIdx.x;
   int row = sink.row0 + blockIdx.y * blockDim.y + threadIdx.y;
-  float x, y;
-  bool inside;
+  float y;
+  bool row_inside;
 
-  if (i >= sink.width || row >= sink.row1)
+  if (row >= sink.row1)
     return;
-
-  x = texel_sample_centre_f (i, sink.x_shift, plan.out_chroma_off[0]);
   y = texel_sample_centre_f (row, sink.y_shift, plan.out_chroma_off[1]);
-  inside = x >= plan.dst_x0 && x < plan.dst_x1 && y >= plan.dst_y0
-      && y < plan.dst_y1;
-  texel_resample_store<METHOD> (plan, src, sink, i, row, inside,
-      texel_map_f (plan.map_f[0], x, y), texel_map_f (plan.map_f[1], x, y));
+  row_inside = y >= plan.dst_y0 && y < plan.dst_y1;
+
+#pragma unroll
+  for (int s = 0; s < n; s++) {
+    int i = i0 + s * blockDim.x;
+    float x;
+
+    if (i >= sink.width)
+      return;
+    x = texel_sample_centre_f (i, sink.x_shift, plan.out_chroma_off[0]);
+    texel_resample_store<METHOD> (plan, src, sink, i, row, row_inside
+        && x >= plan.dst_x0 && x < plan.dst_x1, texel_map_f (plan.map_f[0],
+            x, y), texel_map_f (plan.map_f[1], x, y));
+  }
+}
+
+template <int METHOD, typename Source> static void
+texel_convert_launch_grid (const TexelConvertPlan * plan, const Source * src,
+    const TexelSink * sink, cudaStream_t stream)
+{
+  dim3 grid, block;
+
+  texel_launch_grid<Source> (sink, &grid, &block);
+  texel_convert_kernel<METHOD> <<<grid, block, 0, stream>>> (*plan, *src,
+      *sink);
+}
+
+template <int METHOD> static void
+texel_convert_launch_source (const TexelConvertPlan * plan,
+    const TexelSource * src, const TexelFastSource * fast,
+    const TexelSink * sink, cudaStream_t stream)
+{
+  if (fast != NULL)
+    texel_convert_launch_grid<METHOD> (plan, fast, sink, stream);
+  else
+    texel_convert_launch_grid<METHOD> (plan, src, sink, stream);
 }
 
 static cudaError_t
 texel_convert_launch (const TexelConvertPlan * plan, const TexelSource * src,
-    const TexelSink * sink, cudaStream_t stream, const void *data)
+    const TexelFastSource * fast, const TexelSink * sink, cudaStream_t stream,
+    const void *data)
 {
-  dim3 grid, block;
-
-  texel_launch_grid (sink, &grid, &block);
   if (sink->row1 <= sink->row0)
     return cudaSuccess;
   if (texel_fault_hit (TEXEL_FAULT_LAUNCH))
     return cudaErrorLaunchFailure;
   switch (plan->method) {
     case TEXEL_METHOD_NEAREST:
-      texel_convert_kernel<TEXEL_METHOD_NEAREST> <<<grid, block, 0,
-          stream>>> (*plan, *src, *sink);
+      texel_convert_launch_source<TEXEL_METHOD_NEAREST> (plan, src, fast, sink,
+          stream);
       break;
     case TEXEL_METHOD_BILINEAR:
-      texel_convert_kernel<TEXEL_METHOD_BILINEAR> <<<grid, block, 0,
-          stream>>> (*plan, *src, *sink);
+      texel_convert_launch_source<TEXEL_METHOD_BILINEAR> (plan, src, fast, sink,
+          stream);
       break;
     case TEXEL_METHOD_BICUBIC:
-      texel_convert_kernel<TEXEL_METHOD_BICUBIC> <<<grid, block, 0,
-          stream>>> (*plan, *src, *sink);
+      texel_convert_launch_source<TEXEL_METHOD_BICUBIC> (plan, src, fast, sink,
+          stream);
       break;
     default:
       return cudaErrorInvalidValue;

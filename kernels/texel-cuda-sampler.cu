@@ -38,12 +38,20 @@ typedef struct
   TexelTextureKey key;
   cudaTextureObject_t texture;
   uint64_t last_use;
-  /* Completion of the last kernels that read it, per stream: a texture
-   * is destroyed only once no queued kernel can still use it. */
-  cudaEvent_t done[TEXEL_TEXTURE_STREAMS];
-  cudaStream_t done_stream[TEXEL_TEXTURE_STREAMS];
-  int next_done;
+  /* Bit s: kernels queued on tracked stream s (TexelStreamUse) may read
+   * it, so it is destroyed only once that stream's event has completed. */
+  uint32_t pending;
 } TexelTextureEntry;
+
+/* A stream the converter's kernels were queued on, and an event recorded
+ * after the last call's launches there: one record per call whatever the
+ * number of textures read (each record costs host time, ~0.3 us on an
+ * H100 host). */
+typedef struct
+{
+  cudaStream_t stream;          /* NULL: free */
+  cudaEvent_t done;
+} TexelStreamUse;
 
 struct TexelCudaConverter
 {
@@ -52,7 +60,11 @@ struct TexelCudaConverter
   size_t texture_pitch_alignment;
   int max_texture_width, max_texture_height, max_texture_pitch;
   uint64_t clock;
+  /* GST_TEXEL_SAMPLER=generic: no fast path, to compare the two. */
+  int generic_only;
   TexelTextureEntry textures[TEXEL_TEXTURE_CACHE_SIZE];
+  TexelStreamUse streams[TEXEL_TEXTURE_STREAMS];
+  int next_stream;
 };
 
 static int
@@ -65,70 +77,91 @@ texel_texture_key_equal (const TexelTextureKey * a, const TexelTextureKey * b)
 
 /* Waits until no queued kernel reads @entry's texture. */
 static cudaError_t
-texel_texture_entry_wait (TexelTextureEntry * entry)
+texel_texture_entry_wait (TexelCudaConverter * conv,
+    TexelTextureEntry * entry)
 {
   int s;
 
   for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++) {
-    if (entry->done_stream[s] != NULL) {
-      cudaError_t err = cudaEventSynchronize (entry->done[s]);
+    if (entry->pending & (1u << s)) {
+      cudaError_t err = cudaEventSynchronize (conv->streams[s].done);
 
       if (err != cudaSuccess)
         return err;
-      entry->done_stream[s] = NULL;
     }
   }
+  entry->pending = 0;
   return cudaSuccess;
 }
 
 static cudaError_t
-texel_texture_entry_release (TexelTextureEntry * entry)
+texel_texture_entry_release (TexelCudaConverter * conv,
+    TexelTextureEntry * entry)
 {
   cudaError_t err;
 
   if (!entry->valid)
     return cudaSuccess;
-  err = texel_texture_entry_wait (entry);
+  err = texel_texture_entry_wait (conv, entry);
   if (err != cudaSuccess)
     return err;
   entry->valid = 0;
   return cudaDestroyTextureObject (entry->texture);
 }
 
-/* Notes that kernels queued on @stream read @entry. */
+/* The tracked slot of @stream. With more streams than slots, the oldest
+ * slot is taken over once its work is done: the textures marked with it
+ * then wait on the new stream's event, later, which is still safe. */
 static cudaError_t
-texel_texture_entry_used (TexelTextureEntry * entry, cudaStream_t stream)
+texel_stream_slot (TexelCudaConverter * conv, cudaStream_t stream, int *slot)
 {
   cudaError_t err;
   int s;
 
   for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
-    if (entry->done_stream[s] == stream)
+    if (conv->streams[s].stream == stream)
       break;
   if (s == TEXEL_TEXTURE_STREAMS) {
     for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
-      if (entry->done_stream[s] == NULL)
+      if (conv->streams[s].stream == NULL)
         break;
   }
   if (s == TEXEL_TEXTURE_STREAMS) {
-    /* More streams than tracked: reuse the oldest slot once its work is
-     * done, so that no pending use goes untracked. */
-    s = entry->next_done;
-    entry->next_done = (s + 1) % TEXEL_TEXTURE_STREAMS;
-    err = cudaEventSynchronize (entry->done[s]);
+    s = conv->next_stream;
+    conv->next_stream = (s + 1) % TEXEL_TEXTURE_STREAMS;
+    err = cudaEventSynchronize (conv->streams[s].done);
     if (err != cudaSuccess)
       return err;
   }
-  if (entry->done[s] == NULL) {
+  if (conv->streams[s].done == NULL) {
     /* Created once per slot, not per frame. */
-    err = cudaEventCreateWithFlags (&entry->done[s], cudaEventDisableTiming);
+    err = cudaEventCreateWithFlags (&conv->streams[s].done,
+        cudaEventDisableTiming);
     if (err != cudaSuccess)
       return err;
   }
-  err = cudaEventRecord (entry->done[s], stream);
+  conv->streams[s].stream = stream;
+  *slot = s;
+  return cudaSuccess;
+}
+
+/* Notes that the kernels just queued on @stream read the textures of
+ * @used (NULL entries: plain loads). */
+static cudaError_t
+texel_textures_used (TexelCudaConverter * conv, cudaStream_t stream,
+    TexelTextureEntry * used[TEXEL_MAX_COMPONENTS])
+{
+  cudaError_t err;
+  int c, s;
+
+  err = texel_stream_slot (conv, stream, &s);
+  if (err == cudaSuccess)
+    err = cudaEventRecord (conv->streams[s].done, stream);
   if (err != cudaSuccess)
     return err;
-  entry->done_stream[s] = stream;
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    if (used[c] != NULL)
+      used[c]->pending |= 1u << s;
   return cudaSuccess;
 }
 
@@ -184,7 +217,7 @@ texel_texture_lookup (TexelCudaConverter * conv, const TexelTextureKey * key,
       victim = entry;
   }
 
-  err = texel_texture_entry_release (victim);
+  err = texel_texture_entry_release (conv, victim);
   if (err != cudaSuccess)
     return err;
   err = texel_texture_create (key, &victim->texture);
@@ -442,6 +475,127 @@ texel_sink_init (const TexelConvertPlan * plan, const TexelImage * out,
   texel_sink_layout (plan, out, out_comp, sink);
 }
 
+/* floor (clamp (@v, 0, 1) * 255 + 0.5): texel_quantize at 8 bits. */
+static uint32_t
+texel_code8_host (float v)
+{
+  return (uint32_t) floorf (fminf (fmaxf (v, 0.0f), 1.0f) * 255.0f + 0.5f);
+}
+
+/* Which output component of @sink each byte of its element holds (-1:
+ * padding). Returns 0 where the group is not whole 8-bit elements. */
+static int
+texel_fast_bytes (const TexelConvertPlan * plan, const TexelSink * sink,
+    int byte_comp[4])
+{
+  int j, k;
+
+  if (plan->out.bits != 8 || plan->out.shift != 0
+      || plan->out.bytes_per_sample != 1 || sink->elem_bytes == 0)
+    return 0;
+  for (k = 0; k < 4; k++)
+    byte_comp[k] = -1;
+  for (j = 0; j < sink->n_comp; j++) {
+    k = sink->comp_bit[j] / 8;
+    if (k >= sink->elem_bytes || byte_comp[k] >= 0)
+      return 0;
+    byte_comp[k] = j;
+  }
+  for (k = 0; k < sink->elem_bytes; k++)
+    if (byte_comp[k] < 0 && !(sink->fill_mask & (1u << k)))
+      return 0;
+  return 1;
+}
+
+/* texel_plane_coord_f as p = luma * @scale + @offset. */
+static void
+texel_fast_axis (int shift, float chroma_off, float *scale, float *offset)
+{
+  *scale = shift ? 0.5f : 1.0f;
+  *offset = shift ? 0.5f - 0.5f * chroma_off : 0.0f;
+}
+
+/* Which products of the matrix @m the kernel computes (TexelFastTexture's
+ * form). */
+static int
+texel_fast_form (const float m[4][4])
+{
+  int k, l, diagonal = 1, channels = 0;
+
+  for (k = 0; k < 4; k++) {
+    for (l = 0; l < 4; l++) {
+      if (m[k][l] == 0.0f)
+        continue;
+      diagonal &= k == l;
+      channels = l + 1 > channels ? l + 1 : channels;
+    }
+  }
+  if (channels <= 1)
+    return TEXEL_FAST_ONE_CHANNEL;
+  if (channels == 2)
+    return TEXEL_FAST_TWO_CHANNELS;
+  return diagonal ? TEXEL_FAST_DIAGONAL : TEXEL_FAST_FULL;
+}
+
+/* Fills @fast for @sink's group where the fast path serves it (see
+ * TexelFastSource): whole 8-bit output elements, every input component
+ * a texture channel or missing, and for nearest, textures whose
+ * normalised texels are the codes themselves. Returns 0 where it does
+ * not. */
+static int
+texel_fast_source_init (const TexelConvertPlan * plan,
+    const TexelSource * src, const TexelSink * sink, TexelFastSource * fast)
+{
+  TexelFastTexture *ft = NULL;
+  int byte_comp[4];
+  int c, k;
+
+  if (!texel_fast_bytes (plan, sink, byte_comp))
+    return 0;
+  if (plan->method == TEXEL_METHOD_NEAREST && (plan->in.shift != 0
+          || plan->in.bits != 8 * plan->in.bytes_per_sample))
+    return 0;
+
+  memset (fast, 0, sizeof (*fast));
+  for (k = 0; k < sink->elem_bytes; k++) {
+    int j = byte_comp[k];
+
+    fast->bias[k] = j < 0 ? 1.0f : sink->coef[j][4];
+    fast->border_word |= (j < 0 ? 0xffu : texel_code8_host (sink->border[j]))
+        << (8 * k);
+  }
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    const TexelSourceComp *sc = &src->comp[c];
+
+    if (sc->kind == TEXEL_SOURCE_UNUSED)
+      continue;
+    if (sc->kind == TEXEL_SOURCE_MISSING) {
+      for (k = 0; k < sink->elem_bytes; k++)
+        if (byte_comp[k] >= 0)
+          fast->bias[k] += sink->coef[byte_comp[k]][c] * plan->in_missing[c];
+      continue;
+    }
+    if (sc->kind == TEXEL_SOURCE_TEXTURE) {
+      ft = &fast->tex[fast->n_tex++];
+      ft->texture = sc->texture;
+      texel_fast_axis (sc->x_shift, plan->in_chroma_off[0], &ft->scale[0],
+          &ft->offset[0]);
+      texel_fast_axis (sc->y_shift, plan->in_chroma_off[1], &ft->scale[1],
+          &ft->offset[1]);
+      ft->last[0] = (float) (sc->width - 1);
+      ft->last[1] = (float) (sc->height - 1);
+    } else if (sc->kind != TEXEL_SOURCE_SHARED || ft == NULL) {
+      return 0;                 /* plain loads: the generic path */
+    }
+    for (k = 0; k < sink->elem_bytes; k++)
+      if (byte_comp[k] >= 0)
+        ft->m[k][sc->lane] += sink->coef[byte_comp[k]][c] * src->texel_scale;
+  }
+  for (k = 0; k < fast->n_tex; k++)
+    fast->tex[k].form = texel_fast_form (fast->tex[k].m);
+  return 1;
+}
+
 /* Whether an earlier output component than @c is subsampled alike, i.e.
  * its group is launched already. */
 static int
@@ -455,13 +609,6 @@ texel_group_done (const TexelFormatDesc * desc, int c)
         && desc->comp[k].y_shift == desc->comp[c].y_shift)
       return 1;
   return 0;
-}
-void
-texel_launch_grid (const TexelSink * sink, dim3 * grid, dim3 * block)
-{
-  *block = dim3 (TEXEL_BLOCK_W, TEXEL_BLOCK_H);
-  *grid = dim3 ((sink->width + TEXEL_BLOCK_W - 1) / TEXEL_BLOCK_W,
-      (sink->row1 - sink->row0 + TEXEL_BLOCK_H - 1) / TEXEL_BLOCK_H);
 }
 
 static int
@@ -537,6 +684,7 @@ extern "C" int
 texel_cuda_converter_new (int device, TexelCudaConverter ** conv)
 {
   TexelCudaConverter *self;
+  const char *sampler;
   cudaError_t err;
 
   *conv = NULL;
@@ -544,6 +692,8 @@ texel_cuda_converter_new (int device, TexelCudaConverter ** conv)
   if (self == NULL)
     return cudaErrorMemoryAllocation;
   self->device = device;
+  sampler = getenv ("GST_TEXEL_SAMPLER");
+  self->generic_only = sampler != NULL && strcmp (sampler, "generic") == 0;
   err = texel_converter_query (self);
   if (err != cudaSuccess) {
     free (self);
@@ -563,16 +713,13 @@ texel_cuda_converter_free (TexelCudaConverter * conv)
     return;
   if (texel_device_enter (conv->device, &previous) != cudaSuccess)
     previous = conv->device;
-  for (e = 0; e < TEXEL_TEXTURE_CACHE_SIZE; e++) {
-    TexelTextureEntry *entry = &conv->textures[e];
-
-    /* Nothing to report to: a failure here leaves the context broken
-     * anyway. */
-    (void) texel_texture_entry_release (entry);
-    for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
-      if (entry->done[s] != NULL)
-        (void) cudaEventDestroy (entry->done[s]);
-  }
+  /* Nothing to report to: a failure here leaves the context broken
+   * anyway. */
+  for (e = 0; e < TEXEL_TEXTURE_CACHE_SIZE; e++)
+    (void) texel_texture_entry_release (conv, &conv->textures[e]);
+  for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
+    if (conv->streams[s].done != NULL)
+      (void) cudaEventDestroy (conv->streams[s].done);
   texel_device_leave (conv->device, previous);
   free (conv);
 }
@@ -584,8 +731,8 @@ texel_resample_enqueue (TexelCudaConverter * conv,
 {
   TexelTextureEntry *used[TEXEL_MAX_COMPONENTS];
   TexelSource all;
-  cudaError_t err;
-  int c, k;
+  cudaError_t err, tracked;
+  int k;
 
   /* cudaGetLastError () after each launch must report that launch, not
    * an error some earlier call of the caller's left behind. */
@@ -594,31 +741,25 @@ texel_resample_enqueue (TexelCudaConverter * conv,
   if (err != cudaSuccess)
     return err;
 
-  for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
+  for (k = 0; k < TEXEL_MAX_COMPONENTS && err == cudaSuccess; k++) {
     TexelSink sink;
     TexelSource src;
+    TexelFastSource fast;
+    int use_fast;
 
     if (plan->out.comp[k].plane < 0 || texel_group_done (&plan->out, k))
       continue;
     texel_sink_init (plan, out, k, row0, row1, &sink);
     texel_source_for_sink (&all, &sink, &src);
-    err = launch (plan, &src, &sink, stream, data);
-    if (err != cudaSuccess)
-      return err;
+    use_fast = !conv->generic_only
+        && texel_fast_source_init (plan, &src, &sink, &fast);
+    err = launch (plan, &src, use_fast ? &fast : NULL, &sink, stream, data);
   }
 
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    int seen = 0, d;
-
-    for (d = 0; d < c; d++)
-      seen |= used[d] == used[c];
-    if (used[c] == NULL || seen)
-      continue;
-    err = texel_texture_entry_used (used[c], stream);
-    if (err != cudaSuccess)
-      return err;
-  }
-  return cudaSuccess;
+  /* Also after a failed launch: the groups launched before it read the
+   * textures. */
+  tracked = texel_textures_used (conv, stream, used);
+  return err != cudaSuccess ? err : tracked;
 }
 
 int

@@ -32,8 +32,9 @@
 /* Texture objects kept per converter: enough for every plane of a pool of
  * several frames, so a cycling pool finds its textures again. */
 #define TEXEL_TEXTURE_CACHE_SIZE 24
-/* Streams whose pending work on one cached texture is tracked. */
-#define TEXEL_TEXTURE_STREAMS 4
+/* Streams whose pending work on the cached textures is tracked at once
+ * (at most 32: a bit each). */
+#define TEXEL_TEXTURE_STREAMS 8
 
 /* Matrix coefficients this small change no output code even at 10 bits;
  * dropping them spares the fetch of an input component (the luma, for
@@ -105,6 +106,47 @@ typedef struct
   uint32_t fill_mask;           /* padding bytes, per-byte stores */
 } TexelSink;
 
+/* The fast path, for the common case: every input component comes from a
+ * texture and the output is whole 8-bit elements (RGBA, BGRx, a Y or UV
+ * plane). The host folds what the generic path decides per sample (which
+ * texel channel holds which component, the components the format lacks,
+ * the texel scale, the order of the output bytes, RGBx's padding) into one
+ * matrix per texture from texel channels to output bytes, so a sample is a
+ * fetch per texture, a few fused multiply-adds and one store. The generic
+ * path spent some 300 instructions a sample on those choices, which made
+ * the warp and convert kernels instruction-bound (measured with Nsight
+ * Compute on an H100, docs/performance.md). */
+/* TexelFastTexture.form */
+enum
+{
+  TEXEL_FAST_FULL,              /* any */
+  TEXEL_FAST_DIAGONAL,          /* k == l only: RGBA -> RGBA, BGRx -> BGRx */
+  TEXEL_FAST_ONE_CHANNEL,       /* l == 0: a Y plane */
+  TEXEL_FAST_TWO_CHANNELS       /* l < 2: NV12's UV plane */
+};
+
+typedef struct
+{
+  cudaTextureObject_t texture;
+  /* Input luma position -> this texture's coordinate: p = s * scale +
+   * offset per axis (texel_plane_coord_f as one fused multiply-add). */
+  float scale[2], offset[2];
+  float last[2];                /* last texel's index, for nearest */
+  /* Output byte k += m[k][l] * channel l of the filtered texel. */
+  float m[4][4];
+  int form;                     /* which m[k][l] can be non-zero */
+} TexelFastTexture;
+
+typedef struct
+{
+  int n_tex;
+  /* Output byte k, before the textures: the matrix's constant, the
+   * components the input lacks; 1 for padding bytes (0xff). */
+  float bias[4];
+  uint32_t border_word;         /* the border colour, packed */
+  TexelFastTexture tex[TEXEL_MAX_COMPONENTS];
+} TexelFastSource;
+
 /* ------------------------------------------------------------------ */
 /* Device code */
 
@@ -147,26 +189,27 @@ texel_bspline_fetches (float p, float *g0, float *g1, float *h0, float *h1)
 }
 
 template <int METHOD> static __device__ __forceinline__ float4
-texel_fetch (const TexelSourceComp &sc, float px, float py)
+texel_fetch (cudaTextureObject_t texture, int width, int height, float px,
+    float py)
 {
   if (METHOD == TEXEL_METHOD_NEAREST) {
     /* The very sample the CPU picks, fetched at its centre. */
-    int i = texel_nearest_index (px, sc.width);
-    int j = texel_nearest_index (py, sc.height);
+    int i = texel_nearest_index (px, width);
+    int j = texel_nearest_index (py, height);
 
-    return tex2D<float4> (sc.texture, i + 0.5f, j + 0.5f);
+    return tex2D<float4> (texture, i + 0.5f, j + 0.5f);
   } else if (METHOD == TEXEL_METHOD_BILINEAR) {
-    return tex2D<float4> (sc.texture, px, py);
+    return tex2D<float4> (texture, px, py);
   } else {
     float gx0, gx1, hx0, hx1, gy0, gy1, hy0, hy1;
     float4 t00, t10, t01, t11, r;
 
     texel_bspline_fetches (px, &gx0, &gx1, &hx0, &hx1);
     texel_bspline_fetches (py, &gy0, &gy1, &hy0, &hy1);
-    t00 = tex2D<float4> (sc.texture, hx0, hy0);
-    t10 = tex2D<float4> (sc.texture, hx1, hy0);
-    t01 = tex2D<float4> (sc.texture, hx0, hy1);
-    t11 = tex2D<float4> (sc.texture, hx1, hy1);
+    t00 = tex2D<float4> (texture, hx0, hy0);
+    t10 = tex2D<float4> (texture, hx1, hy0);
+    t01 = tex2D<float4> (texture, hx0, hy1);
+    t11 = tex2D<float4> (texture, hx1, hy1);
     r.x = gy0 * (gx0 * t00.x + gx1 * t10.x) + gy1 * (gx0 * t01.x + gx1 * t11.x);
     r.y = gy0 * (gx0 * t00.y + gx1 * t10.y) + gy1 * (gx0 * t01.y + gx1 * t11.y);
     r.z = gy0 * (gx0 * t00.z + gx1 * t10.z) + gy1 * (gx0 * t01.z + gx1 * t11.z);
@@ -281,7 +324,7 @@ texel_read_input (const TexelConvertPlan &plan, const TexelSource &src,
       continue;
     }
     if (sc.kind == TEXEL_SOURCE_TEXTURE)
-      texel = texel_fetch<METHOD> (sc, px, py);
+      texel = texel_fetch<METHOD> (sc.texture, sc.width, sc.height, px, py);
     in[c] = texel_texel_value<METHOD> (plan, src, texel, sc.lane);
   }
 }
@@ -374,17 +417,127 @@ texel_resample_store (const TexelConvertPlan &plan, const TexelSource &src,
   texel_store (plan, sink, i, row, code);
 }
 
+/* floor (clamp (@v, 0, 1) * 255 + 0.5), as texel_quantize at 8 bits, in
+ * the low byte: adding 2^23 rounding down leaves floor (x) in the low
+ * mantissa bits, a full-rate add instead of a quarter-rate conversion. */
+static __device__ __forceinline__ uint32_t
+texel_code8 (float v)
+{
+  float x = fmaf (__saturatef (v), 255.0f, 0.5f);
+
+  return __float_as_uint (__fadd_rd (x, 8388608.0f));
+}
+
+/* Adds the filtered texel @t through @ft's matrix to @v, with only the
+ * products that can be non-zero (the choice is the same for every thread:
+ * a uniform branch, cheaper than 16 fused multiply-adds). */
+static __device__ __forceinline__ void
+texel_fast_accumulate (const TexelFastTexture &ft, float4 t, float v[4])
+{
+  if (ft.form == TEXEL_FAST_DIAGONAL) {
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+      v[k] = fmaf (ft.m[k][k], texel_lane (t, k), v[k]);
+  } else if (ft.form == TEXEL_FAST_ONE_CHANNEL) {
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+      v[k] = fmaf (ft.m[k][0], t.x, v[k]);
+  } else if (ft.form == TEXEL_FAST_TWO_CHANNELS) {
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+      v[k] = fmaf (ft.m[k][1], t.y, fmaf (ft.m[k][0], t.x, v[k]));
+  } else {
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+      v[k] = fmaf (ft.m[k][3], t.w, fmaf (ft.m[k][2], t.z, fmaf (ft.m[k][1],
+                  t.y, fmaf (ft.m[k][0], t.x, v[k]))));
+  }
+}
+
+/* texel_fetch at input luma position (@sx, @sy); nearest clamps in float
+ * (the same sample as texel_nearest_index: floor, then into the frame). */
+template <int METHOD> static __device__ __forceinline__ float4
+texel_fast_fetch (const TexelFastTexture &ft, float sx, float sy)
+{
+  float px = fmaf (sx, ft.scale[0], ft.offset[0]);
+  float py = fmaf (sy, ft.scale[1], ft.offset[1]);
+
+  if (METHOD == TEXEL_METHOD_NEAREST)
+    return tex2D<float4> (ft.texture,
+        fminf (fmaxf (floorf (px), 0.0f), ft.last[0]) + 0.5f,
+        fminf (fmaxf (floorf (py), 0.0f), ft.last[1]) + 0.5f);
+  return texel_fetch<METHOD> (ft.texture, 0, 0, px, py);
+}
+
+/* texel_resample_store for a TexelFastSource: one store of the whole
+ * element (sink.elem_bytes of 8-bit codes). */
+template <int METHOD> static __device__ __forceinline__ void
+texel_resample_store (const TexelConvertPlan &plan, const TexelFastSource &src,
+    const TexelSink &sink, int i, int row, bool inside, float sx, float sy)
+{
+  uint8_t *p = sink.elem + (size_t) row * sink.elem_pitch
+      + (size_t) i * sink.elem_stride;
+  uint32_t word = src.border_word;
+
+  if (inside) {
+    float v[4] = { src.bias[0], src.bias[1], src.bias[2], src.bias[3] };
+
+#pragma unroll
+    for (int t = 0; t < TEXEL_MAX_COMPONENTS; t++) {
+      const TexelFastTexture &ft = src.tex[t];
+
+      if (t >= src.n_tex)
+        break;
+      texel_fast_accumulate (ft, texel_fast_fetch<METHOD> (ft, sx, sy), v);
+    }
+    word = __byte_perm (__byte_perm (texel_code8 (v[0]), texel_code8 (v[1]),
+            0x0040), __byte_perm (texel_code8 (v[2]), texel_code8 (v[3]),
+            0x0040), 0x5410);
+  }
+  if (sink.elem_bytes == 4)
+    *(uint32_t *) p = word;
+  else if (sink.elem_bytes == 2)
+    *(uint16_t *) p = (uint16_t) word;
+  else
+    *p = (uint8_t) word;
+}
+
+/* Output samples per thread, a warp's width apart (so that each store
+ * instruction stays coalesced): the fast path's samples are light enough
+ * that sharing the per-thread work (indices, the row's part of the map)
+ * and overlapping their texture fetches pays. */
+template <typename Source> struct TexelSamplesPerThread
+{
+  static const int value = 1;
+};
+template <> struct TexelSamplesPerThread<TexelFastSource>
+{
+  static const int value = 4;
+};
+
+/* The grid of a kernel over @sink's group: TEXEL_BLOCK_W x TEXEL_BLOCK_H
+ * threads a block, each doing TexelSamplesPerThread<Source> samples of
+ * one row. */
+template <typename Source> static inline void
+texel_launch_grid (const TexelSink * sink, dim3 * grid, dim3 * block)
+{
+  int per_block = TEXEL_BLOCK_W * TexelSamplesPerThread<Source>::value;
+
+  *block = dim3 (TEXEL_BLOCK_W, TEXEL_BLOCK_H);
+  *grid = dim3 ((sink->width + per_block - 1) / per_block,
+      (sink->row1 - sink->row0 + TEXEL_BLOCK_H - 1) / TEXEL_BLOCK_H);
+}
+
 /* ------------------------------------------------------------------ */
 /* Host side (texel-cuda-sampler.cu) */
 
-/* Launches the kernel of one group (@sink) on @stream: a dim3 grid of
- * TEXEL_BLOCK_W x TEXEL_BLOCK_H blocks over sink->width x (row1 - row0)
- * samples (texel_launch_grid). @data: the caller's. */
+/* Launches the kernel of one group (@sink) on @stream, on the grid of
+ * texel_launch_grid, reading the input as @src says or, where
+ * @fast is not NULL, through the fast path (texel_resample_store for a
+ * TexelFastSource). @data: the caller's. */
 typedef cudaError_t (*TexelGroupLaunch) (const TexelConvertPlan * plan,
-    const TexelSource * src, const TexelSink * sink, cudaStream_t stream,
-    const void *data);
-
-void texel_launch_grid (const TexelSink * sink, dim3 * grid, dim3 * block);
+    const TexelSource * src, const TexelFastSource * fast,
+    const TexelSink * sink, cudaStream_t stream, const void *data);
 
 /* Checks the images and rows against @plan (formats, sizes, even first
  * row for 4:2:0 output, a stream of the caller's), makes @conv's device

@@ -38,34 +38,48 @@
 /* Kernel parameters beyond 4 KiB need CUDA 12.1 and Volta; keep the plan,
  * source and sink within the limit every toolkit and GPU accepts. */
 static_assert (sizeof (TexelWarpPlan) + sizeof (TexelSource)
+    + sizeof (TexelSink) <= 4096
+    && sizeof (TexelWarpPlan) + sizeof (TexelFastSource)
     + sizeof (TexelSink) <= 4096,
     "texelwarp's kernel parameters must fit in 4 KiB");
 
-template <int METHOD, int MODEL> static __global__ void
-texel_warp_kernel (const TexelWarpPlan plan, const TexelSource src,
+template <int METHOD, int MODEL, typename Source> static __global__ void
+texel_warp_kernel (const TexelWarpPlan plan, const Source src,
     const TexelSink sink)
 {
   const TexelConvertPlan &sp = plan.sampling;
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int n = TexelSamplesPerThread<Source>::value;
+  int i0 = blockIdx.x * blockDim.x * n + threadIdx.x;
   int row = sink.row0 + blockIdx.y * blockDim.y + threadIdx.y;
-  float x, y, sx = 0.0f, sy = 0.0f;
-  bool inside;
+  float y;
 
-  if (i >= sink.width || row >= sink.row1)
+  if (row >= sink.row1)
     return;
-
-  x = texel_sample_centre_f (i, sink.x_shift, sp.out_chroma_off[0]);
   y = texel_sample_centre_f (row, sink.y_shift, sp.out_chroma_off[1]);
-  inside = texel_warp_source_f (&plan, MODEL, x, y, &sx, &sy)
-      && texel_warp_border_f (plan.border_mode, sp.in_width, sp.in_height,
-      &sx, &sy);
-  texel_resample_store<METHOD> (sp, src, sink, i, row, inside, sx, sy);
+
+#pragma unroll
+  for (int s = 0; s < n; s++) {
+    int i = i0 + s * blockDim.x;
+    float x, sx = 0.0f, sy = 0.0f;
+    bool inside;
+
+    if (i >= sink.width)
+      return;
+    x = texel_sample_centre_f (i, sink.x_shift, sp.out_chroma_off[0]);
+    inside = texel_warp_source_f (&plan, MODEL, x, y, &sx, &sy)
+        && texel_warp_border_f (plan.border_mode, sp.in_width, sp.in_height,
+        &sx, &sy);
+    texel_resample_store<METHOD> (sp, src, sink, i, row, inside, sx, sy);
+  }
 }
 
-template <int METHOD> static void
-texel_warp_launch_model (const TexelWarpPlan * plan, const TexelSource * src,
-    const TexelSink * sink, dim3 grid, dim3 block, cudaStream_t stream)
+template <int METHOD, typename Source> static void
+texel_warp_launch_model (const TexelWarpPlan * plan, const Source * src,
+    const TexelSink * sink, cudaStream_t stream)
 {
+  dim3 grid, block;
+
+  texel_launch_grid<Source> (sink, &grid, &block);
   switch (plan->model) {
     case TEXEL_WARP_MODEL_NONE:
       texel_warp_kernel<METHOD, TEXEL_WARP_MODEL_NONE> <<<grid, block, 0,
@@ -82,31 +96,39 @@ texel_warp_launch_model (const TexelWarpPlan * plan, const TexelSource * src,
   }
 }
 
+template <int METHOD> static void
+texel_warp_launch_source (const TexelWarpPlan * plan, const TexelSource * src,
+    const TexelFastSource * fast, const TexelSink * sink, cudaStream_t stream)
+{
+  if (fast != NULL)
+    texel_warp_launch_model<METHOD> (plan, fast, sink, stream);
+  else
+    texel_warp_launch_model<METHOD> (plan, src, sink, stream);
+}
+
 /* The resampler's launch callback: @data is the warp plan. */
 static cudaError_t
 texel_warp_launch (const TexelConvertPlan * sampling, const TexelSource * src,
-    const TexelSink * sink, cudaStream_t stream, const void *data)
+    const TexelFastSource * fast, const TexelSink * sink, cudaStream_t stream,
+    const void *data)
 {
   const TexelWarpPlan *plan = (const TexelWarpPlan *) data;
-  dim3 grid, block;
-
-  texel_launch_grid (sink, &grid, &block);
   if (sink->row1 <= sink->row0)
     return cudaSuccess;
   if (texel_fault_hit (TEXEL_FAULT_LAUNCH))
     return cudaErrorLaunchFailure;
   switch (sampling->method) {
     case TEXEL_METHOD_NEAREST:
-      texel_warp_launch_model<TEXEL_METHOD_NEAREST> (plan, src, sink, grid,
-          block, stream);
+      texel_warp_launch_source<TEXEL_METHOD_NEAREST> (plan, src, fast, sink,
+          stream);
       break;
     case TEXEL_METHOD_BILINEAR:
-      texel_warp_launch_model<TEXEL_METHOD_BILINEAR> (plan, src, sink, grid,
-          block, stream);
+      texel_warp_launch_source<TEXEL_METHOD_BILINEAR> (plan, src, fast, sink,
+          stream);
       break;
     case TEXEL_METHOD_BICUBIC:
-      texel_warp_launch_model<TEXEL_METHOD_BICUBIC> (plan, src, sink, grid,
-          block, stream);
+      texel_warp_launch_source<TEXEL_METHOD_BICUBIC> (plan, src, fast, sink,
+          stream);
       break;
     default:
       return cudaErrorInvalidValue;
