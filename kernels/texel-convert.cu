@@ -74,7 +74,8 @@ texel_convert_launch_source (const TexelConvertPlan * plan,
 }
 
 static cudaError_t
-texel_convert_launch (const TexelConvertPlan * plan, const TexelSource * src,
+texel_convert_launch (TexelCudaConverter * conv,
+    const TexelConvertPlan * plan, const TexelSource * src,
     const TexelFastSource * fast, const TexelSink * sink, cudaStream_t stream,
     const void *data)
 {

@@ -65,6 +65,7 @@ struct TexelCudaConverter
   TexelTextureEntry textures[TEXEL_TEXTURE_CACHE_SIZE];
   TexelStreamUse streams[TEXEL_TEXTURE_STREAMS];
   int next_stream;
+  TexelGroupBuffer group_buffers[TEXEL_MAX_COMPONENTS];
 };
 
 static int
@@ -75,22 +76,22 @@ texel_texture_key_equal (const TexelTextureKey * a, const TexelTextureKey * b)
       && a->bits == b->bits && a->filter == b->filter;
 }
 
-/* Waits until no queued kernel reads @entry's texture. */
+/* Waits for the tracked streams of the bits of *@pending (kernels queued
+ * there may read a texture or group buffer), then clears them. */
 static cudaError_t
-texel_texture_entry_wait (TexelCudaConverter * conv,
-    TexelTextureEntry * entry)
+texel_pending_wait (TexelCudaConverter * conv, uint32_t * pending)
 {
   int s;
 
   for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++) {
-    if (entry->pending & (1u << s)) {
+    if (*pending & (1u << s)) {
       cudaError_t err = cudaEventSynchronize (conv->streams[s].done);
 
       if (err != cudaSuccess)
         return err;
     }
   }
-  entry->pending = 0;
+  *pending = 0;
   return cudaSuccess;
 }
 
@@ -102,7 +103,7 @@ texel_texture_entry_release (TexelCudaConverter * conv,
 
   if (!entry->valid)
     return cudaSuccess;
-  err = texel_texture_entry_wait (conv, entry);
+  err = texel_pending_wait (conv, &entry->pending);
   if (err != cudaSuccess)
     return err;
   entry->valid = 0;
@@ -146,7 +147,7 @@ texel_stream_slot (TexelCudaConverter * conv, cudaStream_t stream, int *slot)
 }
 
 /* Notes that the kernels just queued on @stream read the textures of
- * @used (NULL entries: plain loads). */
+ * @used (NULL entries: plain loads) and the group buffers marked read. */
 static cudaError_t
 texel_textures_used (TexelCudaConverter * conv, cudaStream_t stream,
     TexelTextureEntry * used[TEXEL_MAX_COMPONENTS])
@@ -159,10 +160,56 @@ texel_textures_used (TexelCudaConverter * conv, cudaStream_t stream,
     err = cudaEventRecord (conv->streams[s].done, stream);
   if (err != cudaSuccess)
     return err;
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    TexelGroupBuffer *buffer = &conv->group_buffers[c];
+
     if (used[c] != NULL)
       used[c]->pending |= 1u << s;
+    if (buffer->read)
+      buffer->pending |= 1u << s;
+    buffer->read = 0;
+  }
   return cudaSuccess;
+}
+
+cudaError_t
+texel_group_buffer (TexelCudaConverter * conv, const TexelSink * sink,
+    uint64_t key, TexelGroupBuffer ** buffer)
+{
+  TexelGroupBuffer *b = &conv->group_buffers[sink->group];
+
+  *buffer = b;
+  if (b->calls == 0 || b->key != key) {
+    cudaError_t err = texel_pending_wait (conv, &b->pending);
+
+    if (err != cudaSuccess)
+      return err;
+    b->key = key;
+    b->calls = 0;
+    b->filled = 0;
+  }
+  b->calls++;
+  return cudaSuccess;
+}
+
+cudaError_t
+texel_group_buffer_reserve (TexelGroupBuffer * buffer, size_t size)
+{
+  cudaError_t err;
+
+  if (buffer->size >= size)
+    return cudaSuccess;
+  /* Only after a key change (texel_group_buffer waited), or empty. */
+  if (buffer->data != NULL && (err = cudaFree (buffer->data)) != cudaSuccess)
+    return err;
+  buffer->data = NULL;
+  buffer->size = 0;
+  buffer->filled = 0;
+  err = TEXEL_FAULTY (TEXEL_FAULT_DEVICE_ALLOC, cudaMalloc (&buffer->data,
+          size));
+  if (err == cudaSuccess)
+    buffer->size = size;
+  return err;
 }
 
 static cudaError_t
@@ -464,10 +511,12 @@ texel_sink_init (const TexelConvertPlan * plan, const TexelImage * out,
     texel_sink_coef (plan, k, sink->coef[n]);
     n++;
   }
+  sink->group = first_comp;
   sink->n_comp = n;
   sink->x_shift = x_shift;
   sink->y_shift = y_shift;
   sink->width = texel_subsampled_size (plan->out_width, x_shift);
+  sink->height = height;
   sink->row0 = row0 >> y_shift;
   sink->row1 = (row1 + (1 << y_shift) - 1) >> y_shift;
   if (sink->row1 > height)
@@ -717,6 +766,13 @@ texel_cuda_converter_free (TexelCudaConverter * conv)
    * anyway. */
   for (e = 0; e < TEXEL_TEXTURE_CACHE_SIZE; e++)
     (void) texel_texture_entry_release (conv, &conv->textures[e]);
+  for (e = 0; e < TEXEL_MAX_COMPONENTS; e++) {
+    TexelGroupBuffer *buffer = &conv->group_buffers[e];
+
+    (void) texel_pending_wait (conv, &buffer->pending);
+    if (buffer->data != NULL)
+      (void) cudaFree (buffer->data);
+  }
   for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
     if (conv->streams[s].done != NULL)
       (void) cudaEventDestroy (conv->streams[s].done);
@@ -753,7 +809,8 @@ texel_resample_enqueue (TexelCudaConverter * conv,
     texel_source_for_sink (&all, &sink, &src);
     use_fast = !conv->generic_only
         && texel_fast_source_init (plan, &src, &sink, &fast);
-    err = launch (plan, &src, use_fast ? &fast : NULL, &sink, stream, data);
+    err = launch (conv, plan, &src, use_fast ? &fast : NULL, &sink, stream,
+        data);
   }
 
   /* Also after a failed launch: the groups launched before it read the

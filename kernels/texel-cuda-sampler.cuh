@@ -85,10 +85,12 @@ typedef struct
 /* One group of output components and how to store it. */
 typedef struct
 {
+  int group;                    /* index of its first output component */
   int n_comp;
   int x_shift, y_shift;
   int width;                    /* samples per row */
-  int row0, row1;               /* rows of the group's own grid */
+  int height;                   /* rows of the group's own grid */
+  int row0, row1;               /* the rows to do */
   /* Output j = sum_c coef[j][c] * input[c] + coef[j][4], c over the four
    * input components: the plan's matrix row, or alpha carried through. */
   float coef[TEXEL_MAX_COMPONENTS][5];
@@ -534,10 +536,36 @@ texel_launch_grid (const TexelSink * sink, dim3 * grid, dim3 * block)
 /* Launches the kernel of one group (@sink) on @stream, on the grid of
  * texel_launch_grid, reading the input as @src says or, where
  * @fast is not NULL, through the fast path (texel_resample_store for a
- * TexelFastSource). @data: the caller's. */
-typedef cudaError_t (*TexelGroupLaunch) (const TexelConvertPlan * plan,
-    const TexelSource * src, const TexelFastSource * fast,
-    const TexelSink * sink, cudaStream_t stream, const void *data);
+ * TexelFastSource). @conv: for texel_group_buffer. @data: the caller's. */
+typedef cudaError_t (*TexelGroupLaunch) (TexelCudaConverter * conv,
+    const TexelConvertPlan * plan, const TexelSource * src,
+    const TexelFastSource * fast, const TexelSink * sink,
+    cudaStream_t stream, const void *data);
+
+/* Device memory a kernel derives from its plan, one per output group
+ * (texelwarp's map of source positions), kept by the converter across
+ * calls: filled once, read by the calls that follow with the same plan. */
+typedef struct
+{
+  void *data;
+  size_t size;
+  uint64_t key;                 /* digest of what it is derived from */
+  int calls;                    /* consecutive calls with this key */
+  int filled;                   /* holds the data for key */
+  int read;                     /* read by the current call's kernels */
+  uint32_t pending;             /* as the texture cache's entries */
+} TexelGroupBuffer;
+
+/* @conv's buffer for the group of @sink, for data derived from a plan
+ * whose digest is @key: a new key (after waiting until no queued kernel
+ * reads the old data) restarts its count of calls and empties it. Counts
+ * this call. */
+cudaError_t texel_group_buffer (TexelCudaConverter * conv,
+    const TexelSink * sink, uint64_t key, TexelGroupBuffer ** buffer);
+
+/* Makes @buffer hold at least @size bytes (contents undefined). */
+cudaError_t texel_group_buffer_reserve (TexelGroupBuffer * buffer,
+    size_t size);
 
 /* Checks the images and rows against @plan (formats, sizes, even first
  * row for 4:2:0 output, a stream of the caller's), makes @conv's device

@@ -12,6 +12,7 @@
 #include "texel-warp.h"
 
 #include <float.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef double Mat3[3][3];
@@ -113,6 +114,21 @@ sincos_degrees (double degrees, double *s, double *c)
   }
   *s = sin (turns * M_PI / 180.0);
   *c = cos (turns * M_PI / 180.0);
+}
+
+/* @mode, unless GST_TEXEL_WARP_MAP names another. */
+static TexelWarpMapMode
+texel_warp_map_mode (TexelWarpMapMode mode)
+{
+  const char *env = getenv ("GST_TEXEL_WARP_MAP");
+
+  if (env != NULL && strcmp (env, "auto") == 0)
+    return TEXEL_WARP_MAP_AUTO;
+  if (env != NULL && strcmp (env, "never") == 0)
+    return TEXEL_WARP_MAP_NEVER;
+  if (env != NULL && strcmp (env, "always") == 0)
+    return TEXEL_WARP_MAP_ALWAYS;
+  return mode;
 }
 
 void
@@ -469,6 +485,7 @@ texel_warp_plan_init (TexelWarpPlan * plan, const TexelWarpConfig * config,
 
   plan->model = config->model;
   plan->border_mode = config->border_mode;
+  plan->map = texel_warp_map_mode (config->map);
   plan->projection = config->model == TEXEL_WARP_MODEL_NONE ?
       TEXEL_PROJECTION_RECTILINEAR : config->projection;
   mat3_identity (plan->rot);

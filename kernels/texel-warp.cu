@@ -19,9 +19,16 @@
  * rotations, pan and tilt are folded into the plan's matrix on the host,
  * and the polynomials are Horner forms in fmaf.
  *
- * The map is recomputed per sample rather than read from a precomputed
- * float2 map: a few dozen flops against 8 bytes more per sample to read,
- * on a kernel bound by memory traffic (to be measured on the GPU).
+ * The map: recomputed per sample, or read from a precomputed map of
+ * float2 source positions (one per output sample of a group, filled once
+ * per plan into a buffer of the converter's). Measured on an H100 at 4K
+ * RGBA (tests/bench/texel-warp-map.cu, docs/performance.md): the map's 8
+ * bytes a sample cost more than recomputing a pinhole or a plain geometry
+ * (1.09x to 1.38x the time) and less than the fisheye model's arctangent
+ * (0.85x to 0.88x). So the fisheye model reads a map from the second frame
+ * of a plan on (a plan that changes every frame, a controller's sweep,
+ * keeps recomputing rather than filling a map per frame); the plan's
+ * map mode (TexelWarpMapMode) can force either.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -43,6 +50,20 @@ static_assert (sizeof (TexelWarpPlan) + sizeof (TexelSource)
     + sizeof (TexelSink) <= 4096,
     "texelwarp's kernel parameters must fit in 4 KiB");
 
+/* The input position of output sample @i of the group row whose centre
+ * is @y: false where the sample gets the border colour. */
+template <int MODEL> static __device__ __forceinline__ bool
+texel_warp_position (const TexelWarpPlan &plan, const TexelSink &sink, int i,
+    float y, float *sx, float *sy)
+{
+  const TexelConvertPlan &sp = plan.sampling;
+  float x = texel_sample_centre_f (i, sink.x_shift, sp.out_chroma_off[0]);
+
+  return texel_warp_source_f (&plan, MODEL, x, y, sx, sy)
+      && texel_warp_border_f (plan.border_mode, sp.in_width, sp.in_height,
+      sx, sy);
+}
+
 template <int METHOD, int MODEL, typename Source> static __global__ void
 texel_warp_kernel (const TexelWarpPlan plan, const Source src,
     const TexelSink sink)
@@ -60,16 +81,56 @@ texel_warp_kernel (const TexelWarpPlan plan, const Source src,
 #pragma unroll
   for (int s = 0; s < n; s++) {
     int i = i0 + s * blockDim.x;
-    float x, sx = 0.0f, sy = 0.0f;
+    float sx = 0.0f, sy = 0.0f;
     bool inside;
 
     if (i >= sink.width)
       return;
-    x = texel_sample_centre_f (i, sink.x_shift, sp.out_chroma_off[0]);
-    inside = texel_warp_source_f (&plan, MODEL, x, y, &sx, &sy)
-        && texel_warp_border_f (plan.border_mode, sp.in_width, sp.in_height,
-        &sx, &sy);
+    inside = texel_warp_position<MODEL> (plan, sink, i, y, &sx, &sy);
     texel_resample_store<METHOD> (sp, src, sink, i, row, inside, sx, sy);
+  }
+}
+
+/* One thread per sample of the whole group: its input position, NaN
+ * where it gets the border. */
+template <int MODEL> static __global__ void
+texel_warp_map_fill_kernel (const TexelWarpPlan plan, const TexelSink sink,
+    float2 * map)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  float sx = 0.0f, sy = 0.0f;
+
+  if (i >= sink.width || row >= sink.height)
+    return;
+  if (!texel_warp_position<MODEL> (plan, sink, i,
+          texel_sample_centre_f (row, sink.y_shift,
+              plan.sampling.out_chroma_off[1]), &sx, &sy))
+    sx = sy = __int_as_float (0x7fffffff);
+  map[(size_t) row * sink.width + i] = make_float2 (sx, sy);
+}
+
+/* texel_warp_kernel with the input positions read from @map. */
+template <int METHOD, typename Source> static __global__ void
+texel_warp_map_kernel (const TexelConvertPlan sp, const Source src,
+    const TexelSink sink, const float2 * map)
+{
+  const int n = TexelSamplesPerThread<Source>::value;
+  int i0 = blockIdx.x * blockDim.x * n + threadIdx.x;
+  int row = sink.row0 + blockIdx.y * blockDim.y + threadIdx.y;
+
+  if (row >= sink.row1)
+    return;
+#pragma unroll
+  for (int s = 0; s < n; s++) {
+    int i = i0 + s * blockDim.x;
+    float2 p;
+
+    if (i >= sink.width)
+      return;
+    p = __ldg (&map[(size_t) row * sink.width + i]);
+    texel_resample_store<METHOD> (sp, src, sink, i, row, p.x == p.x, p.x,
+        p.y);
   }
 }
 
@@ -96,39 +157,168 @@ texel_warp_launch_model (const TexelWarpPlan * plan, const Source * src,
   }
 }
 
+template <int METHOD, typename Source> static void
+texel_warp_launch_map (const TexelWarpPlan * plan, const Source * src,
+    const TexelSink * sink, const float2 * map, cudaStream_t stream)
+{
+  dim3 grid, block;
+
+  texel_launch_grid<Source> (sink, &grid, &block);
+  texel_warp_map_kernel<METHOD> <<<grid, block, 0, stream>>> (plan->sampling,
+      *src, *sink, map);
+}
+
+/* Reads the positions from @map where it is not NULL, else computes
+ * them. */
 template <int METHOD> static void
 texel_warp_launch_source (const TexelWarpPlan * plan, const TexelSource * src,
-    const TexelFastSource * fast, const TexelSink * sink, cudaStream_t stream)
+    const TexelFastSource * fast, const TexelSink * sink, const float2 * map,
+    cudaStream_t stream)
 {
-  if (fast != NULL)
+  if (map != NULL && fast != NULL)
+    texel_warp_launch_map<METHOD> (plan, fast, sink, map, stream);
+  else if (map != NULL)
+    texel_warp_launch_map<METHOD> (plan, src, sink, map, stream);
+  else if (fast != NULL)
     texel_warp_launch_model<METHOD> (plan, fast, sink, stream);
   else
     texel_warp_launch_model<METHOD> (plan, src, sink, stream);
 }
 
+/* FNV-1a over @size bytes at @data, continuing from @hash. */
+static uint64_t
+texel_hash (uint64_t hash, const void *data, size_t size)
+{
+  const uint8_t *p = (const uint8_t *) data;
+  size_t i;
+
+  for (i = 0; i < size; i++)
+    hash = (hash ^ p[i]) * 1099511628211ull;
+  return hash;
+}
+
+#define TEXEL_HASH_FIELD(hash, field) texel_hash ((hash), &(field), \
+    sizeof (field))
+
+/* Digest of everything texel_warp_position reads for @sink's group (field
+ * by field: a plan's padding bytes are not reliably set). */
+static uint64_t
+texel_warp_map_key (const TexelWarpPlan * p, const TexelSink * sink)
+{
+  uint64_t h = 14695981039346656037ull;
+  int geometry[6] = { p->sampling.in_width, p->sampling.in_height,
+    sink->width, sink->height, sink->x_shift, sink->y_shift
+  };
+  int choices[5] = { (int) p->model, (int) p->projection,
+    (int) p->border_mode, p->rational, p->affine
+  };
+
+  h = TEXEL_HASH_FIELD (h, geometry);
+  h = TEXEL_HASH_FIELD (h, choices);
+  h = TEXEL_HASH_FIELD (h, p->sampling.out_chroma_off);
+  h = TEXEL_HASH_FIELD (h, p->a_f);
+  h = TEXEL_HASH_FIELD (h, p->rot_f);
+  h = TEXEL_HASH_FIELD (h, p->fx_f);
+  h = TEXEL_HASH_FIELD (h, p->fy_f);
+  h = TEXEL_HASH_FIELD (h, p->cx_f);
+  h = TEXEL_HASH_FIELD (h, p->cy_f);
+  h = TEXEL_HASH_FIELD (h, p->k_f);
+  h = TEXEL_HASH_FIELD (h, p->p_f);
+  return TEXEL_HASH_FIELD (h, p->reach_f);
+}
+
+/* Fills @map with the positions of @sink's whole group, then waits for
+ * it: frames in flight on other streams read it from the next call on. */
+static cudaError_t
+texel_warp_map_fill (const TexelWarpPlan * plan, const TexelSink * sink,
+    float2 * map, cudaStream_t stream)
+{
+  dim3 block (TEXEL_BLOCK_W, TEXEL_BLOCK_H);
+  dim3 grid ((sink->width + TEXEL_BLOCK_W - 1) / TEXEL_BLOCK_W,
+      (sink->height + TEXEL_BLOCK_H - 1) / TEXEL_BLOCK_H);
+  cudaError_t err;
+
+  switch (plan->model) {
+    case TEXEL_WARP_MODEL_NONE:
+      texel_warp_map_fill_kernel<TEXEL_WARP_MODEL_NONE> <<<grid, block, 0,
+          stream>>> (*plan, *sink, map);
+      break;
+    case TEXEL_WARP_MODEL_PINHOLE:
+      texel_warp_map_fill_kernel<TEXEL_WARP_MODEL_PINHOLE> <<<grid, block, 0,
+          stream>>> (*plan, *sink, map);
+      break;
+    default:
+      texel_warp_map_fill_kernel<TEXEL_WARP_MODEL_FISHEYE> <<<grid, block, 0,
+          stream>>> (*plan, *sink, map);
+      break;
+  }
+  err = cudaGetLastError ();
+  return err != cudaSuccess ? err : cudaStreamSynchronize (stream);
+}
+
+/* The map @sink's group reads this call, filled where needed; NULL where
+ * the positions are computed instead (see the header comment). */
+static cudaError_t
+texel_warp_map (TexelCudaConverter * conv, const TexelWarpPlan * plan,
+    const TexelSink * sink, cudaStream_t stream, const float2 ** map)
+{
+  TexelGroupBuffer *buffer;
+  cudaError_t err;
+
+  *map = NULL;
+  if (plan->map == TEXEL_WARP_MAP_NEVER)
+    return cudaSuccess;
+  err = texel_group_buffer (conv, sink, texel_warp_map_key (plan, sink),
+      &buffer);
+  if (err != cudaSuccess)
+    return err;
+  if (plan->map == TEXEL_WARP_MAP_AUTO
+      && !(plan->model == TEXEL_WARP_MODEL_FISHEYE && buffer->calls >= 2))
+    return cudaSuccess;
+  if (!buffer->filled) {
+    err = texel_group_buffer_reserve (buffer,
+        sizeof (float2) * sink->width * sink->height);
+    if (err == cudaSuccess)
+      err = texel_warp_map_fill (plan, sink, (float2 *) buffer->data, stream);
+    if (err != cudaSuccess)
+      return err;
+    buffer->filled = 1;
+  }
+  buffer->read = 1;
+  *map = (const float2 *) buffer->data;
+  return cudaSuccess;
+}
+
 /* The resampler's launch callback: @data is the warp plan. */
 static cudaError_t
-texel_warp_launch (const TexelConvertPlan * sampling, const TexelSource * src,
+texel_warp_launch (TexelCudaConverter * conv,
+    const TexelConvertPlan * sampling, const TexelSource * src,
     const TexelFastSource * fast, const TexelSink * sink, cudaStream_t stream,
     const void *data)
 {
   const TexelWarpPlan *plan = (const TexelWarpPlan *) data;
+  const float2 *map;
+  cudaError_t err;
+
   if (sink->row1 <= sink->row0)
     return cudaSuccess;
+  err = texel_warp_map (conv, plan, sink, stream, &map);
+  if (err != cudaSuccess)
+    return err;
   if (texel_fault_hit (TEXEL_FAULT_LAUNCH))
     return cudaErrorLaunchFailure;
   switch (sampling->method) {
     case TEXEL_METHOD_NEAREST:
       texel_warp_launch_source<TEXEL_METHOD_NEAREST> (plan, src, fast, sink,
-          stream);
+          map, stream);
       break;
     case TEXEL_METHOD_BILINEAR:
       texel_warp_launch_source<TEXEL_METHOD_BILINEAR> (plan, src, fast, sink,
-          stream);
+          map, stream);
       break;
     case TEXEL_METHOD_BICUBIC:
       texel_warp_launch_source<TEXEL_METHOD_BICUBIC> (plan, src, fast, sink,
-          stream);
+          map, stream);
       break;
     default:
       return cudaErrorInvalidValue;

@@ -152,6 +152,15 @@ typedef enum
   TEXEL_BORDER_WRAP
 } TexelBorderMode;
 
+/* Where the kernels get each output sample's input position (the CUDA
+ * path; the CPU reference always computes it). */
+typedef enum
+{
+  TEXEL_WARP_MAP_AUTO = 0,      /* whichever measured faster for the model */
+  TEXEL_WARP_MAP_NEVER,         /* computed per sample, every frame */
+  TEXEL_WARP_MAP_ALWAYS         /* read from a map precomputed per plan */
+} TexelWarpMapMode;
+
 /* The undistorted view's projection (camera models). */
 typedef enum
 {
@@ -197,6 +206,9 @@ typedef struct
   double scale;                 /* zoom: > 1 magnifies */
   double offset_x, offset_y;    /* pan, in rectified frame sizes */
   TexelBorderMode border_mode;
+  /* GST_TEXEL_WARP_MAP=auto|never|always in the environment overrides it
+   * (for tests and measurements). */
+  TexelWarpMapMode map;
   /* Sampling and colour, as texelconvert's. */
   TexelMethod method;
   TexelColorimetry in_color;
@@ -218,6 +230,7 @@ typedef struct
   TexelConvertPlan sampling;
   TexelWarpModel model;
   TexelBorderMode border_mode;
+  TexelWarpMapMode map;
   /* Output luma (X, Y) -> homogeneous vector a (X, Y, 1): the input's
    * homogeneous luma position for model none, the camera ray for a
    * rectilinear view, (lon, lat, 1) for an equirectangular one, whose ray

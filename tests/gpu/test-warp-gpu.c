@@ -11,7 +11,13 @@
  *    the GPU's float map may legitimately land on the other side of a
  *    discontinuity (listed below);
  *  - the GPU wrote exactly the bytes the CPU wrote (each side runs twice,
- *    into outputs poisoned differently).
+ *    into outputs poisoned differently, and the two GPU runs must agree).
+ *    A fisheye plan reads a precomputed map of input positions from its
+ *    second call on (TEXEL_WARP_MAP_AUTO): its first run computes the
+ *    positions and its second reads them from the map, so the two paths
+ *    are compared byte for byte. The meson test warp-gpu-map runs every
+ *    case with GST_TEXEL_WARP_MAP=always, warp-gpu-generic with the
+ *    resampler's generic path.
  * Exits 77 (skipped) without a usable GPU.
  *
  * Error bounds, in output codes. The GPU maps each output sample with the

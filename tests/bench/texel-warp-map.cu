@@ -1,0 +1,190 @@
+/* gst-texel: texelwarp's input positions computed per sample against a
+ * map precomputed once per plan (a float2 per output sample), the two
+ * ways of texel_cuda_warp (TexelWarpMapMode), for each lens model.
+ *
+ * Frames on the GPU, 3840x2160 RGBA in and out, bilinear. Times are CUDA
+ * events around back-to-back calls, as the mean per call; the map's fill
+ * (once per plan, with the wait that makes it visible to every stream) is
+ * timed on the host. Prints a markdown table. Run on the GPU machine:
+ *
+ *   build-gpu/tests/bench/texel-warp-map
+ *
+ * Exits 77 (skipped) where there is no GPU.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime.h>
+
+#include "texel-cuda.h"
+#include "texel-warp.h"
+
+#define WIDTH 3840
+#define HEIGHT 2160
+#define CALLS 50
+#define EXIT_SKIP 77
+
+#define CHECK(call) check_cuda ((int) (call), #call, __LINE__)
+
+static void
+check_cuda (int err, const char *what, int line)
+{
+  if (err == cudaSuccess)
+    return;
+  fprintf (stderr, "texel-warp-map.cu:%d: %s failed: %s\n", line, what,
+      cudaGetErrorString ((cudaError_t) err));
+  exit (1);
+}
+
+typedef struct
+{
+  cudaStream_t stream;
+  cudaEvent_t start, stop;
+  TexelImage in, out;
+  void *in_mem, *out_mem;
+  TexelCudaConverter *conv;
+} Bench;
+
+static void
+bench_init (Bench * b)
+{
+  size_t size = texel_image_layout (&b->in, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT,
+      512, 512, NULL);
+
+  CHECK (cudaStreamCreateWithFlags (&b->stream, cudaStreamNonBlocking));
+  CHECK (cudaEventCreate (&b->start));
+  CHECK (cudaEventCreate (&b->stop));
+  CHECK (cudaMalloc (&b->in_mem, size));
+  CHECK (cudaMalloc (&b->out_mem, size));
+  CHECK (cudaMemset (b->in_mem, 0x5a, size));
+  texel_image_layout (&b->in, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT, 512, 512,
+      (uint8_t *) b->in_mem);
+  texel_image_layout (&b->out, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT, 512, 512,
+      (uint8_t *) b->out_mem);
+  CHECK (texel_cuda_converter_new (0, &b->conv));
+}
+
+static void
+bench_warp (Bench * b, const TexelWarpPlan * plan)
+{
+  CHECK (texel_cuda_warp (b->conv, plan, &b->in, &b->out, 0, HEIGHT,
+          (TexelCudaStream) b->stream));
+}
+
+/* Mean GPU time of one call with @plan over CALLS, in microseconds. */
+static double
+bench_time (Bench * b, const TexelWarpPlan * plan)
+{
+  float ms;
+  int i;
+
+  bench_warp (b, plan);         /* warm-up, and the map's fill */
+  CHECK (cudaEventRecord (b->start, b->stream));
+  for (i = 0; i < CALLS; i++)
+    bench_warp (b, plan);
+  CHECK (cudaEventRecord (b->stop, b->stream));
+  CHECK (cudaEventSynchronize (b->stop));
+  CHECK (cudaEventElapsedTime (&ms, b->start, b->stop));
+  return 1000.0 * ms / CALLS;
+}
+
+static double
+bench_now_us (void)
+{
+  struct timespec t;
+
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
+}
+
+static void
+bench_model (Bench * b, const char *label, TexelWarpConfig * config)
+{
+  TexelWarpPlan computed, mapped;
+  const char *error = NULL;
+  double compute_us, map_us, fill_us, t0;
+
+  config->map = TEXEL_WARP_MAP_NEVER;
+  if (texel_warp_plan_init (&computed, config, TEXEL_FORMAT_RGBA, WIDTH,
+          HEIGHT, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT, &error) != 0) {
+    fprintf (stderr, "%s: %s\n", label, error);
+    exit (1);
+  }
+  mapped = computed;
+  mapped.map = TEXEL_WARP_MAP_ALWAYS;
+
+  compute_us = bench_time (b, &computed);
+  /* The first call with the mapped plan fills the map, then reads it. */
+  CHECK (cudaStreamSynchronize (b->stream));
+  t0 = bench_now_us ();
+  bench_warp (b, &mapped);
+  CHECK (cudaStreamSynchronize (b->stream));
+  fill_us = bench_now_us () - t0;
+  map_us = bench_time (b, &mapped);
+  printf ("| %s | %.1f | %.1f | %.2fx | %.0f |\n", label, compute_us, map_us,
+      map_us / compute_us, fill_us - map_us);
+  /* Next model's mapped plan: a new key, so a new fill. */
+  bench_warp (b, &computed);
+}
+
+int
+main (void)
+{
+  TexelWarpConfig config;
+  Bench b;
+  int n = 0;
+
+  if (cudaGetDeviceCount (&n) != cudaSuccess || n == 0) {
+    fprintf (stderr, "texel-warp-map: no CUDA device: skipped\n");
+    return EXIT_SKIP;
+  }
+  memset (&b, 0, sizeof (b));
+  bench_init (&b);
+
+  printf ("RGBA %dx%d -> RGBA %dx%d, bilinear, frames on the GPU; GPU time "
+      "per call, mean of %d.\n\n", WIDTH, HEIGHT, WIDTH, HEIGHT, CALLS);
+  printf ("| model | computed per sample (us) | read from the map (us) | "
+      "map / computed | map fill, once per plan (us, host) |\n");
+  printf ("|---|---:|---:|---:|---:|\n");
+
+  texel_warp_config_init (&config);
+  config.rotation = 5.0;
+  bench_model (&b, "none (rotation 5 degrees)", &config);
+
+  texel_warp_config_init (&config);
+  config.model = TEXEL_WARP_MODEL_PINHOLE;
+  config.camera.fx = config.camera.fy = 2000.0;
+  config.camera.cx = (WIDTH - 1) / 2.0;
+  config.camera.cy = (HEIGHT - 1) / 2.0;
+  config.camera.k[0] = -0.3;
+  config.camera.k[1] = 0.1;
+  bench_model (&b, "pinhole (k1 -0.3, k2 0.1)", &config);
+  config.camera.k[3] = 0.05;    /* k4: the rational model's quotient */
+  bench_model (&b, "pinhole, rational (k4 0.05)", &config);
+
+  texel_warp_config_init (&config);
+  config.model = TEXEL_WARP_MODEL_FISHEYE;
+  config.camera.fx = config.camera.fy = 1200.0;
+  config.camera.cx = (WIDTH - 1) / 2.0;
+  config.camera.cy = (HEIGHT - 1) / 2.0;
+  config.camera.k[0] = 0.05;
+  bench_model (&b, "fisheye (k1 0.05)", &config);
+  config.projection = TEXEL_PROJECTION_EQUIRECTANGULAR;
+  bench_model (&b, "fisheye to equirectangular", &config);
+
+  texel_cuda_converter_free (b.conv);
+  CHECK (cudaFree (b.in_mem));
+  CHECK (cudaFree (b.out_mem));
+  CHECK (cudaEventDestroy (b.start));
+  CHECK (cudaEventDestroy (b.stop));
+  CHECK (cudaStreamDestroy (b.stream));
+  return 0;
+}
