@@ -20,35 +20,23 @@
 #include "texel-cuda-sampler.cuh"
 #include "texel-fault.h"
 
-/* TexelSamplesPerThread<Source> output samples of one row of one group
- * per thread; Source: TexelSource or TexelFastSource. */
+/* The output samples of one group (texel_thread_samples); Source:
+ * TexelSource or TexelFastSource. */
 template <int METHOD, typename Source> static __global__ void
 texel_convert_kernel (const TexelConvertPlan plan, const Source src,
     const TexelSink sink)
 {
-  const int n = TexelSamplesPerThread<Source>::value;
-  int i0 = blockIdx.x * blockDim.x * n + threadIdx.x;
-  int row = sink.row0 + blockIdx.y * blockDim.y + threadIdx.y;
-  float y;
-  bool row_inside;
+  texel_thread_samples<Source> (sink, [&] (int i, int row) {
+        float x = texel_sample_centre_f (i, sink.x_shift,
+            plan.out_chroma_off[0]);
+        float y = texel_sample_centre_f (row, sink.y_shift,
+            plan.out_chroma_off[1]);
 
-  if (row >= sink.row1)
-    return;
-  y = texel_sample_centre_f (row, sink.y_shift, plan.out_chroma_off[1]);
-  row_inside = y >= plan.dst_y0 && y < plan.dst_y1;
-
-#pragma unroll
-  for (int s = 0; s < n; s++) {
-    int i = i0 + s * blockDim.x;
-    float x;
-
-    if (i >= sink.width)
-      return;
-    x = texel_sample_centre_f (i, sink.x_shift, plan.out_chroma_off[0]);
-    texel_resample_store<METHOD> (plan, src, sink, i, row, row_inside
-        && x >= plan.dst_x0 && x < plan.dst_x1, texel_map_f (plan.map_f[0],
-            x, y), texel_map_f (plan.map_f[1], x, y));
-  }
+        texel_resample_store<METHOD> (plan, src, sink, i, row,
+            x >= plan.dst_x0 && x < plan.dst_x1 && y >= plan.dst_y0
+            && y < plan.dst_y1, texel_map_f (plan.map_f[0], x, y),
+            texel_map_f (plan.map_f[1], x, y));
+      });
 }
 
 template <int METHOD, typename Source> static void

@@ -517,6 +517,29 @@ template <> struct TexelSamplesPerThread<TexelFastSource>
   static const int value = 4;
 };
 
+/* Calls @sample (i, row) for each output sample of this thread:
+ * TexelSamplesPerThread<Source> samples of one of @sink's rows, a warp's
+ * width apart. */
+template <typename Source, typename Sample> static __device__
+    __forceinline__ void
+texel_thread_samples (const TexelSink &sink, const Sample &sample)
+{
+  const int n = TexelSamplesPerThread<Source>::value;
+  int i0 = blockIdx.x * blockDim.x * n + threadIdx.x;
+  int row = sink.row0 + blockIdx.y * blockDim.y + threadIdx.y;
+
+  if (row >= sink.row1)
+    return;
+#pragma unroll
+  for (int s = 0; s < n; s++) {
+    int i = i0 + s * blockDim.x;
+
+    if (i >= sink.width)
+      return;
+    sample (i, row);
+  }
+}
+
 /* The grid of a kernel over @sink's group: TEXEL_BLOCK_W x TEXEL_BLOCK_H
  * threads a block, each doing TexelSamplesPerThread<Source> samples of
  * one row. */

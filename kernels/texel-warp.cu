@@ -68,27 +68,15 @@ template <int METHOD, int MODEL, typename Source> static __global__ void
 texel_warp_kernel (const TexelWarpPlan plan, const Source src,
     const TexelSink sink)
 {
-  const TexelConvertPlan &sp = plan.sampling;
-  const int n = TexelSamplesPerThread<Source>::value;
-  int i0 = blockIdx.x * blockDim.x * n + threadIdx.x;
-  int row = sink.row0 + blockIdx.y * blockDim.y + threadIdx.y;
-  float y;
+  texel_thread_samples<Source> (sink, [&] (int i, int row) {
+        float y = texel_sample_centre_f (row, sink.y_shift,
+            plan.sampling.out_chroma_off[1]);
+        float sx = 0.0f, sy = 0.0f;
+        bool inside = texel_warp_position<MODEL> (plan, sink, i, y, &sx, &sy);
 
-  if (row >= sink.row1)
-    return;
-  y = texel_sample_centre_f (row, sink.y_shift, sp.out_chroma_off[1]);
-
-#pragma unroll
-  for (int s = 0; s < n; s++) {
-    int i = i0 + s * blockDim.x;
-    float sx = 0.0f, sy = 0.0f;
-    bool inside;
-
-    if (i >= sink.width)
-      return;
-    inside = texel_warp_position<MODEL> (plan, sink, i, y, &sx, &sy);
-    texel_resample_store<METHOD> (sp, src, sink, i, row, inside, sx, sy);
-  }
+        texel_resample_store<METHOD> (plan.sampling, src, sink, i, row,
+            inside, sx, sy);
+      });
 }
 
 /* One thread per sample of the whole group: its input position, NaN
@@ -115,23 +103,12 @@ template <int METHOD, typename Source> static __global__ void
 texel_warp_map_kernel (const TexelConvertPlan sp, const Source src,
     const TexelSink sink, const float2 * map)
 {
-  const int n = TexelSamplesPerThread<Source>::value;
-  int i0 = blockIdx.x * blockDim.x * n + threadIdx.x;
-  int row = sink.row0 + blockIdx.y * blockDim.y + threadIdx.y;
+  texel_thread_samples<Source> (sink, [&] (int i, int row) {
+        float2 p = __ldg (&map[(size_t) row * sink.width + i]);
 
-  if (row >= sink.row1)
-    return;
-#pragma unroll
-  for (int s = 0; s < n; s++) {
-    int i = i0 + s * blockDim.x;
-    float2 p;
-
-    if (i >= sink.width)
-      return;
-    p = __ldg (&map[(size_t) row * sink.width + i]);
-    texel_resample_store<METHOD> (sp, src, sink, i, row, p.x == p.x, p.x,
-        p.y);
-  }
+        texel_resample_store<METHOD> (sp, src, sink, i, row, p.x == p.x, p.x,
+            p.y);
+      });
 }
 
 template <int METHOD, typename Source> static void

@@ -135,6 +135,20 @@ bench_model (Bench * b, const char *label, TexelWarpConfig * config)
   bench_warp (b, &computed);
 }
 
+/* A lens @model centred on the frame, focal length @f, first
+ * distortion coefficient @k1. */
+static void
+bench_camera (TexelWarpConfig * config, TexelWarpModel model, double f,
+    double k1)
+{
+  texel_warp_config_init (config);
+  config->model = model;
+  config->camera.fx = config->camera.fy = f;
+  config->camera.cx = (WIDTH - 1) / 2.0;
+  config->camera.cy = (HEIGHT - 1) / 2.0;
+  config->camera.k[0] = k1;
+}
+
 int
 main (void)
 {
@@ -159,23 +173,13 @@ main (void)
   config.rotation = 5.0;
   bench_model (&b, "none (rotation 5 degrees)", &config);
 
-  texel_warp_config_init (&config);
-  config.model = TEXEL_WARP_MODEL_PINHOLE;
-  config.camera.fx = config.camera.fy = 2000.0;
-  config.camera.cx = (WIDTH - 1) / 2.0;
-  config.camera.cy = (HEIGHT - 1) / 2.0;
-  config.camera.k[0] = -0.3;
+  bench_camera (&config, TEXEL_WARP_MODEL_PINHOLE, 2000.0, -0.3);
   config.camera.k[1] = 0.1;
   bench_model (&b, "pinhole (k1 -0.3, k2 0.1)", &config);
   config.camera.k[3] = 0.05;    /* k4: the rational model's quotient */
   bench_model (&b, "pinhole, rational (k4 0.05)", &config);
 
-  texel_warp_config_init (&config);
-  config.model = TEXEL_WARP_MODEL_FISHEYE;
-  config.camera.fx = config.camera.fy = 1200.0;
-  config.camera.cx = (WIDTH - 1) / 2.0;
-  config.camera.cy = (HEIGHT - 1) / 2.0;
-  config.camera.k[0] = 0.05;
+  bench_camera (&config, TEXEL_WARP_MODEL_FISHEYE, 1200.0, 0.05);
   bench_model (&b, "fisheye (k1 0.05)", &config);
   config.projection = TEXEL_PROJECTION_EQUIRECTANGULAR;
   bench_model (&b, "fisheye to equirectangular", &config);
