@@ -47,8 +47,10 @@ static const TexelElement elements[] = {
       {"gamma=0.8 saturation=1.4", "gamma=1.3 saturation=1"}},
   {"texelfilter", "filter=gaussian sigma=1",
       {"sigma=2", "filter=bilateral sigma-space=1 sigma-range=0.1"}},
-  {"texelwarp", "rotation=5",
-      {"rotation=-20 scale=1.2", "rotation=5 scale=1"}},
+  /* A fisheye view: on the GPU it reads a map of input positions from a
+   * plan's second frame on, and each setting below makes a new one. */
+  {"texelwarp", "model=fisheye fx=40 fy=40 fov=90",
+      {"pan=10 tilt=5 rotation=-20", "pan=-15 tilt=0 rotation=5"}},
 };
 
 /* "name=value name=value" on @object. */
