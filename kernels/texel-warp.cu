@@ -22,13 +22,13 @@
  * The map: recomputed per sample, or read from a precomputed map of
  * float2 source positions (one per output sample of a group, filled once
  * per plan into a buffer of the converter's). Measured on an H100 at 4K
- * RGBA (tests/bench/texel-warp-map.cu, docs/performance.md): the map's 8
- * bytes a sample cost more than recomputing a pinhole or a plain geometry
- * (1.09x to 1.38x the time) and less than the fisheye model's arctangent
- * (0.85x to 0.88x). So the fisheye model reads a map from the second frame
- * of a plan on (a plan that changes every frame, a controller's sweep,
- * keeps recomputing rather than filling a map per frame); the plan's
- * map mode (TexelWarpMapMode) can force either.
+ * (tests/bench/texel-warp-map.cu, docs/performance.md), the map pays
+ * where computing a position costs more than reading 8 bytes: always for
+ * the fisheye model, for the pinhole model where a sample stores few
+ * bytes (texel_warp_map_pays). There the map is read from the second call
+ * with a plan on (a plan that changes every frame, a controller's sweep,
+ * keeps computing rather than filling a map per frame); the plan's map
+ * mode (TexelWarpMapMode) can force either way.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -233,6 +233,21 @@ texel_warp_map_fill (const TexelWarpPlan * plan, const TexelSink * sink,
   return err != cudaSuccess ? err : cudaStreamSynchronize (stream);
 }
 
+/* Whether reading @sink's positions from a map is faster than computing
+ * them (texel-warp-map on an H100, 4K): the fisheye model's positions
+ * always cost more than the map's 8 bytes a sample (0.68x to 0.89x the
+ * time with the map); the pinhole model's only where the group stores
+ * few bytes a sample (NV12: 0.85x to 0.90x; RGBA: 1.09x to 1.14x); plain
+ * geometries never (1.16x to 1.39x). */
+static int
+texel_warp_map_pays (const TexelWarpPlan * plan, const TexelSink * sink)
+{
+  int stored = sink->n_comp * plan->sampling.out.bytes_per_sample;
+
+  return plan->model == TEXEL_WARP_MODEL_FISHEYE
+      || (plan->model == TEXEL_WARP_MODEL_PINHOLE && stored <= 2);
+}
+
 /* The map @sink's group reads this call, filled where needed; NULL where
  * the positions are computed instead (see the header comment). */
 static cudaError_t
@@ -250,7 +265,7 @@ texel_warp_map (TexelCudaConverter * conv, const TexelWarpPlan * plan,
   if (err != cudaSuccess)
     return err;
   if (plan->map == TEXEL_WARP_MAP_AUTO
-      && !(plan->model == TEXEL_WARP_MODEL_FISHEYE && buffer->calls >= 2))
+      && !(texel_warp_map_pays (plan, sink) && buffer->calls >= 2))
     return cudaSuccess;
   if (!buffer->filled) {
     err = texel_group_buffer_reserve (buffer,

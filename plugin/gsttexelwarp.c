@@ -14,8 +14,8 @@
  * (#GstTexelWarp:projection), and rotates, zooms, pans or applies a
  * homography
  * (keystone correction, bird's-eye views). On an NVIDIA GPU with CUDA each
- * output pixel's source position is computed in the kernel (the fisheye
- * model, whose arctangent costs more than a memory read, reads it from a
+ * output pixel's source position is computed in the kernel (or, where
+ * that costs more than a memory read, as for fisheye lenses, read from a
  * map computed once per set of properties, from the second frame on) and
  * sampled through a texture with hardware filtering; without a usable GPU
  * the CPU reference runs instead. The output size and format come from the caps:

@@ -2,7 +2,9 @@
  * map precomputed once per plan (a float2 per output sample), the two
  * ways of texel_cuda_warp (TexelWarpMapMode), for each lens model.
  *
- * Frames on the GPU, 3840x2160 RGBA in and out, bilinear. Times are CUDA
+ * Frames on the GPU, 3840x2160 RGBA in and out, then NV12 (where a sample
+ * stores 1.5 bytes against RGBA's 4, so the map's 8 bytes weigh more
+ * against the frame but the positions as much), bilinear. Times are CUDA
  * events around back-to-back calls, as the mean per call; the map's fill
  * (once per plan, with the wait that makes it visible to every stream) is
  * timed on the host. Prints a markdown table. Run on the GPU machine:
@@ -46,6 +48,7 @@ check_cuda (int err, const char *what, int line)
 
 typedef struct
 {
+  TexelFormat format;
   cudaStream_t stream;
   cudaEvent_t start, stop;
   TexelImage in, out;
@@ -54,20 +57,21 @@ typedef struct
 } Bench;
 
 static void
-bench_init (Bench * b)
+bench_init (Bench * b, TexelFormat format)
 {
-  size_t size = texel_image_layout (&b->in, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT,
-      512, 512, NULL);
+  size_t size = texel_image_layout (&b->in, format, WIDTH, HEIGHT, 512, 512,
+      NULL);
 
+  b->format = format;
   CHECK (cudaStreamCreateWithFlags (&b->stream, cudaStreamNonBlocking));
   CHECK (cudaEventCreate (&b->start));
   CHECK (cudaEventCreate (&b->stop));
   CHECK (cudaMalloc (&b->in_mem, size));
   CHECK (cudaMalloc (&b->out_mem, size));
   CHECK (cudaMemset (b->in_mem, 0x5a, size));
-  texel_image_layout (&b->in, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT, 512, 512,
+  texel_image_layout (&b->in, format, WIDTH, HEIGHT, 512, 512,
       (uint8_t *) b->in_mem);
-  texel_image_layout (&b->out, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT, 512, 512,
+  texel_image_layout (&b->out, format, WIDTH, HEIGHT, 512, 512,
       (uint8_t *) b->out_mem);
   CHECK (texel_cuda_converter_new (0, &b->conv));
 }
@@ -113,8 +117,8 @@ bench_model (Bench * b, const char *label, TexelWarpConfig * config)
   double compute_us, map_us, fill_us, t0;
 
   config->map = TEXEL_WARP_MAP_NEVER;
-  if (texel_warp_plan_init (&computed, config, TEXEL_FORMAT_RGBA, WIDTH,
-          HEIGHT, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT, &error) != 0) {
+  if (texel_warp_plan_init (&computed, config, b->format, WIDTH, HEIGHT,
+          b->format, WIDTH, HEIGHT, &error) != 0) {
     fprintf (stderr, "%s: %s\n", label, error);
     exit (1);
   }
@@ -129,7 +133,8 @@ bench_model (Bench * b, const char *label, TexelWarpConfig * config)
   CHECK (cudaStreamSynchronize (b->stream));
   fill_us = bench_now_us () - t0;
   map_us = bench_time (b, &mapped);
-  printf ("| %s | %.1f | %.1f | %.2fx | %.0f |\n", label, compute_us, map_us,
+  printf ("| %s | %s | %.1f | %.1f | %.2fx | %.0f |\n",
+      texel_format_desc (b->format)->name, label, compute_us, map_us,
       map_us / compute_us, fill_us - map_us);
   /* Next model's mapped plan: a new key, so a new fill. */
   bench_warp (b, &computed);
@@ -149,25 +154,26 @@ bench_camera (TexelWarpConfig * config, TexelWarpModel model, double f,
   config->camera.k[0] = k1;
 }
 
-int
-main (void)
+static void
+bench_free (Bench * b)
+{
+  texel_cuda_converter_free (b->conv);
+  CHECK (cudaFree (b->in_mem));
+  CHECK (cudaFree (b->out_mem));
+  CHECK (cudaEventDestroy (b->start));
+  CHECK (cudaEventDestroy (b->stop));
+  CHECK (cudaStreamDestroy (b->stream));
+}
+
+/* Every model on frames of @format. */
+static void
+bench_format (TexelFormat format)
 {
   TexelWarpConfig config;
   Bench b;
-  int n = 0;
 
-  if (cudaGetDeviceCount (&n) != cudaSuccess || n == 0) {
-    fprintf (stderr, "texel-warp-map: no CUDA device: skipped\n");
-    return EXIT_SKIP;
-  }
   memset (&b, 0, sizeof (b));
-  bench_init (&b);
-
-  printf ("RGBA %dx%d -> RGBA %dx%d, bilinear, frames on the GPU; GPU time "
-      "per call, mean of %d.\n\n", WIDTH, HEIGHT, WIDTH, HEIGHT, CALLS);
-  printf ("| model | computed per sample (us) | read from the map (us) | "
-      "map / computed | map fill, once per plan (us, host) |\n");
-  printf ("|---|---:|---:|---:|---:|\n");
+  bench_init (&b, format);
 
   texel_warp_config_init (&config);
   config.rotation = 5.0;
@@ -183,12 +189,24 @@ main (void)
   bench_model (&b, "fisheye (k1 0.05)", &config);
   config.projection = TEXEL_PROJECTION_EQUIRECTANGULAR;
   bench_model (&b, "fisheye to equirectangular", &config);
+  bench_free (&b);
+}
 
-  texel_cuda_converter_free (b.conv);
-  CHECK (cudaFree (b.in_mem));
-  CHECK (cudaFree (b.out_mem));
-  CHECK (cudaEventDestroy (b.start));
-  CHECK (cudaEventDestroy (b.stop));
-  CHECK (cudaStreamDestroy (b.stream));
+int
+main (void)
+{
+  int n = 0;
+
+  if (cudaGetDeviceCount (&n) != cudaSuccess || n == 0) {
+    fprintf (stderr, "texel-warp-map: no CUDA device: skipped\n");
+    return EXIT_SKIP;
+  }
+  printf ("%dx%d in and out, bilinear, frames on the GPU; GPU time per "
+      "call, mean of %d.\n\n", WIDTH, HEIGHT, CALLS);
+  printf ("| format | model | computed per sample (us) | read from the map "
+      "(us) | map / computed | map fill, once per plan (us, host) |\n");
+  printf ("|---|---|---:|---:|---:|---:|\n");
+  bench_format (TEXEL_FORMAT_RGBA);
+  bench_format (TEXEL_FORMAT_NV12);
   return 0;
 }
