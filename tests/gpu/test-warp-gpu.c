@@ -12,10 +12,11 @@
  *    discontinuity (listed below);
  *  - the GPU wrote exactly the bytes the CPU wrote (each side runs twice,
  *    into outputs poisoned differently, and the two GPU runs must agree).
- *    A fisheye plan reads a precomputed map of input positions from its
- *    second call on (TEXEL_WARP_MAP_AUTO): its first run computes the
- *    positions and its second reads them from the map, so the two paths
- *    are compared byte for byte. The meson test warp-gpu-map runs every
+ *    Where a precomputed map of input positions pays (the fisheye model;
+ *    the pinhole model into YUV formats: texel_warp_map_pays), it is read
+ *    from a plan's second call on (TEXEL_WARP_MAP_AUTO): the first run
+ *    computes the positions and the second reads them from the map, so
+ *    the two paths are compared byte for byte. The meson test warp-gpu-map runs every
  *    case with GST_TEXEL_WARP_MAP=always, warp-gpu-generic with the
  *    resampler's generic path.
  * Exits 77 (skipped) without a usable GPU.
