@@ -50,14 +50,15 @@ static_assert (sizeof (TexelWarpPlan) + sizeof (TexelSource)
     + sizeof (TexelSink) <= 4096,
     "texelwarp's kernel parameters must fit in 4 KiB");
 
-/* The input position of output sample @i of the group row whose centre
- * is @y: false where the sample gets the border colour. */
+/* The input position of output sample (@i, @row) of @sink's group: false
+ * where the sample gets the border colour. */
 template <int MODEL> static __device__ __forceinline__ bool
 texel_warp_position (const TexelWarpPlan &plan, const TexelSink &sink, int i,
-    float y, float *sx, float *sy)
+    int row, float *sx, float *sy)
 {
   const TexelConvertPlan &sp = plan.sampling;
   float x = texel_sample_centre_f (i, sink.x_shift, sp.out_chroma_off[0]);
+  float y = texel_sample_centre_f (row, sink.y_shift, sp.out_chroma_off[1]);
 
   return texel_warp_source_f (&plan, MODEL, x, y, sx, sy)
       && texel_warp_border_f (plan.border_mode, sp.in_width, sp.in_height,
@@ -69,10 +70,9 @@ texel_warp_kernel (const TexelWarpPlan plan, const Source src,
     const TexelSink sink)
 {
   texel_thread_samples<Source> (sink, [&] (int i, int row) {
-        float y = texel_sample_centre_f (row, sink.y_shift,
-            plan.sampling.out_chroma_off[1]);
         float sx = 0.0f, sy = 0.0f;
-        bool inside = texel_warp_position<MODEL> (plan, sink, i, y, &sx, &sy);
+        bool inside = texel_warp_position<MODEL> (plan, sink, i, row, &sx,
+            &sy);
 
         texel_resample_store<METHOD> (plan.sampling, src, sink, i, row,
             inside, sx, sy);
@@ -91,9 +91,7 @@ texel_warp_map_fill_kernel (const TexelWarpPlan plan, const TexelSink sink,
 
   if (i >= sink.width || row >= sink.height)
     return;
-  if (!texel_warp_position<MODEL> (plan, sink, i,
-          texel_sample_centre_f (row, sink.y_shift,
-              plan.sampling.out_chroma_off[1]), &sx, &sy))
+  if (!texel_warp_position<MODEL> (plan, sink, i, row, &sx, &sy))
     sx = sy = __int_as_float (0x7fffffff);
   map[(size_t) row * sink.width + i] = make_float2 (sx, sy);
 }
