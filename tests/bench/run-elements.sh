@@ -19,8 +19,8 @@ export GST_PLUGIN_PATH="$build/plugin${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 export GST_DEBUG="${GST_DEBUG:-*:1}"
 bench="$build/tests/bench/texel-bench"
 
-echo "| group | case | frames/s | CPU ms/frame | latency median ms | vs first of group | active |"
-echo "|---|---|---:|---:|---:|---:|---|"
+echo "| group | case | frames/s | CPU ms/frame | latency median ms | vs first of group | host<->GPU MB/frame | active |"
+echo "|---|---|---:|---:|---:|---:|---:|---|"
 status=0
 group_ref="" ; group_fps=""
 while IFS='|' read -r group in out fragment; do
@@ -30,18 +30,20 @@ while IFS='|' read -r group in out fragment; do
   line=$(timeout 300 "$bench" --in "$in" --out "$out" --fragment "$fragment" \
     --csv "$@" 2>/dev/null | tail -1)
   rc=${PIPESTATUS[0]}
-  # label,input,output,status,fps,cpu,lat_med,lat_p99,frames,seconds,active
-  IFS=, read -r _ _ _ st fps cpu lat _ _ _ active <<< "$(echo "$line" | sed 's/"[^"]*"/X/')"
+  # label,input,output,status,fps,cpu,lat_med,lat_p99,frames,seconds,
+  # transfer_bytes_per_frame,active
+  IFS=, read -r _ _ _ st fps cpu lat _ _ _ bytes active <<< "$(echo "$line" | sed 's/"[^"]*"/X/')"
   active=$(echo "$line" | grep -o '"[^"]*"$' | tr -d '"')
   if [ "$group" != "$group_ref" ]; then group_ref=$group; group_fps=""; fi
   if [ "$st" = ok ]; then
     [ -z "$group_fps" ] && group_fps=$fps
     ratio=$(awk -v a="$fps" -v b="$group_fps" 'BEGIN { printf "%.2fx", a / b }')
-    echo "| $group | \`$fragment\` $in -> $out | $fps | $cpu | $lat | $ratio | $active |"
+    mb=$([ -n "$bytes" ] && awk -v b="$bytes" 'BEGIN { printf "%.3f", b / 1e6 }')
+    echo "| $group | \`$fragment\` $in -> $out | $fps | $cpu | $lat | $ratio | $mb | $active |"
   elif [ "$rc" -eq 77 ]; then
-    echo "| $group | \`$fragment\` | not installed | | | | |"
+    echo "| $group | \`$fragment\` | not installed | | | | | |"
   else
-    echo "| $group | \`$fragment\` | FAILED ($st) | | | | |"
+    echo "| $group | \`$fragment\` | FAILED ($st) | | | | | |"
     status=1
   fi
 done < "$cases"

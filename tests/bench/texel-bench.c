@@ -84,6 +84,10 @@ typedef struct
   gdouble cpu_ms_per_frame;
   gdouble latency_median_ms;
   gdouble latency_p99_ms;
+  /* Bytes the texel elements copied between host and GPU per frame, from
+   * their "stats" (whole run, warm-up included); < 0 where the fragment
+   * has no texel element. */
+  gdouble transfer_bytes_per_frame;
 } BenchResult;
 
 typedef enum
@@ -569,6 +573,50 @@ bench_add_active_choices (const GValue * item, gpointer user_data)
   g_free (pspecs);
 }
 
+/* Adds an element's host <-> GPU copies per frame (its "stats": bytes
+ * to the device and to the host over the frames it processed) to the
+ * gdouble at @user_data, which starts < 0 for "no such element". */
+static void
+bench_add_transfers (const GValue * item, gpointer user_data)
+{
+  GObject *element = g_value_get_object (item);
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS
+      (element), "stats");
+  gdouble *bytes_per_frame = user_data;
+  GstStructure *stats = NULL;
+  guint64 frames, to_device, to_host;
+
+  if (!pspec || pspec->value_type != GST_TYPE_STRUCTURE)
+    return;
+  g_object_get (element, "stats", &stats, NULL);
+  if (stats && gst_structure_get_uint64 (stats, "frames", &frames)
+      && frames > 0
+      && gst_structure_get_uint64 (stats, "bytes-to-device", &to_device)
+      && gst_structure_get_uint64 (stats, "bytes-to-host", &to_host))
+    *bytes_per_frame = MAX (*bytes_per_frame, 0)
+        + (gdouble) (to_device + to_host) / frames;
+  if (stats)
+    gst_structure_free (stats);
+}
+
+/* What crossed between host and GPU per frame through the pipeline's
+ * texel elements (bench_add_transfers): shows that a chain on the GPU
+ * copies nothing. */
+static gdouble
+bench_transfers_per_frame (GstElement * pipeline)
+{
+  GstIterator *elements = gst_bin_iterate_recurse (GST_BIN (pipeline));
+  gdouble bytes_per_frame = -1;
+
+  while (gst_iterator_foreach (elements, bench_add_transfers,
+          &bytes_per_frame) == GST_ITERATOR_RESYNC) {
+    gst_iterator_resync (elements);
+    bytes_per_frame = -1;
+  }
+  gst_iterator_free (elements);
+  return bytes_per_frame;
+}
+
 /* What the elements chose at start, from their read-only "active-*"
  * properties (texelconvert's backend and memory mode): an implementation
  * that fell back, say to the CPU, must not pass for the one asked for.
@@ -642,6 +690,7 @@ bench_run_play (BenchRun * run, BenchResult * result)
         (gdouble) patience / GST_SECOND);
   /* Before stopping: elements may forget their choices once stopped. */
   result->active = bench_describe_active_choices (run->pipeline);
+  result->transfer_bytes_per_frame = bench_transfers_per_frame (run->pipeline);
   return pusher;
 }
 
@@ -709,6 +758,7 @@ bench_run_case (const BenchCase * bench_case, BenchResult * result)
   gchar *message = NULL;
 
   memset (result, 0, sizeof (*result));
+  result->transfer_bytes_per_frame = -1;
   gst_video_info_set_format (&in_info, bench_case->in.format,
       bench_case->in.width, bench_case->in.height);
   GST_VIDEO_INFO_FPS_N (&in_info) = BENCH_FRAME_RATE;
@@ -776,13 +826,18 @@ bench_print_human (const BenchCase * bench_case, const BenchResult * result)
   gchar *out = bench_video_describe (&bench_case->out);
 
   if (result->status == BENCH_OK) {
+    gchar *transfers = result->transfer_bytes_per_frame < 0 ? g_strdup ("") :
+        g_strdup_printf (", %.3f MB/frame between host and GPU",
+        result->transfer_bytes_per_frame / 1e6);
+
     g_print ("%s: %s -> %s: %.1f frames/s, CPU %.3f ms/frame, "
         "latency median %.3f ms, p99 %.3f ms (%" G_GUINT64_FORMAT
-        " frames in %.2f s)%s%s%s\n", bench_case->label, in, out, result->fps,
-        result->cpu_ms_per_frame, result->latency_median_ms,
-        result->latency_p99_ms, result->frames, result->seconds,
+        " frames in %.2f s)%s%s%s%s\n", bench_case->label, in, out,
+        result->fps, result->cpu_ms_per_frame, result->latency_median_ms,
+        result->latency_p99_ms, result->frames, result->seconds, transfers,
         result->active ? " [active: " : "", result->active ? result->active :
         "", result->active ? "]" : "");
+    g_free (transfers);
   } else {
     g_print ("%s: %s -> %s: %s: %s\n", bench_case->label, in, out,
         bench_status_name (result->status), result->message);
@@ -809,7 +864,8 @@ bench_csv_field (const gchar * text)
 }
 
 /* label,input,output,status,frames_per_s,cpu_ms_per_frame,
- * latency_median_ms,latency_p99_ms,frames,seconds,active */
+ * latency_median_ms,latency_p99_ms,frames,seconds,transfer_bytes_per_frame,
+ * active (transfer_bytes_per_frame empty without a texel element) */
 static void
 bench_print_csv (const BenchCase * bench_case, const BenchResult * result)
 {
@@ -817,16 +873,19 @@ bench_print_csv (const BenchCase * bench_case, const BenchResult * result)
   gchar *in = bench_video_to_option (&bench_case->in);
   gchar *out = bench_video_to_option (&bench_case->out);
   gchar *active = bench_csv_field (result->active ? result->active : "");
+  gchar *transfers = result->transfer_bytes_per_frame < 0 ? g_strdup ("") :
+      g_strdup_printf ("%.0f", result->transfer_bytes_per_frame);
 
   if (result->status == BENCH_OK) {
-    g_print ("%s,%s,%s,ok,%.1f,%.4f,%.4f,%.4f,%" G_GUINT64_FORMAT ",%.3f,%s\n",
-        label, in, out, result->fps, result->cpu_ms_per_frame,
+    g_print ("%s,%s,%s,ok,%.1f,%.4f,%.4f,%.4f,%" G_GUINT64_FORMAT
+        ",%.3f,%s,%s\n", label, in, out, result->fps, result->cpu_ms_per_frame,
         result->latency_median_ms, result->latency_p99_ms, result->frames,
-        result->seconds, active);
+        result->seconds, transfers, active);
   } else {
-    g_print ("%s,%s,%s,%s,,,,,,,%s\n", label, in, out,
-        bench_status_name (result->status), active);
+    g_print ("%s,%s,%s,%s,,,,,,,%s,%s\n", label, in, out,
+        bench_status_name (result->status), transfers, active);
   }
+  g_free (transfers);
   g_free (active);
   g_free (label);
   g_free (in);
