@@ -643,7 +643,12 @@ gst_texel_base_upstream_is_live (GstTexelBase * self)
  * per-buffer work with frame N+1's upload: more frames/s when frames come
  * faster than the GPU takes them (files, transcoding). A live source
  * delivers frames at its own pace, and there it would only add a frame
- * period of latency: auto keeps none. */
+ * period of latency: auto keeps none. With CUDA memory on both sides a
+ * frame costs the host less than a large kernel takes, and with one frame
+ * in flight the streaming thread would sleep on nearly every frame and
+ * leave the GPU idle while it wakes (docs/performance.md, run 14): auto
+ * keeps the most there, which costs pool buffers and latency but no
+ * staging memory. */
 static gint
 gst_texel_base_resolve_in_flight (GstTexelBase * self)
 {
@@ -655,8 +660,11 @@ gst_texel_base_resolve_in_flight (GstTexelBase * self)
   GST_OBJECT_UNLOCK (self);
   if (!priv->cuda)
     return 0;
-  if (n < 0)
-    n = gst_texel_base_upstream_is_live (self) ? 0 : 1;
+  if (n < 0 && gst_texel_base_upstream_is_live (self))
+    n = 0;
+  else if (n < 0)
+    n = priv->in_caps_device && priv->out_caps_device ?
+        MAX_FRAMES_IN_FLIGHT : 1;
   GST_INFO_OBJECT (self, "%d frame(s) in flight", n);
   return n;
 }
@@ -1401,6 +1409,15 @@ gst_texel_base_new_cuda_pool (GstTexelBase * self, GstCaps * caps, guint min,
   return pool;
 }
 
+/* Buffers a pool must be able to lend the element at once: the frame it
+ * processes, the one it hands on, and the frames in flight, which it keeps
+ * (input and output) until they are finished. */
+static guint
+gst_texel_base_pool_min (GstTexelBase * self)
+{
+  return 2 + MAX (PRIV (self)->in_flight, 0);
+}
+
 /* Upstream CUDA elements write their frames into CUDA memory of the
  * element's context, which the kernels then read in place. */
 static gboolean
@@ -1413,10 +1430,12 @@ gst_texel_base_propose_cuda_pool (GstTexelBase * self, GstQuery * query,
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   if (!need_pool)
     return TRUE;
-  pool = gst_texel_base_new_cuda_pool (self, caps, 2, 0, &size);
+  pool = gst_texel_base_new_cuda_pool (self, caps,
+      gst_texel_base_pool_min (self), 0, &size);
   if (!pool)
     return FALSE;
-  gst_query_add_allocation_pool (query, pool, size, 2, 0);
+  gst_query_add_allocation_pool (query, pool, size,
+      gst_texel_base_pool_min (self), 0);
   gst_object_unref (pool);
   return TRUE;
 }
@@ -1449,14 +1468,16 @@ gst_texel_base_propose_allocation (GstBaseTransform * trans,
       gst_texel_cuda_get_allocator (PRIV (self)->cuda), &params);
   if (!need_pool)
     return TRUE;
-  pool = gst_texel_base_new_pool (self, caps, 2, 0);
+  pool = gst_texel_base_new_pool (self, caps, gst_texel_base_pool_min (self),
+      0);
   if (!pool)
     return FALSE;
   {
     GstVideoInfo info;
 
     gst_video_info_from_caps (&info, caps);
-    gst_query_add_allocation_pool (query, pool, info.size, 2, 0);
+    gst_query_add_allocation_pool (query, pool, info.size,
+        gst_texel_base_pool_min (self), 0);
   }
   gst_object_unref (pool);
   return TRUE;
@@ -1478,17 +1499,20 @@ gst_texel_base_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   GstCaps *caps;
   GstBufferPool *pool;
   GstVideoInfo info;
-  guint min = 2, max = 0, size;
+  guint min = 0, max = 0, size;
 
   if (!PRIV (self)->cuda)
     goto parent;
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps || !gst_video_info_from_caps (&info, caps))
     return FALSE;
-  if (gst_query_get_n_allocation_pools (query) > 0) {
+  if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
-    min = MAX (min, 2);
-  }
+  /* Downstream's buffers and ours: a bounded pool too small for both would
+   * stall the stream. */
+  min += gst_texel_base_pool_min (self);
+  if (max != 0 && max < min)
+    max = min;
   size = info.size;
 #if HAVE_GST_CUDA
   if (gst_texel_caps_cuda_memory (caps))
@@ -1668,7 +1692,8 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
       g_param_spec_int ("frames-in-flight", "Frames in flight",
           "GPU path: frames processed while earlier ones are handed on; more "
           "frames/s, one frame period more latency each (-1: automatic, 1 "
-          "for non-live and 0 for live sources)", -1, MAX_FRAMES_IN_FLIGHT,
+          "for non-live sources, 3 where they also bring and take CUDA memory, "
+          "0 for live sources)", -1, MAX_FRAMES_IN_FLIGHT,
           DEFAULT_FRAMES_IN_FLIGHT, rw));
   g_object_class_install_property (gobject_class, PROP_N_THREADS,
       g_param_spec_uint ("n-threads", "Threads",
