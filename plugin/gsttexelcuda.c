@@ -805,13 +805,21 @@ done:
   return err;
 }
 
+/* Whether the frame in @slot is on the chain and a later query found it,
+ * or a younger frame of the chain, complete: no CUDA call needed. */
+static gboolean
+texel_slot_known_complete (GstTexelCuda * cuda, TexelSlot * slot)
+{
+  return slot->chained && slot->seq <= cuda->chain_complete;
+}
+
 /* Whether the frame in @slot is complete, from its event or, for a frame
  * of the chain, from what is known of the chain. Each query costs the
  * host 1.4-1.8 us on the H100 machine (a micro-benchmark: the same for an
- * event or a stream), so with frames in flight a chain
- * frame asks first about the chain's last-but-one frame, submitted a frame
- * period before the newest: found complete, it settles the frames before
- * it too, and their finish asks nothing. */
+ * event or a stream), so with frames in flight a chain frame asks first
+ * about the chain's last-but-one frame, submitted a frame period before
+ * the newest: found complete, it settles the frames before it too, and
+ * their finish asks nothing. */
 static gboolean
 texel_slot_complete (GstTexelCuda * cuda, TexelSlot * slot, cudaError_t * err)
 {
@@ -819,7 +827,7 @@ texel_slot_complete (GstTexelCuda * cuda, TexelSlot * slot, cudaError_t * err)
   TexelSlot *younger = probe >= 0 ? &cuda->slots[probe] : NULL;
 
   *err = cudaSuccess;
-  if (slot->chained && slot->seq <= cuda->chain_complete)
+  if (texel_slot_known_complete (cuda, slot))
     return TRUE;
   if (slot->chained && younger && younger != slot && younger->busy
       && younger->chained && younger->seq > slot->seq
@@ -859,7 +867,7 @@ int
 gst_texel_cuda_finish (GstTexelCuda * cuda, gint slot_index)
 {
   TexelSlot *slot = &cuda->slots[slot_index];
-  gboolean known = slot->chained && slot->seq <= cuda->chain_complete;
+  gboolean known = texel_slot_known_complete (cuda, slot);
   int prev, err;
 
   if (!slot->busy)
@@ -870,7 +878,7 @@ gst_texel_cuda_finish (GstTexelCuda * cuda, gint slot_index)
    * where the element works in the pipeline's GstCudaContext. The wait
    * happens even if that fails: the frame's memory must not be released
    * while the GPU still uses it (and an injected failure comes after). A
-   * frame known complete needs no CUDA call (texel_slot_complete). */
+   * frame known complete needs no CUDA call. */
   if (!known)
     texel_device_enter (cuda, &prev);
   err = texel_slot_wait (cuda, slot);
