@@ -20,6 +20,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-cuda-check.h"
+
 #define MIB ((size_t) 1 << 20)
 #define REGISTER_BYTES (32 * MIB)
 #define WARMUPS 3
@@ -35,17 +37,6 @@ static const size_t sizes[] = { 16 * MIB, 64 * MIB };
 #define N_SIZES (sizeof (sizes) / sizeof (sizes[0]))
 #define MAX_BYTES (64 * MIB)
 
-#define CHECK(call) check_cuda ((call), #call, __FILE__, __LINE__)
-
-static void
-check_cuda (cudaError_t err, const char *what, const char *file, int line)
-{
-  if (err == cudaSuccess)
-    return;
-  fprintf (stderr, "%s:%d: %s failed: %s (%s)\n", file, line, what,
-      cudaGetErrorName (err), cudaGetErrorString (err));
-  exit (1);
-}
 
 typedef struct
 {

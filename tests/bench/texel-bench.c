@@ -599,45 +599,48 @@ bench_add_transfers (const GValue * item, gpointer user_data)
     gst_structure_free (stats);
 }
 
-/* What crossed between host and GPU per frame through the pipeline's
- * texel elements (bench_add_transfers): shows that a chain on the GPU
- * copies nothing. */
-static gdouble
-bench_transfers_per_frame (GstElement * pipeline)
+/* What the elements say of themselves, gathered in one pass. */
+typedef struct
 {
-  GstIterator *elements = gst_bin_iterate_recurse (GST_BIN (pipeline));
-  gdouble bytes_per_frame = -1;
+  GString *choices;             /* bench_add_active_choices */
+  gdouble transfer_bytes_per_frame;     /* bench_add_transfers */
+} BenchElementsSeen;
 
-  while (gst_iterator_foreach (elements, bench_add_transfers,
-          &bytes_per_frame) == GST_ITERATOR_RESYNC) {
-    gst_iterator_resync (elements);
-    bytes_per_frame = -1;
-  }
-  gst_iterator_free (elements);
-  return bytes_per_frame;
+static void
+bench_add_element (const GValue * item, gpointer user_data)
+{
+  BenchElementsSeen *seen = user_data;
+
+  bench_add_active_choices (item, seen->choices);
+  bench_add_transfers (item, &seen->transfer_bytes_per_frame);
 }
 
-/* What the elements chose at start, from their read-only "active-*"
- * properties (texelconvert's backend and memory mode): an implementation
- * that fell back, say to the CPU, must not pass for the one asked for.
- * NULL where no element has any. */
-static gchar *
-bench_describe_active_choices (GstElement * pipeline)
+/* Notes in @result what the elements chose at start, from their read-only
+ * "active-*" properties (texelconvert's backend and memory mode: an
+ * implementation that fell back, say to the CPU, must not pass for the one
+ * asked for; NULL where no element has any), and what crossed between
+ * host and GPU per frame through the texel elements (shows that a chain
+ * on the GPU copies nothing). */
+static void
+bench_note_elements (GstElement * pipeline, BenchResult * result)
 {
   GstIterator *elements = gst_bin_iterate_recurse (GST_BIN (pipeline));
-  GString *choices = g_string_new (NULL);
+  BenchElementsSeen seen = { g_string_new (NULL), -1 };
 
-  while (gst_iterator_foreach (elements, bench_add_active_choices,
-          choices) == GST_ITERATOR_RESYNC) {
+  while (gst_iterator_foreach (elements, bench_add_element,
+          &seen) == GST_ITERATOR_RESYNC) {
     gst_iterator_resync (elements);
-    g_string_truncate (choices, 0);
+    g_string_truncate (seen.choices, 0);
+    seen.transfer_bytes_per_frame = -1;
   }
   gst_iterator_free (elements);
-  if (choices->len == 0) {
-    g_string_free (choices, TRUE);
-    return NULL;
+  result->transfer_bytes_per_frame = seen.transfer_bytes_per_frame;
+  if (seen.choices->len == 0) {
+    g_string_free (seen.choices, TRUE);
+    result->active = NULL;
+  } else {
+    result->active = g_string_free (seen.choices, FALSE);
   }
-  return g_string_free (choices, FALSE);
 }
 
 /* Waits up to @patience for the end of the stream or an error, and notes
@@ -689,8 +692,7 @@ bench_run_play (BenchRun * run, BenchResult * result)
     bench_result_set (result, BENCH_FAILED, "no end of stream after %.0f s",
         (gdouble) patience / GST_SECOND);
   /* Before stopping: elements may forget their choices once stopped. */
-  result->active = bench_describe_active_choices (run->pipeline);
-  result->transfer_bytes_per_frame = bench_transfers_per_frame (run->pipeline);
+  bench_note_elements (run->pipeline, result);
   return pusher;
 }
 

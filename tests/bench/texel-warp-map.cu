@@ -28,23 +28,12 @@
 
 #include "texel-cuda.h"
 #include "texel-warp.h"
+#include "bench-cuda-check.h"
 
 #define WIDTH 3840
 #define HEIGHT 2160
 #define CALLS 50
 #define EXIT_SKIP 77
-
-#define CHECK(call) check_cuda ((int) (call), #call, __LINE__)
-
-static void
-check_cuda (int err, const char *what, int line)
-{
-  if (err == cudaSuccess)
-    return;
-  fprintf (stderr, "texel-warp-map.cu:%d: %s failed: %s\n", line, what,
-      cudaGetErrorString ((cudaError_t) err));
-  exit (1);
-}
 
 typedef struct
 {
