@@ -18,9 +18,9 @@
  * that costs more than a memory read, as for fisheye lenses, read from a
  * map computed once per set of properties, from the second frame on) and
  * sampled through a texture with hardware filtering; without a usable GPU
- * the CPU reference runs instead. The output size and format come from the caps:
- * the warp also converts colour and scales in the same pass, like
- * texelconvert.
+ * the CPU reference runs instead. The output size and format come from
+ * the caps: the warp also converts colour and scales in the same pass,
+ * like texelconvert.
  *
  * The camera comes from #GstTexelWarp:calibration-file (OpenCV
  * FileStorage or ROS camera_info YAML), or from #GstTexelWarp:fx,

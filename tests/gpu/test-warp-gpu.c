@@ -16,9 +16,9 @@
  *    the pinhole model into YUV formats: texel_warp_map_pays), it is read
  *    from a plan's second call on (TEXEL_WARP_MAP_AUTO): the first run
  *    computes the positions and the second reads them from the map, so
- *    the two paths are compared byte for byte. The meson test warp-gpu-map runs every
- *    case with GST_TEXEL_WARP_MAP=always, warp-gpu-generic with the
- *    resampler's generic path.
+ *    the two paths are compared byte for byte. The meson test
+ *    warp-gpu-map runs every case with GST_TEXEL_WARP_MAP=always,
+ *    warp-gpu-generic with the resampler's generic path.
  * Exits 77 (skipped) without a usable GPU.
  *
  * Error bounds, in output codes. The GPU maps each output sample with the
