@@ -39,14 +39,18 @@ typedef struct
   cudaTextureObject_t texture;
   uint64_t last_use;
   /* Bit s: kernels queued on tracked stream s (TexelStreamUse) may read
-   * it, so it is destroyed only once that stream's event has completed. */
+   * it, so it is destroyed only once that stream's event has completed,
+   * or, with a fence, once @unit, the caller's unit of the last call that
+   * read it, is complete. */
   uint32_t pending;
+  uint64_t unit;
 } TexelTextureEntry;
 
 /* A stream the converter's kernels were queued on, and an event recorded
  * after the last call's launches there: one record per call whatever the
  * number of textures read (each record costs host time, ~0.3 us on an
- * H100 host). */
+ * H100 host). With a fence, the event is recorded only when a wait needs
+ * it. */
 typedef struct
 {
   cudaStream_t stream;          /* NULL: free */
@@ -66,6 +70,7 @@ struct TexelCudaConverter
   TexelStreamUse streams[TEXEL_TEXTURE_STREAMS];
   int next_stream;
   TexelGroupBuffer group_buffers[TEXEL_MAX_COMPONENTS];
+  const TexelCudaFence *fence;  /* NULL: an event after each call */
 };
 
 static int
@@ -76,16 +81,35 @@ texel_texture_key_equal (const TexelTextureKey * a, const TexelTextureKey * b)
       && a->bits == b->bits && a->filter == b->filter;
 }
 
-/* Waits for the tracked streams of the bits of *@pending (kernels queued
- * there may read a texture or group buffer), then clears them. */
+/* Waits until the kernels queued so far on tracked stream @s are done:
+ * its event was recorded after the last call there, or with a fence, is
+ * recorded now. */
 static cudaError_t
-texel_pending_wait (TexelCudaConverter * conv, uint32_t * pending)
+texel_stream_settle (TexelCudaConverter * conv, int s)
+{
+  cudaError_t err = cudaSuccess;
+
+  if (conv->fence != NULL)
+    err = cudaEventRecord (conv->streams[s].done, conv->streams[s].stream);
+  if (err != cudaSuccess)
+    return err;
+  return cudaEventSynchronize (conv->streams[s].done);
+}
+
+/* Waits for the tracked streams of the bits of *@pending (kernels queued
+ * there may read a texture or group buffer) unless the fence says @unit,
+ * the last one to read it, is complete; then clears them. */
+static cudaError_t
+texel_pending_wait (TexelCudaConverter * conv, uint32_t * pending,
+    uint64_t unit)
 {
   int s;
 
+  if (conv->fence != NULL && unit <= conv->fence->complete)
+    *pending = 0;
   for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++) {
     if (*pending & (1u << s)) {
-      cudaError_t err = cudaEventSynchronize (conv->streams[s].done);
+      cudaError_t err = texel_stream_settle (conv, s);
 
       if (err != cudaSuccess)
         return err;
@@ -103,7 +127,7 @@ texel_texture_entry_release (TexelCudaConverter * conv,
 
   if (!entry->valid)
     return cudaSuccess;
-  err = texel_pending_wait (conv, &entry->pending);
+  err = texel_pending_wait (conv, &entry->pending, entry->unit);
   if (err != cudaSuccess)
     return err;
   entry->valid = 0;
@@ -130,7 +154,7 @@ texel_stream_slot (TexelCudaConverter * conv, cudaStream_t stream, int *slot)
   if (s == TEXEL_TEXTURE_STREAMS) {
     s = conv->next_stream;
     conv->next_stream = (s + 1) % TEXEL_TEXTURE_STREAMS;
-    err = cudaEventSynchronize (conv->streams[s].done);
+    err = texel_stream_settle (conv, s);
     if (err != cudaSuccess)
       return err;
   }
@@ -152,21 +176,26 @@ static cudaError_t
 texel_textures_used (TexelCudaConverter * conv, cudaStream_t stream,
     TexelTextureEntry * used[TEXEL_MAX_COMPONENTS])
 {
+  uint64_t unit = conv->fence != NULL ? conv->fence->current : 0;
   cudaError_t err;
   int c, s;
 
   err = texel_stream_slot (conv, stream, &s);
-  if (err == cudaSuccess)
+  if (err == cudaSuccess && conv->fence == NULL)
     err = cudaEventRecord (conv->streams[s].done, stream);
   if (err != cudaSuccess)
     return err;
   for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
     TexelGroupBuffer *buffer = &conv->group_buffers[c];
 
-    if (used[c] != NULL)
+    if (used[c] != NULL) {
       used[c]->pending |= 1u << s;
-    if (buffer->read)
+      used[c]->unit = unit;
+    }
+    if (buffer->read) {
       buffer->pending |= 1u << s;
+      buffer->unit = unit;
+    }
     buffer->read = 0;
   }
   return cudaSuccess;
@@ -180,7 +209,7 @@ texel_group_buffer (TexelCudaConverter * conv, const TexelSink * sink,
 
   *buffer = b;
   if (b->calls == 0 || b->key != key) {
-    cudaError_t err = texel_pending_wait (conv, &b->pending);
+    cudaError_t err = texel_pending_wait (conv, &b->pending, b->unit);
 
     if (err != cudaSuccess)
       return err;
@@ -753,6 +782,14 @@ texel_cuda_converter_new (int device, TexelCudaConverter ** conv)
 }
 
 extern "C" void
+texel_cuda_converter_set_fence (TexelCudaConverter * conv,
+    const TexelCudaFence * fence)
+{
+  if (conv != NULL)
+    conv->fence = fence;
+}
+
+extern "C" void
 texel_cuda_converter_free (TexelCudaConverter * conv)
 {
   int previous = conv ? conv->device : 0;
@@ -769,7 +806,7 @@ texel_cuda_converter_free (TexelCudaConverter * conv)
   for (e = 0; e < TEXEL_MAX_COMPONENTS; e++) {
     TexelGroupBuffer *buffer = &conv->group_buffers[e];
 
-    (void) texel_pending_wait (conv, &buffer->pending);
+    (void) texel_pending_wait (conv, &buffer->pending, buffer->unit);
     if (buffer->data != NULL)
       (void) cudaFree (buffer->data);
   }

@@ -9,6 +9,8 @@
 #ifndef TEXEL_CUDA_H
 #define TEXEL_CUDA_H
 
+#include <stdint.h>
+
 #include "texel-convert.h"
 
 #ifdef __cplusplus
@@ -53,6 +55,27 @@ typedef struct TexelCudaConverter TexelCudaConverter;
 
 int texel_cuda_converter_new (int device, TexelCudaConverter ** conv);
 void texel_cuda_converter_free (TexelCudaConverter * conv);
+
+/* Completion of a caller's work as the caller counts it. The calls made
+ * while @current is N belong to the caller's unit of work N (a frame);
+ * every unit up to @complete has finished on the GPU. A converter given a
+ * fence records no event of its own after each call to learn when the
+ * textures it caches are no longer read (a record costs the host
+ * 0.3-0.5 us): it destroys one whose last unit is complete at once, and
+ * otherwise waits for the streams that read it. The caller keeps the
+ * fence alive as long as the converter, raises @current before each unit
+ * and @complete only once the unit's work is done; calls made outside any
+ * unit are counted as never complete (@current = UINT64_MAX). */
+typedef struct
+{
+  uint64_t current;
+  uint64_t complete;
+} TexelCudaFence;
+
+/* Set before the converter's first call. NULL: the converter tracks its
+ * calls with events (the default). */
+void texel_cuda_converter_set_fence (TexelCudaConverter * conv,
+    const TexelCudaFence * fence);
 
 /* Enqueues the conversion of output rows [row0, row1) (luma rows; even
  * where the output has 4:2:0 chroma) on @stream. @in and @out hold

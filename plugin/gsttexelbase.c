@@ -270,6 +270,24 @@ gst_texel_base_is_cuda (GstTexelBase * base)
   return PRIV (base)->cuda != NULL;
 }
 
+#if HAVE_CUDA
+gboolean
+gst_texel_base_new_converter (GstTexelBase * base, gint device,
+    TexelCudaConverter ** converter)
+{
+  int err = texel_cuda_converter_new (device, converter);
+
+  if (err) {
+    GST_WARNING_OBJECT (base, "cannot create the converter: %s",
+        texel_cuda_error_string (err));
+    return FALSE;
+  }
+  texel_cuda_converter_set_fence (*converter,
+      gst_texel_cuda_get_fence (PRIV (base)->cuda));
+  return TRUE;
+}
+#endif
+
 void
 gst_texel_base_set_banding (GstTexelBase * base, gboolean possible)
 {

@@ -86,6 +86,12 @@ struct _GstTexelBaseClass
 
 /* What the element runs on, once started. */
 gboolean gst_texel_base_is_cuda (GstTexelBase * base);
+#if HAVE_CUDA
+/* From open_cuda: a resampler for the subclass, told when the element's
+ * frames complete (texel_cuda_converter_set_fence). Logs why it fails. */
+gboolean gst_texel_base_new_converter (GstTexelBase * base, gint device,
+    TexelCudaConverter ** converter);
+#endif
 /* The end of every texel element's transform_caps: @result (transfer
  * full), the caps a subclass derived structure by structure from @caps
  * (the @direction pad's), each in the memory (caps features) of the

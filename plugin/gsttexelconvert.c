@@ -483,12 +483,8 @@ static gboolean
 gst_texel_convert_open_cuda (GstTexelBase * base, gint device)
 {
   GstTexelConvert *self = GST_TEXEL_CONVERT (base);
-  int err = texel_cuda_converter_new (device, &self->converter);
 
-  if (err)
-    GST_WARNING_OBJECT (self, "cannot create the converter: %s",
-        texel_cuda_error_string (err));
-  return err == 0;
+  return gst_texel_base_new_converter (base, device, &self->converter);
 }
 
 static void

@@ -82,6 +82,9 @@ struct _GstTexelCuda
    * @chain_prev: the slots of the last two chain frames submitted. */
   guint64 seq, chain_complete;
   gint chain_last, chain_prev;
+  /* The same count for the element's converter (texel-cuda.h): the frame
+   * being submitted, and the frames finished in order. */
+  TexelCudaFence fence;
   TexelSlot slots[TEXEL_MAX_SLOTS];
   /* Layout of the current formats, for lazily allocated staging. */
   TexelFormat in_format, out_format;
@@ -225,6 +228,7 @@ gst_texel_cuda_new (gint device, GstCudaContext * context,
   cuda->zero_copy = zero_copy;
   cuda->async_engines = async_engines;
   cuda->bands = 1;
+  cuda->fence.current = G_MAXUINT64;
   *err = texel_device_enter (cuda, &prev);
   for (i = 0; *err == 0 && i < TEXEL_MAX_BANDS; i++) {
     e = TEXEL_FAULTY (TEXEL_FAULT_STREAM,
@@ -659,6 +663,7 @@ texel_drain_streams (GstTexelCuda * cuda)
   for (i = 0; i < TEXEL_MAX_BANDS; i++)
     cudaStreamSynchronize (cuda->streams[i]);
   cudaGetLastError ();
+  cuda->fence.complete = cuda->seq;
 }
 
 static int
@@ -764,6 +769,7 @@ gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
   err = texel_device_enter (cuda, &prev);
   if (err)
     goto done;
+  cuda->fence.current = cuda->seq + 1;  /* texel_record_done's number */
   in_direct = texel_frame_view (cuda, in_frame, in, in_device, &in_view);
   slot->out_direct = texel_frame_view (cuda, out_frame, out, out_device,
       &out_view);
@@ -801,6 +807,7 @@ gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
     texel_drain_streams (cuda);
   }
 done:
+  cuda->fence.current = G_MAXUINT64;
   texel_device_leave (cuda, prev);
   return err;
 }
@@ -886,6 +893,9 @@ gst_texel_cuda_finish (GstTexelCuda * cuda, gint slot_index)
     texel_device_leave (cuda, prev);
   if (!err)
     err = texel_fault_hit (TEXEL_FAULT_SYNC);
+  /* Frames are finished in order: all before this one are complete. */
+  if (!err && slot->seq == cuda->fence.complete + 1)
+    cuda->fence.complete = slot->seq;
   if (!err && !slot->out_direct)
     texel_copy_rows (&slot->out_host, &slot->stage_out, 0,
         slot->out_host.height, cudaMemcpyHostToHost, NULL,
@@ -924,6 +934,12 @@ gint
 gst_texel_cuda_get_bands (GstTexelCuda * cuda)
 {
   return cuda->bands;
+}
+
+const TexelCudaFence *
+gst_texel_cuda_get_fence (GstTexelCuda * cuda)
+{
+  return &cuda->fence;
 }
 
 #endif /* HAVE_CUDA */

@@ -20,6 +20,7 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include "texel-convert.h"
+#include "texel-cuda.h"
 #if HAVE_GST_CUDA
 #include <gst/cuda/gstcudacontext.h>
 #endif
@@ -112,6 +113,9 @@ int gst_texel_cuda_process (GstTexelCuda * cuda, GstVideoFrame * in_frame,
 GstAllocator *gst_texel_cuda_get_allocator (GstTexelCuda * cuda);
 void gst_texel_cuda_get_stats (GstTexelCuda * cuda, GstTexelCudaStats * stats);
 gint gst_texel_cuda_get_bands (GstTexelCuda * cuda);
+/* What the frames' completion says, for the element's converter
+ * (texel_cuda_converter_set_fence); lives as long as @cuda. */
+const TexelCudaFence *gst_texel_cuda_get_fence (GstTexelCuda * cuda);
 
 G_END_DECLS
 #endif

@@ -424,12 +424,8 @@ static gboolean
 gst_texel_warp_open_cuda (GstTexelBase * base, gint device)
 {
   GstTexelWarp *self = GST_TEXEL_WARP (base);
-  int err = texel_cuda_converter_new (device, &self->converter);
 
-  if (err)
-    GST_WARNING_OBJECT (self, "cannot create the converter: %s",
-        texel_cuda_error_string (err));
-  return err == 0;
+  return gst_texel_base_new_converter (base, device, &self->converter);
 }
 
 static void

@@ -766,6 +766,115 @@ check_api (Context * ctx)
   host_image_clear (&out);
 }
 
+/* Inputs for check_fence: 2 textures each, more than the converter's
+ * cache holds (TEXEL_TEXTURE_CACHE_SIZE, 64), so cached textures are
+ * evicted. */
+#define FENCE_INPUTS 40
+
+/* Round @round of check_fence: every input through @conv into @out, as
+ * units of @fence. Round 0 never reports a unit complete, so each evicted
+ * texture is waited for on its stream; round 1 waits every 4 calls and
+ * reports those units complete, so evictions destroy at once. */
+static int
+fence_round (Context * ctx, TexelCudaConverter * conv, TexelCudaFence * fence,
+    const TexelConvertPlan * plan, GpuImage * in, GpuImage * out, int round)
+{
+  int failed = 0, i;
+
+  for (i = 0; i < FENCE_INPUTS && !failed; i++) {
+    fence->current = (uint64_t) (round * FENCE_INPUTS + i + 1);
+    failed |= check_cuda (texel_cuda_convert (conv, plan, &in[i].dev,
+            &out[i].dev, 0, plan->out_height, ctx->stream[0]), "convert");
+    if (round == 1 && i % 4 == 3 && !failed) {
+      failed |= check_cuda (cudaStreamSynchronize (ctx->stream[0]), "sync");
+      fence->complete = fence->current;
+    }
+    fence->current = UINT64_MAX;
+  }
+  return failed;
+}
+
+/* A converter told of its caller's completion (texel_cuda_converter_set_
+ * fence) records no event per call; its outputs must match, byte for
+ * byte, those of the converter that does, whether an evicted texture's
+ * reader was known complete or not. */
+static void
+check_fence (Context * ctx)
+{
+  TexelConvertConfig config;
+  TexelConvertPlan plan;
+  TexelCudaConverter *conv = NULL;
+  TexelCudaFence fence = { UINT64_MAX, 0 };
+  HostImage in, want, got;
+  GpuImage gin[FENCE_INPUTS], gout[2][FENCE_INPUTS], ref;
+  int in_w, out_w, failed, i, r, diff = 0;
+
+  geometry_config (&geometries[0], TEXEL_FORMAT_NV12, TEXEL_FORMAT_RGBA,
+      TEXEL_METHOD_BILINEAR, &config, &in_w, &out_w);
+  texel_convert_plan_init (&plan, &config, TEXEL_FORMAT_NV12, in_w,
+      geometries[0].in_h, TEXEL_FORMAT_RGBA, out_w, geometries[0].out_h,
+      NULL);
+  host_image_init (&in, TEXEL_FORMAT_NV12, in_w, geometries[0].in_h);
+  host_image_init (&want, TEXEL_FORMAT_RGBA, out_w, geometries[0].out_h);
+  host_image_init (&got, TEXEL_FORMAT_RGBA, out_w, geometries[0].out_h);
+  memset (gin, 0, sizeof (gin));
+  memset (gout, 0, sizeof (gout));
+  failed = check_cuda ((cudaError_t) texel_cuda_converter_new (0, &conv),
+      "fenced converter");
+  if (!failed)
+    texel_cuda_converter_set_fence (conv, &fence);
+  failed |= check_cuda (gpu_image_alloc (&ref, MEMORY_DEVICE, &want, 0),
+      "alloc")
+      || check_cuda (gpu_image_poison (&ref, POISON_A, ctx->stream[0]),
+      "poison");
+  for (i = 0; i < FENCE_INPUTS && !failed; i++) {
+    host_image_randomize (&in);
+    failed |= check_cuda (gpu_image_alloc (&gin[i], MEMORY_DEVICE, &in, 0),
+        "alloc");
+    /* Poisoned alike: the row padding is compared too. */
+    for (r = 0; r < 2 && !failed; r++)
+      failed |= check_cuda (gpu_image_alloc (&gout[r][i], MEMORY_DEVICE,
+              &want, 0), "alloc")
+          || check_cuda (gpu_image_poison (&gout[r][i], POISON_A,
+              ctx->stream[0]), "poison");
+    if (!failed)
+      failed |= check_cuda (gpu_image_upload (&gin[i], &in, ctx->stream[0]),
+          "upload");
+  }
+  for (r = 0; r < 2 && !failed; r++)
+    failed |= fence_round (ctx, conv, &fence, &plan, gin, gout[r], r);
+  for (i = 0; i < FENCE_INPUTS && !failed; i++) {
+    failed |= check_cuda (texel_cuda_convert (ctx->conv, &plan, &gin[i].dev,
+            &ref.dev, 0, plan.out_height, ctx->stream[0]), "convert");
+    failed |= check_cuda (gpu_image_download (&ref, &want, 0,
+            ctx->stream[0]), "download");
+    for (r = 0; r < 2 && !failed; r++) {
+      failed |= check_cuda (gpu_image_download (&gout[r][i], &got, 0,
+              ctx->stream[0]), "download");
+      diff += memcmp (want.mem, got.mem, want.size) != 0;
+    }
+  }
+  if (failed || diff) {
+    printf ("FAIL: fenced converter: %d of %d outputs differ%s\n", diff,
+        2 * FENCE_INPUTS, failed ? ", CUDA error" : "");
+    ctx->failed++;
+  } else {
+    printf ("fenced converter: %d outputs as without the fence, %d "
+        "textures through the cache\n", 2 * FENCE_INPUTS, 2 * FENCE_INPUTS);
+    ctx->passed++;
+  }
+  texel_cuda_converter_free (conv);
+  for (i = 0; i < FENCE_INPUTS; i++) {
+    gpu_image_free (&gin[i]);
+    gpu_image_free (&gout[0][i]);
+    gpu_image_free (&gout[1][i]);
+  }
+  gpu_image_free (&ref);
+  host_image_clear (&in);
+  host_image_clear (&want);
+  host_image_clear (&got);
+}
+
 static int
 print_device (void)
 {
@@ -826,6 +935,7 @@ main (int argc, char **argv)
     return 1;
 
   check_api (&ctx);
+  check_fence (&ctx);
   for (i = TEXEL_FORMAT_UNKNOWN + 1; i < TEXEL_FORMAT_COUNT; i++) {
     for (o = TEXEL_FORMAT_UNKNOWN + 1; o < TEXEL_FORMAT_COUNT; o++) {
       PairSummary pair;
