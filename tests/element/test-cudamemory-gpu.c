@@ -22,6 +22,8 @@
  *  - decode -> process -> encode (nvh264dec ! texelconvert ! nvh264enc)
  *    runs to the end with the decoder's frames read in place; skipped where
  *    NVDEC/NVENC (or h264parse) are missing.
+ *  - frames whose video meta does not fit their CUDA memory are dropped
+ *    or stop the stream with an error, never read out of bounds.
  *
  * Without a usable GPU, or without cudaupload/cudadownload, the program
  * says why and exits 77 (skipped).
@@ -625,6 +627,79 @@ GST_START_TEST (test_decode_process_encode)
 
 GST_END_TEST;
 
+/* Breaks the video meta of every buffer that goes through the pad: @data
+ * 0 moves plane 1 past the end of the buffer's CUDA memory, 1 gives plane
+ * 0 a stride its rows cannot fit in the memory with. */
+static GstPadProbeReturn
+break_video_meta (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  GstBuffer *buf
+      = gst_buffer_make_writable (GST_PAD_PROBE_INFO_BUFFER (info));
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+
+  if (meta == NULL)
+    meta = gst_buffer_add_video_meta (buf, GST_VIDEO_FRAME_FLAG_NONE,
+                                      GST_VIDEO_FORMAT_NV12, 640, 480);
+  if (GPOINTER_TO_INT (data) == 0)
+    meta->offset[1] = gst_buffer_get_size (buf) + 4096;
+  else
+    meta->stride[0] *= 16;
+  GST_PAD_PROBE_INFO_DATA (info) = buf;
+  return GST_PAD_PROBE_OK;
+}
+
+/* Frames in CUDA memory whose video meta does not fit the memory are
+ * never read out of bounds: a plane outside the memory is dropped with a
+ * warning (as gst_video_frame_map refuses it), rows past its end stop the
+ * stream with an error. Loop index: how the meta is broken. */
+GST_START_TEST (test_bad_meta_on_device)
+{
+  GstElement *pipeline = gst_parse_launch (
+      SOURCE "video/x-raw,format=NV12,width=640,height=480 ! cudaupload ! "
+             UPLOADED "texelconvert name=t ! "
+             "video/x-raw(memory:CUDAMemory),format=RGBA,width=320,"
+             "height=240 ! cudadownload ! fakesink name=out",
+      NULL);
+  GstElement *t = gst_bin_get_by_name (GST_BIN (pipeline), "t");
+  GstPad *pad = gst_element_get_static_pad (t, "sink");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  guint warnings = 0;
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, break_video_meta,
+                     GINT_TO_POINTER (__i__), NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  while ((msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+                                            GST_MESSAGE_EOS | GST_MESSAGE_ERROR
+                                                | GST_MESSAGE_WARNING)))
+    {
+      GstMessageType type = GST_MESSAGE_TYPE (msg);
+
+      if (type == GST_MESSAGE_WARNING && GST_MESSAGE_SRC (msg) == GST_OBJECT (t))
+        warnings++;
+      gst_message_unref (msg);
+      if (type == GST_MESSAGE_WARNING)
+        continue;
+      if (__i__ == 0)
+        fail_unless (type == GST_MESSAGE_EOS, "error, not EOS");
+      else
+        fail_unless (type == GST_MESSAGE_ERROR, "no error");
+      break;
+    }
+  fail_unless (msg != NULL, "neither EOS nor an error in 60 s");
+  if (__i__ == 0)
+    fail_unless_equals_int (warnings, N_FRAMES);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  if (__i__ == 0)
+    fail_unless_equals_uint64 (stats_get (pipeline, "t", "frames"), 0);
+  gst_object_unref (bus);
+  gst_object_unref (pad);
+  gst_object_unref (t);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudamemory_gpu_suite (void)
 {
@@ -640,6 +715,7 @@ cudamemory_gpu_suite (void)
   tcase_add_test (tc, test_upload_and_download_points);
   tcase_add_test (tc, test_one_context);
   tcase_add_test (tc, test_decode_process_encode);
+  tcase_add_loop_test (tc, test_bad_meta_on_device, 0, 2);
   return s;
 }
 
