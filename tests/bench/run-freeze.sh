@@ -19,16 +19,10 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -uo pipefail
-build=$(cd "${1:?usage: $0 BUILD_DIR [CASES] [FRAMES]}" && pwd)
-shift
-root=$(cd "$(dirname "$0")/../.." && pwd)
-cases="$root/tests/bench/device-cases.txt"
-if [ $# -gt 0 ] && [ -e "$1" ]; then cases=$(readlink -f "$1"); shift; fi
-frames=${1:-100000}
-cd "$root" || exit 2
-[ -f .gstrt/env.sh ] && . .gstrt/env.sh
-export GST_PLUGIN_PATH="$build/plugin${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
-export GST_DEBUG="${GST_DEBUG:-*:1}"
+# shellcheck source=tests/bench/bench-cases.sh
+. "$(dirname "$0")/bench-cases.sh"
+bench_init tests/bench/device-cases.txt "$@"
+frames=${bench_args[0]:-100000}
 
 # CAPS "FORMAT:WxH" -> "format=FORMAT,width=W,height=H"
 caps_fields() {
@@ -48,7 +42,7 @@ run_once() {
     $fragment ! "video/x-raw(memory:CUDAMemory),$(caps_fields "$out")" ! \
     fakesink sync=false >/dev/null 2>&1; } 2>&1 )
   status=$?
-  [ $status -eq 0 ] || return $status
+  [ "$status" -eq 0 ] || return "$status"
   echo "$t" | awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }'
 }
 
@@ -60,30 +54,24 @@ for element in cudaupload imagefreeze; do
     echo "SKIP: no $element"; exit 77; }
 done
 
-echo "| group | case | frames/s | CPU us/frame | vs first of group |"
-echo "|---|---|---:|---:|---:|"
-status=0
-group_ref="" ; group_fps=""
-while IFS='|' read -r group in out fragment; do
-  group=$(echo "$group" | xargs); in=$(echo "$in" | xargs); out=$(echo "$out" | xargs)
-  fragment=$(echo "$fragment" | sed 's/^ *//; s/ *$//')
-  case "$group" in ''|'#'*) continue ;; esac
-  if [ "$group" != "$group_ref" ]; then group_ref=$group; group_fps=""; fi
-  missing=""
+# One case: two runs, one table row.
+run_case() {
+  local group=$1 in=$2 out=$3 fragment=$4 missing="" element short long
+  local fps cpu
   for element in $(echo "$fragment" | tr '!' '\n' | awk '{ print $1 }'); do
     case "$element" in *'/'*) continue ;; esac
     gst-inspect-1.0 "$element" >/dev/null 2>&1 || missing=$element
   done
   if [ -n "$missing" ]; then
     echo "| $group | \`$fragment\` | not installed ($missing) | | |"
-    continue
+    return
   fi
   short=$(run_once $((frames / 10)) "$in" "$out" "$fragment") &&
     long=$(run_once "$frames" "$in" "$out" "$fragment")
   if [ -z "${short:-}" ] || [ -z "${long:-}" ]; then
     echo "| $group | \`$fragment\` | FAILED | | |"
     status=1
-    continue
+    return
   fi
   # Under a quarter of a second between the two runs, the difference is
   # mostly noise (the harness line runs at about a million frames/s).
@@ -93,10 +81,14 @@ while IFS='|' read -r group in out fragment; do
       printf "%.0f %.2f\n", d / (b[1] - a[1]), (b[2] - a[2]) * 1e6 / d }')"
   if [ "$fps" = - ]; then
     echo "| $group | \`$fragment\` $in -> $out | too fast to time at $frames frames | | |"
-    continue
+    return
   fi
-  [ -z "$group_fps" ] && group_fps=$fps
-  ratio=$(awk -v a="$fps" -v b="$group_fps" 'BEGIN { printf "%.2fx", a / b }')
-  echo "| $group | \`$fragment\` $in -> $out | $fps | $cpu | $ratio |"
-done < "$cases"
+  bench_group_ratio "$group" "$fps"
+  echo "| $group | \`$fragment\` $in -> $out | $fps | $cpu | $bench_ratio |"
+}
+
+echo "| group | case | frames/s | CPU us/frame | vs first of group |"
+echo "|---|---|---:|---:|---:|"
+status=0
+bench_each_case "$cases" run_case
 exit $status

@@ -19,8 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench-clock.h"
 #include "bench-cuda-check.h"
 #include "texel-cuda.h"
 #include "texel-image.h"
@@ -40,15 +40,6 @@ empty_kernel (int *never)
 {
   if (never != NULL && threadIdx.x == 1023)
     *never = 1;
-}
-
-static double
-now_us (void)
-{
-  struct timespec t;
-
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
 }
 
 /* A device image of @format, planes aligned as the elements' pools do. */
@@ -80,11 +71,11 @@ time_converter (TexelCudaConverter * conv, TexelCudaFence * fence,
     double t;
 
     fence->current = first + (uint64_t) i;
-    t = now_us ();
+    t = bench_now_us ();
     CHECK (texel_cuda_convert (conv, plan, &in[i % n_inputs],
             &out[i % OUTPUTS], 0, plan->out_height,
             (TexelCudaStream) stream));
-    total += now_us () - t;
+    total += bench_now_us () - t;
     fence->current = UINT64_MAX;
     if (i % SYNC_EVERY == SYNC_EVERY - 1) {
       CHECK (cudaStreamSynchronize (stream));
@@ -103,10 +94,10 @@ time_bare_launch (cudaStream_t stream, dim3 grid, dim3 block)
   int i;
 
   for (i = 0; i < CALLS; i++) {
-    double t = now_us ();
+    double t = bench_now_us ();
 
     empty_kernel <<<grid, block, 0, stream>>> (NULL);
-    total += now_us () - t;
+    total += bench_now_us () - t;
     if (i % SYNC_EVERY == SYNC_EVERY - 1)
       CHECK (cudaStreamSynchronize (stream));
   }

@@ -22,12 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cuda_runtime.h>
 
 #include "texel-cuda.h"
 #include "texel-warp.h"
+#include "bench-clock.h"
 #include "bench-cuda-check.h"
 
 #define WIDTH 3840
@@ -87,15 +87,6 @@ bench_time (Bench * b, const TexelWarpPlan * plan)
   CHECK (cudaEventSynchronize (b->stop));
   CHECK (cudaEventElapsedTime (&ms, b->start, b->stop));
   return 1000.0 * ms / CALLS;
-}
-
-static double
-bench_now_us (void)
-{
-  struct timespec t;
-
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
 }
 
 static void
