@@ -882,6 +882,10 @@ gst_texel_base_map_one_memory (GstVideoFrame * frame, GstVideoInfo * info,
       || meta->height < (guint) GST_VIDEO_INFO_HEIGHT (info)
       || meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
     return FALSE;
+  /* As gst_video_frame_map, which fails on a plane outside the buffer. */
+  for (p = 0; p < meta->n_planes; p++)
+    if (meta->offset[p] >= gst_buffer_get_size (buffer))
+      return FALSE;
   memset (frame, 0, sizeof (*frame));
   if (!gst_buffer_map (buffer, &frame->map[0], flags))
     return FALSE;
@@ -892,13 +896,6 @@ gst_texel_base_map_one_memory (GstVideoFrame * frame, GstVideoInfo * info,
     frame->info.offset[p] = meta->offset[p];
     frame->info.stride[p] = meta->stride[p];
     frame->data[p] = frame->map[0].data + meta->offset[p];
-  }
-  /* As gst_video_frame_map, which fails on a plane outside the buffer. */
-  for (p = 0; p < meta->n_planes; p++) {
-    if (meta->offset[p] >= frame->map[0].size) {
-      gst_buffer_unmap (buffer, &frame->map[0]);
-      return FALSE;
-    }
   }
   frame->id = meta->id;
   frame->buffer = gst_buffer_ref (buffer);
