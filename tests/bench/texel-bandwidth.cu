@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench-clock.h"
 #include "bench-cuda-check.h"
 
 #define MIB ((size_t) 1 << 20)
@@ -36,7 +36,6 @@ static const size_t sizes[] = { 16 * MIB, 64 * MIB };
 
 #define N_SIZES (sizeof (sizes) / sizeof (sizes[0]))
 #define MAX_BYTES (64 * MIB)
-
 
 typedef struct
 {
@@ -202,10 +201,7 @@ static const Op ops[N_OPS] = {
 static double
 host_now_ms (void)
 {
-  struct timespec now;
-
-  clock_gettime (CLOCK_MONOTONIC, &now);
-  return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
+  return bench_now_us () / 1e3;
 }
 
 static int
