@@ -1518,17 +1518,15 @@ gst_texel_base_propose_cuda_pool (GstTexelBase * self, GstQuery * query,
     GstCaps * caps, gboolean need_pool)
 {
   GstBufferPool *pool;
-  guint size;
+  guint min = gst_texel_base_pool_min (self), size;
 
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   if (!need_pool)
     return TRUE;
-  pool = gst_texel_base_new_cuda_pool (self, caps,
-      gst_texel_base_pool_min (self), 0, &size);
+  pool = gst_texel_base_new_cuda_pool (self, caps, min, 0, &size);
   if (!pool)
     return FALSE;
-  gst_query_add_allocation_pool (query, pool, size,
-      gst_texel_base_pool_min (self), 0);
+  gst_query_add_allocation_pool (query, pool, size, min, 0);
   gst_object_unref (pool);
   return TRUE;
 }
@@ -1546,6 +1544,7 @@ gst_texel_base_propose_allocation (GstBaseTransform * trans,
   gboolean need_pool;
   GstBufferPool *pool;
   GstAllocationParams params;
+  guint min;
 
   if (!PRIV (self)->cuda || gst_base_transform_is_passthrough (trans))
     goto parent;
@@ -1561,16 +1560,15 @@ gst_texel_base_propose_allocation (GstBaseTransform * trans,
       gst_texel_cuda_get_allocator (PRIV (self)->cuda), &params);
   if (!need_pool)
     return TRUE;
-  pool = gst_texel_base_new_pool (self, caps, gst_texel_base_pool_min (self),
-      0);
+  min = gst_texel_base_pool_min (self);
+  pool = gst_texel_base_new_pool (self, caps, min, 0);
   if (!pool)
     return FALSE;
   {
     GstVideoInfo info;
 
     gst_video_info_from_caps (&info, caps);
-    gst_query_add_allocation_pool (query, pool, info.size,
-        gst_texel_base_pool_min (self), 0);
+    gst_query_add_allocation_pool (query, pool, info.size, min, 0);
   }
   gst_object_unref (pool);
   return TRUE;
