@@ -1470,6 +1470,15 @@ gst_texel_base_new_pool (GstTexelBase * self, GstCaps * caps, guint min,
   return gst_texel_host_pool_new (gst_texel_cuda_get_allocator (PRIV
           (self)->cuda), caps, info.size, min, max);
 }
+
+/* Buffers a pool must be able to lend the element at once: the frame it
+ * processes, the one it hands on, and the frames in flight, which it keeps
+ * (input and output) until they are finished. */
+static guint
+gst_texel_base_pool_min (GstTexelBase * self)
+{
+  return 2 + MAX (PRIV (self)->in_flight, 0);
+}
 #endif
 
 #if HAVE_GST_CUDA
@@ -1500,15 +1509,6 @@ gst_texel_base_new_cuda_pool (GstTexelBase * self, GstCaps * caps, guint min,
   gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
   gst_structure_free (config);
   return pool;
-}
-
-/* Buffers a pool must be able to lend the element at once: the frame it
- * processes, the one it hands on, and the frames in flight, which it keeps
- * (input and output) until they are finished. */
-static guint
-gst_texel_base_pool_min (GstTexelBase * self)
-{
-  return 2 + MAX (PRIV (self)->in_flight, 0);
 }
 
 /* Upstream CUDA elements write their frames into CUDA memory of the
