@@ -4,7 +4,8 @@
 # a build folder of its own:
 #   jetpack6  CUDA kernels without GStreamer's CUDA library
 #             (-Dcuda-memory=disabled), as on JetPack 6 (GStreamer 1.20);
-#             unit and element suites
+#             unit and element suites, and no GStreamer function newer than
+#             1.20 imported by any of its binaries (check-gst-api.py)
 #   cpu-only  -Dcuda=disabled; unit and element suites
 #   meson-0.61.2
 #             the default configuration with Meson 0.61.2, the version of
@@ -68,6 +69,17 @@ run_config() {
   [ $rc -eq 0 ] || status=1
 }
 
+# JetPack 6 has GStreamer 1.20: no binary of the build may import newer API.
+check_gst_api() {
+  local bins out rc=0
+  bins=$(find "$1/plugin" "$1/tests" "$1/tools" -type f -executable \
+    \( -name '*.so' -o ! -name '*.*' \) ! -path '*.p/*' 2>/dev/null)
+  out=$(python3 scripts/check-gst-api.py 1.20 $bins) || rc=1
+  echo "$out"
+  summary+=("$(printf '%-14s %-6s %s' gst-1.20-api "$([ $rc -eq 0 ] && echo ok || echo FAIL)" "$(echo "$out" | tail -n 1 | sed 's/^check-gst-api: //')")")
+  [ $rc -eq 0 ] || status=1
+}
+
 mkdir -p "$buildroot"
 have_nvcc=no; command -v nvcc >/dev/null 2>&1 && have_nvcc=yes
 for c in $configs; do
@@ -78,6 +90,7 @@ for c in $configs; do
         # test, not nvcc's time for every GPU.
         run_config jetpack6 meson "unit element" -- \
           -Dcuda=enabled -Dcuda-memory=disabled -Dcuda-arch=sm_87
+        check_gst_api "$buildroot/jetpack6"
       else
         say "jetpack6: no nvcc on this machine, CUDA configuration not built"
         summary+=("$(printf '%-14s %-6s %s' jetpack6 skip 'no nvcc')")
