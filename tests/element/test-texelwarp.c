@@ -130,14 +130,33 @@ colorimetry_for (TexelColorimetry * c, const GstVideoInfo * info)
   c->chroma_h_cosited = 1;      /* mpeg2: left-cosited, vertically centred */
 }
 
+/* The @n values (9 at most) of array property @name; returns @n. */
+static guint
+array_values (GstElement * e, const gchar * name, gdouble * values)
+{
+  GValue v = G_VALUE_INIT;
+  guint i, n;
+
+  g_value_init (&v, GST_TYPE_ARRAY);
+  g_object_get_property (G_OBJECT (e), name, &v);
+  n = gst_value_array_get_size (&v);
+  fail_unless (n <= 9);
+  for (i = 0; i < n; i++)
+    values[i] = g_value_get_double (gst_value_array_get_value (&v, i));
+  g_value_unset (&v);
+  return n;
+}
+
 /* The element's parameters, read back from it (after it resolved a
- * calibration file or arrays), as a config for the CPU reference. */
+ * calibration file or arrays), as a config for the CPU reference.
+ * new-camera=auto is taken as the new-camera-matrix where one is set and
+ * alpha is 0 (no test here sets alpha=0 explicitly). */
 static void
 config_from_element (GstElement * e, TexelWarpConfig * cfg)
 {
-  GValue *hv = NULL;
-  gint model, border, method, projection;
-  guint argb, i;
+  gint model, border, method, projection, new_camera;
+  gdouble m[9];
+  guint argb;
 
   texel_warp_config_init (cfg);
   g_object_get (e, "model", &model, "projection", &projection,
@@ -158,14 +177,18 @@ config_from_element (GstElement * e, TexelWarpConfig * cfg)
   cfg->border_rgba[1] = ((argb >> 8) & 0xff) / 255.0;
   cfg->border_rgba[2] = (argb & 0xff) / 255.0;
   cfg->border_rgba[3] = (argb >> 24) / 255.0;
-  hv = g_new0 (GValue, 1);
-  g_value_init (hv, GST_TYPE_ARRAY);
-  g_object_get_property (G_OBJECT (e), "homography", hv);
-  for (i = 0; i < 9; i++)
-    cfg->homography[i / 3][i % 3] =
-        g_value_get_double (gst_value_array_get_value (hv, i));
-  g_value_unset (hv);
-  g_free (hv);
+  fail_unless_equals_int (array_values (e, "homography", m), 9);
+  memcpy (cfg->homography, m, sizeof (m));
+  fail_unless_equals_int (array_values (e, "rectification-matrix", m), 9);
+  memcpy (cfg->rectification, m, sizeof (m));
+  g_object_get (e, "new-camera", &new_camera, NULL);
+  cfg->new_camera = new_camera == 3 ? TEXEL_NEW_CAMERA_MATRIX :
+      new_camera == 2 ? TEXEL_NEW_CAMERA_CAMERA : TEXEL_NEW_CAMERA_OPTIMAL;
+  if (array_values (e, "new-camera-matrix", m) == 9) {
+    memcpy (cfg->new_camera_matrix, m, sizeof (m));
+    if (new_camera == 0 && cfg->alpha == 0.0)
+      cfg->new_camera = TEXEL_NEW_CAMERA_MATRIX;
+  }
 }
 
 /* Fails unless @out is @in warped by the CPU reference with @cfg. */
