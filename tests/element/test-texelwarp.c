@@ -31,6 +31,7 @@
 #include <gst/controller/gstdirectcontrolbinding.h>
 #endif
 
+#include "opencv-rectify.h"
 #include "texel-calib.h"
 #include "texel-frames.h"
 #include "texel-warp.h"
@@ -339,79 +340,12 @@ pop_messages (GstElement * e, GstMessageType type, gchar ** text)
 }
 
 /* ------------------------------------------------------------------ */
-/* OpenCV's rectification, written out from its documentation
- * (initUndistortRectifyMap, fisheye::initUndistortRectifyMap, remap), in
- * double, independent of the element's plan: the exact definition the
- * element's views are checked against. */
+/* The views against OpenCV's definition (opencv-rectify.h) */
 
-typedef struct
+static double
+gray_at (const void *frame, int x, int y)
 {
-  gboolean fisheye;
-  gdouble K[3][3];
-  /* pinhole: k1 k2 p1 p2 k3 k4 k5 k6; fisheye: k1 k2 k3 k4 */
-  gdouble D[8];
-  gdouble R[3][3];
-  gdouble P[3][3];              /* the new camera (P's left 3x3) */
-} CvRectify;
-
-static void
-mat3_invert (gdouble out[3][3], gdouble m[3][3])
-{
-  gdouble det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-      - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-      + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-  gint i, j;
-
-  fail_unless (fabs (det) > 1e-12);
-  for (i = 0; i < 3; i++)
-    for (j = 0; j < 3; j++) {
-      /* cofactor of m[j][i] */
-      gint r0 = (j + 1) % 3, r1 = (j + 2) % 3, c0 = (i + 1) % 3,
-          c1 = (i + 2) % 3;
-
-      out[i][j] = (m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0]) / det;
-    }
-}
-
-/* Source position (pixel centres at integers) of output pixel (u, v):
- * [x y w]^T = (P R)^-1 [u v 1]^T, x' = x / w, y' = y / w, distorted,
- * then through K. */
-static void
-cv_rectify_map (const CvRectify * c, gdouble u, gdouble v, gdouble * mx,
-    gdouble * my)
-{
-  const gdouble *d = c->D;
-  gdouble pr[3][3], ipr[3][3], x, y, w, xd, yd;
-  gint i, j;
-
-  for (i = 0; i < 3; i++)
-    for (j = 0; j < 3; j++)
-      pr[i][j] = c->P[i][0] * c->R[0][j] + c->P[i][1] * c->R[1][j]
-          + c->P[i][2] * c->R[2][j];
-  mat3_invert (ipr, pr);
-  x = ipr[0][0] * u + ipr[0][1] * v + ipr[0][2];
-  y = ipr[1][0] * u + ipr[1][1] * v + ipr[1][2];
-  w = ipr[2][0] * u + ipr[2][1] * v + ipr[2][2];
-  x /= w;
-  y /= w;
-  if (c->fisheye) {
-    gdouble r = sqrt (x * x + y * y), theta = atan (r), t2 = theta * theta;
-    gdouble theta_d = theta * (1 + d[0] * t2 + d[1] * t2 * t2 + d[2] * t2 *
-        t2 * t2 + d[3] * t2 * t2 * t2 * t2);
-    gdouble scale = r == 0.0 ? 1.0 : theta_d / r;
-
-    xd = x * scale;
-    yd = y * scale;
-  } else {
-    gdouble r2 = x * x + y * y, r4 = r2 * r2, r6 = r4 * r2;
-    gdouble kr = (1 + d[0] * r2 + d[1] * r4 + d[4] * r6)
-        / (1 + d[5] * r2 + d[6] * r4 + d[7] * r6);
-
-    xd = x * kr + 2 * d[2] * x * y + d[3] * (r2 + 2 * x * x);
-    yd = y * kr + d[2] * (r2 + 2 * y * y) + 2 * d[3] * x * y;
-  }
-  *mx = c->K[0][0] * xd + c->K[0][2];
-  *my = c->K[1][1] * yd + c->K[1][2];
+  return frame_get ((const GstVideoFrame *) frame, 0, x, y);
 }
 
 /* Compares GRAY8 frame @out with cv::remap (INTER_LINEAR) of @in through
@@ -431,20 +365,11 @@ check_cv_rectify (const CvRectify * c, const GstVideoInfo * info,
   fail_unless (gst_video_frame_map (&fout, info, out, GST_MAP_READ));
   for (v = 0; v < h; v++)
     for (u = 0; u < w; u++) {
-      gdouble mx, my, fx, fy, ref;
-      gint x0, y0;
+      gdouble mx, my, ref;
 
-      cv_rectify_map (c, u, v, &mx, &my);
-      x0 = (gint) floor (mx);
-      y0 = (gint) floor (my);
-      if (x0 < 0 || y0 < 0 || x0 + 1 >= w || y0 + 1 >= h)
+      fail_unless (cv_rectify_map (c, u, v, &mx, &my));
+      if (!cv_remap_bilinear (gray_at, &fin, w, h, mx, my, &ref))
         continue;
-      fx = mx - x0;
-      fy = my - y0;
-      ref = (1 - fy) * ((1 - fx) * frame_get (&fin, 0, x0, y0)
-          + fx * frame_get (&fin, 0, x0 + 1, y0))
-          + fy * ((1 - fx) * frame_get (&fin, 0, x0, y0 + 1)
-          + fx * frame_get (&fin, 0, x0 + 1, y0 + 1));
       worst = MAX (worst, fabs (frame_get (&fout, 0, u, v) - ref));
       fail_unless (fabs (frame_get (&fout, 0, u, v) - ref) <= 1.0,
           "%s: (%d, %d) is %u, OpenCV's %.3f (source %.3f, %.3f)", what, u,
