@@ -2,9 +2,9 @@
  *
  * The events are counted first (check_complexity: depth and nodes
  * capped), then the document is loaded whole (yaml_parser_load) and
- * walked at fixed depth: the root mapping, its matrices (mappings of rows, cols, data and
- * OpenCV's dt) and their data sequences. Nothing recurses, so anchors,
- * aliases and deep nesting in a hostile file cost nothing more than
+ * walked at fixed depth: the root mapping, its matrices (mappings of rows,
+ * cols, data and OpenCV's dt) and their data sequences. Nothing recurses, so
+ * anchors, aliases and deep nesting in a hostile file cost nothing more than
  * libyaml's own limits.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -177,8 +177,8 @@ read_matrix_values (Reader * r, const char *field, const yaml_node_t * data,
 /* The left 3x3 of a camera or projection matrix in @v (@stride values a
  * row): [fx, 0, cx; 0, fy, cy; 0, 0, 1] with fx, fy positive. */
 static int
-check_intrinsics (Reader * r, const char *field, const yaml_node_t * node,
-    const double *v, int stride, double m[3][3])
+check_intrinsics (Reader *r, const char *field, const yaml_node_t *node,
+                  const double *v, int stride, double m[3][3])
 {
   int i, j;
 
@@ -187,24 +187,25 @@ check_intrinsics (Reader * r, const char *field, const yaml_node_t * node,
       m[i][j] = v[i * stride + j];
   if (!(m[0][0] > 0.0))
     return fail (r, field, node, "focal length fx is %g (must be positive)",
-        m[0][0]);
+                 m[0][0]);
   if (!(m[1][1] > 0.0))
     return fail (r, field, node, "focal length fy is %g (must be positive)",
-        m[1][1]);
+                 m[1][1]);
   if (m[0][1] != 0.0)
-    return fail (r, field, node, "skew %g not supported (must be 0)",
-        m[0][1]);
+    return fail (r, field, node, "skew %g not supported (must be 0)", m[0][1]);
   if (m[1][0] != 0.0 || m[2][0] != 0.0 || m[2][1] != 0.0 || m[2][2] != 1.0)
-    return fail (r, field, node, "rows 2 and 3 must be [0, fy, cy] and "
-        "[0, 0, 1]");
+    return fail (r, field, node,
+                 "rows 2 and 3 must be [0, fy, cy] and "
+                 "[0, 0, 1]");
   return 0;
 }
 
 /* Matrix @field of @root, @rows x @cols, into @v. Returns 1 when the file
  * has it, 0 when not, -1 on error. */
 static int
-read_fixed_matrix (Reader * r, const yaml_node_t * root, const char *field,
-    int want_rows, int want_cols, double *v, const yaml_node_t ** node)
+read_fixed_matrix (Reader *r, const yaml_node_t *root, const char *field,
+                   int want_rows, int want_cols, double *v,
+                   const yaml_node_t **node)
 {
   const yaml_node_t *data;
   int rows, cols;
@@ -216,7 +217,7 @@ read_fixed_matrix (Reader * r, const yaml_node_t * root, const char *field,
     return -1;
   if (rows != want_rows || cols != want_cols)
     return fail (r, field, *node, "must be %dx%d, is %dx%d", want_rows,
-        want_cols, rows, cols);
+                 want_cols, rows, cols);
   if (read_matrix_values (r, field, data, v, rows * cols) != 0)
     return -1;
   return 1;
@@ -241,8 +242,7 @@ read_camera_matrix (Reader * r, const yaml_node_t * root,
 /* ROS's R: any non-singular 3x3 (initUndistortRectifyMap inverts P R);
  * the identity where absent. */
 static int
-read_rectification (Reader * r, const yaml_node_t * root,
-    TexelCalibration * calib)
+read_rectification (Reader *r, const yaml_node_t *root, TexelCalibration *calib)
 {
   static const char *field = "rectification_matrix";
   const yaml_node_t *node;
@@ -254,8 +254,8 @@ read_rectification (Reader * r, const yaml_node_t * root,
   calib->has_rectification = has > 0;
   if (has <= 0)
     return has;
-  det = v[0] * (v[4] * v[8] - v[5] * v[7]) - v[1] * (v[3] * v[8] - v[5] *
-      v[6]) + v[2] * (v[3] * v[7] - v[4] * v[6]);
+  det = v[0] * (v[4] * v[8] - v[5] * v[7]) - v[1] * (v[3] * v[8] - v[5] * v[6])
+        + v[2] * (v[3] * v[7] - v[4] * v[6]);
   if (!(fabs (det) > 1e-9))
     return fail (r, field, node, "singular (determinant %g)", det);
   return 0;
@@ -264,8 +264,7 @@ read_rectification (Reader * r, const yaml_node_t * root,
 /* ROS's P (3x4): its left 3x3 is the rectified view's camera; all zeros
  * (an uncalibrated camera's camera_info) counts as absent. */
 static int
-read_projection (Reader * r, const yaml_node_t * root,
-    TexelCalibration * calib)
+read_projection (Reader *r, const yaml_node_t *root, TexelCalibration *calib)
 {
   static const char *field = "projection_matrix";
   const yaml_node_t *node;
@@ -364,12 +363,13 @@ read_distortion (Reader * r, const yaml_node_t * root,
 
 /* "YAML syntax (line N): problem, context" from @parser; returns -1. */
 static int
-syntax_error (Reader * r, const yaml_parser_t * parser)
+syntax_error (Reader *r, const yaml_parser_t *parser)
 {
   snprintf (r->error, r->error_size, "YAML syntax (line %lu): %s%s%s",
-      (unsigned long) parser->problem_mark.line + 1,
-      parser->problem ? parser->problem : "malformed",
-      parser->context ? ", " : "", parser->context ? parser->context : "");
+            (unsigned long)parser->problem_mark.line + 1,
+            parser->problem ? parser->problem : "malformed",
+            parser->context ? ", " : "",
+            parser->context ? parser->context : "");
   return -1;
 }
 
@@ -378,7 +378,7 @@ syntax_error (Reader * r, const yaml_parser_t * parser)
  * TEXEL_CALIB_MAX_NODES nodes fails at the first event beyond the limit
  * (libyaml scans lazily, so the rest of it is never read). */
 static int
-check_complexity (Reader * r, const unsigned char *text, size_t size)
+check_complexity (Reader *r, const unsigned char *text, size_t size)
 {
   yaml_parser_t parser;
   yaml_event_t event;
@@ -388,38 +388,43 @@ check_complexity (Reader * r, const unsigned char *text, size_t size)
   if (!yaml_parser_initialize (&parser))
     return fail (r, "file", NULL, "cannot initialise the YAML parser");
   yaml_parser_set_input_string (&parser, text, size);
-  while (!done && ret == 0) {
-    if (!yaml_parser_parse (&parser, &event)) {
-      ret = syntax_error (r, &parser);
-      break;
+  while (!done && ret == 0)
+    {
+      if (!yaml_parser_parse (&parser, &event))
+        {
+          ret = syntax_error (r, &parser);
+          break;
+        }
+      switch (event.type)
+        {
+          case YAML_SEQUENCE_START_EVENT:
+          case YAML_MAPPING_START_EVENT:
+            depth++;
+            /* fall through */
+          case YAML_SCALAR_EVENT:
+          case YAML_ALIAS_EVENT:
+            nodes++;
+            break;
+          case YAML_SEQUENCE_END_EVENT:
+          case YAML_MAPPING_END_EVENT:
+            depth--;
+            break;
+          case YAML_STREAM_END_EVENT:
+            done = 1;
+            break;
+          default:
+            break;
+        }
+      if (depth > TEXEL_CALIB_MAX_DEPTH)
+        ret = fail (r, "file", NULL, "nested deeper than %d levels (line %lu)",
+                    TEXEL_CALIB_MAX_DEPTH,
+                    (unsigned long)event.start_mark.line + 1);
+      else if (nodes > TEXEL_CALIB_MAX_NODES)
+        ret = fail (r, "file", NULL, "more than %d YAML nodes (line %lu)",
+                    TEXEL_CALIB_MAX_NODES,
+                    (unsigned long)event.start_mark.line + 1);
+      yaml_event_delete (&event);
     }
-    switch (event.type) {
-      case YAML_SEQUENCE_START_EVENT:
-      case YAML_MAPPING_START_EVENT:
-        depth++;
-        /* fall through */
-      case YAML_SCALAR_EVENT:
-      case YAML_ALIAS_EVENT:
-        nodes++;
-        break;
-      case YAML_SEQUENCE_END_EVENT:
-      case YAML_MAPPING_END_EVENT:
-        depth--;
-        break;
-      case YAML_STREAM_END_EVENT:
-        done = 1;
-        break;
-      default:
-        break;
-    }
-    if (depth > TEXEL_CALIB_MAX_DEPTH)
-      ret = fail (r, "file", NULL, "nested deeper than %d levels (line %lu)",
-          TEXEL_CALIB_MAX_DEPTH, (unsigned long) event.start_mark.line + 1);
-    else if (nodes > TEXEL_CALIB_MAX_NODES)
-      ret = fail (r, "file", NULL, "more than %d YAML nodes (line %lu)",
-          TEXEL_CALIB_MAX_NODES, (unsigned long) event.start_mark.line + 1);
-    yaml_event_delete (&event);
-  }
   yaml_parser_delete (&parser);
   return ret;
 }
@@ -439,8 +444,10 @@ texel_calib_parse (const char *data, size_t size, TexelCalibration * calib,
   if (error_size > 0)
     error[0] = '\0';
   if (size > TEXEL_CALIB_MAX_SIZE)
-    return fail (&r, "file", NULL, "%lu bytes, more than %d (no calibration "
-        "file is that large)", (unsigned long) size, TEXEL_CALIB_MAX_SIZE);
+    return fail (&r, "file", NULL,
+                 "%lu bytes, more than %d (no calibration "
+                 "file is that large)",
+                 (unsigned long)size, TEXEL_CALIB_MAX_SIZE);
   /* OpenCV's "%YAML:1.0" is no YAML directive: read it as a comment (the
    * same length, so that line numbers stay). */
   text = malloc (size > 0 ? size : 1);
@@ -449,10 +456,11 @@ texel_calib_parse (const char *data, size_t size, TexelCalibration * calib,
   memcpy (text, data, size);
   if (size >= 6 && memcmp (text, "%YAML:", 6) == 0)
     text[0] = '#';
-  if (check_complexity (&r, text, size) != 0) {
-    free (text);
-    return -1;
-  }
+  if (check_complexity (&r, text, size) != 0)
+    {
+      free (text);
+      return -1;
+    }
 
   if (!yaml_parser_initialize (&parser)) {
     free (text);
@@ -460,10 +468,10 @@ texel_calib_parse (const char *data, size_t size, TexelCalibration * calib,
   }
   yaml_parser_set_input_string (&parser, text, size);
   if (!yaml_parser_load (&parser, &doc)) {
-    syntax_error (&r, &parser);
-    yaml_parser_delete (&parser);
-    free (text);
-    return -1;
+      syntax_error (&r, &parser);
+      yaml_parser_delete (&parser);
+      free (text);
+      return -1;
   }
 
   root = yaml_document_get_root_node (&doc);
@@ -472,18 +480,19 @@ texel_calib_parse (const char *data, size_t size, TexelCalibration * calib,
   else if (root->type != YAML_MAPPING_NODE)
     fail (&r, "file", root, "a mapping of calibration fields expected");
   else if (read_size (&r, root, "image_width", &calib->width) == 0
-      && read_size (&r, root, "image_height", &calib->height) == 0
-      && read_camera_matrix (&r, root, calib) == 0
-      && read_distortion (&r, root, calib) == 0
-      && read_model (&r, root, calib) == 0
-      && read_rectification (&r, root, calib) == 0
-      && read_projection (&r, root, calib) == 0) {
-    if ((calib->width == 0) != (calib->height == 0))
-      fail (&r, calib->width ? "image_height" : "image_width", NULL,
-          "missing (the other size is given)");
-    else
-      ret = 0;
-  }
+           && read_size (&r, root, "image_height", &calib->height) == 0
+           && read_camera_matrix (&r, root, calib) == 0
+           && read_distortion (&r, root, calib) == 0
+           && read_model (&r, root, calib) == 0
+           && read_rectification (&r, root, calib) == 0
+           && read_projection (&r, root, calib) == 0)
+    {
+      if ((calib->width == 0) != (calib->height == 0))
+        fail (&r, calib->width ? "image_height" : "image_width", NULL,
+              "missing (the other size is given)");
+      else
+        ret = 0;
+    }
   yaml_document_delete (&doc);
   yaml_parser_delete (&parser);
   free (text);

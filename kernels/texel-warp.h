@@ -114,9 +114,9 @@
  *  - fov > 0: a rectilinear view with horizontal field of view @fov
  *    degrees across W_r: f = (W_r / 2) / tan (fov / 2),
  *    K_new = [f, 0, W_r / 2 - 0.5; 0, f, H_r / 2 - 0.5; 0, 0, 1].
- *  - new_camera OPTIMAL, fov = 0, pinhole: cv::getOptimalNewCameraMatrix (K, D, input size,
- *    alpha, (W_r, H_r)) with centerPrincipalPoint false: the 9 x 9 grid of
- *    points (i W_in / 8, j H_in / 8) (OpenCV pixel coordinates) is
+ *  - new_camera OPTIMAL, fov = 0, pinhole: cv::getOptimalNewCameraMatrix (K, D,
+ * input size, alpha, (W_r, H_r)) with centerPrincipalPoint false: the 9 x 9
+ * grid of points (i W_in / 8, j H_in / 8) (OpenCV pixel coordinates) is
  *    undistorted to normalised coordinates; the inner rectangle (largest
  *    one inside the undistorted frame edge) and the outer one (bounding
  *    box) give f0 = (W_r - 1) / inner.width, c0 = -f0 inner.x and
@@ -125,11 +125,11 @@
  *    valid pixels, alpha = 1 keeps every input pixel. The points are
  *    undistorted to convergence (OpenCV stops after 5 fixed-point
  *    iterations, which differs slightly for strong distortion).
- *  - new_camera OPTIMAL, fov = 0, fisheye: cv::fisheye::estimateNewCameraMatrixForUndistort-
- *    Rectify (K, D, input size, I, balance = alpha, (W_r, H_r)): the
- *    midpoints of the four frame edges (W/2, 0), (W, H/2), (W/2, H),
- *    (0, H/2) (integer halves, as OpenCV) are undistorted, f is
- *    (1 - alpha) f_max + alpha f_min of the focal lengths that put each at
+ *  - new_camera OPTIMAL, fov = 0, fisheye:
+ * cv::fisheye::estimateNewCameraMatrixForUndistort- Rectify (K, D, input size,
+ * I, balance = alpha, (W_r, H_r)): the midpoints of the four frame edges (W/2,
+ * 0), (W, H/2), (W/2, H), (0, H/2) (integer halves, as OpenCV) are undistorted,
+ * f is (1 - alpha) f_max + alpha f_min of the focal lengths that put each at
  *    its edge, with the aspect fx / fy of K kept, then scaled to (W_r,
  *    H_r). Edge points more than 80 degrees off axis count as 80 degrees
  *    (OpenCV's would be at infinity): for lenses wider than 160 degrees

@@ -286,15 +286,16 @@ gst_texel_adjust_load_lut (GstTexelAdjust * self)
   if (file == NULL)
     goto done;
   text = gst_texel_read_settings_file (file, MAX_LUT_FILE_SIZE, &length,
-      &unreadable);
-  if (text == NULL) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
-        ("Cannot read the 3D LUT file \"%s\": %s", file, unreadable),
-        (NULL));
-    g_free (unreadable);
-    g_free (file);
-    return FALSE;
-  }
+                                       &unreadable);
+  if (text == NULL)
+    {
+      GST_ELEMENT_ERROR (
+          self, RESOURCE, OPEN_READ,
+          ("Cannot read the 3D LUT file \"%s\": %s", file, unreadable), (NULL));
+      g_free (unreadable);
+      g_free (file);
+      return FALSE;
+    }
   cube = texel_cube_parse (text, length, &error);
   g_free (text);
   if (cube == NULL) {

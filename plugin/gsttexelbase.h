@@ -128,8 +128,8 @@ void gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame);
  * before a blocking read, and files of more than @max_size bytes.
  * Returns its bytes (NUL-terminated, g_free) and @length, or NULL with
  * why not in @why (g_free). */
-gchar *gst_texel_read_settings_file (const gchar * path, gsize max_size,
-    gsize * length, gchar ** why);
+gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
+                                     gsize *length, gchar **why);
 
 /* Largest width or height a texel element negotiates. */
 #define GST_TEXEL_MAX_SIZE 32767

@@ -25,12 +25,39 @@
  * The camera comes from #GstTexelWarp:calibration-file (OpenCV
  * FileStorage or ROS camera_info YAML), or from #GstTexelWarp:fx,
  * #GstTexelWarp:fy, #GstTexelWarp:cx, #GstTexelWarp:cy (or
- * #GstTexelWarp:camera-matrix) and the distortion coefficients. A
- * calibration made at another size than the stream's is scaled to it. The
- * undistorted view's camera is chosen by #GstTexelWarp:alpha as OpenCV's
- * getOptimalNewCameraMatrix does (0: only valid pixels, 1: every input
- * pixel), or by #GstTexelWarp:fov. Pixels whose source lies outside the
- * input get #GstTexelWarp:border-mode.
+ * #GstTexelWarp:camera-matrix) and the distortion coefficients. The file
+ * is read in the streaming thread before the next frame, never inside
+ * g_object_set (a FIFO or a hung network mount must not block the
+ * application): it must be a regular file of at most 1 MiB, YAML nested at
+ * most 16 deep with at most 200000 nodes; a file refused posts one element
+ * error naming calibration-file, the file and why. Properties set after
+ * calibration-file keep their values; the file sets the rest. A
+ * calibration made at another size than the stream's is scaled to it;
+ * one of another aspect ratio (more than 1 % apart) is scaled too, with
+ * one bus warning naming both sizes per caps.
+ *
+ * The undistorted rectilinear view's camera (new camera matrix), by
+ * #GstTexelWarp:new-camera, when #GstTexelWarp:fov is 0:
+ *
+ * - auto (default): #GstTexelWarp:new-camera-matrix where one is set and
+ *   #GstTexelWarp:alpha was not: a ROS file's projection_matrix (with its
+ *   rectification_matrix, #GstTexelWarp:rectification-matrix), exactly
+ *   the view of ROS's image_proc (initUndistortRectifyMap (K, D, R, P));
+ *   otherwise optimal;
+ * - optimal: chosen by #GstTexelWarp:alpha as OpenCV's
+ *   getOptimalNewCameraMatrix does (0: only valid pixels, 1: every input
+ *   pixel; fisheye: estimateNewCameraMatrixForUndistortRectify's balance);
+ * - camera: the camera matrix K itself, the view of OpenCV's
+ *   cv2.undistort (img, K, D) and initUndistortRectifyMap (K, D, None, K);
+ * - matrix: #GstTexelWarp:new-camera-matrix, as initUndistortRectifyMap
+ *   (K, D, R, new-camera-matrix).
+ *
+ * #GstTexelWarp:fov > 0 gives a centred view of that field of view
+ * instead, whatever new-camera says. The new camera and K are in pixels
+ * of the calibration frame and scaled with the frame; the rotation
+ * #GstTexelWarp:rectification-matrix (R) applies to every view of a
+ * camera model. Pixels whose source lies outside the input get
+ * #GstTexelWarp:border-mode.
  *
  * Every numeric property can change while PLAYING (from the next frame)
  * and be driven by a #GstController, so that a pipeline can sweep a view.
@@ -42,6 +69,16 @@
  * gst-launch-1.0 v4l2src ! videoconvert ! \
  *     texelwarp calibration-file=camera.yaml alpha=0 ! autovideosink
  * ]| Removes the lens distortion of a calibrated USB camera.
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! \
+ *     texelwarp calibration-file=left.yaml ! autovideosink
+ * ]| Rectifies the left camera of a ROS stereo calibration as image_proc
+ * does (its rectification_matrix and projection_matrix).
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! \
+ *     texelwarp calibration-file=camera.yaml new-camera=camera ! \
+ *     autovideosink
+ * ]| The view of OpenCV's cv2.undistort (img, K, D): K kept.
  * |[
  * gst-launch-1.0 v4l2src ! video/x-raw,width=1920,height=1080 ! \
  *     texelwarp model=fisheye calibration-file=fisheye.yaml fov=90 pan=30 \
@@ -152,7 +189,7 @@ struct _GstTexelWarp
   /* settings.new_camera_matrix holds new-camera-matrix (set by the
    * property or a file's projection_matrix) */
   gboolean has_new_camera_matrix;
-  gboolean alpha_set;           /* alpha was set: auto uses it */
+  gboolean alpha_set; /* alpha was set: auto uses it */
   gchar *calibration_file;
   /* The file is read in the streaming thread (prepare), never in
    * set_property: a FIFO or a hung network mount must not block
@@ -211,23 +248,29 @@ GType
 gst_texel_new_camera_get_type (void)
 {
   static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_TEXEL_NEW_CAMERA_AUTO, "new-camera-matrix (a ROS file's "
-          "projection_matrix) where set and alpha is not, else optimal",
-        "auto"},
-    {GST_TEXEL_NEW_CAMERA_OPTIMAL, "From alpha: OpenCV's "
-          "getOptimalNewCameraMatrix (fisheye: estimateNewCameraMatrixFor"
-          "UndistortRectify)", "optimal"},
-    {GST_TEXEL_NEW_CAMERA_CAMERA, "The camera matrix itself, as "
-          "cv2.undistort (img, K, D)", "camera"},
-    {GST_TEXEL_NEW_CAMERA_MATRIX, "new-camera-matrix, as "
-          "initUndistortRectifyMap (K, D, R, new-camera-matrix)", "matrix"},
-    {0, NULL, NULL}
-  };
+  static const GEnumValue values[]
+      = { { GST_TEXEL_NEW_CAMERA_AUTO,
+            "new-camera-matrix (a ROS file's "
+            "projection_matrix) where set and alpha is not, else optimal",
+            "auto" },
+          { GST_TEXEL_NEW_CAMERA_OPTIMAL,
+            "From alpha: OpenCV's "
+            "getOptimalNewCameraMatrix (fisheye: estimateNewCameraMatrixFor"
+            "UndistortRectify)",
+            "optimal" },
+          { GST_TEXEL_NEW_CAMERA_CAMERA,
+            "The camera matrix itself, as "
+            "cv2.undistort (img, K, D)",
+            "camera" },
+          { GST_TEXEL_NEW_CAMERA_MATRIX,
+            "new-camera-matrix, as "
+            "initUndistortRectifyMap (K, D, R, new-camera-matrix)",
+            "matrix" },
+          { 0, NULL, NULL } };
 
   if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstTexelNewCamera",
-            values));
+    g_once_init_leave (&type,
+                       g_enum_register_static ("GstTexelNewCamera", values));
   return type;
 }
 
@@ -375,15 +418,16 @@ gst_texel_warp_resolve_camera (TexelWarpConfig * cfg, const gdouble * pending,
 #define PROP_BIT(prop_id) (G_GUINT64_CONSTANT (1) << (prop_id))
 /* The distortion's properties: a file's coefficients are taken as a whole
  * or not at all. */
-#define DISTORTION_BITS (PROP_BIT (PROP_DISTORTION) | \
-    ((PROP_BIT (PROP_P2) << 1) - PROP_BIT (PROP_K1)))
+#define DISTORTION_BITS                                                        \
+  (PROP_BIT (PROP_DISTORTION)                                                  \
+   | ((PROP_BIT (PROP_P2) << 1) - PROP_BIT (PROP_K1)))
 G_STATIC_ASSERT (PROP_OFFSET_Y < 64);
 
 /* Takes the file's camera, size, distortion, model, R and P, except what
  * properties set since calibration-file gave. Object lock held. */
 static void
-gst_texel_warp_apply_calibration (GstTexelWarp * self,
-    const TexelCalibration * calib)
+gst_texel_warp_apply_calibration (GstTexelWarp *self,
+                                  const TexelCalibration *calib)
 {
   TexelCamera *cam = &self->settings.camera;
   const guint64 keep = self->overridden;
@@ -398,60 +442,64 @@ gst_texel_warp_apply_calibration (GstTexelWarp * self,
     cam->cy = calib->camera_matrix[1][2];
   cam->cal_width = calib->width;
   cam->cal_height = calib->height;
-  if (!(keep & DISTORTION_BITS)) {
-    memset (cam->k, 0, sizeof (cam->k));
-    memset (cam->p, 0, sizeof (cam->p));
-    memcpy (self->pending, calib->distortion, sizeof (calib->distortion));
-    self->n_pending = calib->n_distortion;
-  }
+  if (!(keep & DISTORTION_BITS))
+    {
+      memset (cam->k, 0, sizeof (cam->k));
+      memset (cam->p, 0, sizeof (cam->p));
+      memcpy (self->pending, calib->distortion, sizeof (calib->distortion));
+      self->n_pending = calib->n_distortion;
+    }
   /* A ROS file names its model; an OpenCV one is a pinhole unless the
    * element was told fisheye. */
-  if (!(keep & PROP_BIT (PROP_MODEL))) {
-    if (calib->model != TEXEL_WARP_MODEL_NONE)
-      self->settings.model = calib->model;
-    else if (self->settings.model == TEXEL_WARP_MODEL_NONE)
-      self->settings.model = TEXEL_WARP_MODEL_PINHOLE;
-  }
+  if (!(keep & PROP_BIT (PROP_MODEL)))
+    {
+      if (calib->model != TEXEL_WARP_MODEL_NONE)
+        self->settings.model = calib->model;
+      else if (self->settings.model == TEXEL_WARP_MODEL_NONE)
+        self->settings.model = TEXEL_WARP_MODEL_PINHOLE;
+    }
   if (!(keep & PROP_BIT (PROP_RECTIFICATION_MATRIX)))
     memcpy (self->settings.rectification, calib->rectification,
-        sizeof (calib->rectification));
-  if (!(keep & PROP_BIT (PROP_NEW_CAMERA_MATRIX))) {
-    self->has_new_camera_matrix = calib->has_projection;
-    if (calib->has_projection)
-      memcpy (self->settings.new_camera_matrix, calib->projection,
-          sizeof (calib->projection));
-  }
+            sizeof (calib->rectification));
+  if (!(keep & PROP_BIT (PROP_NEW_CAMERA_MATRIX)))
+    {
+      self->has_new_camera_matrix = calib->has_projection;
+      if (calib->has_projection)
+        memcpy (self->settings.new_camera_matrix, calib->projection,
+                sizeof (calib->projection));
+    }
 }
 
 /* Reads and parses @path (no lock held: file I/O); returns NULL or why it
  * is refused (g_free). */
 static gchar *
-gst_texel_warp_parse_file (GstTexelWarp * self, const gchar * path,
-    TexelCalibration * calib)
+gst_texel_warp_parse_file (GstTexelWarp *self, const gchar *path,
+                           TexelCalibration *calib)
 {
   gchar *data, *why = NULL;
   gsize size;
   char message[256];
 
-  data = gst_texel_read_settings_file (path, TEXEL_CALIB_MAX_SIZE, &size,
-      &why);
-  if (data == NULL) {
-    gchar *cannot = g_strdup_printf ("cannot read it: %s", why);
+  data = gst_texel_read_settings_file (path, TEXEL_CALIB_MAX_SIZE, &size, &why);
+  if (data == NULL)
+    {
+      gchar *cannot = g_strdup_printf ("cannot read it: %s", why);
 
-    g_free (why);
-    return cannot;
-  }
+      g_free (why);
+      return cannot;
+    }
   if (texel_calib_parse (data, size, calib, message, sizeof (message)) != 0)
     why = g_strdup (message);
   else
-    GST_INFO_OBJECT (self, "calibration file %s: %s camera %dx%d, fx %g fy "
-        "%g cx %g cy %g, %d coefficients, R %s, P %s", path,
-        calib->format == TEXEL_CALIB_ROS ? "ROS" : "OpenCV", calib->width,
-        calib->height, calib->camera_matrix[0][0],
-        calib->camera_matrix[1][1], calib->camera_matrix[0][2],
-        calib->camera_matrix[1][2], calib->n_distortion,
-        calib->has_rectification ? "given" : "none",
-        calib->has_projection ? "given" : "none");
+    GST_INFO_OBJECT (self,
+                     "calibration file %s: %s camera %dx%d, fx %g fy "
+                     "%g cx %g cy %g, %d coefficients, R %s, P %s",
+                     path, calib->format == TEXEL_CALIB_ROS ? "ROS" : "OpenCV",
+                     calib->width, calib->height, calib->camera_matrix[0][0],
+                     calib->camera_matrix[1][1], calib->camera_matrix[0][2],
+                     calib->camera_matrix[1][2], calib->n_distortion,
+                     calib->has_rectification ? "given" : "none",
+                     calib->has_projection ? "given" : "none");
   g_free (data);
   return why;
 }
@@ -460,7 +508,7 @@ gst_texel_warp_parse_file (GstTexelWarp * self, const gchar * path,
  * streaming thread: a slow read blocks no application thread). Returns
  * FALSE, having posted why once, while the file is refused. */
 static gboolean
-gst_texel_warp_read_calibration (GstTexelWarp * self)
+gst_texel_warp_read_calibration (GstTexelWarp *self)
 {
   TexelCalibration calib;
   gchar *path, *why = NULL, *post = NULL;
@@ -475,26 +523,28 @@ gst_texel_warp_read_calibration (GstTexelWarp * self)
 
   GST_OBJECT_LOCK (self);
   /* Unless calibration-file changed meanwhile (read at the next frame). */
-  if (path && g_strcmp0 (path, self->calibration_file) == 0) {
-    g_free (self->calibration_error);
-    self->calibration_error = why;
-    self->calibration_error_posted = FALSE;
-    why = NULL;
-    if (self->calibration_error == NULL)
-      gst_texel_warp_apply_calibration (self, &calib);
-  }
+  if (path && g_strcmp0 (path, self->calibration_file) == 0)
+    {
+      g_free (self->calibration_error);
+      self->calibration_error = why;
+      self->calibration_error_posted = FALSE;
+      why = NULL;
+      if (self->calibration_error == NULL)
+        gst_texel_warp_apply_calibration (self, &calib);
+    }
   ok = self->calibration_error == NULL;
-  if (!ok && !self->calibration_error_posted) {
-    post = g_strdup (self->calibration_error);
-    g_free (path);
-    path = g_strdup (self->calibration_file);
-    self->calibration_error_posted = TRUE;
-  }
+  if (!ok && !self->calibration_error_posted)
+    {
+      post = g_strdup (self->calibration_error);
+      g_free (path);
+      path = g_strdup (self->calibration_file);
+      self->calibration_error_posted = TRUE;
+    }
   GST_OBJECT_UNLOCK (self);
   if (post)
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("Invalid calibration file '%s': %s", path, post),
-        ("calibration-file=%s", path));
+                       ("Invalid calibration file '%s': %s", path, post),
+                       ("calibration-file=%s", path));
   g_free (post);
   g_free (why);
   g_free (path);
@@ -505,49 +555,52 @@ gst_texel_warp_read_calibration (GstTexelWarp * self)
  * per stream and calibration size (scaling to the same aspect, another
  * sensor mode, is right and silent). */
 static void
-gst_texel_warp_check_aspect (GstTexelWarp * self, const TexelCamera * cam,
-    gint in_w, gint in_h)
+gst_texel_warp_check_aspect (GstTexelWarp *self, const TexelCamera *cam,
+                             gint in_w, gint in_h)
 {
   gint sizes[4] = { in_w, in_h, cam->cal_width, cam->cal_height };
   gdouble sx, sy;
 
   if (cam->cal_width <= 0 || cam->cal_height <= 0)
     return;
-  sx = (gdouble) in_w / cam->cal_width;
-  sy = (gdouble) in_h / cam->cal_height;
+  sx = (gdouble)in_w / cam->cal_width;
+  sy = (gdouble)in_h / cam->cal_height;
   if (fabs (sx / sy - 1.0) <= ASPECT_TOLERANCE
       || memcmp (sizes, self->aspect_warned, sizeof (sizes)) == 0)
     return;
   memcpy (self->aspect_warned, sizes, sizeof (sizes));
-  GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+  GST_ELEMENT_WARNING (
+      self, STREAM, FORMAT,
       ("Calibration made at %dx%d used on a %dx%d stream: another aspect "
-          "ratio, x scaled by %g and y by %g (is it the right "
-          "calibration-file?)", cam->cal_width, cam->cal_height, in_w, in_h,
-          sx, sy), ("aspect ratios differ by more than %g %%",
-          100 * ASPECT_TOLERANCE));
+       "ratio, x scaled by %g and y by %g (is it the right "
+       "calibration-file?)",
+       cam->cal_width, cam->cal_height, in_w, in_h, sx, sy),
+      ("aspect ratios differ by more than %g %%", 100 * ASPECT_TOLERANCE));
 }
 
 /* new-camera resolved for the kernels (auto: new-camera-matrix where set,
  * unless alpha was). Returns FALSE for matrix without one. Object lock
  * held. */
 static gboolean
-gst_texel_warp_resolve_new_camera (GstTexelWarp * self, TexelWarpConfig * cfg)
+gst_texel_warp_resolve_new_camera (GstTexelWarp *self, TexelWarpConfig *cfg)
 {
-  switch (self->new_camera) {
-    case GST_TEXEL_NEW_CAMERA_AUTO:
-      cfg->new_camera = self->has_new_camera_matrix && !self->alpha_set ?
-          TEXEL_NEW_CAMERA_MATRIX : TEXEL_NEW_CAMERA_OPTIMAL;
-      return TRUE;
-    case GST_TEXEL_NEW_CAMERA_CAMERA:
-      cfg->new_camera = TEXEL_NEW_CAMERA_CAMERA;
-      return TRUE;
-    case GST_TEXEL_NEW_CAMERA_MATRIX:
-      cfg->new_camera = TEXEL_NEW_CAMERA_MATRIX;
-      return self->has_new_camera_matrix;
-    default:
-      cfg->new_camera = TEXEL_NEW_CAMERA_OPTIMAL;
-      return TRUE;
-  }
+  switch (self->new_camera)
+    {
+      case GST_TEXEL_NEW_CAMERA_AUTO:
+        cfg->new_camera = self->has_new_camera_matrix && !self->alpha_set
+                              ? TEXEL_NEW_CAMERA_MATRIX
+                              : TEXEL_NEW_CAMERA_OPTIMAL;
+        return TRUE;
+      case GST_TEXEL_NEW_CAMERA_CAMERA:
+        cfg->new_camera = TEXEL_NEW_CAMERA_CAMERA;
+        return TRUE;
+      case GST_TEXEL_NEW_CAMERA_MATRIX:
+        cfg->new_camera = TEXEL_NEW_CAMERA_MATRIX;
+        return self->has_new_camera_matrix;
+      default:
+        cfg->new_camera = TEXEL_NEW_CAMERA_OPTIMAL;
+        return TRUE;
+    }
 }
 
 static gboolean
@@ -574,11 +627,12 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
     error = "new-camera=matrix: no new-camera-matrix set";
   GST_OBJECT_UNLOCK (self);
 
-  if (error == NULL && cfg.model != TEXEL_WARP_MODEL_NONE) {
-    error = gst_texel_warp_resolve_camera (&cfg, pending, n_pending, in_w,
-        in_h);
-    gst_texel_warp_check_aspect (self, &cfg.camera, in_w, in_h);
-  }
+  if (error == NULL && cfg.model != TEXEL_WARP_MODEL_NONE)
+    {
+      error = gst_texel_warp_resolve_camera (&cfg, pending, n_pending, in_w,
+                                             in_h);
+      gst_texel_warp_check_aspect (self, &cfg.camera, in_w, in_h);
+    }
   if (error) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("model=%s: %s", gst_texel_warp_model_nick (cfg.model), error),
@@ -890,7 +944,7 @@ gst_texel_warp_set_homography (GstTexelWarp * self, const GValue * value)
 /* calibration-file: remembered here, read in the streaming thread before
  * the next frame (gst_texel_warp_read_calibration). */
 static void
-gst_texel_warp_set_calibration_file (GstTexelWarp * self, const gchar * path)
+gst_texel_warp_set_calibration_file (GstTexelWarp *self, const gchar *path)
 {
   gboolean none = path == NULL || path[0] == '\0';
 
@@ -908,29 +962,29 @@ gst_texel_warp_set_calibration_file (GstTexelWarp * self, const gchar * path)
 /* new-camera-matrix: [fx 0 cx; 0 fy cy; 0 0 1] in pixels of the
  * calibration frame, or no values to unset it. */
 static void
-gst_texel_warp_set_new_camera_matrix (GstTexelWarp * self,
-    const GValue * value)
+gst_texel_warp_set_new_camera_matrix (GstTexelWarp *self, const GValue *value)
 {
   static const guint nine[] = { 9, 0 };
   gdouble m[9];
 
-  if (gst_value_array_get_size (value) == 0) {
-    GST_OBJECT_LOCK (self);
-    self->has_new_camera_matrix = FALSE;
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  if (!gst_texel_warp_array_values (self, "new-camera-matrix", value, m,
-          nine))
+  if (gst_value_array_get_size (value) == 0)
+    {
+      GST_OBJECT_LOCK (self);
+      self->has_new_camera_matrix = FALSE;
+      GST_OBJECT_UNLOCK (self);
+      return;
+    }
+  if (!gst_texel_warp_array_values (self, "new-camera-matrix", value, m, nine))
     return;
   if (m[1] != 0.0 || m[3] != 0.0 || m[6] != 0.0 || m[7] != 0.0 || m[8] != 1.0
       || !(m[0] > 0.0) || !(m[4] > 0.0) || m[0] > TEXEL_WARP_FOCAL_MAX
       || m[4] > TEXEL_WARP_FOCAL_MAX || fabs (m[2]) > TEXEL_WARP_FOCAL_MAX
-      || fabs (m[5]) > TEXEL_WARP_FOCAL_MAX) {
-    GST_WARNING_OBJECT (self, "new-camera-matrix: not [fx 0 cx 0 fy cy 0 0 "
-        "1] with fx, fy in (0, 1e6]: ignored");
-    return;
-  }
+      || fabs (m[5]) > TEXEL_WARP_FOCAL_MAX)
+    {
+      GST_WARNING_OBJECT (self, "new-camera-matrix: not [fx 0 cx 0 fy cy 0 0 "
+                                "1] with fx, fy in (0, 1e6]: ignored");
+      return;
+    }
   GST_OBJECT_LOCK (self);
   memcpy (self->settings.new_camera_matrix, m, sizeof (m));
   self->has_new_camera_matrix = TRUE;
@@ -940,13 +994,13 @@ gst_texel_warp_set_new_camera_matrix (GstTexelWarp * self,
 /* rectification-matrix: 9 values, row by row (a singular one is refused
  * by the plan, with an element error). */
 static void
-gst_texel_warp_set_rectification (GstTexelWarp * self, const GValue * value)
+gst_texel_warp_set_rectification (GstTexelWarp *self, const GValue *value)
 {
   static const guint nine[] = { 9, 0 };
   gdouble m[9];
 
   if (!gst_texel_warp_array_values (self, "rectification-matrix", value, m,
-          nine))
+                                    nine))
     return;
   GST_OBJECT_LOCK (self);
   memcpy (self->settings.rectification, m, sizeof (m));
@@ -1037,12 +1091,13 @@ gst_texel_warp_set_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (self);
   /* The file's values win over those set before it, not after. */
   if (self->calibration_reload && prop_id != PROP_CALIBRATION_FILE)
-    self->overridden |= prop_id == PROP_CAMERA_MATRIX ? PROP_BIT (PROP_FX) |
-        PROP_BIT (PROP_FY) | PROP_BIT (PROP_CX) | PROP_BIT (PROP_CY) :
-        PROP_BIT (prop_id);
+    self->overridden |= prop_id == PROP_CAMERA_MATRIX
+                            ? PROP_BIT (PROP_FX) | PROP_BIT (PROP_FY)
+                                  | PROP_BIT (PROP_CX) | PROP_BIT (PROP_CY)
+                            : PROP_BIT (prop_id);
   /* A file not read yet, or refused, is no identity: prepare must run. */
   identity = gst_texel_warp_is_identity (&self->settings)
-      && !self->calibration_reload && self->calibration_error == NULL;
+             && !self->calibration_reload && self->calibration_error == NULL;
   GST_OBJECT_UNLOCK (self);
   gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
   /* In passthrough no frame reaches prepare, which would notice: leave it
@@ -1079,12 +1134,11 @@ gst_texel_warp_get_property (GObject * object, guint prop_id,
       break;
     case PROP_NEW_CAMERA_MATRIX:
       if (self->has_new_camera_matrix)
-        gst_texel_warp_set_array (value, &self->settings.new_camera_matrix[0]
-            [0], 9);
+        gst_texel_warp_set_array (value,
+                                  &self->settings.new_camera_matrix[0][0], 9);
       break;
     case PROP_RECTIFICATION_MATRIX:
-      gst_texel_warp_set_array (value, &self->settings.rectification[0][0],
-          9);
+      gst_texel_warp_set_array (value, &self->settings.rectification[0][0], 9);
       break;
     case PROP_CAMERA_MATRIX:
       gst_texel_warp_get_camera_matrix (self, value);
@@ -1147,52 +1201,75 @@ gst_texel_warp_install_doubles (GObjectClass * gobject_class)
 {
   const gdouble k = TEXEL_WARP_COEF_MAX, f = TEXEL_WARP_FOCAL_MAX;
   const DoubleProperty props[] = {
-    {PROP_FX, "fx", "fx", "Camera focal length along x, in pixels of the "
-          "calibration frame (0: none set)", 0, f, 0},
-    {PROP_FY, "fy", "fy", "Camera focal length along y, in pixels of the "
-          "calibration frame (0: none set)", 0, f, 0},
-    {PROP_CX, "cx", "cx", "Principal point x, in pixels of the calibration "
-          "frame, pixel centres at integers (OpenCV; negative: the frame's "
-          "centre)", -1, f, DEFAULT_CENTRE},
-    {PROP_CY, "cy", "cy", "Principal point y, in pixels of the calibration "
-          "frame, pixel centres at integers (OpenCV; negative: the frame's "
-          "centre)", -1, f, DEFAULT_CENTRE},
-    {PROP_K1, "k1", "k1", "Radial distortion k1 (pinhole r^2, fisheye "
-          "theta^3)", -k, k, 0},
-    {PROP_K2, "k2", "k2", "Radial distortion k2 (pinhole r^4, fisheye "
-          "theta^5)", -k, k, 0},
-    {PROP_K3, "k3", "k3", "Radial distortion k3 (pinhole r^6, fisheye "
-          "theta^7)", -k, k, 0},
-    {PROP_K4, "k4", "k4", "Pinhole: rational denominator k4 (r^2); "
-          "fisheye: theta^9", -k, k, 0},
-    {PROP_K5, "k5", "k5", "Pinhole: rational denominator k5 (r^4)", -k, k,
-        0},
-    {PROP_K6, "k6", "k6", "Pinhole: rational denominator k6 (r^6)", -k, k,
-        0},
-    {PROP_P1, "p1", "p1", "Pinhole: tangential distortion p1", -k, k, 0},
-    {PROP_P2, "p2", "p2", "Pinhole: tangential distortion p2", -k, k, 0},
-    {PROP_ALPHA, "alpha", "Alpha", "Undistorted view's scale when fov is 0 "
-          "and new-camera optimal (or auto: setting alpha chooses it), as "
-          "OpenCV's getOptimalNewCameraMatrix: 0 keeps only valid pixels, 1 "
-          "keeps every input pixel", 0, 1, 0},
-    {PROP_FOV, "fov", "Field of view", "Horizontal field of view of the "
-          "undistorted view in degrees: rectilinear up to 179 (0: from "
-          "alpha), equirectangular up to 360 (0: 180)", 0,
-        TEXEL_WARP_EQUIRECT_FOV_MAX, 0},
-    {PROP_PAN, "pan", "Pan", "Turns the view right (degrees; camera models)",
-        -180, 180, 0},
-    {PROP_TILT, "tilt", "Tilt", "Turns the view up (degrees; camera models)",
-        -180, 180, 0},
-    {PROP_ROTATION, "rotation", "Rotation", "Rotates the picture clockwise "
-          "about the output's centre (degrees)", -360, 360, 0},
-    {PROP_SCALE, "scale", "Scale", "Zoom about the output's centre (> 1 "
-          "magnifies)", TEXEL_WARP_SCALE_MIN, TEXEL_WARP_SCALE_MAX, 1},
-    {PROP_OFFSET_X, "offset-x", "Offset x", "Pan: the output's centre shows "
-          "the point this many frame widths right of the picture's centre",
-          -TEXEL_WARP_OFFSET_MAX, TEXEL_WARP_OFFSET_MAX, 0},
-    {PROP_OFFSET_Y, "offset-y", "Offset y", "Pan: the output's centre shows "
-          "the point this many frame heights below the picture's centre",
-          -TEXEL_WARP_OFFSET_MAX, TEXEL_WARP_OFFSET_MAX, 0},
+    { PROP_FX, "fx", "fx",
+      "Camera focal length along x, in pixels of the "
+      "calibration frame (0: none set)",
+      0, f, 0 },
+    { PROP_FY, "fy", "fy",
+      "Camera focal length along y, in pixels of the "
+      "calibration frame (0: none set)",
+      0, f, 0 },
+    { PROP_CX, "cx", "cx",
+      "Principal point x, in pixels of the calibration "
+      "frame, pixel centres at integers (OpenCV; negative: the frame's "
+      "centre)",
+      -1, f, DEFAULT_CENTRE },
+    { PROP_CY, "cy", "cy",
+      "Principal point y, in pixels of the calibration "
+      "frame, pixel centres at integers (OpenCV; negative: the frame's "
+      "centre)",
+      -1, f, DEFAULT_CENTRE },
+    { PROP_K1, "k1", "k1",
+      "Radial distortion k1 (pinhole r^2, fisheye "
+      "theta^3)",
+      -k, k, 0 },
+    { PROP_K2, "k2", "k2",
+      "Radial distortion k2 (pinhole r^4, fisheye "
+      "theta^5)",
+      -k, k, 0 },
+    { PROP_K3, "k3", "k3",
+      "Radial distortion k3 (pinhole r^6, fisheye "
+      "theta^7)",
+      -k, k, 0 },
+    { PROP_K4, "k4", "k4",
+      "Pinhole: rational denominator k4 (r^2); "
+      "fisheye: theta^9",
+      -k, k, 0 },
+    { PROP_K5, "k5", "k5", "Pinhole: rational denominator k5 (r^4)", -k, k, 0 },
+    { PROP_K6, "k6", "k6", "Pinhole: rational denominator k6 (r^6)", -k, k, 0 },
+    { PROP_P1, "p1", "p1", "Pinhole: tangential distortion p1", -k, k, 0 },
+    { PROP_P2, "p2", "p2", "Pinhole: tangential distortion p2", -k, k, 0 },
+    { PROP_ALPHA, "alpha", "Alpha",
+      "Undistorted view's scale when fov is 0 "
+      "and new-camera optimal (or auto: setting alpha chooses it), as "
+      "OpenCV's getOptimalNewCameraMatrix: 0 keeps only valid pixels, 1 "
+      "keeps every input pixel",
+      0, 1, 0 },
+    { PROP_FOV, "fov", "Field of view",
+      "Horizontal field of view of the "
+      "undistorted view in degrees: rectilinear up to 179 (0: from "
+      "alpha), equirectangular up to 360 (0: 180)",
+      0, TEXEL_WARP_EQUIRECT_FOV_MAX, 0 },
+    { PROP_PAN, "pan", "Pan", "Turns the view right (degrees; camera models)",
+      -180, 180, 0 },
+    { PROP_TILT, "tilt", "Tilt", "Turns the view up (degrees; camera models)",
+      -180, 180, 0 },
+    { PROP_ROTATION, "rotation", "Rotation",
+      "Rotates the picture clockwise "
+      "about the output's centre (degrees)",
+      -360, 360, 0 },
+    { PROP_SCALE, "scale", "Scale",
+      "Zoom about the output's centre (> 1 "
+      "magnifies)",
+      TEXEL_WARP_SCALE_MIN, TEXEL_WARP_SCALE_MAX, 1 },
+    { PROP_OFFSET_X, "offset-x", "Offset x",
+      "Pan: the output's centre shows "
+      "the point this many frame widths right of the picture's centre",
+      -TEXEL_WARP_OFFSET_MAX, TEXEL_WARP_OFFSET_MAX, 0 },
+    { PROP_OFFSET_Y, "offset-y", "Offset y",
+      "Pan: the output's centre shows "
+      "the point this many frame heights below the picture's centre",
+      -TEXEL_WARP_OFFSET_MAX, TEXEL_WARP_OFFSET_MAX, 0 },
   };
   guint i;
 
@@ -1237,27 +1314,35 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
       g_param_spec_enum ("projection", "Projection",
           "Projection of the undistorted view (camera models)",
           GST_TYPE_TEXEL_PROJECTION, DEFAULT_PROJECTION, rw));
-  g_object_class_install_property (gobject_class, PROP_CALIBRATION_FILE,
-      g_param_spec_string ("calibration-file", "Calibration file",
+  g_object_class_install_property (
+      gobject_class, PROP_CALIBRATION_FILE,
+      g_param_spec_string (
+          "calibration-file", "Calibration file",
           "Camera calibration (OpenCV FileStorage or ROS camera_info YAML, "
           "a regular file of at most 1 MiB): sets the camera matrix, the "
           "distortion, the calibration size, rectification-matrix, "
           "new-camera-matrix (ROS P) and (ROS) the model, except those set "
           "after it; read in the streaming thread before the next frame",
           NULL, rw));
-  g_object_class_install_property (gobject_class, PROP_NEW_CAMERA,
-      g_param_spec_enum ("new-camera", "New camera",
+  g_object_class_install_property (
+      gobject_class, PROP_NEW_CAMERA,
+      g_param_spec_enum (
+          "new-camera", "New camera",
           "Camera of the undistorted rectilinear view when fov is 0",
           GST_TYPE_TEXEL_NEW_CAMERA, DEFAULT_NEW_CAMERA, rw));
-  g_object_class_install_property (gobject_class, PROP_NEW_CAMERA_MATRIX,
-      gst_texel_warp_array_spec ("new-camera-matrix", "New camera matrix",
+  g_object_class_install_property (
+      gobject_class, PROP_NEW_CAMERA_MATRIX,
+      gst_texel_warp_array_spec (
+          "new-camera-matrix", "New camera matrix",
           "The undistorted view's camera for new-camera=matrix (and auto), "
           "as OpenCV's newCameraMatrix in pixels of the calibration frame, "
           "row by row: <fx, 0, cx, 0, fy, cy, 0, 0, 1>; set by a ROS file's "
           "projection_matrix; <> unsets it"));
-  g_object_class_install_property (gobject_class, PROP_RECTIFICATION_MATRIX,
-      gst_texel_warp_array_spec ("rectification-matrix",
-          "Rectification matrix", "Rotation R from the camera to the "
+  g_object_class_install_property (
+      gobject_class, PROP_RECTIFICATION_MATRIX,
+      gst_texel_warp_array_spec (
+          "rectification-matrix", "Rectification matrix",
+          "Rotation R from the camera to the "
           "undistorted view, row by row, as OpenCV's initUndistortRectifyMap "
           "and ROS's rectification_matrix (camera models; set by the "
           "calibration file)"));

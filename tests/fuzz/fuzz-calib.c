@@ -55,8 +55,9 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   for (i = 0; i < 9; i++)
     if (!isfinite (calib.rectification[i / 3][i % 3]))
       abort ();
-  if (calib.has_projection && !(calib.projection[0][0] > 0.0
-          && calib.projection[1][1] > 0.0 && calib.projection[2][2] == 1.0))
+  if (calib.has_projection
+      && !(calib.projection[0][0] > 0.0 && calib.projection[1][1] > 0.0
+           && calib.projection[2][2] == 1.0))
     abort ();
   for (m = 0; m < sizeof (models) / sizeof (models[0]); m++) {
     TexelCamera camera;
