@@ -34,7 +34,8 @@
  * calibration-file keep their values; the file sets the rest. A
  * calibration made at another size than the stream's is scaled to it;
  * one of another aspect ratio (more than 1 % apart) is scaled too, with
- * one bus warning naming both sizes per caps.
+ * one bus warning naming both sizes per caps (an element error with
+ * #GstTexelWarp:calibration-aspect-error).
  *
  * The undistorted rectilinear view's camera (new camera matrix), by
  * #GstTexelWarp:new-camera, when #GstTexelWarp:fov is 0:
@@ -140,6 +141,7 @@ enum
   PROP_MODEL,
   PROP_PROJECTION,
   PROP_CALIBRATION_FILE,
+  PROP_CALIBRATION_ASPECT_ERROR,
   PROP_NEW_CAMERA,
   PROP_NEW_CAMERA_MATRIX,
   PROP_RECTIFICATION_MATRIX,
@@ -190,6 +192,7 @@ struct _GstTexelWarp
    * property or a file's projection_matrix) */
   gboolean has_new_camera_matrix;
   gboolean alpha_set; /* alpha was set: auto uses it */
+  gboolean aspect_error; /* calibration-aspect-error */
   gchar *calibration_file;
   /* The file is read in the streaming thread (prepare), never in
    * set_property: a FIFO or a hung network mount must not block
@@ -201,8 +204,10 @@ struct _GstTexelWarp
    * error), or NULL. */
   gchar *calibration_error;
   gboolean calibration_error_posted;
-  /* The sizes last warned about (stream, calibration): once per caps. */
+  /* The sizes last posted about (stream, calibration), and whether as an
+   * error: once per caps. */
   gint aspect_warned[4];
+  gboolean aspect_warned_strict;
 
   /* streaming thread */
   TexelWarpPlan plan;
@@ -553,29 +558,40 @@ gst_texel_warp_read_calibration (GstTexelWarp *self)
 
 /* A calibration of another aspect ratio than the stream's: posted once
  * per stream and calibration size (scaling to the same aspect, another
- * sensor mode, is right and silent). */
-static void
+ * sensor mode, is right and silent), as a warning or, with
+ * calibration-aspect-error, an error. Returns FALSE where refused. */
+static gboolean
 gst_texel_warp_check_aspect (GstTexelWarp *self, const TexelCamera *cam,
-                             gint in_w, gint in_h)
+                             gint in_w, gint in_h, gboolean strict)
 {
   gint sizes[4] = { in_w, in_h, cam->cal_width, cam->cal_height };
   gdouble sx, sy;
+  gchar *text;
 
   if (cam->cal_width <= 0 || cam->cal_height <= 0)
-    return;
+    return TRUE;
   sx = (gdouble)in_w / cam->cal_width;
   sy = (gdouble)in_h / cam->cal_height;
-  if (fabs (sx / sy - 1.0) <= ASPECT_TOLERANCE
-      || memcmp (sizes, self->aspect_warned, sizeof (sizes)) == 0)
-    return;
+  if (fabs (sx / sy - 1.0) <= ASPECT_TOLERANCE)
+    return TRUE;
+  if (memcmp (sizes, self->aspect_warned, sizeof (sizes)) == 0
+      && self->aspect_warned_strict == strict)
+    return !strict;
   memcpy (self->aspect_warned, sizes, sizeof (sizes));
-  GST_ELEMENT_WARNING (
-      self, STREAM, FORMAT,
-      ("Calibration made at %dx%d used on a %dx%d stream: another aspect "
-       "ratio, x scaled by %g and y by %g (is it the right "
-       "calibration-file?)",
-       cam->cal_width, cam->cal_height, in_w, in_h, sx, sy),
-      ("aspect ratios differ by more than %g %%", 100 * ASPECT_TOLERANCE));
+  self->aspect_warned_strict = strict;
+  text = g_strdup_printf ("Calibration made at %dx%d used on a %dx%d "
+                          "stream: another aspect ratio, x scaled by %g "
+                          "and y by %g (is it the right calibration-file?)",
+                          cam->cal_width, cam->cal_height, in_w, in_h, sx, sy);
+  if (strict)
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", text),
+                       ("calibration-aspect-error=true"));
+  else
+    GST_ELEMENT_WARNING (
+        self, STREAM, FORMAT, ("%s", text),
+        ("aspect ratios differ by more than %g %%", 100 * ASPECT_TOLERANCE));
+  g_free (text);
+  return !strict;
 }
 
 /* new-camera resolved for the kernels (auto: new-camera-matrix where set,
@@ -614,13 +630,14 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
   gint in_h = GST_VIDEO_INFO_HEIGHT (in);
   const gchar *error = NULL;
   guint argb;
-  gboolean identity;
+  gboolean identity, strict_aspect;
 
   if (!gst_texel_warp_read_calibration (self))
     return FALSE;
   GST_OBJECT_LOCK (self);
   cfg = self->settings;
   argb = self->border_color;
+  strict_aspect = self->aspect_error;
   n_pending = self->n_pending;
   memcpy (pending, self->pending, sizeof (pending));
   if (!gst_texel_warp_resolve_new_camera (self, &cfg))
@@ -631,7 +648,9 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
     {
       error = gst_texel_warp_resolve_camera (&cfg, pending, n_pending, in_w,
                                              in_h);
-      gst_texel_warp_check_aspect (self, &cfg.camera, in_w, in_h);
+      if (!gst_texel_warp_check_aspect (self, &cfg.camera, in_w, in_h,
+                                        strict_aspect))
+        return FALSE;
     }
   if (error) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
@@ -1031,6 +1050,11 @@ gst_texel_warp_set_property (GObject * object, guint prop_id,
     case PROP_CALIBRATION_FILE:
       gst_texel_warp_set_calibration_file (self, g_value_get_string (value));
       break;
+    case PROP_CALIBRATION_ASPECT_ERROR:
+      GST_OBJECT_LOCK (self);
+      self->aspect_error = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
     case PROP_NEW_CAMERA:
       GST_OBJECT_LOCK (self);
       self->new_camera = g_value_get_enum (value);
@@ -1128,6 +1152,9 @@ gst_texel_warp_get_property (GObject * object, guint prop_id,
       break;
     case PROP_CALIBRATION_FILE:
       g_value_set_string (value, self->calibration_file);
+      break;
+    case PROP_CALIBRATION_ASPECT_ERROR:
+      g_value_set_boolean (value, self->aspect_error);
       break;
     case PROP_NEW_CAMERA:
       g_value_set_enum (value, self->new_camera);
@@ -1324,6 +1351,13 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
           "new-camera-matrix (ROS P) and (ROS) the model, except those set "
           "after it; read in the streaming thread before the next frame",
           NULL, rw));
+  g_object_class_install_property (
+      gobject_class, PROP_CALIBRATION_ASPECT_ERROR,
+      g_param_spec_boolean (
+          "calibration-aspect-error", "Calibration aspect error",
+          "A calibration of another aspect ratio than the stream's (more "
+          "than 1 % apart) is an element error instead of a warning",
+          FALSE, rw));
   g_object_class_install_property (
       gobject_class, PROP_NEW_CAMERA,
       g_param_spec_enum (

@@ -988,7 +988,7 @@ GST_END_TEST;
 /* A calibration of another aspect ratio (640x640 on 64x48): one warning
  * naming both sizes per caps, none for frames or property changes in
  * between, none for a stream of the calibration's aspect; the warp still
- * runs. */
+ * runs. With calibration-aspect-error, one error and no frame. */
 GST_START_TEST (test_calibration_aspect)
 {
   static const struct
@@ -1030,6 +1030,29 @@ GST_START_TEST (test_calibration_aspect)
       g_free (size);
       g_free (caps);
     }
+  texel_harness_teardown (h);
+
+  /* calibration-aspect-error: one error, no frame. */
+  h = warp_harness_new (
+      "calibration-aspect-error=true calibration-file=" CALIB (
+          "opencv-square.yaml"));
+  {
+    gchar *caps = make_caps ("RGBA", 64, 48), *error;
+    GstVideoInfo info = info_from_caps_string (caps);
+    guint j;
+
+    gst_harness_set_caps_str (h, caps, caps);
+    for (j = 0; j < 2; j++)
+      fail_if (gst_harness_push (h, make_buffer (&info, rand, 0))
+               == GST_FLOW_OK);
+    fail_unless (gst_harness_try_pull (h) == NULL);
+    fail_unless_equals_int (
+        pop_messages (h->element, GST_MESSAGE_ERROR, &error), 1);
+    fail_unless (strstr (error, "640x640") && strstr (error, "64x48"),
+                 "\"%s\" does not name both sizes", error);
+    g_free (error);
+    g_free (caps);
+  }
   texel_harness_teardown (h);
 
   /* The same aspect (1280x720 on 64x36): silent. */
