@@ -1,9 +1,10 @@
 /* gst-texel: camera calibration files (texel-calib.h), parsed with libyaml.
  *
- * The document is loaded whole (yaml_parser_load) and walked at fixed
- * depth: the root mapping, its matrices (mappings of rows, cols, data and
- * OpenCV's dt) and their data sequences. Nothing recurses, so anchors,
- * aliases and deep nesting in a hostile file cost nothing more than
+ * The events are counted first (check_complexity: depth and nodes
+ * capped), then the document is loaded whole (yaml_parser_load) and
+ * walked at fixed depth: the root mapping, its matrices (mappings of rows,
+ * cols, data and OpenCV's dt) and their data sequences. Nothing recurses, so
+ * anchors, aliases and deep nesting in a hostile file cost nothing more than
  * libyaml's own limits.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -173,35 +174,113 @@ read_matrix_values (Reader * r, const char *field, const yaml_node_t * data,
   return 0;
 }
 
+/* The left 3x3 of a camera or projection matrix in @v (@stride values a
+ * row): [fx, 0, cx; 0, fy, cy; 0, 0, 1] with fx, fy positive. */
+static int
+check_intrinsics (Reader *r, const char *field, const yaml_node_t *node,
+                  const double *v, int stride, double m[3][3])
+{
+  int i, j;
+
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++)
+      m[i][j] = v[i * stride + j];
+  if (!(m[0][0] > 0.0))
+    return fail (r, field, node, "focal length fx is %g (must be positive)",
+                 m[0][0]);
+  if (!(m[1][1] > 0.0))
+    return fail (r, field, node, "focal length fy is %g (must be positive)",
+                 m[1][1]);
+  if (m[0][1] != 0.0)
+    return fail (r, field, node, "skew %g not supported (must be 0)", m[0][1]);
+  if (m[1][0] != 0.0 || m[2][0] != 0.0 || m[2][1] != 0.0 || m[2][2] != 1.0)
+    return fail (r, field, node,
+                 "rows 2 and 3 must be [0, fy, cy] and "
+                 "[0, 0, 1]");
+  return 0;
+}
+
+/* Matrix @field of @root, @rows x @cols, into @v. Returns 1 when the file
+ * has it, 0 when not, -1 on error. */
+static int
+read_fixed_matrix (Reader *r, const yaml_node_t *root, const char *field,
+                   int want_rows, int want_cols, double *v,
+                   const yaml_node_t **node)
+{
+  const yaml_node_t *data;
+  int rows, cols;
+
+  *node = lookup (r, root, field);
+  if (*node == NULL)
+    return 0;
+  if (read_matrix_shape (r, field, *node, &rows, &cols, &data) != 0)
+    return -1;
+  if (rows != want_rows || cols != want_cols)
+    return fail (r, field, *node, "must be %dx%d, is %dx%d", want_rows,
+                 want_cols, rows, cols);
+  if (read_matrix_values (r, field, data, v, rows * cols) != 0)
+    return -1;
+  return 1;
+}
+
 static int
 read_camera_matrix (Reader * r, const yaml_node_t * root,
     TexelCalibration * calib)
 {
   static const char *field = "camera_matrix";
-  const yaml_node_t *node = lookup (r, root, field), *data;
+  const yaml_node_t *node;
   double v[9];
-  int rows, cols;
+  int has = read_fixed_matrix (r, root, field, 3, 3, v, &node);
 
-  if (node == NULL)
+  if (has < 0)
+    return -1;
+  if (has == 0)
     return fail (r, field, NULL, "missing");
-  if (read_matrix_shape (r, field, node, &rows, &cols, &data) != 0)
+  return check_intrinsics (r, field, node, v, 3, calib->camera_matrix);
+}
+
+/* ROS's R: any non-singular 3x3 (initUndistortRectifyMap inverts P R);
+ * the identity where absent. */
+static int
+read_rectification (Reader *r, const yaml_node_t *root, TexelCalibration *calib)
+{
+  static const char *field = "rectification_matrix";
+  const yaml_node_t *node;
+  double v[9], det;
+  int has = read_fixed_matrix (r, root, field, 3, 3, v, &node), i;
+
+  for (i = 0; i < 9; i++)
+    calib->rectification[i / 3][i % 3] = has > 0 ? v[i] : (i % 4 == 0);
+  calib->has_rectification = has > 0;
+  if (has <= 0)
+    return has;
+  det = v[0] * (v[4] * v[8] - v[5] * v[7]) - v[1] * (v[3] * v[8] - v[5] * v[6])
+        + v[2] * (v[3] * v[7] - v[4] * v[6]);
+  if (!(fabs (det) > 1e-9))
+    return fail (r, field, node, "singular (determinant %g)", det);
+  return 0;
+}
+
+/* ROS's P (3x4): its left 3x3 is the rectified view's camera; all zeros
+ * (an uncalibrated camera's camera_info) counts as absent. */
+static int
+read_projection (Reader *r, const yaml_node_t *root, TexelCalibration *calib)
+{
+  static const char *field = "projection_matrix";
+  const yaml_node_t *node;
+  double v[12];
+  int has = read_fixed_matrix (r, root, field, 3, 4, v, &node), i, zero = 1;
+
+  calib->has_projection = 0;
+  if (has <= 0)
+    return has;
+  for (i = 0; i < 12; i++)
+    zero &= v[i] == 0.0;
+  if (zero)
+    return 0;
+  if (check_intrinsics (r, field, node, v, 4, calib->projection) != 0)
     return -1;
-  if (rows != 3 || cols != 3)
-    return fail (r, field, node, "must be 3x3, is %dx%d", rows, cols);
-  if (read_matrix_values (r, field, data, v, 9) != 0)
-    return -1;
-  memcpy (calib->camera_matrix, v, sizeof (v));
-  if (!(v[0] > 0.0))
-    return fail (r, field, node, "focal length fx is %g (must be positive)",
-        v[0]);
-  if (!(v[4] > 0.0))
-    return fail (r, field, node, "focal length fy is %g (must be positive)",
-        v[4]);
-  if (v[1] != 0.0)
-    return fail (r, field, node, "skew %g not supported (must be 0)", v[1]);
-  if (v[3] != 0.0 || v[6] != 0.0 || v[7] != 0.0 || v[8] != 1.0)
-    return fail (r, field, node, "rows 2 and 3 must be [0, fy, cy] and "
-        "[0, 0, 1]");
+  calib->has_projection = 1;
   return 0;
 }
 
@@ -282,6 +361,74 @@ read_distortion (Reader * r, const yaml_node_t * root,
   return 0;
 }
 
+/* "YAML syntax (line N): problem, context" from @parser; returns -1. */
+static int
+syntax_error (Reader *r, const yaml_parser_t *parser)
+{
+  snprintf (r->error, r->error_size, "YAML syntax (line %lu): %s%s%s",
+            (unsigned long)parser->problem_mark.line + 1,
+            parser->problem ? parser->problem : "malformed",
+            parser->context ? ", " : "",
+            parser->context ? parser->context : "");
+  return -1;
+}
+
+/* Counts the events of @text before anything is built: a file nested
+ * deeper than TEXEL_CALIB_MAX_DEPTH or with more than
+ * TEXEL_CALIB_MAX_NODES nodes fails at the first event beyond the limit
+ * (libyaml scans lazily, so the rest of it is never read). */
+static int
+check_complexity (Reader *r, const unsigned char *text, size_t size)
+{
+  yaml_parser_t parser;
+  yaml_event_t event;
+  long depth = 0, nodes = 0;
+  int ret = 0, done = 0;
+
+  if (!yaml_parser_initialize (&parser))
+    return fail (r, "file", NULL, "cannot initialise the YAML parser");
+  yaml_parser_set_input_string (&parser, text, size);
+  while (!done && ret == 0)
+    {
+      if (!yaml_parser_parse (&parser, &event))
+        {
+          ret = syntax_error (r, &parser);
+          break;
+        }
+      switch (event.type)
+        {
+          case YAML_SEQUENCE_START_EVENT:
+          case YAML_MAPPING_START_EVENT:
+            depth++;
+            /* fall through */
+          case YAML_SCALAR_EVENT:
+          case YAML_ALIAS_EVENT:
+            nodes++;
+            break;
+          case YAML_SEQUENCE_END_EVENT:
+          case YAML_MAPPING_END_EVENT:
+            depth--;
+            break;
+          case YAML_STREAM_END_EVENT:
+            done = 1;
+            break;
+          default:
+            break;
+        }
+      if (depth > TEXEL_CALIB_MAX_DEPTH)
+        ret = fail (r, "file", NULL, "nested deeper than %d levels (line %lu)",
+                    TEXEL_CALIB_MAX_DEPTH,
+                    (unsigned long)event.start_mark.line + 1);
+      else if (nodes > TEXEL_CALIB_MAX_NODES)
+        ret = fail (r, "file", NULL, "more than %d YAML nodes (line %lu)",
+                    TEXEL_CALIB_MAX_NODES,
+                    (unsigned long)event.start_mark.line + 1);
+      yaml_event_delete (&event);
+    }
+  yaml_parser_delete (&parser);
+  return ret;
+}
+
 int
 texel_calib_parse (const char *data, size_t size, TexelCalibration * calib,
     char *error, size_t error_size)
@@ -296,6 +443,11 @@ texel_calib_parse (const char *data, size_t size, TexelCalibration * calib,
   memset (calib, 0, sizeof (*calib));
   if (error_size > 0)
     error[0] = '\0';
+  if (size > TEXEL_CALIB_MAX_SIZE)
+    return fail (&r, "file", NULL,
+                 "%lu bytes, more than %d (no calibration "
+                 "file is that large)",
+                 (unsigned long)size, TEXEL_CALIB_MAX_SIZE);
   /* OpenCV's "%YAML:1.0" is no YAML directive: read it as a comment (the
    * same length, so that line numbers stay). */
   text = malloc (size > 0 ? size : 1);
@@ -304,6 +456,11 @@ texel_calib_parse (const char *data, size_t size, TexelCalibration * calib,
   memcpy (text, data, size);
   if (size >= 6 && memcmp (text, "%YAML:", 6) == 0)
     text[0] = '#';
+  if (check_complexity (&r, text, size) != 0)
+    {
+      free (text);
+      return -1;
+    }
 
   if (!yaml_parser_initialize (&parser)) {
     free (text);
@@ -311,13 +468,10 @@ texel_calib_parse (const char *data, size_t size, TexelCalibration * calib,
   }
   yaml_parser_set_input_string (&parser, text, size);
   if (!yaml_parser_load (&parser, &doc)) {
-    snprintf (error, error_size, "YAML syntax (line %lu): %s%s%s",
-        (unsigned long) parser.problem_mark.line + 1,
-        parser.problem ? parser.problem : "malformed",
-        parser.context ? ", " : "", parser.context ? parser.context : "");
-    yaml_parser_delete (&parser);
-    free (text);
-    return -1;
+      syntax_error (&r, &parser);
+      yaml_parser_delete (&parser);
+      free (text);
+      return -1;
   }
 
   root = yaml_document_get_root_node (&doc);
@@ -326,16 +480,19 @@ texel_calib_parse (const char *data, size_t size, TexelCalibration * calib,
   else if (root->type != YAML_MAPPING_NODE)
     fail (&r, "file", root, "a mapping of calibration fields expected");
   else if (read_size (&r, root, "image_width", &calib->width) == 0
-      && read_size (&r, root, "image_height", &calib->height) == 0
-      && read_camera_matrix (&r, root, calib) == 0
-      && read_distortion (&r, root, calib) == 0
-      && read_model (&r, root, calib) == 0) {
-    if ((calib->width == 0) != (calib->height == 0))
-      fail (&r, calib->width ? "image_height" : "image_width", NULL,
-          "missing (the other size is given)");
-    else
-      ret = 0;
-  }
+           && read_size (&r, root, "image_height", &calib->height) == 0
+           && read_camera_matrix (&r, root, calib) == 0
+           && read_distortion (&r, root, calib) == 0
+           && read_model (&r, root, calib) == 0
+           && read_rectification (&r, root, calib) == 0
+           && read_projection (&r, root, calib) == 0)
+    {
+      if ((calib->width == 0) != (calib->height == 0))
+        fail (&r, calib->width ? "image_height" : "image_width", NULL,
+              "missing (the other size is given)");
+      else
+        ret = 0;
+    }
   yaml_document_delete (&doc);
   yaml_parser_delete (&parser);
   free (text);

@@ -139,6 +139,9 @@ texel_warp_config_init (TexelWarpConfig * config)
   memset (config, 0, sizeof (*config));
   config->model = TEXEL_WARP_MODEL_NONE;
   mat3_identity (config->homography);
+  mat3_identity (config->new_camera_matrix);
+  mat3_identity (config->rectification);
+  config->new_camera = TEXEL_NEW_CAMERA_OPTIMAL;
   config->scale = 1.0;
   config->border_mode = TEXEL_BORDER_CONSTANT;
   config->method = TEXEL_METHOD_BILINEAR;
@@ -212,6 +215,27 @@ validate (const TexelWarpConfig * c)
     return "calibration size: width and height must both be given";
   if (!all_finite (cam->k, 6) || !all_finite (cam->p, 2))
     return "distortion: not finite";
+  if ((int)c->new_camera < TEXEL_NEW_CAMERA_OPTIMAL
+      || (int)c->new_camera > TEXEL_NEW_CAMERA_MATRIX)
+    return "new-camera: unknown choice";
+  if (!all_finite (&c->rectification[0][0], 9))
+    return "rectification matrix: not finite";
+  if (c->new_camera == TEXEL_NEW_CAMERA_MATRIX)
+    {
+      const double (*m)[3] = c->new_camera_matrix;
+
+      if (!all_finite (&m[0][0], 9))
+        return "new camera matrix: not finite";
+      if (m[0][1] != 0.0 || m[1][0] != 0.0 || m[2][0] != 0.0 || m[2][1] != 0.0
+          || m[2][2] != 1.0)
+        return "new camera matrix: not [fx 0 cx; 0 fy cy; 0 0 1]";
+      if (!(m[0][0] > 0.0) || !(m[1][1] > 0.0) || m[0][0] > TEXEL_WARP_FOCAL_MAX
+          || m[1][1] > TEXEL_WARP_FOCAL_MAX
+          || fabs (m[0][2]) > TEXEL_WARP_FOCAL_MAX
+          || fabs (m[1][2]) > TEXEL_WARP_FOCAL_MAX)
+        return "new camera matrix: fx, fy must be in (0, 1e6], cx, cy within "
+               "1e6 pixels";
+    }
   for (i = 0; i < 6; i++)
     if (fabs (cam->k[i]) > TEXEL_WARP_COEF_MAX)
       return "distortion: |k| beyond 1000";
@@ -357,6 +381,31 @@ optimal_new_camera_fisheye (const TexelCamera * cam, double alpha, int w,
   knew[0][2] = ncx * new_w / w;
   knew[1][2] = ncy * new_h / h;
   return NULL;
+}
+
+/* K (new_camera CAMERA) or new_camera_matrix (MATRIX), given in pixels
+ * of the calibration frame, scaled onto the rectified frame as K is onto
+ * the input: through the input's size, each step aligning pixel corners. */
+static void
+given_new_camera (const TexelWarpConfig *c, int in_w, int in_h, int new_w,
+                  int new_h, Mat3 knew)
+{
+  TexelCamera k = c->camera, at_input, at_rect;
+
+  if (c->new_camera == TEXEL_NEW_CAMERA_MATRIX)
+    {
+      k.fx = c->new_camera_matrix[0][0];
+      k.fy = c->new_camera_matrix[1][1];
+      k.cx = c->new_camera_matrix[0][2];
+      k.cy = c->new_camera_matrix[1][2];
+    }
+  texel_warp_camera_scale (&k, in_w, in_h, &at_input);
+  texel_warp_camera_scale (&at_input, new_w, new_h, &at_rect);
+  mat3_identity (knew);
+  knew[0][0] = at_rect.fx;
+  knew[1][1] = at_rect.fy;
+  knew[0][2] = at_rect.cx;
+  knew[1][2] = at_rect.cy;
 }
 
 /* A rectilinear view of horizontal field of view @fov degrees across
@@ -513,33 +562,43 @@ texel_warp_plan_init (TexelWarpPlan * plan, const TexelWarpConfig * config,
         (double) in_height / plan->rect_height);
     mat3_mul (a, step, a);
   } else {
-    Mat3 kinv;
+      Mat3 kinv, rinv;
 
-    texel_warp_camera_scale (&config->camera, in_width, in_height, &cam);
-    if (config->projection == TEXEL_PROJECTION_EQUIRECTANGULAR)
-      /* kinv: pixels -> angles; the ray and the turn come per pixel. */
-      equirect_angles (config->fov, plan->rect_width, plan->rect_height,
-          kinv, plan->new_camera);
-    else if (config->fov > 0.0)
-      fov_new_camera (config->fov, plan->rect_width, plan->rect_height,
-          plan->new_camera);
-    else if (config->model == TEXEL_WARP_MODEL_PINHOLE)
-      why = optimal_new_camera_pinhole (&cam, config->alpha, in_width,
-          in_height, plan->rect_width, plan->rect_height, plan->new_camera);
-    else
-      why = optimal_new_camera_fisheye (&cam, config->alpha, in_width,
-          in_height, plan->rect_width, plan->rect_height, plan->new_camera);
-    if (why == NULL && config->projection == TEXEL_PROJECTION_RECTILINEAR
-        && !mat3_inverse (kinv, plan->new_camera))
-      why = "camera matrix: degenerate new camera matrix";
-    if (why != NULL) {
-      if (error != NULL)
-        *error = why;
-      memset (plan, 0, sizeof (*plan));
-      return -1;
-    }
+      texel_warp_camera_scale (&config->camera, in_width, in_height, &cam);
+      if (config->projection == TEXEL_PROJECTION_EQUIRECTANGULAR)
+        /* kinv: pixels -> angles; the ray and the turn come per pixel. */
+        equirect_angles (config->fov, plan->rect_width, plan->rect_height, kinv,
+                         plan->new_camera);
+      else if (config->fov > 0.0)
+        fov_new_camera (config->fov, plan->rect_width, plan->rect_height,
+                        plan->new_camera);
+      else if (config->new_camera != TEXEL_NEW_CAMERA_OPTIMAL)
+        given_new_camera (config, in_width, in_height, plan->rect_width,
+                          plan->rect_height, plan->new_camera);
+      else if (config->model == TEXEL_WARP_MODEL_PINHOLE)
+        why = optimal_new_camera_pinhole (&cam, config->alpha, in_width,
+                                          in_height, plan->rect_width,
+                                          plan->rect_height, plan->new_camera);
+      else
+        why = optimal_new_camera_fisheye (&cam, config->alpha, in_width,
+                                          in_height, plan->rect_width,
+                                          plan->rect_height, plan->new_camera);
+      if (why == NULL && config->projection == TEXEL_PROJECTION_RECTILINEAR
+          && !mat3_inverse (kinv, plan->new_camera))
+        why = "camera matrix: degenerate new camera matrix";
+      memcpy (rinv, config->rectification, sizeof (rinv));
+      if (why == NULL && !mat3_inverse (rinv, rinv))
+        why = "rectification matrix: singular";
+      if (why != NULL)
+        {
+          if (error != NULL)
+            *error = why;
+          memset (plan, 0, sizeof (*plan));
+          return -1;
+        }
     mat3_mul (a, kinv, a);
     pan_tilt_matrix (config->pan, config->tilt, step);
+    mat3_mul (step, rinv, step);
     if (config->projection == TEXEL_PROJECTION_EQUIRECTANGULAR)
       memcpy (plan->rot, step, sizeof (plan->rot));
     else

@@ -37,7 +37,10 @@
  *     - pinhole and fisheye: a ray d = P v in camera coordinates, where
  *       v is the view's ray and P turns the view by @pan (about the
  *       camera's y axis, positive to the right) and @tilt (about its x
- *       axis, positive up): P = Ry(pan) Rx(tilt), with
+ *       axis, positive up), then by the rectification R back into the
+ *       camera: P = R^-1 Ry(pan) Rx(tilt) (OpenCV's initUndistortRectify-
+ *       Map inverts (K_new R), so R maps camera rays to rectified ones;
+ *       R = I unless set), with
  *       Ry(p) = [cos p, 0, sin p; 0, 1, 0; -sin p, 0, cos p] and
  *       Rx(t) = [1, 0, 0; 0, cos t, -sin t; 0, sin t, cos t].
  *       The view's ray, by @projection:
@@ -100,12 +103,20 @@
  * (cx + 0.5) W_in / cal_width - 0.5, likewise fy, cy with the heights.
  *
  * New camera matrix K_new (OpenCV convention, in rectified pixels):
+ *  - new_camera CAMERA (fov 0): K itself, scaled per axis from the
+ *    calibration frame onto the rectified frame as K is onto the input
+ *    (pixel corners aligned; with equal sizes, K unchanged): OpenCV's
+ *    cv::undistort (img, K, D) and initUndistortRectifyMap (K, D, R, K).
+ *  - new_camera MATRIX (fov 0): new_camera_matrix, given in pixels of the
+ *    calibration frame like K, scaled the same way: initUndistortRectify-
+ *    Map (K, D, R, new_camera_matrix), and with ROS's P (its left 3x3)
+ *    and R what image_proc shows.
  *  - fov > 0: a rectilinear view with horizontal field of view @fov
  *    degrees across W_r: f = (W_r / 2) / tan (fov / 2),
  *    K_new = [f, 0, W_r / 2 - 0.5; 0, f, H_r / 2 - 0.5; 0, 0, 1].
- *  - fov = 0, pinhole: cv::getOptimalNewCameraMatrix (K, D, input size,
- *    alpha, (W_r, H_r)) with centerPrincipalPoint false: the 9 x 9 grid of
- *    points (i W_in / 8, j H_in / 8) (OpenCV pixel coordinates) is
+ *  - new_camera OPTIMAL, fov = 0, pinhole: cv::getOptimalNewCameraMatrix (K, D,
+ * input size, alpha, (W_r, H_r)) with centerPrincipalPoint false: the 9 x 9
+ * grid of points (i W_in / 8, j H_in / 8) (OpenCV pixel coordinates) is
  *    undistorted to normalised coordinates; the inner rectangle (largest
  *    one inside the undistorted frame edge) and the outer one (bounding
  *    box) give f0 = (W_r - 1) / inner.width, c0 = -f0 inner.x and
@@ -114,11 +125,11 @@
  *    valid pixels, alpha = 1 keeps every input pixel. The points are
  *    undistorted to convergence (OpenCV stops after 5 fixed-point
  *    iterations, which differs slightly for strong distortion).
- *  - fov = 0, fisheye: cv::fisheye::estimateNewCameraMatrixForUndistort-
- *    Rectify (K, D, input size, I, balance = alpha, (W_r, H_r)): the
- *    midpoints of the four frame edges (W/2, 0), (W, H/2), (W/2, H),
- *    (0, H/2) (integer halves, as OpenCV) are undistorted, f is
- *    (1 - alpha) f_max + alpha f_min of the focal lengths that put each at
+ *  - new_camera OPTIMAL, fov = 0, fisheye:
+ * cv::fisheye::estimateNewCameraMatrixForUndistort- Rectify (K, D, input size,
+ * I, balance = alpha, (W_r, H_r)): the midpoints of the four frame edges (W/2,
+ * 0), (W, H/2), (W/2, H), (0, H/2) (integer halves, as OpenCV) are undistorted,
+ * f is (1 - alpha) f_max + alpha f_min of the focal lengths that put each at
  *    its edge, with the aspect fx / fy of K kept, then scaled to (W_r,
  *    H_r). Edge points more than 80 degrees off axis count as 80 degrees
  *    (OpenCV's would be at infinity): for lenses wider than 160 degrees
@@ -168,6 +179,19 @@ typedef enum
   TEXEL_PROJECTION_EQUIRECTANGULAR      /* longitude x latitude */
 } TexelProjection;
 
+/* Where the rectilinear view's camera K_new comes from when fov is 0. */
+typedef enum
+{
+  /* cv::getOptimalNewCameraMatrix (pinhole) or cv::fisheye::estimate-
+   * NewCameraMatrixForUndistortRectify (fisheye) with alpha */
+  TEXEL_NEW_CAMERA_OPTIMAL = 0,
+  /* the camera matrix K itself: cv::undistort (img, K, D) */
+  TEXEL_NEW_CAMERA_CAMERA,
+  /* new_camera_matrix (ROS's P): cv::initUndistortRectifyMap (K, D, R,
+   * new_camera_matrix) */
+  TEXEL_NEW_CAMERA_MATRIX
+} TexelNewCamera;
+
 /* Property ranges (the element's and the plan's checks). */
 #define TEXEL_WARP_EQUIRECT_FOV_MAX 360.0       /* degrees */
 #define TEXEL_WARP_COEF_MAX 1000.0      /* |k1..k6|, |p1|, |p2| */
@@ -197,6 +221,13 @@ typedef struct
   TexelWarpModel model;
   TexelCamera camera;           /* pinhole and fisheye */
   TexelProjection projection;   /* camera models */
+  TexelNewCamera new_camera;    /* rectilinear, fov = 0 */
+  /* TEXEL_NEW_CAMERA_MATRIX's K_new, [fx 0 cx; 0 fy cy; 0 0 1] in pixels
+   * of the calibration frame (OpenCV convention) */
+  double new_camera_matrix[3][3];
+  /* R of initUndistortRectifyMap: camera -> rectified camera (camera
+   * models, every view; identity by default) */
+  double rectification[3][3];
   double alpha;                 /* 0..1: new camera balance (fov = 0) */
   double fov;                   /* degrees, 0: K_new from alpha (rectilinear)
                                  * or 180 (equirectangular) */

@@ -80,10 +80,7 @@
 #include "config.h"
 #endif
 
-#include <errno.h>
 #include <math.h>
-
-#include <glib/gstdio.h>
 
 #include "gsttexeladjust.h"
 #include "texel-adjust.h"
@@ -276,10 +273,7 @@ gst_texel_adjust_transfer (GstTexelAdjust * self, const GstVideoInfo * info)
 static gboolean
 gst_texel_adjust_load_lut (GstTexelAdjust * self)
 {
-  gchar *file, *text = NULL;
-  const gchar *unreadable = NULL;
-  GError *err = NULL;
-  GStatBuf st;
+  gchar *file, *text = NULL, *unreadable = NULL;
   TexelCubeError error;
   TexelCube *cube = NULL;
   gsize length;
@@ -291,27 +285,17 @@ gst_texel_adjust_load_lut (GstTexelAdjust * self)
 
   if (file == NULL)
     goto done;
-  if (g_stat (file, &st) != 0)
-    unreadable = g_strerror (errno);
-  else if (!S_ISREG (st.st_mode))
-    unreadable = "not a regular file";
-  else if (st.st_size > MAX_LUT_FILE_SIZE)
-    unreadable = "too large for a 3D LUT";
-  if (unreadable != NULL) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
-        ("Cannot read the 3D LUT file \"%s\": %s", file, unreadable),
-        (NULL));
-    g_free (file);
-    return FALSE;
-  }
-  if (!g_file_get_contents (file, &text, &length, &err)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
-        ("Cannot read the 3D LUT file \"%s\": %s", file, err->message),
-        (NULL));
-    g_clear_error (&err);
-    g_free (file);
-    return FALSE;
-  }
+  text = gst_texel_read_settings_file (file, MAX_LUT_FILE_SIZE, &length,
+                                       &unreadable);
+  if (text == NULL)
+    {
+      GST_ELEMENT_ERROR (
+          self, RESOURCE, OPEN_READ,
+          ("Cannot read the 3D LUT file \"%s\": %s", file, unreadable), (NULL));
+      g_free (unreadable);
+      g_free (file);
+      return FALSE;
+    }
   cube = texel_cube_parse (text, length, &error);
   g_free (text);
   if (cube == NULL) {

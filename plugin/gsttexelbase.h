@@ -123,6 +123,13 @@ void gst_texel_base_mark_dirty (GstTexelBase * base);
 TexelFormat gst_texel_format_from_video (GstVideoFormat format);
 /* Image description of a mapped frame. */
 void gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame);
+/* A settings file (texeladjust's 3D LUT, texelwarp's calibration) whole:
+ * refuses anything but a regular file (a FIFO, /dev/zero, a directory)
+ * before a blocking read, and files of more than @max_size bytes.
+ * Returns its bytes (NUL-terminated, g_free) and @length, or NULL with
+ * why not in @why (g_free). */
+gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
+                                     gsize *length, gchar **why);
 
 /* Largest width or height a texel element negotiates. */
 #define GST_TEXEL_MAX_SIZE 32767

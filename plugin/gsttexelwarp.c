@@ -25,12 +25,40 @@
  * The camera comes from #GstTexelWarp:calibration-file (OpenCV
  * FileStorage or ROS camera_info YAML), or from #GstTexelWarp:fx,
  * #GstTexelWarp:fy, #GstTexelWarp:cx, #GstTexelWarp:cy (or
- * #GstTexelWarp:camera-matrix) and the distortion coefficients. A
- * calibration made at another size than the stream's is scaled to it. The
- * undistorted view's camera is chosen by #GstTexelWarp:alpha as OpenCV's
- * getOptimalNewCameraMatrix does (0: only valid pixels, 1: every input
- * pixel), or by #GstTexelWarp:fov. Pixels whose source lies outside the
- * input get #GstTexelWarp:border-mode.
+ * #GstTexelWarp:camera-matrix) and the distortion coefficients. The file
+ * is read in the streaming thread before the next frame, never inside
+ * g_object_set (a FIFO or a hung network mount must not block the
+ * application): it must be a regular file of at most 1 MiB, YAML nested at
+ * most 16 deep with at most 200000 nodes; a file refused posts one element
+ * error naming calibration-file, the file and why. Properties set after
+ * calibration-file keep their values; the file sets the rest. A
+ * calibration made at another size than the stream's is scaled to it;
+ * one of another aspect ratio (more than 1 % apart) is scaled too, with
+ * one bus warning naming both sizes per caps (an element error with
+ * #GstTexelWarp:calibration-aspect-error).
+ *
+ * The undistorted rectilinear view's camera (new camera matrix), by
+ * #GstTexelWarp:new-camera, when #GstTexelWarp:fov is 0:
+ *
+ * - auto (default): #GstTexelWarp:new-camera-matrix where one is set and
+ *   #GstTexelWarp:alpha was not: a ROS file's projection_matrix (with its
+ *   rectification_matrix, #GstTexelWarp:rectification-matrix), exactly
+ *   the view of ROS's image_proc (initUndistortRectifyMap (K, D, R, P));
+ *   otherwise optimal;
+ * - optimal: chosen by #GstTexelWarp:alpha as OpenCV's
+ *   getOptimalNewCameraMatrix does (0: only valid pixels, 1: every input
+ *   pixel; fisheye: estimateNewCameraMatrixForUndistortRectify's balance);
+ * - camera: the camera matrix K itself, the view of OpenCV's
+ *   cv2.undistort (img, K, D) and initUndistortRectifyMap (K, D, None, K);
+ * - matrix: #GstTexelWarp:new-camera-matrix, as initUndistortRectifyMap
+ *   (K, D, R, new-camera-matrix).
+ *
+ * #GstTexelWarp:fov > 0 gives a centred view of that field of view
+ * instead, whatever new-camera says. The new camera and K are in pixels
+ * of the calibration frame and scaled with the frame; the rotation
+ * #GstTexelWarp:rectification-matrix (R) applies to every view of a
+ * camera model. Pixels whose source lies outside the input get
+ * #GstTexelWarp:border-mode.
  *
  * Every numeric property can change while PLAYING (from the next frame)
  * and be driven by a #GstController, so that a pipeline can sweep a view.
@@ -42,6 +70,16 @@
  * gst-launch-1.0 v4l2src ! videoconvert ! \
  *     texelwarp calibration-file=camera.yaml alpha=0 ! autovideosink
  * ]| Removes the lens distortion of a calibrated USB camera.
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! \
+ *     texelwarp calibration-file=left.yaml ! autovideosink
+ * ]| Rectifies the left camera of a ROS stereo calibration as image_proc
+ * does (its rectification_matrix and projection_matrix).
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! \
+ *     texelwarp calibration-file=camera.yaml new-camera=camera ! \
+ *     autovideosink
+ * ]| The view of OpenCV's cv2.undistort (img, K, D): K kept.
  * |[
  * gst-launch-1.0 v4l2src ! video/x-raw,width=1920,height=1080 ! \
  *     texelwarp model=fisheye calibration-file=fisheye.yaml fov=90 pan=30 \
@@ -82,6 +120,20 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_warp_debug);
 #define DEFAULT_BORDER_MODE TEXEL_BORDER_CONSTANT
 #define DEFAULT_BORDER_COLOR 0xff000000
 #define DEFAULT_CENTRE -1.0
+#define DEFAULT_NEW_CAMERA GST_TEXEL_NEW_CAMERA_AUTO
+/* A calibration whose aspect ratio differs from the stream's by more than
+ * this (relative) is warned about: a sensor mode of the same aspect is
+ * scaled silently, another aspect usually means the wrong file. */
+#define ASPECT_TOLERANCE 0.01
+
+/* new-camera (the element's choice; TexelNewCamera the kernels'). */
+typedef enum
+{
+  GST_TEXEL_NEW_CAMERA_AUTO = 0,
+  GST_TEXEL_NEW_CAMERA_OPTIMAL,
+  GST_TEXEL_NEW_CAMERA_CAMERA,
+  GST_TEXEL_NEW_CAMERA_MATRIX
+} GstTexelNewCamera;
 
 enum
 {
@@ -89,6 +141,10 @@ enum
   PROP_MODEL,
   PROP_PROJECTION,
   PROP_CALIBRATION_FILE,
+  PROP_CALIBRATION_ASPECT_ERROR,
+  PROP_NEW_CAMERA,
+  PROP_NEW_CAMERA_MATRIX,
+  PROP_RECTIFICATION_MATRIX,
   PROP_CAMERA_MATRIX,
   PROP_DISTORTION,
   PROP_HOMOGRAPHY,
@@ -131,10 +187,27 @@ struct _GstTexelWarp
    * read with the model in force at prepare. n_pending 0: none. */
   gdouble pending[TEXEL_CALIB_MAX_DISTORTION];
   gint n_pending;
+  GstTexelNewCamera new_camera;
+  /* settings.new_camera_matrix holds new-camera-matrix (set by the
+   * property or a file's projection_matrix) */
+  gboolean has_new_camera_matrix;
+  gboolean alpha_set; /* alpha was set: auto uses it */
+  gboolean aspect_error; /* calibration-aspect-error */
   gchar *calibration_file;
-  /* Why the calibration file was refused (posted as an element error when
-   * the frames come), or NULL. */
+  /* The file is read in the streaming thread (prepare), never in
+   * set_property: a FIFO or a hung network mount must not block
+   * g_object_set. Properties set between calibration-file and that read
+   * keep their values (bits of their ids in @overridden). */
+  gboolean calibration_reload;
+  guint64 overridden;
+  /* Why the calibration file was refused (posted once as an element
+   * error), or NULL. */
   gchar *calibration_error;
+  gboolean calibration_error_posted;
+  /* The sizes last posted about (stream, calibration), and whether as an
+   * error: once per caps. */
+  gint aspect_warned[4];
+  gboolean aspect_warned_strict;
 
   /* streaming thread */
   TexelWarpPlan plan;
@@ -173,6 +246,36 @@ gst_texel_warp_model_get_type (void)
   if (g_once_init_enter (&type))
     g_once_init_leave (&type, g_enum_register_static ("GstTexelWarpModel",
             values));
+  return type;
+}
+
+GType
+gst_texel_new_camera_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[]
+      = { { GST_TEXEL_NEW_CAMERA_AUTO,
+            "new-camera-matrix (a ROS file's "
+            "projection_matrix) where set and alpha is not, else optimal",
+            "auto" },
+          { GST_TEXEL_NEW_CAMERA_OPTIMAL,
+            "From alpha: OpenCV's "
+            "getOptimalNewCameraMatrix (fisheye: estimateNewCameraMatrixFor"
+            "UndistortRectify)",
+            "optimal" },
+          { GST_TEXEL_NEW_CAMERA_CAMERA,
+            "The camera matrix itself, as "
+            "cv2.undistort (img, K, D)",
+            "camera" },
+          { GST_TEXEL_NEW_CAMERA_MATRIX,
+            "new-camera-matrix, as "
+            "initUndistortRectifyMap (K, D, R, new-camera-matrix)",
+            "matrix" },
+          { 0, NULL, NULL } };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type,
+                       g_enum_register_static ("GstTexelNewCamera", values));
   return type;
 }
 
@@ -316,6 +419,206 @@ gst_texel_warp_resolve_camera (TexelWarpConfig * cfg, const gdouble * pending,
   return NULL;
 }
 
+/* Bit of property @prop_id in GstTexelWarp.overridden. */
+#define PROP_BIT(prop_id) (G_GUINT64_CONSTANT (1) << (prop_id))
+/* The distortion's properties: a file's coefficients are taken as a whole
+ * or not at all. */
+#define DISTORTION_BITS                                                        \
+  (PROP_BIT (PROP_DISTORTION)                                                  \
+   | ((PROP_BIT (PROP_P2) << 1) - PROP_BIT (PROP_K1)))
+G_STATIC_ASSERT (PROP_OFFSET_Y < 64);
+
+/* Takes the file's camera, size, distortion, model, R and P, except what
+ * properties set since calibration-file gave. Object lock held. */
+static void
+gst_texel_warp_apply_calibration (GstTexelWarp *self,
+                                  const TexelCalibration *calib)
+{
+  TexelCamera *cam = &self->settings.camera;
+  const guint64 keep = self->overridden;
+
+  if (!(keep & PROP_BIT (PROP_FX)))
+    cam->fx = calib->camera_matrix[0][0];
+  if (!(keep & PROP_BIT (PROP_FY)))
+    cam->fy = calib->camera_matrix[1][1];
+  if (!(keep & PROP_BIT (PROP_CX)))
+    cam->cx = calib->camera_matrix[0][2];
+  if (!(keep & PROP_BIT (PROP_CY)))
+    cam->cy = calib->camera_matrix[1][2];
+  cam->cal_width = calib->width;
+  cam->cal_height = calib->height;
+  if (!(keep & DISTORTION_BITS))
+    {
+      memset (cam->k, 0, sizeof (cam->k));
+      memset (cam->p, 0, sizeof (cam->p));
+      memcpy (self->pending, calib->distortion, sizeof (calib->distortion));
+      self->n_pending = calib->n_distortion;
+    }
+  /* A ROS file names its model; an OpenCV one is a pinhole unless the
+   * element was told fisheye. */
+  if (!(keep & PROP_BIT (PROP_MODEL)))
+    {
+      if (calib->model != TEXEL_WARP_MODEL_NONE)
+        self->settings.model = calib->model;
+      else if (self->settings.model == TEXEL_WARP_MODEL_NONE)
+        self->settings.model = TEXEL_WARP_MODEL_PINHOLE;
+    }
+  if (!(keep & PROP_BIT (PROP_RECTIFICATION_MATRIX)))
+    memcpy (self->settings.rectification, calib->rectification,
+            sizeof (calib->rectification));
+  if (!(keep & PROP_BIT (PROP_NEW_CAMERA_MATRIX)))
+    {
+      self->has_new_camera_matrix = calib->has_projection;
+      if (calib->has_projection)
+        memcpy (self->settings.new_camera_matrix, calib->projection,
+                sizeof (calib->projection));
+    }
+}
+
+/* Reads and parses @path (no lock held: file I/O); returns NULL or why it
+ * is refused (g_free). */
+static gchar *
+gst_texel_warp_parse_file (GstTexelWarp *self, const gchar *path,
+                           TexelCalibration *calib)
+{
+  gchar *data, *why = NULL;
+  gsize size;
+  char message[256];
+
+  data = gst_texel_read_settings_file (path, TEXEL_CALIB_MAX_SIZE, &size, &why);
+  if (data == NULL)
+    {
+      gchar *cannot = g_strdup_printf ("cannot read it: %s", why);
+
+      g_free (why);
+      return cannot;
+    }
+  if (texel_calib_parse (data, size, calib, message, sizeof (message)) != 0)
+    why = g_strdup (message);
+  else
+    GST_INFO_OBJECT (self,
+                     "calibration file %s: %s camera %dx%d, fx %g fy "
+                     "%g cx %g cy %g, %d coefficients, R %s, P %s",
+                     path, calib->format == TEXEL_CALIB_ROS ? "ROS" : "OpenCV",
+                     calib->width, calib->height, calib->camera_matrix[0][0],
+                     calib->camera_matrix[1][1], calib->camera_matrix[0][2],
+                     calib->camera_matrix[1][2], calib->n_distortion,
+                     calib->has_rectification ? "given" : "none",
+                     calib->has_projection ? "given" : "none");
+  g_free (data);
+  return why;
+}
+
+/* Reads calibration-file if it was set since the last frame (in the
+ * streaming thread: a slow read blocks no application thread). Returns
+ * FALSE, having posted why once, while the file is refused. */
+static gboolean
+gst_texel_warp_read_calibration (GstTexelWarp *self)
+{
+  TexelCalibration calib;
+  gchar *path, *why = NULL, *post = NULL;
+  gboolean ok;
+
+  GST_OBJECT_LOCK (self);
+  path = self->calibration_reload ? g_strdup (self->calibration_file) : NULL;
+  self->calibration_reload = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  if (path)
+    why = gst_texel_warp_parse_file (self, path, &calib);
+
+  GST_OBJECT_LOCK (self);
+  /* Unless calibration-file changed meanwhile (read at the next frame). */
+  if (path && g_strcmp0 (path, self->calibration_file) == 0)
+    {
+      g_free (self->calibration_error);
+      self->calibration_error = why;
+      self->calibration_error_posted = FALSE;
+      why = NULL;
+      if (self->calibration_error == NULL)
+        gst_texel_warp_apply_calibration (self, &calib);
+    }
+  ok = self->calibration_error == NULL;
+  if (!ok && !self->calibration_error_posted)
+    {
+      post = g_strdup (self->calibration_error);
+      g_free (path);
+      path = g_strdup (self->calibration_file);
+      self->calibration_error_posted = TRUE;
+    }
+  GST_OBJECT_UNLOCK (self);
+  if (post)
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+                       ("Invalid calibration file '%s': %s", path, post),
+                       ("calibration-file=%s", path));
+  g_free (post);
+  g_free (why);
+  g_free (path);
+  return ok;
+}
+
+/* A calibration of another aspect ratio than the stream's: posted once
+ * per stream and calibration size (scaling to the same aspect, another
+ * sensor mode, is right and silent), as a warning or, with
+ * calibration-aspect-error, an error. Returns FALSE where refused. */
+static gboolean
+gst_texel_warp_check_aspect (GstTexelWarp *self, const TexelCamera *cam,
+                             gint in_w, gint in_h, gboolean strict)
+{
+  gint sizes[4] = { in_w, in_h, cam->cal_width, cam->cal_height };
+  gdouble sx, sy;
+  gchar *text;
+
+  if (cam->cal_width <= 0 || cam->cal_height <= 0)
+    return TRUE;
+  sx = (gdouble)in_w / cam->cal_width;
+  sy = (gdouble)in_h / cam->cal_height;
+  if (fabs (sx / sy - 1.0) <= ASPECT_TOLERANCE)
+    return TRUE;
+  if (memcmp (sizes, self->aspect_warned, sizeof (sizes)) == 0
+      && self->aspect_warned_strict == strict)
+    return !strict;
+  memcpy (self->aspect_warned, sizes, sizeof (sizes));
+  self->aspect_warned_strict = strict;
+  text = g_strdup_printf ("Calibration made at %dx%d used on a %dx%d "
+                          "stream: another aspect ratio, x scaled by %g "
+                          "and y by %g (is it the right calibration-file?)",
+                          cam->cal_width, cam->cal_height, in_w, in_h, sx, sy);
+  if (strict)
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", text),
+                       ("calibration-aspect-error=true"));
+  else
+    GST_ELEMENT_WARNING (
+        self, STREAM, FORMAT, ("%s", text),
+        ("aspect ratios differ by more than %g %%", 100 * ASPECT_TOLERANCE));
+  g_free (text);
+  return !strict;
+}
+
+/* new-camera resolved for the kernels (auto: new-camera-matrix where set,
+ * unless alpha was). Returns FALSE for matrix without one. Object lock
+ * held. */
+static gboolean
+gst_texel_warp_resolve_new_camera (GstTexelWarp *self, TexelWarpConfig *cfg)
+{
+  switch (self->new_camera)
+    {
+      case GST_TEXEL_NEW_CAMERA_AUTO:
+        cfg->new_camera = self->has_new_camera_matrix && !self->alpha_set
+                              ? TEXEL_NEW_CAMERA_MATRIX
+                              : TEXEL_NEW_CAMERA_OPTIMAL;
+        return TRUE;
+      case GST_TEXEL_NEW_CAMERA_CAMERA:
+        cfg->new_camera = TEXEL_NEW_CAMERA_CAMERA;
+        return TRUE;
+      case GST_TEXEL_NEW_CAMERA_MATRIX:
+        cfg->new_camera = TEXEL_NEW_CAMERA_MATRIX;
+        return self->has_new_camera_matrix;
+      default:
+        cfg->new_camera = TEXEL_NEW_CAMERA_OPTIMAL;
+        return TRUE;
+    }
+}
+
 static gboolean
 gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
     GstVideoInfo * out)
@@ -325,33 +628,30 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
   gdouble pending[TEXEL_CALIB_MAX_DISTORTION];
   gint n_pending, in_w = GST_VIDEO_INFO_WIDTH (in);
   gint in_h = GST_VIDEO_INFO_HEIGHT (in);
-  gchar *file = NULL, *file_error = NULL;
   const gchar *error = NULL;
   guint argb;
-  gboolean identity;
+  gboolean identity, strict_aspect;
 
+  if (!gst_texel_warp_read_calibration (self))
+    return FALSE;
   GST_OBJECT_LOCK (self);
   cfg = self->settings;
   argb = self->border_color;
+  strict_aspect = self->aspect_error;
   n_pending = self->n_pending;
   memcpy (pending, self->pending, sizeof (pending));
-  if (self->calibration_error) {
-    file = g_strdup (self->calibration_file);
-    file_error = g_strdup (self->calibration_error);
-  }
+  if (!gst_texel_warp_resolve_new_camera (self, &cfg))
+    error = "new-camera=matrix: no new-camera-matrix set";
   GST_OBJECT_UNLOCK (self);
 
-  if (file_error) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("Invalid calibration file '%s': %s", file, file_error),
-        ("calibration-file=%s", file));
-    g_free (file);
-    g_free (file_error);
-    return FALSE;
-  }
-  if (cfg.model != TEXEL_WARP_MODEL_NONE)
-    error = gst_texel_warp_resolve_camera (&cfg, pending, n_pending, in_w,
-        in_h);
+  if (error == NULL && cfg.model != TEXEL_WARP_MODEL_NONE)
+    {
+      error = gst_texel_warp_resolve_camera (&cfg, pending, n_pending, in_w,
+                                             in_h);
+      if (!gst_texel_warp_check_aspect (self, &cfg.camera, in_w, in_h,
+                                        strict_aspect))
+        return FALSE;
+    }
   if (error) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("model=%s: %s", gst_texel_warp_model_nick (cfg.model), error),
@@ -660,66 +960,70 @@ gst_texel_warp_set_homography (GstTexelWarp * self, const GValue * value)
   GST_OBJECT_UNLOCK (self);
 }
 
-/* Reads and parses @path (outside the object lock: file I/O), then takes
- * its camera, size, distortion and model, or remembers why not. */
+/* calibration-file: remembered here, read in the streaming thread before
+ * the next frame (gst_texel_warp_read_calibration). */
 static void
-gst_texel_warp_load_calibration (GstTexelWarp * self, const gchar * path)
+gst_texel_warp_set_calibration_file (GstTexelWarp *self, const gchar *path)
 {
-  TexelCalibration calib;
-  gchar *data = NULL, *why = NULL;
-  gsize size = 0;
-  GError *err = NULL;
-  char message[256];
-
-  if (path == NULL || path[0] == '\0') {
-    GST_OBJECT_LOCK (self);
-    g_clear_pointer (&self->calibration_error, g_free);
-    self->settings.camera.cal_width = self->settings.camera.cal_height = 0;
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  if (!g_file_get_contents (path, &data, &size, &err)) {
-    why = g_strdup_printf ("cannot read it: %s", err->message);
-    g_clear_error (&err);
-  } else if (texel_calib_parse (data, size, &calib, message,
-          sizeof (message)) != 0) {
-    why = g_strdup (message);
-  }
-  g_free (data);
+  gboolean none = path == NULL || path[0] == '\0';
 
   GST_OBJECT_LOCK (self);
-  g_free (self->calibration_error);
-  self->calibration_error = why;
-  if (why == NULL) {
-    TexelCamera *cam = &self->settings.camera;
-
-    cam->fx = calib.camera_matrix[0][0];
-    cam->fy = calib.camera_matrix[1][1];
-    cam->cx = calib.camera_matrix[0][2];
-    cam->cy = calib.camera_matrix[1][2];
-    cam->cal_width = calib.width;
-    cam->cal_height = calib.height;
-    memset (cam->k, 0, sizeof (cam->k));
-    memset (cam->p, 0, sizeof (cam->p));
-    memcpy (self->pending, calib.distortion, sizeof (calib.distortion));
-    self->n_pending = calib.n_distortion;
-    /* A ROS file names its model; an OpenCV one is a pinhole unless the
-     * element was told fisheye. */
-    if (calib.model != TEXEL_WARP_MODEL_NONE)
-      self->settings.model = calib.model;
-    else if (self->settings.model == TEXEL_WARP_MODEL_NONE)
-      self->settings.model = TEXEL_WARP_MODEL_PINHOLE;
-  }
+  g_free (self->calibration_file);
+  self->calibration_file = none ? NULL : g_strdup (path);
+  g_clear_pointer (&self->calibration_error, g_free);
+  self->calibration_reload = !none;
+  self->overridden = 0;
+  if (none)
+    self->settings.camera.cal_width = self->settings.camera.cal_height = 0;
   GST_OBJECT_UNLOCK (self);
-  if (why)
-    GST_WARNING_OBJECT (self, "calibration file %s: %s", path, why);
-  else
-    GST_INFO_OBJECT (self, "calibration file %s: %s camera %dx%d, fx %g fy "
-        "%g cx %g cy %g, %d coefficients", path, calib.format ==
-        TEXEL_CALIB_ROS ? "ROS" : "OpenCV", calib.width, calib.height,
-        calib.camera_matrix[0][0], calib.camera_matrix[1][1],
-        calib.camera_matrix[0][2], calib.camera_matrix[1][2],
-        calib.n_distortion);
+}
+
+/* new-camera-matrix: [fx 0 cx; 0 fy cy; 0 0 1] in pixels of the
+ * calibration frame, or no values to unset it. */
+static void
+gst_texel_warp_set_new_camera_matrix (GstTexelWarp *self, const GValue *value)
+{
+  static const guint nine[] = { 9, 0 };
+  gdouble m[9];
+
+  if (gst_value_array_get_size (value) == 0)
+    {
+      GST_OBJECT_LOCK (self);
+      self->has_new_camera_matrix = FALSE;
+      GST_OBJECT_UNLOCK (self);
+      return;
+    }
+  if (!gst_texel_warp_array_values (self, "new-camera-matrix", value, m, nine))
+    return;
+  if (m[1] != 0.0 || m[3] != 0.0 || m[6] != 0.0 || m[7] != 0.0 || m[8] != 1.0
+      || !(m[0] > 0.0) || !(m[4] > 0.0) || m[0] > TEXEL_WARP_FOCAL_MAX
+      || m[4] > TEXEL_WARP_FOCAL_MAX || fabs (m[2]) > TEXEL_WARP_FOCAL_MAX
+      || fabs (m[5]) > TEXEL_WARP_FOCAL_MAX)
+    {
+      GST_WARNING_OBJECT (self, "new-camera-matrix: not [fx 0 cx 0 fy cy 0 0 "
+                                "1] with fx, fy in (0, 1e6]: ignored");
+      return;
+    }
+  GST_OBJECT_LOCK (self);
+  memcpy (self->settings.new_camera_matrix, m, sizeof (m));
+  self->has_new_camera_matrix = TRUE;
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* rectification-matrix: 9 values, row by row (a singular one is refused
+ * by the plan, with an element error). */
+static void
+gst_texel_warp_set_rectification (GstTexelWarp *self, const GValue *value)
+{
+  static const guint nine[] = { 9, 0 };
+  gdouble m[9];
+
+  if (!gst_texel_warp_array_values (self, "rectification-matrix", value, m,
+                                    nine))
+    return;
+  GST_OBJECT_LOCK (self);
+  memcpy (self->settings.rectification, m, sizeof (m));
+  GST_OBJECT_UNLOCK (self);
 }
 
 static void
@@ -744,11 +1048,23 @@ gst_texel_warp_set_property (GObject * object, guint prop_id,
       GST_OBJECT_UNLOCK (self);
       break;
     case PROP_CALIBRATION_FILE:
+      gst_texel_warp_set_calibration_file (self, g_value_get_string (value));
+      break;
+    case PROP_CALIBRATION_ASPECT_ERROR:
       GST_OBJECT_LOCK (self);
-      g_free (self->calibration_file);
-      self->calibration_file = g_value_dup_string (value);
+      self->aspect_error = g_value_get_boolean (value);
       GST_OBJECT_UNLOCK (self);
-      gst_texel_warp_load_calibration (self, g_value_get_string (value));
+      break;
+    case PROP_NEW_CAMERA:
+      GST_OBJECT_LOCK (self);
+      self->new_camera = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_NEW_CAMERA_MATRIX:
+      gst_texel_warp_set_new_camera_matrix (self, value);
+      break;
+    case PROP_RECTIFICATION_MATRIX:
+      gst_texel_warp_set_rectification (self, value);
       break;
     case PROP_CAMERA_MATRIX:
       gst_texel_warp_set_camera_matrix (self, value);
@@ -785,6 +1101,7 @@ gst_texel_warp_set_property (GObject * object, guint prop_id,
         return;
       }
       GST_OBJECT_LOCK (self);
+      self->alpha_set |= prop_id == PROP_ALPHA;
       if (gst_texel_warp_is_distortion (prop_id)) {
         gst_texel_warp_settle_distortion (self, &self->settings.camera);
         self->n_pending = 0;
@@ -796,7 +1113,15 @@ gst_texel_warp_set_property (GObject * object, guint prop_id,
   }
 
   GST_OBJECT_LOCK (self);
-  identity = gst_texel_warp_is_identity (&self->settings);
+  /* The file's values win over those set before it, not after. */
+  if (self->calibration_reload && prop_id != PROP_CALIBRATION_FILE)
+    self->overridden |= prop_id == PROP_CAMERA_MATRIX
+                            ? PROP_BIT (PROP_FX) | PROP_BIT (PROP_FY)
+                                  | PROP_BIT (PROP_CX) | PROP_BIT (PROP_CY)
+                            : PROP_BIT (prop_id);
+  /* A file not read yet, or refused, is no identity: prepare must run. */
+  identity = gst_texel_warp_is_identity (&self->settings)
+             && !self->calibration_reload && self->calibration_error == NULL;
   GST_OBJECT_UNLOCK (self);
   gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
   /* In passthrough no frame reaches prepare, which would notice: leave it
@@ -827,6 +1152,20 @@ gst_texel_warp_get_property (GObject * object, guint prop_id,
       break;
     case PROP_CALIBRATION_FILE:
       g_value_set_string (value, self->calibration_file);
+      break;
+    case PROP_CALIBRATION_ASPECT_ERROR:
+      g_value_set_boolean (value, self->aspect_error);
+      break;
+    case PROP_NEW_CAMERA:
+      g_value_set_enum (value, self->new_camera);
+      break;
+    case PROP_NEW_CAMERA_MATRIX:
+      if (self->has_new_camera_matrix)
+        gst_texel_warp_set_array (value,
+                                  &self->settings.new_camera_matrix[0][0], 9);
+      break;
+    case PROP_RECTIFICATION_MATRIX:
+      gst_texel_warp_set_array (value, &self->settings.rectification[0][0], 9);
       break;
     case PROP_CAMERA_MATRIX:
       gst_texel_warp_get_camera_matrix (self, value);
@@ -889,51 +1228,75 @@ gst_texel_warp_install_doubles (GObjectClass * gobject_class)
 {
   const gdouble k = TEXEL_WARP_COEF_MAX, f = TEXEL_WARP_FOCAL_MAX;
   const DoubleProperty props[] = {
-    {PROP_FX, "fx", "fx", "Camera focal length along x, in pixels of the "
-          "calibration frame (0: none set)", 0, f, 0},
-    {PROP_FY, "fy", "fy", "Camera focal length along y, in pixels of the "
-          "calibration frame (0: none set)", 0, f, 0},
-    {PROP_CX, "cx", "cx", "Principal point x, in pixels of the calibration "
-          "frame, pixel centres at integers (OpenCV; negative: the frame's "
-          "centre)", -1, f, DEFAULT_CENTRE},
-    {PROP_CY, "cy", "cy", "Principal point y, in pixels of the calibration "
-          "frame, pixel centres at integers (OpenCV; negative: the frame's "
-          "centre)", -1, f, DEFAULT_CENTRE},
-    {PROP_K1, "k1", "k1", "Radial distortion k1 (pinhole r^2, fisheye "
-          "theta^3)", -k, k, 0},
-    {PROP_K2, "k2", "k2", "Radial distortion k2 (pinhole r^4, fisheye "
-          "theta^5)", -k, k, 0},
-    {PROP_K3, "k3", "k3", "Radial distortion k3 (pinhole r^6, fisheye "
-          "theta^7)", -k, k, 0},
-    {PROP_K4, "k4", "k4", "Pinhole: rational denominator k4 (r^2); "
-          "fisheye: theta^9", -k, k, 0},
-    {PROP_K5, "k5", "k5", "Pinhole: rational denominator k5 (r^4)", -k, k,
-        0},
-    {PROP_K6, "k6", "k6", "Pinhole: rational denominator k6 (r^6)", -k, k,
-        0},
-    {PROP_P1, "p1", "p1", "Pinhole: tangential distortion p1", -k, k, 0},
-    {PROP_P2, "p2", "p2", "Pinhole: tangential distortion p2", -k, k, 0},
-    {PROP_ALPHA, "alpha", "Alpha", "Undistorted view's scale when fov is 0, "
-          "as OpenCV's getOptimalNewCameraMatrix: 0 keeps only valid pixels, "
-          "1 keeps every input pixel", 0, 1, 0},
-    {PROP_FOV, "fov", "Field of view", "Horizontal field of view of the "
-          "undistorted view in degrees: rectilinear up to 179 (0: from "
-          "alpha), equirectangular up to 360 (0: 180)", 0,
-        TEXEL_WARP_EQUIRECT_FOV_MAX, 0},
-    {PROP_PAN, "pan", "Pan", "Turns the view right (degrees; camera models)",
-        -180, 180, 0},
-    {PROP_TILT, "tilt", "Tilt", "Turns the view up (degrees; camera models)",
-        -180, 180, 0},
-    {PROP_ROTATION, "rotation", "Rotation", "Rotates the picture clockwise "
-          "about the output's centre (degrees)", -360, 360, 0},
-    {PROP_SCALE, "scale", "Scale", "Zoom about the output's centre (> 1 "
-          "magnifies)", TEXEL_WARP_SCALE_MIN, TEXEL_WARP_SCALE_MAX, 1},
-    {PROP_OFFSET_X, "offset-x", "Offset x", "Pan: the output's centre shows "
-          "the point this many frame widths right of the picture's centre",
-          -TEXEL_WARP_OFFSET_MAX, TEXEL_WARP_OFFSET_MAX, 0},
-    {PROP_OFFSET_Y, "offset-y", "Offset y", "Pan: the output's centre shows "
-          "the point this many frame heights below the picture's centre",
-          -TEXEL_WARP_OFFSET_MAX, TEXEL_WARP_OFFSET_MAX, 0},
+    { PROP_FX, "fx", "fx",
+      "Camera focal length along x, in pixels of the "
+      "calibration frame (0: none set)",
+      0, f, 0 },
+    { PROP_FY, "fy", "fy",
+      "Camera focal length along y, in pixels of the "
+      "calibration frame (0: none set)",
+      0, f, 0 },
+    { PROP_CX, "cx", "cx",
+      "Principal point x, in pixels of the calibration "
+      "frame, pixel centres at integers (OpenCV; negative: the frame's "
+      "centre)",
+      -1, f, DEFAULT_CENTRE },
+    { PROP_CY, "cy", "cy",
+      "Principal point y, in pixels of the calibration "
+      "frame, pixel centres at integers (OpenCV; negative: the frame's "
+      "centre)",
+      -1, f, DEFAULT_CENTRE },
+    { PROP_K1, "k1", "k1",
+      "Radial distortion k1 (pinhole r^2, fisheye "
+      "theta^3)",
+      -k, k, 0 },
+    { PROP_K2, "k2", "k2",
+      "Radial distortion k2 (pinhole r^4, fisheye "
+      "theta^5)",
+      -k, k, 0 },
+    { PROP_K3, "k3", "k3",
+      "Radial distortion k3 (pinhole r^6, fisheye "
+      "theta^7)",
+      -k, k, 0 },
+    { PROP_K4, "k4", "k4",
+      "Pinhole: rational denominator k4 (r^2); "
+      "fisheye: theta^9",
+      -k, k, 0 },
+    { PROP_K5, "k5", "k5", "Pinhole: rational denominator k5 (r^4)", -k, k, 0 },
+    { PROP_K6, "k6", "k6", "Pinhole: rational denominator k6 (r^6)", -k, k, 0 },
+    { PROP_P1, "p1", "p1", "Pinhole: tangential distortion p1", -k, k, 0 },
+    { PROP_P2, "p2", "p2", "Pinhole: tangential distortion p2", -k, k, 0 },
+    { PROP_ALPHA, "alpha", "Alpha",
+      "Undistorted view's scale when fov is 0 "
+      "and new-camera optimal (or auto: setting alpha chooses it), as "
+      "OpenCV's getOptimalNewCameraMatrix: 0 keeps only valid pixels, 1 "
+      "keeps every input pixel",
+      0, 1, 0 },
+    { PROP_FOV, "fov", "Field of view",
+      "Horizontal field of view of the "
+      "undistorted view in degrees: rectilinear up to 179 (0: from "
+      "alpha), equirectangular up to 360 (0: 180)",
+      0, TEXEL_WARP_EQUIRECT_FOV_MAX, 0 },
+    { PROP_PAN, "pan", "Pan", "Turns the view right (degrees; camera models)",
+      -180, 180, 0 },
+    { PROP_TILT, "tilt", "Tilt", "Turns the view up (degrees; camera models)",
+      -180, 180, 0 },
+    { PROP_ROTATION, "rotation", "Rotation",
+      "Rotates the picture clockwise "
+      "about the output's centre (degrees)",
+      -360, 360, 0 },
+    { PROP_SCALE, "scale", "Scale",
+      "Zoom about the output's centre (> 1 "
+      "magnifies)",
+      TEXEL_WARP_SCALE_MIN, TEXEL_WARP_SCALE_MAX, 1 },
+    { PROP_OFFSET_X, "offset-x", "Offset x",
+      "Pan: the output's centre shows "
+      "the point this many frame widths right of the picture's centre",
+      -TEXEL_WARP_OFFSET_MAX, TEXEL_WARP_OFFSET_MAX, 0 },
+    { PROP_OFFSET_Y, "offset-y", "Offset y",
+      "Pan: the output's centre shows "
+      "the point this many frame heights below the picture's centre",
+      -TEXEL_WARP_OFFSET_MAX, TEXEL_WARP_OFFSET_MAX, 0 },
   };
   guint i;
 
@@ -978,11 +1341,45 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
       g_param_spec_enum ("projection", "Projection",
           "Projection of the undistorted view (camera models)",
           GST_TYPE_TEXEL_PROJECTION, DEFAULT_PROJECTION, rw));
-  g_object_class_install_property (gobject_class, PROP_CALIBRATION_FILE,
-      g_param_spec_string ("calibration-file", "Calibration file",
-          "Camera calibration (OpenCV FileStorage or ROS camera_info YAML): "
-          "sets the camera matrix, the distortion, the calibration size and "
-          "(ROS) the model", NULL, rw));
+  g_object_class_install_property (
+      gobject_class, PROP_CALIBRATION_FILE,
+      g_param_spec_string (
+          "calibration-file", "Calibration file",
+          "Camera calibration (OpenCV FileStorage or ROS camera_info YAML, "
+          "a regular file of at most 1 MiB): sets the camera matrix, the "
+          "distortion, the calibration size, rectification-matrix, "
+          "new-camera-matrix (ROS P) and (ROS) the model, except those set "
+          "after it; read in the streaming thread before the next frame",
+          NULL, rw));
+  g_object_class_install_property (
+      gobject_class, PROP_CALIBRATION_ASPECT_ERROR,
+      g_param_spec_boolean (
+          "calibration-aspect-error", "Calibration aspect error",
+          "A calibration of another aspect ratio than the stream's (more "
+          "than 1 % apart) is an element error instead of a warning",
+          FALSE, rw));
+  g_object_class_install_property (
+      gobject_class, PROP_NEW_CAMERA,
+      g_param_spec_enum (
+          "new-camera", "New camera",
+          "Camera of the undistorted rectilinear view when fov is 0",
+          GST_TYPE_TEXEL_NEW_CAMERA, DEFAULT_NEW_CAMERA, rw));
+  g_object_class_install_property (
+      gobject_class, PROP_NEW_CAMERA_MATRIX,
+      gst_texel_warp_array_spec (
+          "new-camera-matrix", "New camera matrix",
+          "The undistorted view's camera for new-camera=matrix (and auto), "
+          "as OpenCV's newCameraMatrix in pixels of the calibration frame, "
+          "row by row: <fx, 0, cx, 0, fy, cy, 0, 0, 1>; set by a ROS file's "
+          "projection_matrix; <> unsets it"));
+  g_object_class_install_property (
+      gobject_class, PROP_RECTIFICATION_MATRIX,
+      gst_texel_warp_array_spec (
+          "rectification-matrix", "Rectification matrix",
+          "Rotation R from the camera to the "
+          "undistorted view, row by row, as OpenCV's initUndistortRectifyMap "
+          "and ROS's rectification_matrix (camera models; set by the "
+          "calibration file)"));
   g_object_class_install_property (gobject_class, PROP_CAMERA_MATRIX,
       gst_texel_warp_array_spec ("camera-matrix", "Camera matrix",
           "fx, fy, cx and cy as OpenCV's 3x3 matrix, row by row: <fx, 0, cx, "
@@ -1035,6 +1432,7 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_WARP_MODEL, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_BORDER_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_PROJECTION, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_NEW_CAMERA, 0);
 }
 
 static void
@@ -1047,6 +1445,7 @@ gst_texel_warp_init (GstTexelWarp * self)
   self->settings.border_mode = DEFAULT_BORDER_MODE;
   self->settings.camera.cx = DEFAULT_CENTRE;
   self->settings.camera.cy = DEFAULT_CENTRE;
+  self->new_camera = DEFAULT_NEW_CAMERA;
   self->border_color = DEFAULT_BORDER_COLOR;
   /* The identity until a property says otherwise. */
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), TRUE);

@@ -17,6 +17,8 @@ G_DECLARE_FINAL_TYPE (GstTexelWarp, gst_texel_warp, GST, TEXEL_WARP,
 
 #define GST_TYPE_TEXEL_WARP_MODEL (gst_texel_warp_model_get_type ())
 GType gst_texel_warp_model_get_type (void);
+#define GST_TYPE_TEXEL_NEW_CAMERA (gst_texel_new_camera_get_type ())
+GType gst_texel_new_camera_get_type (void);
 #define GST_TYPE_TEXEL_PROJECTION (gst_texel_projection_get_type ())
 GType gst_texel_projection_get_type (void);
 #define GST_TYPE_TEXEL_BORDER_MODE (gst_texel_border_mode_get_type ())

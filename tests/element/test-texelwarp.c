@@ -17,17 +17,21 @@
 
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #include <gst/gst.h>
 #include <gst/base/gstbasetransform.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <glib/gstdio.h>
 #ifdef HAVE_GST_CONTROLLER
 #include <gst/controller/gstinterpolationcontrolsource.h>
 #include <gst/controller/gstdirectcontrolbinding.h>
 #endif
 
+#include "opencv-rectify.h"
 #include "texel-calib.h"
 #include "texel-frames.h"
 #include "texel-warp.h"
@@ -130,14 +134,33 @@ colorimetry_for (TexelColorimetry * c, const GstVideoInfo * info)
   c->chroma_h_cosited = 1;      /* mpeg2: left-cosited, vertically centred */
 }
 
+/* The @n values (9 at most) of array property @name; returns @n. */
+static guint
+array_values (GstElement *e, const gchar *name, gdouble *values)
+{
+  GValue v = G_VALUE_INIT;
+  guint i, n;
+
+  g_value_init (&v, GST_TYPE_ARRAY);
+  g_object_get_property (G_OBJECT (e), name, &v);
+  n = gst_value_array_get_size (&v);
+  fail_unless (n <= 9);
+  for (i = 0; i < n; i++)
+    values[i] = g_value_get_double (gst_value_array_get_value (&v, i));
+  g_value_unset (&v);
+  return n;
+}
+
 /* The element's parameters, read back from it (after it resolved a
- * calibration file or arrays), as a config for the CPU reference. */
+ * calibration file or arrays), as a config for the CPU reference.
+ * new-camera=auto is taken as the new-camera-matrix where one is set and
+ * alpha is 0 (no test here sets alpha=0 explicitly). */
 static void
 config_from_element (GstElement * e, TexelWarpConfig * cfg)
 {
-  GValue *hv = NULL;
-  gint model, border, method, projection;
-  guint argb, i;
+  gint model, border, method, projection, new_camera;
+  gdouble m[9];
+  guint argb;
 
   texel_warp_config_init (cfg);
   g_object_get (e, "model", &model, "projection", &projection,
@@ -158,14 +181,20 @@ config_from_element (GstElement * e, TexelWarpConfig * cfg)
   cfg->border_rgba[1] = ((argb >> 8) & 0xff) / 255.0;
   cfg->border_rgba[2] = (argb & 0xff) / 255.0;
   cfg->border_rgba[3] = (argb >> 24) / 255.0;
-  hv = g_new0 (GValue, 1);
-  g_value_init (hv, GST_TYPE_ARRAY);
-  g_object_get_property (G_OBJECT (e), "homography", hv);
-  for (i = 0; i < 9; i++)
-    cfg->homography[i / 3][i % 3] =
-        g_value_get_double (gst_value_array_get_value (hv, i));
-  g_value_unset (hv);
-  g_free (hv);
+  fail_unless_equals_int (array_values (e, "homography", m), 9);
+  memcpy (cfg->homography, m, sizeof (m));
+  fail_unless_equals_int (array_values (e, "rectification-matrix", m), 9);
+  memcpy (cfg->rectification, m, sizeof (m));
+  g_object_get (e, "new-camera", &new_camera, NULL);
+  cfg->new_camera = new_camera == 3   ? TEXEL_NEW_CAMERA_MATRIX
+                    : new_camera == 2 ? TEXEL_NEW_CAMERA_CAMERA
+                                      : TEXEL_NEW_CAMERA_OPTIMAL;
+  if (array_values (e, "new-camera-matrix", m) == 9)
+    {
+      memcpy (cfg->new_camera_matrix, m, sizeof (m));
+      if (new_camera == 0 && cfg->alpha == 0.0)
+        cfg->new_camera = TEXEL_NEW_CAMERA_MATRIX;
+    }
 }
 
 /* Fails unless @out is @in warped by the CPU reference with @cfg. */
@@ -282,6 +311,79 @@ warp_one (GstHarness * h, const gchar * in_caps, const gchar * out_caps,
   *in = make_buffer (&info, rand, 0);
   gst_buffer_ref (*in);
   *out = push_pull (h, *in);
+}
+
+/* Pops every message of @type on @e's bus: how many, the first one's text
+ * ("message (debug)", to g_free) in @first. */
+static guint
+pop_messages (GstElement *e, GstMessageType type, gchar **text)
+{
+  GstBus *bus = gst_element_get_bus (e);
+  GstMessage *msg;
+  guint n = 0;
+
+  *text = NULL;
+  while ((msg = gst_bus_pop_filtered (bus, type)) != NULL)
+    {
+      GError *err = NULL;
+      gchar *dbg = NULL;
+
+      if (type == GST_MESSAGE_WARNING)
+        gst_message_parse_warning (msg, &err, &dbg);
+      else
+        gst_message_parse_error (msg, &err, &dbg);
+      if (n++ == 0)
+        *text = g_strdup_printf ("%s (%s)", err->message, GST_STR_NULL (dbg));
+      g_clear_error (&err);
+      g_free (dbg);
+      gst_message_unref (msg);
+    }
+  gst_object_unref (bus);
+  return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* The views against OpenCV's definition (opencv-rectify.h) */
+
+static double
+gray_at (const void *frame, int x, int y)
+{
+  return frame_get ((const GstVideoFrame *)frame, 0, x, y);
+}
+
+/* Compares GRAY8 frame @out with cv::remap (INTER_LINEAR) of @in through
+ * cv_rectify_map, where all four taps lie inside the input (the borders
+ * are another matter): each pixel within 1 code (the element rounds),
+ * and at least half the frame checked. */
+static void
+check_cv_rectify (const CvRectify *c, const GstVideoInfo *info, GstBuffer *in,
+                  GstBuffer *out, const gchar *what)
+{
+  GstVideoFrame fin, fout;
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  gint u, v, checked = 0;
+  gdouble worst = 0.0;
+
+  fail_unless (gst_video_frame_map (&fin, info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, info, out, GST_MAP_READ));
+  for (v = 0; v < h; v++)
+    for (u = 0; u < w; u++)
+      {
+        gdouble mx, my, ref;
+
+        fail_unless (cv_rectify_map (c, u, v, &mx, &my));
+        if (!cv_remap_bilinear (gray_at, &fin, w, h, mx, my, &ref))
+          continue;
+        worst = MAX (worst, fabs (frame_get (&fout, 0, u, v) - ref));
+        fail_unless (fabs (frame_get (&fout, 0, u, v) - ref) <= 1.0,
+                     "%s: (%d, %d) is %u, OpenCV's %.3f (source %.3f, %.3f)",
+                     what, u, v, frame_get (&fout, 0, u, v), ref, mx, my);
+        checked++;
+      }
+  fail_unless (checked > w * h / 2, "%s: only %d pixels inside", what, checked);
+  GST_INFO ("%s: %d pixels, worst %.3f codes", what, checked, worst);
+  gst_video_frame_unmap (&fin);
+  gst_video_frame_unmap (&fout);
 }
 
 /* ------------------------------------------------------------------ */
@@ -537,23 +639,32 @@ GST_START_TEST (test_calibration_errors)
     const gchar *props;
     const gchar *expect[2];
   } cases[] = {
-    {"calibration-file=" CALIB ("bad-zero-focal.yaml"),
-        {"bad-zero-focal.yaml", "camera_matrix (line 3): focal length fx"}},
-    {"calibration-file=" CALIB ("bad-matrix-size.yaml"),
-        {"bad-matrix-size.yaml", "camera_matrix (line 5): must be 3x3"}},
-    {"calibration-file=" CALIB ("bad-nan.yaml"),
-        {"bad-nan.yaml", "camera_matrix data[2] (line 9)"}},
-    {"calibration-file=" CALIB ("bad-negative-size.yaml"),
-        {"bad-negative-size.yaml", "image_width (line 3): must be positive"}},
-    {"calibration-file=" CALIB ("bad-unknown-model.yaml"),
-        {"bad-unknown-model.yaml", "distortion_model (line 4)"}},
-    {"calibration-file=" CALIB ("bad-syntax.yaml"),
-        {"bad-syntax.yaml", "YAML syntax (line 7)"}},
-    {"calibration-file=/nonexistent/camera.yaml",
-        {"/nonexistent/camera.yaml", "cannot read it"}},
-    {"model=pinhole", {"model=pinhole", "no camera"}},
-    {"model=fisheye distortion=<0.1,0.2,0.3,0.4,0.5> fx=100 fy=100",
-        {"model=fisheye", "distortion"}},
+    { "calibration-file=" CALIB ("bad-zero-focal.yaml"),
+      { "bad-zero-focal.yaml", "camera_matrix (line 3): focal length fx" } },
+    { "calibration-file=" CALIB ("bad-matrix-size.yaml"),
+      { "bad-matrix-size.yaml", "camera_matrix (line 5): must be 3x3" } },
+    { "calibration-file=" CALIB ("bad-nan.yaml"),
+      { "bad-nan.yaml", "camera_matrix data[2] (line 9)" } },
+    { "calibration-file=" CALIB ("bad-negative-size.yaml"),
+      { "bad-negative-size.yaml", "image_width (line 3): must be positive" } },
+    { "calibration-file=" CALIB ("bad-unknown-model.yaml"),
+      { "bad-unknown-model.yaml", "distortion_model (line 4)" } },
+    { "calibration-file=" CALIB ("bad-syntax.yaml"),
+      { "bad-syntax.yaml", "YAML syntax (line 7)" } },
+    { "calibration-file=" CALIB ("bad-singular-rectification.yaml"),
+      { "bad-singular-rectification.yaml", "rectification_matrix (line 6): "
+                                           "singular" } },
+    { "calibration-file=" CALIB ("bad-projection-skew.yaml"),
+      { "bad-projection-skew.yaml", "projection_matrix (line 7): skew" } },
+    { "model=pinhole fx=50 fy=50 new-camera=matrix",
+      { "new-camera=matrix", "no new-camera-matrix" } },
+    { "model=pinhole fx=50 fy=50 rectification-matrix=<1,0,0,0,1,0,1,0,0>",
+      { "Cannot warp", "rectification matrix: singular" } },
+    { "calibration-file=/nonexistent/camera.yaml",
+      { "/nonexistent/camera.yaml", "cannot read it" } },
+    { "model=pinhole", { "model=pinhole", "no camera" } },
+    { "model=fisheye distortion=<0.1,0.2,0.3,0.4,0.5> fx=100 fy=100",
+      { "model=fisheye", "distortion" } },
   };
   gchar *caps = make_caps ("RGBA", 32, 24);
   GstVideoInfo info = info_from_caps_string (caps);
@@ -581,6 +692,383 @@ GST_START_TEST (test_calibration_errors)
   }
   g_rand_free (rand);
   g_free (caps);
+}
+
+GST_END_TEST;
+
+/* The files' and the properties' numbers, written again here (not read
+ * through the parser under test). */
+#define STEREO_LEFT_K                                                          \
+  {                                                                            \
+    { 52.13, 0, 31.72 }, { 0, 51.58, 23.21 },                                  \
+    {                                                                          \
+      0, 0, 1                                                                  \
+    }                                                                          \
+  }
+#define STEREO_LEFT_R                                                          \
+  {                                                                            \
+    { 0.998532192, -0.015327258, -0.051947435 },                               \
+        { 0.013943046, 0.999540754, -0.026904870 },                            \
+    {                                                                          \
+      0.052335956, 0.026141074, 0.998287329                                    \
+    }                                                                          \
+  }
+#define STEREO_LEFT_P                                                          \
+  {                                                                            \
+    { 48.37, 0, 33.15 }, { 0, 48.37, 22.41 },                                  \
+    {                                                                          \
+      0, 0, 1                                                                  \
+    }                                                                          \
+  }
+#define STEREO_LEFT_D                                                          \
+  {                                                                            \
+    -0.2134, 0.0512, 0.00121, -0.00083, -0.0047                                \
+  }
+#define UNIT                                                                   \
+  {                                                                            \
+    { 1, 0, 0 }, { 0, 1, 0 },                                                  \
+    {                                                                          \
+      0, 0, 1                                                                  \
+    }                                                                          \
+  }
+
+/* A camera matrix at @factor times its calibration frame's size (pixel
+ * corners aligned, as the element documents). */
+static void
+scale_camera (gdouble m[3][3], gdouble factor)
+{
+  m[0][0] *= factor;
+  m[1][1] *= factor;
+  m[0][2] = (m[0][2] + 0.5) * factor - 0.5;
+  m[1][2] = (m[1][2] + 0.5) * factor - 0.5;
+}
+
+/* The rectified views against OpenCV's definition: a ROS stereo file
+ * (R and P, pinhole and fisheye) as image_proc shows it, cv2.undistort's
+ * view (new-camera=camera: K kept), a given new camera and rotation
+ * (new-camera=matrix), and a ROS file on a stream at twice its size. */
+GST_START_TEST (test_rectify_views)
+{
+  static const struct
+  {
+    const gchar *props;
+    gint size; /* times 64x48 */
+    CvRectify cv;
+  } cases[] = {
+    { "calibration-file=" CALIB ("ros-stereo-left.yaml"),
+      1,
+      { FALSE, STEREO_LEFT_K, STEREO_LEFT_D, STEREO_LEFT_R, STEREO_LEFT_P } },
+    { "calibration-file=" CALIB ("ros-stereo-fisheye.yaml"),
+      1,
+      { TRUE,
+        { { 21.4, 0, 32.3 }, { 0, 21.1, 23.8 }, { 0, 0, 1 } },
+        { 0.031, -0.0094, 0.0017, -0.00021 },
+        { { 0.997222210, 0.023727370, 0.070603653 },
+          { -0.026113183, 0.999112088, 0.033062638 },
+          { -0.069756474, -0.034814483, 0.996956361 } },
+        { { 18.5, 0, 30.6 }, { 0, 18.5, 24.9 }, { 0, 0, 1 } } } },
+    { "model=pinhole camera-matrix=<50.5,0,31.2,0,49.25,23.9,0,0,1> "
+      "distortion=<-0.25,0.061,0.0013,-0.0007,-0.009> new-camera=camera",
+      1,
+      { FALSE,
+        { { 50.5, 0, 31.2 }, { 0, 49.25, 23.9 }, { 0, 0, 1 } },
+        { -0.25, 0.061, 0.0013, -0.0007, -0.009 },
+        UNIT,
+        { { 50.5, 0, 31.2 }, { 0, 49.25, 23.9 }, { 0, 0, 1 } } } },
+    { "model=fisheye camera-matrix=<20,0,32.5,0,20.5,23,0,0,1> "
+      "distortion=<0.04,-0.011,0.002,-0.0003> new-camera=camera",
+      1,
+      { TRUE,
+        { { 20, 0, 32.5 }, { 0, 20.5, 23 }, { 0, 0, 1 } },
+        { 0.04, -0.011, 0.002, -0.0003 },
+        UNIT,
+        { { 20, 0, 32.5 }, { 0, 20.5, 23 }, { 0, 0, 1 } } } },
+    { "model=pinhole camera-matrix=<50.5,0,31.2,0,49.25,23.9,0,0,1> "
+      "distortion=<-0.25,0.061,0.0013,-0.0007,-0.009,0.02,-0.004,0.001> "
+      "new-camera=matrix new-camera-matrix=<44,0,30,0,45,25.5,0,0,1> "
+      "rectification-matrix=<0.997222210,0.023727370,0.070603653,"
+      "-0.026113183,0.999112088,0.033062638,-0.069756474,-0.034814483,"
+      "0.996956361>",
+      1,
+      { FALSE,
+        { { 50.5, 0, 31.2 }, { 0, 49.25, 23.9 }, { 0, 0, 1 } },
+        { -0.25, 0.061, 0.0013, -0.0007, -0.009, 0.02, -0.004, 0.001 },
+        { { 0.997222210, 0.023727370, 0.070603653 },
+          { -0.026113183, 0.999112088, 0.033062638 },
+          { -0.069756474, -0.034814483, 0.996956361 } },
+        { { 44, 0, 30 }, { 0, 45, 25.5 }, { 0, 0, 1 } } } },
+    { "calibration-file=" CALIB ("ros-stereo-left.yaml"),
+      2,
+      { FALSE, STEREO_LEFT_K, STEREO_LEFT_D, STEREO_LEFT_R, STEREO_LEFT_P } },
+  };
+  GRand *rand = g_rand_new_with_seed (7);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gchar *caps = make_caps ("GRAY8", 64 * cases[i].size, 48 * cases[i].size);
+      GstVideoInfo info = info_from_caps_string (caps);
+      GstHarness *h = warp_harness_new (cases[i].props);
+      CvRectify cv = cases[i].cv;
+      GstBuffer *in, *out;
+      gchar *warning;
+
+      scale_camera (cv.K, cases[i].size);
+      scale_camera (cv.P, cases[i].size);
+      warp_one (h, caps, caps, rand, &in, &out);
+      check_cv_rectify (&cv, &info, in, out, cases[i].props);
+      fail_unless_equals_int (
+          pop_messages (h->element, GST_MESSAGE_WARNING, &warning), 0);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      texel_harness_teardown (h);
+      g_free (caps);
+    }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* What a ROS file's R and P give way to: alpha set (the optimal view,
+ * still rotated by R), fov, and properties set after the file (kept);
+ * properties set before it are the file's. */
+GST_START_TEST (test_rectify_choice)
+{
+  gchar *caps = make_caps ("RGBA", 64, 48);
+  GstVideoInfo info = info_from_caps_string (caps);
+  GRand *rand = g_rand_new_with_seed (8);
+  static const gchar *props[] = {
+    "calibration-file=" CALIB ("ros-stereo-left.yaml") " alpha=0",
+    "calibration-file=" CALIB ("ros-stereo-left.yaml") " new-camera=optimal "
+                                                       "alpha=0.5",
+    "calibration-file=" CALIB ("ros-stereo-left.yaml") " fov=70",
+  };
+  const gdouble r[3][3] = STEREO_LEFT_R;
+  GstHarness *h;
+  GstBuffer *in, *out;
+  TexelWarpConfig cfg;
+  gdouble fx, fy;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (props); i++)
+    {
+      h = warp_harness_new (props[i]);
+      warp_one (h, caps, caps, rand, &in, &out);
+      config_from_element (h->element, &cfg);
+      /* Both read back from the element: the file's R and P. */
+      fail_unless (memcmp (cfg.rectification, r, sizeof (r)) == 0);
+      fail_unless_equals_float (cfg.new_camera_matrix[0][0], 48.37);
+      cfg.new_camera = TEXEL_NEW_CAMERA_OPTIMAL;
+      cfg.camera.cal_width = 64;
+      cfg.camera.cal_height = 48;
+      check_reference (&info, &info, in, out, &cfg, props[i]);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      texel_harness_teardown (h);
+    }
+
+  h = warp_harness_new ("fx=40 calibration-file=" CALIB (
+      "ros-stereo-left.yaml") " fy=45 new-camera-matrix=<>");
+  warp_one (h, caps, caps, rand, &in, &out);
+  g_object_get (h->element, "fx", &fx, "fy", &fy, NULL);
+  fail_unless_equals_float (fx, 52.13);
+  fail_unless_equals_float (fy, 45);
+  fail_unless_equals_int (
+      array_values (h->element, "new-camera-matrix", cfg.new_camera_matrix[0]),
+      0);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  texel_harness_teardown (h);
+  g_rand_free (rand);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
+/* A file path of @dir holding @n bytes of @pattern (repeated) between
+ * @head and @tail. */
+static gchar *
+write_file (const gchar *dir, const gchar *name, const gchar *head,
+            const gchar *pattern, gsize n, const gchar *tail)
+{
+  gchar *path = g_build_filename (dir, name, NULL);
+  GString *text = g_string_new (head);
+  gsize len = strlen (pattern);
+
+  while (n >= len)
+    {
+      g_string_append (text, pattern);
+      n -= len;
+    }
+  g_string_append (text, tail);
+  fail_unless (g_file_set_contents (path, text->str, text->len, NULL));
+  g_string_free (text, TRUE);
+  return path;
+}
+
+/* Hostile calibration files: a FIFO with no writer, /dev/zero, a
+ * directory, a file over the 1 MiB cap, 200,000 nested [ and 300,000
+ * numbers (both under the cap). g_object_set returns at once (nothing is read
+ * there), and the first frame brings one element error naming calibration-file,
+ * the file and why, quickly (the nesting is refused at level 17, not parsed).
+ */
+GST_START_TEST (test_calibration_hostile)
+{
+  gchar *dir = g_dir_make_tmp ("texelwarp-XXXXXX", NULL);
+  gchar *caps = make_caps ("RGBA", 32, 24);
+  GstVideoInfo info = info_from_caps_string (caps);
+  GRand *rand = g_rand_new_with_seed (9);
+  struct
+  {
+    gchar *path;
+    const gchar *says;
+  } cases[6];
+  guint i, j;
+
+  fail_unless (dir != NULL);
+  cases[0].path = g_build_filename (dir, "fifo.yaml", NULL);
+  fail_unless (mkfifo (cases[0].path, 0600) == 0);
+  cases[0].says = "not a regular file";
+  cases[1].path = g_strdup ("/dev/zero");
+  cases[1].says = "not a regular file";
+  cases[2].path = g_strdup (dir);
+  cases[2].says = "not a regular file (a directory)";
+  cases[3].path
+      = write_file (dir, "big.yaml", "# ", "x", TEXEL_CALIB_MAX_SIZE, "\n");
+  cases[3].says = "too large";
+  cases[4].path = write_file (dir, "deep.yaml", "", "[", 200000, "");
+  cases[4].says = "nested deeper than 16 levels";
+  cases[5].path = write_file (dir, "nodes.yaml", "a: [", "0,", 600000, "0]\n");
+  cases[5].says = "more than 200000 YAML nodes";
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      GstHarness *h = warp_harness_new (NULL);
+      gint64 t0 = g_get_monotonic_time ();
+      const gchar *expect[3]
+          = { cases[i].path, cases[i].says, "calibration-file" };
+      gchar *error;
+
+      g_object_set (h->element, "calibration-file", cases[i].path, NULL);
+      fail_unless (g_get_monotonic_time () - t0 < G_USEC_PER_SEC,
+                   "%s: g_object_set took %" G_GINT64_FORMAT " us",
+                   cases[i].path, g_get_monotonic_time () - t0);
+      gst_harness_set_caps_str (h, caps, caps);
+      for (j = 0; j < 2; j++)
+        fail_if (gst_harness_push (h, make_buffer (&info, rand, 0))
+                     == GST_FLOW_OK,
+                 "%s: frame accepted", cases[i].path);
+      fail_unless (gst_harness_try_pull (h) == NULL);
+      fail_unless_equals_int (
+          pop_messages (h->element, GST_MESSAGE_ERROR, &error), 1);
+      GST_INFO ("%s: %s", cases[i].path, error);
+      for (j = 0; j < 3; j++)
+        fail_unless (strstr (error, expect[j]) != NULL,
+                     "\"%s\" does not say "
+                     "\"%s\"",
+                     error, expect[j]);
+      /* Slow only under valgrind; 30 s and more before the depth cap. */
+      fail_unless (g_get_monotonic_time () - t0 < 10 * G_USEC_PER_SEC,
+                   "%s: took %" G_GINT64_FORMAT " us", cases[i].path,
+                   g_get_monotonic_time () - t0);
+      g_free (error);
+      texel_harness_teardown (h);
+      if (i != 1 && i != 2)
+        g_unlink (cases[i].path);
+      g_free (cases[i].path);
+    }
+  g_rmdir (dir);
+  g_free (dir);
+  g_rand_free (rand);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
+/* A calibration of another aspect ratio (640x640 on 64x48): one warning
+ * naming both sizes per caps, none for frames or property changes in
+ * between, none for a stream of the calibration's aspect; the warp still
+ * runs. With calibration-aspect-error, one error and no frame. */
+GST_START_TEST (test_calibration_aspect)
+{
+  static const struct
+  {
+    gint w, h;
+    guint warnings;
+  } steps[] = {
+    { 64, 48, 1 }, { 64, 48, 0 }, { 48, 48, 0 }, { 80, 48, 1 }, { 64, 48, 1 },
+  };
+  GRand *rand = g_rand_new_with_seed (10);
+  GstHarness *h
+      = warp_harness_new ("calibration-file=" CALIB ("opencv-square.yaml"));
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (steps); i++)
+    {
+      gchar *caps = make_caps ("RGBA", steps[i].w, steps[i].h);
+      gchar *size = g_strdup_printf ("%dx%d", steps[i].w, steps[i].h);
+      GstVideoInfo info = info_from_caps_string (caps);
+      gchar *warning;
+      guint j;
+
+      gst_harness_set_caps_str (h, caps, caps);
+      for (j = 0; j < 3; j++)
+        {
+          g_object_set (h->element, "pan", 2.0 * j, NULL);
+          gst_buffer_unref (push_pull (h, make_buffer (&info, rand, 0)));
+        }
+      fail_unless_equals_int (
+          pop_messages (h->element, GST_MESSAGE_WARNING, &warning),
+          steps[i].warnings);
+      if (steps[i].warnings)
+        {
+          fail_unless (strstr (warning, "640x640") && strstr (warning, size),
+                       "\"%s\" does not name 640x640 and %s", warning, size);
+          GST_INFO ("%s", warning);
+        }
+      g_free (warning);
+      g_free (size);
+      g_free (caps);
+    }
+  texel_harness_teardown (h);
+
+  /* calibration-aspect-error: one error, no frame. */
+  h = warp_harness_new (
+      "calibration-aspect-error=true calibration-file=" CALIB (
+          "opencv-square.yaml"));
+  {
+    gchar *caps = make_caps ("RGBA", 64, 48), *error;
+    GstVideoInfo info = info_from_caps_string (caps);
+    guint j;
+
+    gst_harness_set_caps_str (h, caps, caps);
+    for (j = 0; j < 2; j++)
+      fail_if (gst_harness_push (h, make_buffer (&info, rand, 0))
+               == GST_FLOW_OK);
+    fail_unless (gst_harness_try_pull (h) == NULL);
+    fail_unless_equals_int (
+        pop_messages (h->element, GST_MESSAGE_ERROR, &error), 1);
+    fail_unless (strstr (error, "640x640") && strstr (error, "64x48"),
+                 "\"%s\" does not name both sizes", error);
+    g_free (error);
+    g_free (caps);
+  }
+  texel_harness_teardown (h);
+
+  /* The same aspect (1280x720 on 64x36): silent. */
+  h = warp_harness_new ("calibration-file=" CALIB ("opencv-pinhole.yaml"));
+  {
+    gchar *caps = make_caps ("RGBA", 64, 36), *warning;
+    GstVideoInfo info = info_from_caps_string (caps);
+
+    gst_harness_set_caps_str (h, caps, caps);
+    gst_buffer_unref (push_pull (h, make_buffer (&info, rand, 0)));
+    fail_unless_equals_int (
+        pop_messages (h->element, GST_MESSAGE_WARNING, &warning), 0);
+    g_free (caps);
+  }
+  texel_harness_teardown (h);
+  g_rand_free (rand);
 }
 
 GST_END_TEST;
@@ -769,6 +1257,10 @@ texelwarp_suite (void)
   tcase_add_test (tc, test_models);
   tcase_add_test (tc, test_calibration_errors);
   tcase_add_test (tc, test_calibration_scaled);
+  tcase_add_test (tc, test_rectify_views);
+  tcase_add_test (tc, test_rectify_choice);
+  tcase_add_test (tc, test_calibration_hostile);
+  tcase_add_test (tc, test_calibration_aspect);
   tcase_add_test (tc, test_change_while_playing);
 #ifdef HAVE_GST_CONTROLLER
   tcase_add_test (tc, test_controller);

@@ -19,6 +19,11 @@
  *    the two paths are compared byte for byte. The meson test
  *    warp-gpu-map runs every case with GST_TEXEL_WARP_MAP=always,
  *    warp-gpu-generic with the resampler's generic path.
+ * The rectified views of a given new camera and rotation (ROS's P and R,
+ * pinhole and fisheye) and of the camera matrix itself (cv2.undistort)
+ * are also checked, GRAY8 to GRAY8 bilinear, against OpenCV's definition
+ * written out in double (opencv-rectify.h: initUndistortRectifyMap and
+ * remap), within the bound below plus 1 code (the CPU's rounding).
  * Exits 77 (skipped) without a usable GPU.
  *
  * Error bounds, in output codes. The GPU maps each output sample with the
@@ -60,6 +65,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "opencv-rectify.h"
 #include "texel-cuda.h"
 #include "texel-warp.h"
 
@@ -119,35 +125,284 @@ typedef struct
   double homography[3][3];
   TexelBorderMode border;
   int bands;                    /* two bands on two streams */
+  /* rectilinear view's camera: optimal (alpha, the default), the camera
+   * matrix, or new_camera_matrix (pixels of the input); rectification R
+   * (all 0: the identity) */
+  TexelNewCamera new_camera;
+  double new_camera_matrix[3][3];
+  double rectification[3][3];
 } Case;
 
 #define UNIT {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+/* A stereo pair's rectifying rotations (ROS camera_info). */
+#define ROT_LEFT                                                               \
+  {                                                                            \
+    { 0.998532192, -0.015327258, -0.051947435 },                               \
+        { 0.013943046, 0.999540754, -0.026904870 },                            \
+    {                                                                          \
+      0.052335956, 0.026141074, 0.998287329                                    \
+    }                                                                          \
+  }
+#define ROT_RIGHT                                                              \
+  {                                                                            \
+    { 0.997222210, 0.023727370, 0.070603653 },                                 \
+        { -0.026113183, 0.999112088, 0.033062638 },                            \
+    {                                                                          \
+      -0.069756474, -0.034814483, 0.996956361                                  \
+    }                                                                          \
+  }
 
 static const Case cases[] = {
-  {"identity", 64, 48, 64, 48, TEXEL_WARP_MODEL_NONE, 0, {0}, {0}, 0,
-      0, 0, 0, 0, 0, 1, 0, 0, UNIT, TEXEL_BORDER_CONSTANT, 0},
-  {"rotate+zoom+homography", 160, 120, 150, 100, TEXEL_WARP_MODEL_NONE, 0,
-        {0},
-        {0}, 0, 0, 0, 0, 0, 17, 1.3, 0.05, -0.03, {{1.02, 0.03, -3},
-          {-0.02, 0.98, 2}, {2e-4, -1e-4, 1}}, TEXEL_BORDER_CONSTANT, 1},
-  {"zoom out, wrap", 96, 64, 96, 64, TEXEL_WARP_MODEL_NONE, 0, {0}, {0}, 0,
-      0, 0, 0, 0, -31, 0.6, 0, 0, UNIT, TEXEL_BORDER_WRAP, 0},
-  {"pinhole alpha 0.5", 160, 120, 160, 120, TEXEL_WARP_MODEL_PINHOLE, 0,
-        {-0.28, 0.09, -0.012}, {0.0012, -0.0007}, 0.6, 0.5, 0, 0, 0, 0, 1, 0,
-      0, UNIT, TEXEL_BORDER_CLAMP, 1},
-  {"rational fov+pan", 160, 120, 128, 96, TEXEL_WARP_MODEL_PINHOLE, 0,
-        {1.8, 0.5, 0.01, 2.1, 1.0, 0.08}, {-0.0005, 0.0009}, 0.6, 0, 70, 10,
-      -5, 0, 1, 0, 0, UNIT, TEXEL_BORDER_MIRROR, 0},
-  {"fisheye ePTZ", 200, 150, 160, 90, TEXEL_WARP_MODEL_FISHEYE, 0,
-        {0.03, -0.008, 0.0015, -0.0002}, {0}, 0.3, 0, 90, 40, 20, 5, 1, 0, 0,
-      UNIT, TEXEL_BORDER_CONSTANT, 1},
-  {"fisheye alpha 1, zoom out", 200, 150, 200, 150, TEXEL_WARP_MODEL_FISHEYE,
-        0, {0.03, -0.008, 0.0015, -0.0002}, {0}, 0.3, 1, 0, 0, 0, 0, 0.8, 0,
-      0, UNIT, TEXEL_BORDER_MIRROR, 0},
-  {"fisheye panorama", 200, 150, 240, 100, TEXEL_WARP_MODEL_FISHEYE,
-        TEXEL_PROJECTION_EQUIRECTANGULAR, {0.03, -0.008, 0.0015, -0.0002},
-        {0}, 0.3, 0, 220, 10, -15, 0, 1, 0, 0, UNIT, TEXEL_BORDER_CONSTANT,
-      1},
+  { "identity", 64,
+    48,         64,
+    48,         TEXEL_WARP_MODEL_NONE,
+    0,          { 0 },
+    { 0 },      0,
+    0,          0,
+    0,          0,
+    0,          1,
+    0,          0,
+    UNIT,       TEXEL_BORDER_CONSTANT,
+    0 },
+  { "rotate+zoom+homography",
+    160,
+    120,
+    150,
+    100,
+    TEXEL_WARP_MODEL_NONE,
+    0,
+    { 0 },
+    { 0 },
+    0,
+    0,
+    0,
+    0,
+    0,
+    17,
+    1.3,
+    0.05,
+    -0.03,
+    { { 1.02, 0.03, -3 }, { -0.02, 0.98, 2 }, { 2e-4, -1e-4, 1 } },
+    TEXEL_BORDER_CONSTANT,
+    1 },
+  { "zoom out, wrap",
+    96,
+    64,
+    96,
+    64,
+    TEXEL_WARP_MODEL_NONE,
+    0,
+    { 0 },
+    { 0 },
+    0,
+    0,
+    0,
+    0,
+    0,
+    -31,
+    0.6,
+    0,
+    0,
+    UNIT,
+    TEXEL_BORDER_WRAP,
+    0 },
+  { "pinhole alpha 0.5",
+    160,
+    120,
+    160,
+    120,
+    TEXEL_WARP_MODEL_PINHOLE,
+    0,
+    { -0.28, 0.09, -0.012 },
+    { 0.0012, -0.0007 },
+    0.6,
+    0.5,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    0,
+    UNIT,
+    TEXEL_BORDER_CLAMP,
+    1 },
+  { "rational fov+pan",
+    160,
+    120,
+    128,
+    96,
+    TEXEL_WARP_MODEL_PINHOLE,
+    0,
+    { 1.8, 0.5, 0.01, 2.1, 1.0, 0.08 },
+    { -0.0005, 0.0009 },
+    0.6,
+    0,
+    70,
+    10,
+    -5,
+    0,
+    1,
+    0,
+    0,
+    UNIT,
+    TEXEL_BORDER_MIRROR,
+    0 },
+  { "fisheye ePTZ",
+    200,
+    150,
+    160,
+    90,
+    TEXEL_WARP_MODEL_FISHEYE,
+    0,
+    { 0.03, -0.008, 0.0015, -0.0002 },
+    { 0 },
+    0.3,
+    0,
+    90,
+    40,
+    20,
+    5,
+    1,
+    0,
+    0,
+    UNIT,
+    TEXEL_BORDER_CONSTANT,
+    1 },
+  { "fisheye alpha 1, zoom out",
+    200,
+    150,
+    200,
+    150,
+    TEXEL_WARP_MODEL_FISHEYE,
+    0,
+    { 0.03, -0.008, 0.0015, -0.0002 },
+    { 0 },
+    0.3,
+    1,
+    0,
+    0,
+    0,
+    0,
+    0.8,
+    0,
+    0,
+    UNIT,
+    TEXEL_BORDER_MIRROR,
+    0 },
+  { "fisheye panorama",
+    200,
+    150,
+    240,
+    100,
+    TEXEL_WARP_MODEL_FISHEYE,
+    TEXEL_PROJECTION_EQUIRECTANGULAR,
+    { 0.03, -0.008, 0.0015, -0.0002 },
+    { 0 },
+    0.3,
+    0,
+    220,
+    10,
+    -15,
+    0,
+    1,
+    0,
+    0,
+    UNIT,
+    TEXEL_BORDER_CONSTANT,
+    1 },
+  { "pinhole R+P (ROS stereo)",
+    160,
+    120,
+    160,
+    120,
+    TEXEL_WARP_MODEL_PINHOLE,
+    0,
+    { -0.21, 0.05, -0.0047 },
+    { 0.00121, -0.00083 },
+    0.33,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    0,
+    UNIT,
+    TEXEL_BORDER_CONSTANT,
+    1,
+    TEXEL_NEW_CAMERA_MATRIX,
+    { { 121, 0, 82.9 }, { 0, 121, 56 }, { 0, 0, 1 } },
+    ROT_LEFT },
+  { "fisheye R+P (ROS stereo)",
+    200,
+    150,
+    200,
+    150,
+    TEXEL_WARP_MODEL_FISHEYE,
+    0,
+    { 0.031, -0.0094, 0.0017, -0.00021 },
+    { 0 },
+    0.3,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    0,
+    UNIT,
+    TEXEL_BORDER_CLAMP,
+    0,
+    TEXEL_NEW_CAMERA_MATRIX,
+    { { 58, 0, 95.6 }, { 0, 58, 77.8 }, { 0, 0, 1 } },
+    ROT_RIGHT },
+  { "pinhole keep K (cv2.undistort)",
+    160,
+    120,
+    160,
+    120,
+    TEXEL_WARP_MODEL_PINHOLE,
+    0,
+    { -0.25, 0.061, -0.009, 0.02, -0.004, 0.001 },
+    { 0.0013, -0.0007 },
+    0.5,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    0,
+    UNIT,
+    TEXEL_BORDER_MIRROR,
+    1,
+    TEXEL_NEW_CAMERA_CAMERA },
+  { "fisheye keep K, scaled out",
+    200,
+    150,
+    160,
+    120,
+    TEXEL_WARP_MODEL_FISHEYE,
+    0,
+    { 0.04, -0.011, 0.002, -0.0003 },
+    { 0 },
+    0.3,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    0,
+    UNIT,
+    TEXEL_BORDER_CONSTANT,
+    0,
+    TEXEL_NEW_CAMERA_CAMERA },
 };
 
 #define N_CASES ((int) (sizeof (cases) / sizeof (cases[0])))
@@ -168,6 +423,37 @@ static const TexelFormat out_formats[] = {
 #define N_IN ((int) (sizeof (in_formats) / sizeof (in_formats[0])))
 #define N_OUT ((int) (sizeof (out_formats) / sizeof (out_formats[0])))
 
+/* @cs's geometry (colour and sampling left at their defaults). */
+static void
+case_config (const Case *cs, TexelWarpConfig *config)
+{
+  texel_warp_config_init (config);
+  config->model = cs->model;
+  config->projection = cs->projection;
+  config->camera.fx = cs->focal * cs->in_w;
+  config->camera.fy = cs->focal * cs->in_w * 1.01;
+  config->camera.cx = cs->in_w * 0.5 - 0.5 + 2.25;
+  config->camera.cy = cs->in_h * 0.5 - 0.5 - 1.5;
+  memcpy (config->camera.k, cs->k, sizeof (cs->k));
+  memcpy (config->camera.p, cs->p, sizeof (cs->p));
+  config->alpha = cs->alpha;
+  config->fov = cs->fov;
+  config->pan = cs->pan;
+  config->tilt = cs->tilt;
+  config->rotation = cs->rotation;
+  config->scale = cs->scale;
+  config->offset_x = cs->offset_x;
+  config->offset_y = cs->offset_y;
+  memcpy (config->homography, cs->homography, sizeof (cs->homography));
+  config->border_mode = cs->border;
+  config->new_camera = cs->new_camera;
+  memcpy (config->new_camera_matrix, cs->new_camera_matrix,
+          sizeof (cs->new_camera_matrix));
+  if (cs->rectification[2][2] != 0.0)
+    memcpy (config->rectification, cs->rectification,
+            sizeof (cs->rectification));
+}
+
 static int
 case_plan (const Case * cs, TexelFormat in_format, TexelFormat out_format,
     TexelMethod method, TexelWarpPlan * plan)
@@ -177,25 +463,7 @@ case_plan (const Case * cs, TexelFormat in_format, TexelFormat out_format,
   TexelWarpConfig config;
   const char *error = NULL;
 
-  texel_warp_config_init (&config);
-  config.model = cs->model;
-  config.projection = cs->projection;
-  config.camera.fx = cs->focal * cs->in_w;
-  config.camera.fy = cs->focal * cs->in_w * 1.01;
-  config.camera.cx = cs->in_w * 0.5 - 0.5 + 2.25;
-  config.camera.cy = cs->in_h * 0.5 - 0.5 - 1.5;
-  memcpy (config.camera.k, cs->k, sizeof (cs->k));
-  memcpy (config.camera.p, cs->p, sizeof (cs->p));
-  config.alpha = cs->alpha;
-  config.fov = cs->fov;
-  config.pan = cs->pan;
-  config.tilt = cs->tilt;
-  config.rotation = cs->rotation;
-  config.scale = cs->scale;
-  config.offset_x = cs->offset_x;
-  config.offset_y = cs->offset_y;
-  memcpy (config.homography, cs->homography, sizeof (cs->homography));
-  config.border_mode = cs->border;
+  case_config (cs, &config);
   config.method = method;
   config.in_color = bt709;
   config.out_color = bt601_full;
@@ -666,6 +934,138 @@ run_case (Context * ctx, const Case * cs, TexelFormat in_format,
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* Against OpenCV's definition */
+
+static double
+gray_at (const void *img, int x, int y)
+{
+  const TexelImage *g = img;
+
+  return g->data[0][(size_t)y * g->stride[0] + x];
+}
+
+/* @cs (a view of a given new camera at the input's size) as OpenCV's
+ * initUndistortRectifyMap takes it. */
+static void
+case_opencv (const Case *cs, CvRectify *cv)
+{
+  TexelWarpConfig c;
+  const TexelCamera *cam = &c.camera;
+  const double unit[3][3] = UNIT;
+
+  case_config (cs, &c);
+  memset (cv, 0, sizeof (*cv));
+  cv->fisheye = cs->model == TEXEL_WARP_MODEL_FISHEYE;
+  memcpy (cv->K, unit, sizeof (unit));
+  cv->K[0][0] = cam->fx;
+  cv->K[1][1] = cam->fy;
+  cv->K[0][2] = cam->cx;
+  cv->K[1][2] = cam->cy;
+  if (cv->fisheye)
+    {
+      memcpy (cv->D, cam->k, 4 * sizeof (double));
+    }
+  else
+    {
+      const double d[8] = { cam->k[0], cam->k[1], cam->p[0], cam->p[1],
+                            cam->k[2], cam->k[3], cam->k[4], cam->k[5] };
+
+      memcpy (cv->D, d, sizeof (d));
+    }
+  memcpy (cv->R, c.rectification, sizeof (cv->R));
+  memcpy (cv->P,
+          cs->new_camera == TEXEL_NEW_CAMERA_CAMERA ? cv->K
+                                                    : c.new_camera_matrix,
+          sizeof (cv->P));
+}
+
+/* GRAY8 -> GRAY8 (no colour change), bilinear, on the GPU, against
+ * cv::remap through cv_rectify_map, where the four taps lie inside. */
+static void
+check_opencv_view (Context *ctx, const Case *cs)
+{
+  static const TexelColorimetry bt709 = { TEXEL_MATRIX_BT709, 0, 0, 0 };
+  TexelWarpConfig config;
+  TexelWarpPlan plan;
+  CvRectify cv;
+  HostImage in, out;
+  GpuImage gin, gout;
+  const char *why = NULL;
+  int u, v, bound, worst = 0, checked = 0, wx = 0, wy = 0;
+  cudaError_t err;
+
+  case_opencv (cs, &cv);
+  case_config (cs, &config);
+  config.method = TEXEL_METHOD_BILINEAR;
+  config.in_color = config.out_color = bt709;
+  if (texel_warp_plan_init (&plan, &config, TEXEL_FORMAT_GRAY8, cs->in_w,
+                            cs->in_h, TEXEL_FORMAT_GRAY8, cs->out_w, cs->out_h,
+                            &why)
+      != 0)
+    {
+      printf ("FAIL %s vs OpenCV: plan: %s\n", cs->name, why);
+      ctx->failed++;
+      return;
+    }
+  host_image_init (&in, TEXEL_FORMAT_GRAY8, cs->in_w, cs->in_h);
+  host_image_init (&out, TEXEL_FORMAT_GRAY8, cs->out_w, cs->out_h);
+  host_image_randomize (&in);
+  err = gpu_image_alloc (&gin, MEMORY_DEVICE, &in);
+  if (err == cudaSuccess)
+    err = gpu_image_alloc (&gout, MEMORY_DEVICE, &out);
+  if (err == cudaSuccess)
+    err = gpu_image_copy (&gin, &in, 1, ctx->stream[0]);
+  if (err == cudaSuccess)
+    err = gpu_warp (ctx, &plan, &gin, &gout, &out, POISON_A, 0);
+  if (err != cudaSuccess)
+    {
+      printf ("FAIL %s vs OpenCV: %s\n", cs->name, cudaGetErrorString (err));
+      ctx->failed++;
+      goto done;
+    }
+  bound = error_bound (&plan, 1) + 1;
+  for (v = 0; v < cs->out_h; v++)
+    for (u = 0; u < cs->out_w; u++)
+      {
+        double mx, my, ref;
+        int diff;
+
+        if (!cv_rectify_map (&cv, u, v, &mx, &my)
+            || !cv_remap_bilinear (gray_at, &in.img, cs->in_w, cs->in_h, mx, my,
+                                   &ref))
+          continue;
+        diff = (int)ceil (
+            fabs (out.img.data[0][(size_t)v * out.img.stride[0] + u] - ref)
+            - 1e-9);
+        if (diff > worst)
+          {
+            worst = diff;
+            wx = u;
+            wy = v;
+          }
+        checked++;
+      }
+  if (worst > bound || checked < cs->out_w * cs->out_h / 2)
+    {
+      printf ("FAIL %s vs OpenCV: %d codes off at (%d, %d) (bound %d), %d "
+              "pixels checked\n",
+              cs->name, worst, wx, wy, bound, checked);
+      ctx->failed++;
+    }
+  else
+    {
+      printf ("%s vs OpenCV: %d pixels, worst %d codes (bound %d)\n", cs->name,
+              checked, worst, bound);
+      ctx->passed++;
+    }
+done:
+  gpu_image_free (&gin);
+  gpu_image_free (&gout);
+  free (in.mem);
+  free (out.mem);
+}
+
 /* The entry point refuses the default stream and a mismatching output. */
 static void
 check_api (Context * ctx)
@@ -760,6 +1160,11 @@ main (int argc, char **argv)
     return 1;
 
   check_api (&ctx);
+  for (ci = 0; ci < N_CASES; ci++)
+    if (cases[ci].new_camera != TEXEL_NEW_CAMERA_OPTIMAL
+        && cases[ci].in_w == cases[ci].out_w
+        && cases[ci].in_h == cases[ci].out_h)
+      check_opencv_view (&ctx, &cases[ci]);
   for (ci = 0; ci < N_CASES; ci++) {
     for (i = 0; i < N_IN; i++) {
       for (o = 0; o < N_OUT; o++) {

@@ -1407,26 +1407,31 @@ test_calibration_bad (void)
     const char *file;
     const char *message;
   } files[] = {
-    {"bad-syntax.yaml", "YAML syntax (line 7)"},
-    {"bad-matrix-size.yaml", "camera_matrix (line 5): must be 3x3, is 2x3"},
-    {"bad-data-count.yaml",
-        "camera_matrix (line 6): 3x3 needs 9 values, data has 8"},
-    {"bad-nan.yaml", "camera_matrix data[2] (line 9): '.nan' is not a "
-          "number"},
-    {"bad-nan-distortion.yaml", "distortion_coefficients data[1] (line 5): "
-          "'nan' is not a finite number"},
-    {"bad-zero-focal.yaml", "camera_matrix (line 3): focal length fx is 0 "
-          "(must be positive)"},
-    {"bad-negative-size.yaml", "image_width (line 3): must be positive, is "
-          "-640"},
-    {"bad-unknown-model.yaml", "distortion_model (line 4): unknown model "
-          "'kannala_brandt'"},
-    {"bad-distortion-count.yaml", "distortion_coefficients (line 5): 5 "
-          "coefficients do not fit distortion_model equidistant"},
-    {"bad-missing-camera.yaml", "camera_matrix: missing"},
-    {"bad-empty.yaml", "file: empty"},
-    {"bad-not-mapping.yaml", "file (line 1): a mapping of calibration "
-          "fields expected"},
+    { "bad-syntax.yaml", "YAML syntax (line 7)" },
+    { "bad-matrix-size.yaml", "camera_matrix (line 5): must be 3x3, is 2x3" },
+    { "bad-data-count.yaml",
+      "camera_matrix (line 6): 3x3 needs 9 values, data has 8" },
+    { "bad-nan.yaml", "camera_matrix data[2] (line 9): '.nan' is not a "
+                      "number" },
+    { "bad-nan-distortion.yaml", "distortion_coefficients data[1] (line 5): "
+                                 "'nan' is not a finite number" },
+    { "bad-zero-focal.yaml", "camera_matrix (line 3): focal length fx is 0 "
+                             "(must be positive)" },
+    { "bad-negative-size.yaml", "image_width (line 3): must be positive, is "
+                                "-640" },
+    { "bad-unknown-model.yaml", "distortion_model (line 4): unknown model "
+                                "'kannala_brandt'" },
+    { "bad-distortion-count.yaml",
+      "distortion_coefficients (line 5): 5 "
+      "coefficients do not fit distortion_model equidistant" },
+    { "bad-missing-camera.yaml", "camera_matrix: missing" },
+    { "bad-empty.yaml", "file: empty" },
+    { "bad-not-mapping.yaml", "file (line 1): a mapping of calibration "
+                              "fields expected" },
+    { "bad-singular-rectification.yaml", "rectification_matrix (line 6): "
+                                         "singular" },
+    { "bad-projection-skew.yaml", "projection_matrix (line 7): skew 0.5 not "
+                                  "supported" },
   };
   guint f;
 
@@ -1441,6 +1446,105 @@ test_calibration_bad (void)
       g_error ("%s: \"%s\" does not say \"%s\"", files[f].file, error,
           files[f].message);
   }
+}
+
+/* rectification_matrix and projection_matrix: the stereo file's (numbers
+ * copied from it), the identity and no P where a file has none, a P of
+ * zeros taken as none. */
+static void
+test_calibration_rectification (void)
+{
+  static const double r[9]
+      = { 0.998532192,  -0.015327258, -0.051947435, 0.013943046, 0.999540754,
+          -0.026904870, 0.052335956,  0.026141074,  0.998287329 };
+  static const char *zero_p
+      = "camera_matrix: {rows: 3, cols: 3, data: "
+        "[50, 0, 31.5, 0, 50, 23.5, 0, 0, 1]}\nprojection_matrix: {rows: 3, "
+        "cols: 4, data: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}\n";
+  TexelCalibration calib;
+  char error[256];
+  int i;
+
+  if (!parse_file ("ros-stereo-left.yaml", &calib, error, sizeof (error)))
+    g_error ("%s", error);
+  g_assert_true (calib.has_rectification && calib.has_projection);
+  for (i = 0; i < 9; i++)
+    g_assert_cmpfloat (calib.rectification[i / 3][i % 3], ==, r[i]);
+  g_assert_cmpfloat (calib.projection[0][0], ==, 48.37);
+  g_assert_cmpfloat (calib.projection[1][1], ==, 48.37);
+  g_assert_cmpfloat (calib.projection[0][2], ==, 33.15);
+  g_assert_cmpfloat (calib.projection[1][2], ==, 22.41);
+  g_assert_cmpfloat (calib.projection[2][2], ==, 1.0);
+
+  if (!parse_file ("opencv-pinhole.yaml", &calib, error, sizeof (error)))
+    g_error ("%s", error);
+  g_assert_false (calib.has_rectification || calib.has_projection);
+  for (i = 0; i < 9; i++)
+    g_assert_cmpfloat (calib.rectification[i / 3][i % 3], ==, i % 4 == 0);
+
+  g_assert_cmpint (texel_calib_parse (zero_p, strlen (zero_p), &calib, error,
+                                      sizeof (error)),
+                   ==, 0);
+  g_assert_false (calib.has_projection);
+}
+
+/* Hostile files fail on the caps, not on time or memory: too large, too
+ * deep (checked at the first level beyond the cap), too many nodes;
+ * files just within them parse. */
+static void
+test_calibration_limits (void)
+{
+  static const char *camera = "camera_matrix: {rows: 3, cols: 3, data: "
+                              "[50, 0, 31.5, 0, 50, 23.5, 0, 0, 1]}\n";
+  TexelCalibration calib;
+  char error[256];
+  GString *text;
+  gint64 t0;
+  int i;
+
+  text = g_string_new (camera);
+  while (text->len <= TEXEL_CALIB_MAX_SIZE)
+    g_string_append (text, "# a comment, padding\n");
+  g_assert_cmpint (
+      texel_calib_parse (text->str, text->len, &calib, error, sizeof (error)),
+      ==, -1);
+  g_assert_nonnull (strstr (error, "more than 1048576"));
+  g_string_truncate (text, TEXEL_CALIB_MAX_SIZE);
+  g_assert_cmpint (
+      texel_calib_parse (text->str, text->len, &calib, error, sizeof (error)),
+      ==, 0);
+
+  g_string_assign (text, camera);
+  g_string_append (text, "extra: ");
+  for (i = 1; i < TEXEL_CALIB_MAX_DEPTH; i++)
+    g_string_append_c (text, '[');
+  for (i = 1; i < TEXEL_CALIB_MAX_DEPTH; i++)
+    g_string_append_c (text, ']');
+  g_string_append_c (text, '\n');
+  g_assert_cmpint (
+      texel_calib_parse (text->str, text->len, &calib, error, sizeof (error)),
+      ==, 0);
+  g_string_assign (text, "extra: ");
+  for (i = 0; i < 200000; i++)
+    g_string_append_c (text, '[');
+  t0 = g_get_monotonic_time ();
+  g_assert_cmpint (
+      texel_calib_parse (text->str, text->len, &calib, error, sizeof (error)),
+      ==, -1);
+  g_assert_nonnull (strstr (error, "nested deeper than 16 levels (line 1)"));
+  /* (Over 30 s before the cap.) */
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, G_USEC_PER_SEC);
+
+  g_string_assign (text, camera);
+  g_string_append (text, "extra: [0");
+  for (i = 0; i < TEXEL_CALIB_MAX_NODES; i++)
+    g_string_append (text, ",0");
+  g_string_append (text, "]\n");
+  g_assert_cmpint (
+      texel_calib_parse (text->str, text->len, &calib, error, sizeof (error)),
+      ==, -1);
+  g_assert_nonnull (strstr (error, "more than 200000 YAML nodes"));
+  g_string_free (text, TRUE);
 }
 
 /* Coefficient counts a model does not have, and a fisheye file's four
@@ -1494,6 +1598,9 @@ main (int argc, char **argv)
   g_test_add_func ("/texel/warp/float-map", test_float_map);
   g_test_add_func ("/texel/warp/calibration-good", test_calibration_good);
   g_test_add_func ("/texel/warp/calibration-bad", test_calibration_bad);
+  g_test_add_func ("/texel/warp/calibration-rectification",
+                   test_calibration_rectification);
+  g_test_add_func ("/texel/warp/calibration-limits", test_calibration_limits);
   g_test_add_func ("/texel/warp/calibration-models",
       test_calibration_models);
   return g_test_run ();
