@@ -38,45 +38,17 @@ static const TexelFormat subsampled_formats[] = {
 /* Sitings: jpeg (centred), mpeg2 (cosited horizontally), cosited. */
 static const int sitings[][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 } };
 
-typedef enum
-{
-  PATTERN_CHECKER, /* red / green, one pixel squares */
-  PATTERN_EDGES,   /* four saturated colours, edges at odd x, y */
-  PATTERN_RANDOM,
-  N_PATTERNS
-} Pattern;
-
-static const char *pattern_names[] = { "checkerboard", "edges", "random" };
-
 static void
-fill_rgba (TestImage *t, Pattern pattern, GRand *rand)
+fill_rgba (TestImage *t, ExactPattern pattern, GRand *rand)
 {
-  static const unsigned quad[4][3] = {
-    { 0, 0, 255 },
-    { 255, 255, 0 },
-    { 255, 0, 255 },
-    { 255, 255, 255 },
-  };
-  int w = t->img.width, h = t->img.height;
+  unsigned seed = rand != NULL ? g_rand_int (rand) : 0;
   int x, y, c;
 
-  for (y = 0; y < h; y++) {
-    for (x = 0; x < w; x++) {
+  for (y = 0; y < t->img.height; y++) {
+    for (x = 0; x < t->img.width; x++) {
       unsigned rgb[3];
 
-      if (pattern == PATTERN_CHECKER) {
-        rgb[0] = (x + y) & 1 ? 0 : 255;
-        rgb[1] = 255 - rgb[0];
-        rgb[2] = 0;
-      } else if (pattern == PATTERN_EDGES) {
-        /* Edges after an odd pixel: inside a centred chroma footprint. */
-        int q = (x >= (w / 2 | 1)) + 2 * (y >= (h / 2 | 1));
-
-        memcpy (rgb, quad[q], sizeof (rgb));
-      } else {
-        for (c = 0; c < 3; c++)
-          rgb[c] = g_rand_int_range (rand, 0, 256);
-      }
+      exact_pattern_rgb (pattern, x, y, t->img.width, t->img.height, seed, rgb);
       for (c = 0; c < 3; c++)
         test_image_set (t, c, x, y, rgb[c]);
       test_image_set (t, 3, x, y, 255);
@@ -161,7 +133,7 @@ test_encode_one_to_one (void)
     TestImage *in = test_image_new (TEXEL_FORMAT_RGBA, w, h, 1);
 
     exact_map_scale (identity, w, h, w, h);
-    for (p = 0; p < N_PATTERNS; p++) {
+    for (p = 0; p < EXACT_N_PATTERNS; p++) {
       ExactPicture rgb;
       double *px;
 
@@ -186,7 +158,7 @@ test_encode_one_to_one (void)
               out = test_convert_config (&config, in, desc->format, w, h);
               what = g_strdup_printf ("RGBA %dx%d %s -> %s siting %d,%d %s "
                                       "method %d",
-                  w, h, pattern_names[p], desc->name, sitings[st][0],
+                  w, h, exact_pattern_name (p), desc->name, sitings[st][0],
                   sitings[st][1], cm ? "BT.709 full" : "BT.601 limited", m);
               check_encoded (out, &rgb, m, identity, &e, sitings[st], what);
               g_free (what);
@@ -211,7 +183,7 @@ test_encode_checkerboard_mean (void)
   TestImage *in = test_image_new (TEXEL_FORMAT_RGBA, 8, 4, 1);
   int st, i, j;
 
-  fill_rgba (in, PATTERN_CHECKER, NULL);
+  fill_rgba (in, EXACT_CHECKER, NULL);
   for (st = 0; st < 2; st++) {
     TexelConvertConfig config;
     ExactYcc e;
@@ -248,7 +220,7 @@ test_encode_scaled (void)
   TestImage *in = test_image_new (TEXEL_FORMAT_RGBA, 20, 12, 1);
   int s, p, f, st, m;
 
-  for (p = 0; p < N_PATTERNS; p++) {
+  for (p = 0; p < EXACT_N_PATTERNS; p++) {
     ExactPicture rgb;
     double *px;
 
@@ -276,7 +248,7 @@ test_encode_scaled (void)
             out = test_convert_config (&config, in, desc->format, ow, oh);
             what = g_strdup_printf ("RGBA 20x12 %s -> %s %dx%d siting %d,%d "
                                     "method %d",
-                pattern_names[p], desc->name, ow, oh, sitings[st][0],
+                exact_pattern_name (p), desc->name, ow, oh, sitings[st][0],
                 sitings[st][1], m);
             check_encoded (out, &rgb, m, map, &e, sitings[st], what);
             g_free (what);
@@ -310,7 +282,7 @@ test_encode_rotated (void)
   double *px;
   int f, st;
 
-  fill_rgba (in, PATTERN_RANDOM, rand);
+  fill_rgba (in, EXACT_RANDOM, rand);
   px = picture_of (in, 0, 3, 255.0, &rgb);
   for (f = 0; f < (int)G_N_ELEMENTS (formats); f++) {
     const TexelFormatDesc *desc = texel_format_desc (formats[f]);

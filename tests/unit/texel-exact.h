@@ -240,4 +240,65 @@ exact_chroma_at (const ExactPicture *chroma, int method, int sub_x, int sub_y,
   exact_reconstruct (chroma, method, cx, cy, cbcr);
 }
 
+/* Test pictures shared by the CPU, element and GPU tests. */
+typedef enum
+{
+  EXACT_CHECKER, /* red / green, one pixel squares */
+  EXACT_EDGES,   /* four saturated colours, edges at odd x, y */
+  EXACT_RANDOM,  /* codes from a hash of (seed, x, y, c) */
+  EXACT_N_PATTERNS
+} ExactPattern;
+
+static inline const char *
+exact_pattern_name (ExactPattern p)
+{
+  return p == EXACT_CHECKER ? "checkerboard"
+         : p == EXACT_EDGES ? "edges"
+                            : "random";
+}
+
+/* A code in [0, @max] from (@seed, @x, @y, @c) (a 32-bit integer hash). */
+static inline unsigned
+exact_hash_code (unsigned seed, int x, int y, int c, unsigned max)
+{
+  unsigned h = seed * 0x9e3779b9u ^ (unsigned)x * 0x85ebca6bu
+               ^ (unsigned)y * 0xc2b2ae35u ^ (unsigned)c * 0x27d4eb2fu;
+
+  h ^= h >> 16;
+  h *= 0x7feb352du;
+  h ^= h >> 15;
+  h *= 0x846ca68bu;
+  h ^= h >> 16;
+  return h % (max + 1);
+}
+
+/* 8-bit R'G'B' of pixel (@x, @y) of a @w x @h picture of @p. */
+static inline void
+exact_pattern_rgb (
+    ExactPattern p, int x, int y, int w, int h, unsigned seed, unsigned rgb[3])
+{
+  static const unsigned quad[4][3] = {
+    { 0, 0, 255 },
+    { 255, 255, 0 },
+    { 255, 0, 255 },
+    { 255, 255, 255 },
+  };
+  int c;
+
+  if (p == EXACT_CHECKER) {
+    rgb[0] = (x + y) & 1 ? 0 : 255;
+    rgb[1] = 255 - rgb[0];
+    rgb[2] = 0;
+  } else if (p == EXACT_EDGES) {
+    /* Edges after an odd pixel: inside a centred chroma footprint. */
+    int q = (x >= (w / 2 | 1)) + 2 * (y >= (h / 2 | 1));
+
+    for (c = 0; c < 3; c++)
+      rgb[c] = quad[q][c];
+  } else {
+    for (c = 0; c < 3; c++)
+      rgb[c] = exact_hash_code (seed, x, y, c, 255);
+  }
+}
+
 #endif /* TEXEL_EXACT_H */
