@@ -16,6 +16,8 @@
 #include "../unit/texel-exact.h"
 
 #define SEED 15
+/* texelbase's active-memory-mode: 2 zero-copy, 3 staged (the GPU). */
+#define ACTIVE_MEMORY_ZERO_COPY 2
 /* A code is the exact value rounded, within @tol more codes: half a code,
  * plus what the order of double sums moves it by. */
 #define EXACT_SLACK (0.5 + 1e-6)
@@ -48,22 +50,57 @@ caps_string (const gchar *format, gint w, gint h, const gchar *extra)
       format, w, h, extra ? "," : "", extra ? extra : "");
 }
 
-/* One buffer through a fresh "@launch" between @in_caps and @out_caps. */
+/* "factory prop=value ..." as an element. */
+static GstElement *
+element_from_launch (const gchar *launch)
+{
+  gchar **tokens = g_strsplit (launch, " ", -1);
+  GstElement *e = gst_element_factory_make (tokens[0], NULL);
+  gchar **t;
+
+  fail_unless (e != NULL, "no element %s", tokens[0]);
+  for (t = tokens + 1; *t != NULL; t++) {
+    gchar *eq = strchr (*t, '=');
+
+    if (**t == '\0')
+      continue;
+    fail_unless (eq != NULL, "bad property setting '%s'", *t);
+    *eq = '\0';
+    gst_util_set_object_arg (G_OBJECT (e), *t, eq + 1);
+  }
+  g_strfreev (tokens);
+  return e;
+}
+
+/* One buffer through a fresh "@launch" between @in_caps and @out_caps.
+ * backend=cuda must have converted on the GPU (active-memory-mode
+ * zero-copy or staged). */
 static GstBuffer *
 run_one (const gchar *launch, const gchar *in_caps, const gchar *out_caps,
     GstBuffer *in, GstVideoInfo *out_info)
 {
-  GstHarness *h = gst_harness_new_parse (launch);
+  GstElement *e = element_from_launch (launch);
+  GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
   GstFlowReturn ret;
   GstBuffer *out;
   GstCaps *caps;
 
+  gst_object_unref (e);
   gst_harness_set_caps_str (h, in_caps, out_caps);
   ret = gst_harness_push (h, in);
   fail_unless (ret == GST_FLOW_OK, "%s: push returned %s", launch,
       gst_flow_get_name (ret));
   out = gst_harness_try_pull (h);
   fail_unless (out != NULL, "%s: no output buffer", launch);
+  if (strstr (launch, "backend=cuda") != NULL) {
+    gint mode = 0;
+
+    g_object_get (h->element, "active-memory-mode", &mode, NULL);
+    fail_unless (mode >= ACTIVE_MEMORY_ZERO_COPY,
+        "%s: active-memory-mode "
+        "%d, not the GPU's",
+        launch, mode);
+  }
   caps = gst_pad_get_current_caps (h->sinkpad);
   fail_unless (caps != NULL && gst_video_info_from_caps (out_info, caps));
   gst_caps_unref (caps);
