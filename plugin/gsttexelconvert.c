@@ -10,8 +10,12 @@
  * in one pass: on an NVIDIA GPU with CUDA (texture fetches with hardware
  * filtering), or on the CPU when no usable GPU exists. The colour matrix
  * and range come from the caps' colorimetry (BT.601, BT.709, BT.2020; full
- * or limited range); 4:2:0 and 4:2:2 chroma is sampled where the caps'
- * chroma-site puts it.
+ * or limited range). Subsampled (4:2:0, 4:2:2) output chroma is the mean
+ * of the converted picture over each chroma sample's area, centred where
+ * the caps' chroma-site puts it: [1, 1] / 2 per axis for a centred site
+ * (jpeg), [1, 2, 1] / 4 for a cosited one (mpeg2 horizontally), as
+ * videoconvert does. Subsampled input chroma is reconstructed at its sites
+ * by the method; at 1:1 too (linearly, unless method=nearest).
  *
  * On an integrated GPU (Jetson) frames stay in pinned, mapped memory and
  * are never copied (memory-mode=zero-copy); on a discrete GPU they are
@@ -646,7 +650,9 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_METHOD,
       g_param_spec_enum ("method", "Method", "Sampling method for scaling "
-          "(a 1:1 geometry always copies samples exactly)",
+          "(a 1:1 geometry copies luma and full-resolution components "
+          "exactly; subsampled input chroma is still interpolated at its "
+          "sites, linearly for bilinear and bicubic)",
           GST_TYPE_TEXEL_METHOD, DEFAULT_METHOD, rw));
   gst_texel_convert_install_crop (gobject_class, PROP_CROP_LEFT, "crop-left",
       "Crop left", "left");
