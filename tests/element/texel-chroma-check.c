@@ -119,7 +119,7 @@ rgba_buffer (ExactPattern p, gint w, gint h, ExactPicture *pic, double **px)
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, w, h);
   buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
-  *px = g_new (double, (gsize)w *h * 3);
+  *px = g_new (double, (gsize) w *h * 3);
   fail_unless (gst_video_frame_map (&f, &info, buf, GST_MAP_WRITE));
   for (y = 0; y < h; y++) {
     for (x = 0; x < w; x++) {
@@ -128,7 +128,7 @@ rgba_buffer (ExactPattern p, gint w, gint h, ExactPicture *pic, double **px)
       exact_pattern_rgb (p, x, y, w, h, SEED, rgb);
       for (c = 0; c < 3; c++) {
         frame_set (&f, c, x, y, rgb[c]);
-        (*px)[((gsize)y * w + x) * 3 + c] = rgb[c] / 255.0;
+        (*px)[((gsize) y * w + x) * 3 + c] = rgb[c] / 255.0;
       }
       frame_set (&f, 3, x, y, 255);
     }
@@ -242,7 +242,7 @@ yuv_buffer (const GstVideoInfo *info, ExactPicture *luma, ExactPicture *chroma,
     pics[k]->w = w;
     pics[k]->h = h;
     pics[k]->channels = k == 0 ? 1 : 2;
-    *pxs[k] = g_new (double, (gsize)w *h *pics[k]->channels);
+    *pxs[k] = g_new (double, (gsize) w *h *pics[k]->channels);
     pics[k]->px = *pxs[k];
   }
   for (c = 0; c < 3; c++) {
@@ -253,7 +253,7 @@ yuv_buffer (const GstVideoInfo *info, ExactPicture *luma, ExactPicture *chroma,
         unsigned v = exact_hash_code (SEED, x, y, c, max);
 
         frame_set (&f, c, x, y, v);
-        (*pxs[c > 0])[((gsize)y * pic->w + x) * pic->channels
+        (*pxs[c > 0])[((gsize) y * pic->w + x) * pic->channels
                       + (c > 0 ? c - 1 : 0)]
             = v;
       }

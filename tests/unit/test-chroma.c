@@ -61,13 +61,13 @@ static double *
 picture_of (const TestImage *t, int c0, int n, double scale, ExactPicture *p)
 {
   int w = test_comp_width (t, c0), h = test_comp_height (t, c0);
-  double *px = g_new (double, (size_t)w *h *n);
+  double *px = g_new (double, (size_t) w *h *n);
   int x, y, c;
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
       for (c = 0; c < n; c++)
-        px[((size_t)y * w + x) * n + c]
+        px[((size_t) y * w + x) * n + c]
             = test_image_get (t, c0 + c, x, y) / scale;
   p->w = w;
   p->h = h;
@@ -118,6 +118,37 @@ check_encoded (const TestImage *out, const ExactPicture *rgb, int method,
   }
 }
 
+/* RGBA @in (the picture @rgb) to @format at @ow x @oh with @method and
+ * @direction (whose map is @map), BT.601 limited or BT.709 full, siting
+ * @st: every sample checked against the exact encoding. */
+static void
+check_encode_case (const TestImage *in, const ExactPicture *rgb, ExactPattern p,
+    TexelFormat format, int ow, int oh, TexelMethod method,
+    TexelDirection direction, const ExactMap map, int bt709_full, int st)
+{
+  const TexelFormatDesc *desc = texel_format_desc (format);
+  TexelConvertConfig config;
+  ExactYcc e, unused;
+  TestImage *out;
+  gchar *what;
+
+  test_config_init (&config, in->img.width, in->img.height, ow, oh);
+  config.method = method;
+  config.direction = direction;
+  color_init (
+      &config.out_color, &e, !bt709_full, bt709_full, sitings[st], desc->bits);
+  color_init (&config.in_color, &unused, 0, 1, sitings[0], 8);
+  out = test_convert_config (&config, in, format, ow, oh);
+  what = g_strdup_printf ("RGBA %dx%d %s -> %s %dx%d direction %d siting "
+                          "%d,%d %s method %d",
+      in->img.width, in->img.height, exact_pattern_name (p), desc->name, ow, oh,
+      direction, sitings[st][0], sitings[st][1],
+      bt709_full ? "BT.709 full" : "BT.601 limited", method);
+  check_encoded (out, rgb, method, map, &e, sitings[st], what);
+  g_free (what);
+  test_image_free (out);
+}
+
 /* RGBA at 1:1 to every subsampled format, each siting, pattern, matrix
  * and range, nearest and bilinear (equal at 1:1), odd sizes included. */
 static void
@@ -128,7 +159,7 @@ test_encode_one_to_one (void)
   ExactMap identity;
   int f, s, p, st, cm, m;
 
-  for (s = 0; s < (int)G_N_ELEMENTS (sizes); s++) {
+  for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++) {
     int w = sizes[s][0], h = sizes[s][1];
     TestImage *in = test_image_new (TEXEL_FORMAT_RGBA, w, h, 1);
 
@@ -139,34 +170,12 @@ test_encode_one_to_one (void)
 
       fill_rgba (in, p, rand);
       px = picture_of (in, 0, 3, 255.0, &rgb);
-      for (f = 0; f < (int)G_N_ELEMENTS (subsampled_formats); f++) {
-        const TexelFormatDesc *desc = texel_format_desc (subsampled_formats[f]);
-
-        for (st = 0; st < (int)G_N_ELEMENTS (sitings); st++) {
-          for (cm = 0; cm < 2; cm++) {
-            for (m = TEXEL_METHOD_NEAREST; m <= TEXEL_METHOD_BILINEAR; m++) {
-              TexelConvertConfig config;
-              ExactYcc e, unused;
-              TestImage *out;
-              gchar *what;
-
-              test_config_init (&config, w, h, w, h);
-              config.method = m;
-              color_init (&config.out_color, &e, cm == 0, cm == 1, sitings[st],
-                  desc->bits);
-              color_init (&config.in_color, &unused, 0, 1, sitings[0], 8);
-              out = test_convert_config (&config, in, desc->format, w, h);
-              what = g_strdup_printf ("RGBA %dx%d %s -> %s siting %d,%d %s "
-                                      "method %d",
-                  w, h, exact_pattern_name (p), desc->name, sitings[st][0],
-                  sitings[st][1], cm ? "BT.709 full" : "BT.601 limited", m);
-              check_encoded (out, &rgb, m, identity, &e, sitings[st], what);
-              g_free (what);
-              test_image_free (out);
-            }
-          }
-        }
-      }
+      for (f = 0; f < (int) G_N_ELEMENTS (subsampled_formats); f++)
+        for (st = 0; st < (int) G_N_ELEMENTS (sitings); st++)
+          for (cm = 0; cm < 2; cm++)
+            for (m = TEXEL_METHOD_NEAREST; m <= TEXEL_METHOD_BILINEAR; m++)
+              check_encode_case (in, &rgb, p, subsampled_formats[f], w, h, m,
+                  TEXEL_DIRECTION_IDENTITY, identity, cm, st);
       g_free (px);
     }
     test_image_free (in);
@@ -226,36 +235,16 @@ test_encode_scaled (void)
 
     fill_rgba (in, p, rand);
     px = picture_of (in, 0, 3, 255.0, &rgb);
-    for (s = 0; s < (int)G_N_ELEMENTS (out_sizes); s++) {
+    for (s = 0; s < (int) G_N_ELEMENTS (out_sizes); s++) {
       int ow = out_sizes[s][0], oh = out_sizes[s][1];
       ExactMap map;
 
       exact_map_scale (map, 20, 12, ow, oh);
-      for (f = 0; f < (int)G_N_ELEMENTS (formats); f++) {
-        const TexelFormatDesc *desc = texel_format_desc (formats[f]);
-
-        for (st = 0; st < (int)G_N_ELEMENTS (sitings); st++) {
-          for (m = TEXEL_METHOD_BILINEAR; m <= TEXEL_METHOD_BICUBIC; m++) {
-            TexelConvertConfig config;
-            ExactYcc e, unused;
-            TestImage *out;
-            gchar *what;
-
-            test_config_init (&config, 20, 12, ow, oh);
-            config.method = m;
-            color_init (&config.out_color, &e, 0, 0, sitings[st], desc->bits);
-            color_init (&config.in_color, &unused, 0, 1, sitings[0], 8);
-            out = test_convert_config (&config, in, desc->format, ow, oh);
-            what = g_strdup_printf ("RGBA 20x12 %s -> %s %dx%d siting %d,%d "
-                                    "method %d",
-                exact_pattern_name (p), desc->name, ow, oh, sitings[st][0],
-                sitings[st][1], m);
-            check_encoded (out, &rgb, m, map, &e, sitings[st], what);
-            g_free (what);
-            test_image_free (out);
-          }
-        }
-      }
+      for (f = 0; f < (int) G_N_ELEMENTS (formats); f++)
+        for (st = 0; st < (int) G_N_ELEMENTS (sitings); st++)
+          for (m = TEXEL_METHOD_BILINEAR; m <= TEXEL_METHOD_BICUBIC; m++)
+            check_encode_case (in, &rgb, p, formats[f], ow, oh, m,
+                TEXEL_DIRECTION_IDENTITY, map, 0, st);
     }
     g_free (px);
   }
@@ -284,28 +273,10 @@ test_encode_rotated (void)
 
   fill_rgba (in, EXACT_RANDOM, rand);
   px = picture_of (in, 0, 3, 255.0, &rgb);
-  for (f = 0; f < (int)G_N_ELEMENTS (formats); f++) {
-    const TexelFormatDesc *desc = texel_format_desc (formats[f]);
-
-    for (st = 0; st < (int)G_N_ELEMENTS (sitings); st++) {
-      TexelConvertConfig config;
-      ExactYcc e, unused;
-      TestImage *out;
-      gchar *what;
-
-      test_config_init (&config, 9, 6, 6, 9);
-      config.direction = TEXEL_DIRECTION_90R;
-      color_init (&config.out_color, &e, 1, 0, sitings[st], desc->bits);
-      color_init (&config.in_color, &unused, 0, 1, sitings[0], 8);
-      out = test_convert_config (&config, in, desc->format, 6, 9);
-      what = g_strdup_printf ("RGBA 9x6 90r -> %s siting %d,%d", desc->name,
-          sitings[st][0], sitings[st][1]);
-      check_encoded (
-          out, &rgb, TEXEL_METHOD_NEAREST, map, &e, sitings[st], what);
-      g_free (what);
-      test_image_free (out);
-    }
-  }
+  for (f = 0; f < (int) G_N_ELEMENTS (formats); f++)
+    for (st = 0; st < (int) G_N_ELEMENTS (sitings); st++)
+      check_encode_case (in, &rgb, EXACT_RANDOM, formats[f], 6, 9,
+          TEXEL_METHOD_NEAREST, TEXEL_DIRECTION_90R, map, 0, st);
   g_free (px);
   test_image_free (in);
   g_rand_free (rand);
@@ -322,7 +293,7 @@ test_decode (void)
   GRand *rand = g_rand_new_with_seed (18);
   int f, s, st, m;
 
-  for (f = 0; f < (int)G_N_ELEMENTS (subsampled_formats); f++) {
+  for (f = 0; f < (int) G_N_ELEMENTS (subsampled_formats); f++) {
     TestImage *in = test_image_new (subsampled_formats[f], 12, 8, 1);
     const TexelFormatDesc *desc = in->desc;
     ExactPicture luma, chroma;
@@ -331,12 +302,12 @@ test_decode (void)
     test_image_fill_random (in, rand);
     ypx = picture_of (in, 0, 1, 1.0, &luma);
     cpx = picture_of (in, 1, 2, 1.0, &chroma);
-    for (s = 0; s < (int)G_N_ELEMENTS (out_sizes); s++) {
+    for (s = 0; s < (int) G_N_ELEMENTS (out_sizes); s++) {
       int ow = out_sizes[s][0], oh = out_sizes[s][1];
       ExactMap map;
 
       exact_map_scale (map, 12, 8, ow, oh);
-      for (st = 0; st < (int)G_N_ELEMENTS (sitings); st++) {
+      for (st = 0; st < (int) G_N_ELEMENTS (sitings); st++) {
         for (m = s == 0 ? 0 : 1; m <= TEXEL_METHOD_BICUBIC; m++) {
           TexelConvertConfig config;
           ExactYcc e, unused;
@@ -416,15 +387,17 @@ check_yuv_to_yuv (TexelFormat in_format, TexelFormat out_format, int bt601_in,
         for (a = 0; a < nx; a++) {
           /* Input chroma: at the site along an axis where it is as
            * coarse as the output's, over the footprint where finer. */
-          int ci = oc->x_shift > ic->x_shift ? (int)floor (px[a]) >> ic->x_shift
-                                             : i;
-          int cj = oc->y_shift > ic->y_shift ? (int)floor (py[b]) >> ic->y_shift
-                                             : j;
+          int ci = oc->x_shift > ic->x_shift
+                       ? (int) floor (px[a]) >> ic->x_shift
+                       : i;
+          int cj = oc->y_shift > ic->y_shift
+                       ? (int) floor (py[b]) >> ic->y_shift
+                       : j;
 
           ycc[0]
               += wx[a] * wy[b]
-                 * test_image_get (in, 0, exact_clamp ((int)floor (px[a]), 10),
-                     exact_clamp ((int)floor (py[b]), 6));
+                 * test_image_get (in, 0, exact_clamp ((int) floor (px[a]), 10),
+                     exact_clamp ((int) floor (py[b]), 6));
           for (c = 1; c < 3; c++)
             ycc[c] += wx[a] * wy[b]
                       * test_image_get (in, c,

@@ -43,7 +43,7 @@ typedef struct
 static inline double
 exact_max_code (int bits)
 {
-  return (double)((1 << bits) - 1);
+  return (double) ((1 << bits) - 1);
 }
 
 /* Y', Cb, Cr codes, not rounded, of R'G'B' in [0, 1]. */
@@ -53,7 +53,7 @@ exact_encode (const ExactYcc *e, const double rgb[3], double ycc[3])
   double y = e->kr * rgb[0] + (1.0 - e->kr - e->kb) * rgb[1] + e->kb * rgb[2];
   double cb = (rgb[2] - y) / (2.0 * (1.0 - e->kb));
   double cr = (rgb[0] - y) / (2.0 * (1.0 - e->kr));
-  double s = (double)(1 << (e->bits - 8));
+  double s = (double) (1 << (e->bits - 8));
   double max = exact_max_code (e->bits);
 
   if (e->full_range) {
@@ -71,7 +71,7 @@ exact_encode (const ExactYcc *e, const double rgb[3], double ycc[3])
 static inline void
 exact_decode (const ExactYcc *e, const double ycc[3], double rgb[3])
 {
-  double s = (double)(1 << (e->bits - 8));
+  double s = (double) (1 << (e->bits - 8));
   double max = exact_max_code (e->bits);
   double y, cb, cr, kg = 1.0 - e->kr - e->kb;
 
@@ -128,21 +128,21 @@ exact_reconstruct (
     out[c] = 0.0;
   if (method == 0) {
     const double *v = p->px
-                      + ((size_t)exact_clamp ((int)floor (y), p->h) * p->w
-                            + exact_clamp ((int)floor (x), p->w))
+                      + ((size_t) exact_clamp ((int) floor (y), p->h) * p->w
+                            + exact_clamp ((int) floor (x), p->w))
                             * p->channels;
 
     for (c = 0; c < p->channels; c++)
       out[c] = v[c];
     return;
   }
-  for (j = (int)floor (y) - 3; j <= (int)floor (y) + 3; j++) {
-    for (i = (int)floor (x) - 3; i <= (int)floor (x) + 3; i++) {
+  for (j = (int) floor (y) - 3; j <= (int) floor (y) + 3; j++) {
+    for (i = (int) floor (x) - 3; i <= (int) floor (x) + 3; i++) {
       double w = exact_kernel (method, x - (i + 0.5))
                  * exact_kernel (method, y - (j + 0.5));
       const double *v
           = p->px
-            + ((size_t)exact_clamp (j, p->h) * p->w + exact_clamp (i, p->w))
+            + ((size_t) exact_clamp (j, p->h) * p->w + exact_clamp (i, p->w))
                   * p->channels;
 
       if (w == 0.0)
@@ -188,11 +188,11 @@ typedef double ExactMap[2][3];
 static inline void
 exact_map_scale (ExactMap m, int in_w, int in_h, int out_w, int out_h)
 {
-  m[0][0] = (double)in_w / out_w;
+  m[0][0] = (double) in_w / out_w;
   m[0][1] = 0.0;
   m[0][2] = 0.0;
   m[1][0] = 0.0;
-  m[1][1] = (double)in_h / out_h;
+  m[1][1] = (double) in_h / out_h;
   m[1][2] = 0.0;
 }
 
@@ -261,8 +261,8 @@ exact_pattern_name (ExactPattern p)
 static inline unsigned
 exact_hash_code (unsigned seed, int x, int y, int c, unsigned max)
 {
-  unsigned h = seed * 0x9e3779b9u ^ (unsigned)x * 0x85ebca6bu
-               ^ (unsigned)y * 0xc2b2ae35u ^ (unsigned)c * 0x27d4eb2fu;
+  unsigned h = seed * 0x9e3779b9u ^ (unsigned) x * 0x85ebca6bu
+               ^ (unsigned) y * 0xc2b2ae35u ^ (unsigned) c * 0x27d4eb2fu;
 
   h ^= h >> 16;
   h *= 0x7feb352du;
