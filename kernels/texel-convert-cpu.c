@@ -5,7 +5,8 @@
  * kernels should compute, and serves as the fallback where no GPU is
  * available. Every output sample is computed on its own: map its centre to
  * the input, filter each input component on that component's own sample
- * grid, apply the colour matrix, store.
+ * grid (a subsampled output sample: at each tap of its footprint,
+ * weighted), apply the colour matrix, store.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -193,17 +194,61 @@ sample_input (const TexelConvertPlan * plan, const TexelImage * in, int c,
   return filter (desc, comp, in, &tx, &ty);
 }
 
-/* All output components, normalised, in the output's component order: the
- * input sampled at input position @pos, through the colour matrix. */
+/* The taps along output axis @axis (0: x) for input component @c and an
+ * output group subsampled by @out_shift along it: the footprint filter
+ * where the input is finer, else one tap at the site. */
+static TexelChromaTaps
+component_taps (const TexelConvertPlan * plan, int c, int axis,
+    int out_shift)
+{
+  const TexelComponent *comp = &plan->in.comp[c];
+  int in_shift = (axis ^ plan->axes_swapped) ? comp->y_shift : comp->x_shift;
+  int filtered = plan->chroma_filter
+      && texel_chroma_filtered (out_shift, in_shift);
+
+  return texel_chroma_taps (filtered ? out_shift : 0,
+      plan->out_chroma_off[axis]);
+}
+
+/* Input component @c for an output sample of the group subsampled by
+ * (@x_shift, @y_shift) whose site maps to @pos: sampled at the taps of
+ * its footprint, weighted. */
+static double
+sample_footprint (const TexelConvertPlan * plan, const TexelImage * in,
+    int c, const TexelSamplePos * pos, int x_shift, int y_shift)
+{
+  TexelChromaTaps tx = component_taps (plan, c, 0, x_shift);
+  TexelChromaTaps ty = component_taps (plan, c, 1, y_shift);
+  double sum = 0.0;
+  int a, b;
+
+  for (b = 0; b < ty.n; b++) {
+    for (a = 0; a < tx.n; a++) {
+      TexelSamplePos tap = *pos;
+
+      tap.x += texel_tap_shift_d (plan->map[0], tx.off[a], ty.off[b]);
+      tap.y += texel_tap_shift_d (plan->map[1], tx.off[a], ty.off[b]);
+      tap.xf += texel_tap_shift_f (plan->map_f[0], tx.off[a], ty.off[b]);
+      tap.yf += texel_tap_shift_f (plan->map_f[1], tx.off[a], ty.off[b]);
+      sum += (double) tx.w[a] * ty.w[b] * sample_input (plan, in, c, &tap);
+    }
+  }
+  return sum;
+}
+
+/* All output components of the group subsampled by (@x_shift, @y_shift),
+ * normalised, in the output's component order: the input around input
+ * position @pos, through the colour matrix. */
 static void
 convert_at (const TexelConvertPlan * plan, const TexelImage * in,
-    const TexelSamplePos * pos, double out[TEXEL_MAX_COMPONENTS])
+    const TexelSamplePos * pos, int x_shift, int y_shift,
+    double out[TEXEL_MAX_COMPONENTS])
 {
   double value[TEXEL_MAX_COMPONENTS];
   int k, c;
 
   for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
-    value[c] = sample_input (plan, in, c, pos);
+    value[c] = sample_footprint (plan, in, c, pos, x_shift, y_shift);
   for (k = 0; k < 3; k++) {
     out[k] = plan->m[k][3];
     for (c = 0; c < 3; c++)
@@ -277,7 +322,7 @@ resample_group (const TexelConvertPlan * plan, TexelSourceFunc source,
       pos.yf = texel_sample_centre_f (j, y_shift, plan->out_chroma_off[1]);
 
       if (source (data, &pos, &in_pos)) {
-        convert_at (plan, in, &in_pos, value);
+        convert_at (plan, in, &in_pos, x_shift, y_shift, value);
       } else {
         for (k = 0; k < TEXEL_MAX_COMPONENTS; k++)
           value[k] = plan->border[k];

@@ -198,6 +198,9 @@ texel_convert_plan_init (TexelConvertPlan * plan,
   plan->out_chroma_off[0] = config->out_color.chroma_h_cosited ? 0.5f : 1.0f;
   plan->out_chroma_off[1] = config->out_color.chroma_v_cosited ? 0.5f : 1.0f;
 
+  plan->chroma_filter = 1;
+  plan->axes_swapped = plan->map[0][0] == 0.0;
+
   plan->rows_monotonic = config->direction == TEXEL_DIRECTION_IDENTITY
       || config->direction == TEXEL_DIRECTION_HORIZ;
   return 0;

@@ -102,6 +102,15 @@ typedef struct
    * input and the output (0.5 for cosited, 1.0 for centred 2x chroma). */
   float in_chroma_off[2];
   float out_chroma_off[2];
+  /* Each subsampled output sample is the average of the full-resolution
+   * picture over its footprint, centred on its site (texel_chroma_taps),
+   * for the input components stored more finely than it: the taps' input
+   * positions follow from the map's linear part. Set for texelconvert;
+   * texelwarp, whose map is not affine, clears it and samples at the
+   * site. */
+  int chroma_filter;
+  /* Output x runs along input y (90-degree rotations, transpositions). */
+  int axes_swapped;
   /* True when output rows need only the matching input rows (no
    * rotation, transposition or vertical flip): lets the staged path split
    * a frame into bands. */

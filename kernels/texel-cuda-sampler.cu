@@ -662,6 +662,8 @@ texel_fast_source_init (const TexelConvertPlan * plan,
           &ft->offset[1]);
       ft->last[0] = (float) (sc->width - 1);
       ft->last[1] = (float) (sc->height - 1);
+      ft->shift[0] = sc->x_shift;
+      ft->shift[1] = sc->y_shift;
     } else if (sc->kind != TEXEL_SOURCE_SHARED || ft == NULL) {
       return 0;                 /* plain loads: the generic path */
     }

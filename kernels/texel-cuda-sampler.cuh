@@ -136,6 +136,7 @@ typedef struct
    * offset per axis (texel_plane_coord_f as one fused multiply-add). */
   float scale[2], offset[2];
   float last[2];                /* last texel's index, for nearest */
+  int shift[2];                 /* its components' subsampling */
   /* Output byte k += m[k][l] * channel l of the filtered texel. */
   float m[4][4];
   int form;                     /* which m[k][l] can be non-zero */
@@ -302,16 +303,67 @@ texel_raw_sample (const TexelConvertPlan &plan, const TexelSource &src,
   }
 }
 
-/* The four input components at input luma position (@sx, @sy). */
+/* The taps along output axis @axis for an input component subsampled by
+ * (@cx, @cy) and an output group subsampled by @out_shift along it:
+ * component_taps of the CPU reference. */
+static __device__ __forceinline__ TexelChromaTaps
+texel_component_taps (const TexelConvertPlan &plan, int cx, int cy,
+    int axis, int out_shift)
+{
+  int in_shift = (axis ^ plan.axes_swapped) ? cy : cx;
+  int filtered = plan.chroma_filter
+      && texel_chroma_filtered (out_shift, in_shift);
+
+  return texel_chroma_taps (filtered ? out_shift : 0,
+      plan.out_chroma_off[axis]);
+}
+
+/* Calls @tap (w, sx, sy) for each tap of @tx x @ty around input position
+ * (@sx, @sy), with its weight and input position. At most 3 x 3 taps,
+ * unrolled so that the tap arrays stay in registers. */
+template <typename Tap> static __device__ __forceinline__ void
+texel_for_taps (const TexelConvertPlan &plan, const TexelChromaTaps &tx,
+    const TexelChromaTaps &ty, float sx, float sy, const Tap &tap)
+{
+#pragma unroll
+  for (int b = 0; b < 3; b++) {
+#pragma unroll
+    for (int a = 0; a < 3; a++) {
+      if (a < tx.n && b < ty.n)
+        tap (tx.w[a] * ty.w[b],
+            sx + texel_tap_shift_f (plan.map_f[0], tx.off[a], ty.off[b]),
+            sy + texel_tap_shift_f (plan.map_f[1], tx.off[a], ty.off[b]));
+    }
+  }
+}
+
+/* All four channels of a fetched texel as normalised codes. */
+template <int METHOD> static __device__ __forceinline__ float4
+texel_texel_values (const TexelConvertPlan &plan, const TexelSource &src,
+    float4 t)
+{
+  return make_float4 (texel_texel_value<METHOD> (plan, src, t, 0),
+      texel_texel_value<METHOD> (plan, src, t, 1),
+      texel_texel_value<METHOD> (plan, src, t, 2),
+      texel_texel_value<METHOD> (plan, src, t, 3));
+}
+
+/* The four input components for an output sample of the group subsampled
+ * by (@gx, @gy) whose site maps to input luma position (@sx, @sy): each
+ * at the site, or averaged over the taps of the sample's footprint
+ * (texel_component_taps). */
 template <int METHOD> static __device__ __forceinline__ void
 texel_read_input (const TexelConvertPlan &plan, const TexelSource &src,
-    float sx, float sy, float in[TEXEL_MAX_COMPONENTS])
+    int gx, int gy, float sx, float sy, float in[TEXEL_MAX_COMPONENTS])
 {
   float4 texel = make_float4 (0.0f, 0.0f, 0.0f, 0.0f);
+  /* The last texture's channels averaged over its taps. */
+  float4 taps = texel;
 
 #pragma unroll
   for (int c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
     const TexelSourceComp &sc = src.comp[c];
+    TexelChromaTaps tx, ty;
     float px, py;
 
     in[c] = 0.0f;
@@ -319,6 +371,36 @@ texel_read_input (const TexelConvertPlan &plan, const TexelSource &src,
       continue;
     if (sc.kind == TEXEL_SOURCE_MISSING) {
       in[c] = plan.in_missing[c];
+      continue;
+    }
+    tx = texel_component_taps (plan, sc.x_shift, sc.y_shift, 0, gx);
+    ty = texel_component_taps (plan, sc.x_shift, sc.y_shift, 1, gy);
+    if (tx.n * ty.n > 1) {
+      /* Components sharing a texel share its shifts, hence its taps. */
+      if (sc.kind == TEXEL_SOURCE_TEXTURE)
+        taps = make_float4 (0.0f, 0.0f, 0.0f, 0.0f);
+      texel_for_taps (plan, tx, ty, sx, sy, [&] (float w, float tsx,
+              float tsy) {
+            float qx = texel_plane_coord_f (tsx, sc.x_shift,
+                plan.in_chroma_off[0]);
+            float qy = texel_plane_coord_f (tsy, sc.y_shift,
+                plan.in_chroma_off[1]);
+
+            if (sc.kind == TEXEL_SOURCE_RAW) {
+              in[c] += w * texel_raw_sample<METHOD> (plan, src, sc, qx, qy);
+            } else if (sc.kind == TEXEL_SOURCE_TEXTURE) {
+              float4 v = texel_texel_values<METHOD> (plan, src,
+                  texel_fetch<METHOD> (sc.texture, sc.width, sc.height, qx,
+                      qy));
+
+              taps.x += w * v.x;
+              taps.y += w * v.y;
+              taps.z += w * v.z;
+              taps.w += w * v.w;
+            }
+          });
+      if (sc.kind != TEXEL_SOURCE_RAW)
+        in[c] = texel_lane (taps, sc.lane);
       continue;
     }
     px = texel_plane_coord_f (sx, sc.x_shift, plan.in_chroma_off[0]);
@@ -401,7 +483,8 @@ texel_resample_store (const TexelConvertPlan &plan, const TexelSource &src,
   if (inside) {
     float in[TEXEL_MAX_COMPONENTS];
 
-    texel_read_input<METHOD> (plan, src, sx, sy, in);
+    texel_read_input<METHOD> (plan, src, sink.x_shift, sink.y_shift, sx, sy,
+        in);
 #pragma unroll
     for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++) {
       value[j] = sink.coef[j][4];
@@ -473,6 +556,34 @@ texel_fast_fetch (const TexelFastTexture &ft, float sx, float sy)
   return texel_fetch<METHOD> (ft.texture, 0, 0, px, py);
 }
 
+/* texel_fast_fetch for an output sample of @sink's group whose site maps
+ * to (@sx, @sy): averaged over the taps of its footprint where the
+ * texture is finer than the group (texel_read_input). The normalised
+ * texels are linear in the codes, nearest's included (8-bit textures),
+ * so they are averaged before the matrix. */
+template <int METHOD> static __device__ __forceinline__ float4
+texel_fast_footprint (const TexelConvertPlan &plan, const TexelSink &sink,
+    const TexelFastTexture &ft, float sx, float sy)
+{
+  TexelChromaTaps tx = texel_component_taps (plan, ft.shift[0], ft.shift[1],
+      0, sink.x_shift);
+  TexelChromaTaps ty = texel_component_taps (plan, ft.shift[0], ft.shift[1],
+      1, sink.y_shift);
+  float4 sum = make_float4 (0.0f, 0.0f, 0.0f, 0.0f);
+
+  if (tx.n * ty.n == 1)
+    return texel_fast_fetch<METHOD> (ft, sx, sy);
+  texel_for_taps (plan, tx, ty, sx, sy, [&] (float w, float tsx, float tsy) {
+        float4 t = texel_fast_fetch<METHOD> (ft, tsx, tsy);
+
+        sum.x += w * t.x;
+        sum.y += w * t.y;
+        sum.z += w * t.z;
+        sum.w += w * t.w;
+      });
+  return sum;
+}
+
 /* texel_resample_store for a TexelFastSource: one store of the whole
  * element (sink.elem_bytes of 8-bit codes). */
 template <int METHOD> static __device__ __forceinline__ void
@@ -492,7 +603,8 @@ texel_resample_store (const TexelConvertPlan &plan, const TexelFastSource &src,
 
       if (t >= src.n_tex)
         break;
-      texel_fast_accumulate (ft, texel_fast_fetch<METHOD> (ft, sx, sy), v);
+      texel_fast_accumulate (ft, texel_fast_footprint<METHOD> (plan, sink,
+              ft, sx, sy), v);
     }
     word = __byte_perm (__byte_perm (texel_code8 (v[0]), texel_code8 (v[1]),
             0x0040), __byte_perm (texel_code8 (v[2]), texel_code8 (v[3]),

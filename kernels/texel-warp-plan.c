@@ -521,6 +521,9 @@ texel_warp_plan_init (TexelWarpPlan * plan, const TexelWarpConfig * config,
             in_width, in_height, out_format, out_width, out_height,
             &why) != 0)
       memset (plan, 0, sizeof (*plan));
+    /* Chroma at its site: the taps' positions would need the warp's map
+     * at each, which the kernels do not compute. */
+    plan->sampling.chroma_filter = 0;
   }
   /* (A copy: GCC 12 misreads the size of the struct member.) */
   memcpy (hinv, config->homography, sizeof (hinv));

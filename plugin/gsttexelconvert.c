@@ -10,8 +10,12 @@
  * in one pass: on an NVIDIA GPU with CUDA (texture fetches with hardware
  * filtering), or on the CPU when no usable GPU exists. The colour matrix
  * and range come from the caps' colorimetry (BT.601, BT.709, BT.2020; full
- * or limited range); 4:2:0 and 4:2:2 chroma is sampled where the caps'
- * chroma-site puts it.
+ * or limited range). Subsampled (4:2:0, 4:2:2) output chroma is the mean
+ * of the converted picture over each chroma sample's area, centred where
+ * the caps' chroma-site puts it: [1, 1] / 2 per axis for a centred site
+ * (jpeg), [1, 2, 1] / 4 for a cosited one (mpeg2 horizontally), as
+ * videoconvert does. Subsampled input chroma is reconstructed at its sites
+ * by the method; at 1:1 too (linearly, unless method=nearest).
  *
  * On an integrated GPU (Jetson) frames stay in pinned, mapped memory and
  * are never copied (memory-mode=zero-copy); on a discrete GPU they are
@@ -368,6 +372,19 @@ gst_texel_convert_letterbox (TexelConvertConfig * cfg, gboolean swaps,
   cfg->dst_y = (oh - cfg->dst_h) / 2;
 }
 
+/* Whether some component of @info's format is stored subsampled. */
+static gboolean
+gst_texel_convert_has_subsampling (const GstVideoInfo * info)
+{
+  guint c;
+
+  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++)
+    if (GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, c) != 0
+        || GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo, c) != 0)
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
     GstVideoInfo * out)
@@ -413,12 +430,15 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
   cfg.border_rgba[2] = (argb & 0xff) / 255.0;
   cfg.border_rgba[3] = (argb >> 24) / 255.0;
 
-  /* Same size after rotation: every output sample sits on an input
-   * sample, and nearest sampling copies it exactly. */
+  /* Same size after rotation: every output luma sample sits on an input
+   * luma sample. Nearest copies it exactly, and so does bilinear, which
+   * also interpolates subsampled input chroma at the output's sites; the
+   * cubic B-spline would blur the copy, so bilinear stands in for it. */
   one_to_one = cfg.dst_w == (swaps ? cfg.src_h : cfg.src_w)
       && cfg.dst_h == (swaps ? cfg.src_w : cfg.src_h);
-  if (one_to_one)
-    cfg.method = TEXEL_METHOD_NEAREST;
+  if (one_to_one && cfg.method != TEXEL_METHOD_NEAREST)
+    cfg.method = gst_texel_convert_has_subsampling (in) ?
+        TEXEL_METHOD_BILINEAR : TEXEL_METHOD_NEAREST;
 
   if (texel_convert_plan_init (&self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,
@@ -454,7 +474,8 @@ gst_texel_convert_process_cpu (GstTexelBase * base, const TexelImage * in,
 
 /* Output rows [row0, row1) read input rows between the mapped positions of
  * their edges, plus the filter's reach (bicubic: 2 samples, doubled for
- * subsampled chroma). */
+ * subsampled chroma) and that of the chroma footprint's taps (an output
+ * row either side). */
 static void
 gst_texel_convert_input_rows (GstTexelBase * base, int row0, int row1,
     int *in_row0, int *in_row1)
@@ -462,7 +483,7 @@ gst_texel_convert_input_rows (GstTexelBase * base, int row0, int row1,
   const TexelConvertPlan *plan = &GST_TEXEL_CONVERT (base)->plan;
   double a = plan->map[1][1] * row0 + plan->map[1][2];
   double b = plan->map[1][1] * row1 + plan->map[1][2];
-  const int reach = 6;
+  const int reach = 6 + (int) ceil (fabs (plan->map[1][1]));
 
   *in_row0 = (int) floor (MIN (a, b)) - reach;
   *in_row1 = (int) ceil (MAX (a, b)) + reach;
@@ -629,7 +650,9 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_METHOD,
       g_param_spec_enum ("method", "Method", "Sampling method for scaling "
-          "(a 1:1 geometry always copies samples exactly)",
+          "(a 1:1 geometry copies luma and full-resolution components "
+          "exactly; subsampled input chroma is still interpolated at its "
+          "sites, linearly for bilinear and bicubic)",
           GST_TYPE_TEXEL_METHOD, DEFAULT_METHOD, rw));
   gst_texel_convert_install_crop (gobject_class, PROP_CROP_LEFT, "crop-left",
       "Crop left", "left");

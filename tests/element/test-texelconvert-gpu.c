@@ -46,6 +46,7 @@
 #include <gst/video/video.h>
 
 #if defined(HAVE_CUDA) && HAVE_CUDA
+#include "texel-chroma-check.h"
 #include "texel-cuda.h"
 #include "texel-leaks.h"
 #include "texel-frames.h"
@@ -939,6 +940,54 @@ GST_START_TEST (test_fault_auto_falls_back_to_cpu)
 
 GST_END_TEST;
 
+/* Subsampled chroma on the GPU against the exact definitions
+ * (texel-chroma-check.h), in both memory modes, every subsampled format
+ * and siting: 1:1, where nearest texture fetches read exact codes and
+ * hardware bilinear weights (0, 1/4, 1/2, 3/4) are exact in its 8-bit
+ * fixed point, so only float arithmetic separates the GPU from the exact
+ * value: +-1 code (8 and 10 bits). */
+#define CHROMA_GPU_TOL 1
+
+static gchar *
+chroma_props (guint i)
+{
+  return g_strdup_printf ("backend=cuda memory-mode=%s frames-in-flight=0",
+      modes[i % G_N_ELEMENTS (modes)].nick);
+}
+
+/* Loop index -> format, site (and mode, chroma_props). */
+#define CHROMA_FORMAT(i) \
+  texel_chroma_formats[(i) / G_N_ELEMENTS (modes) / texel_chroma_n_sites]
+#define CHROMA_SITE(i) \
+  texel_chroma_sites[(i) / G_N_ELEMENTS (modes) % texel_chroma_n_sites]
+
+GST_START_TEST (test_chroma_encode_exact)
+{
+  gchar *props = chroma_props (__i__);
+
+  texel_check_encode_exact (props, CHROMA_FORMAT (__i__),
+      CHROMA_SITE (__i__), CHROMA_GPU_TOL);
+  texel_check_against_videoconvert (props, CHROMA_FORMAT (__i__),
+      CHROMA_SITE (__i__), CHROMA_GPU_TOL + 1);
+  g_free (props);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_chroma_decode_exact)
+{
+  static const gchar *methods[] = { "nearest", "bilinear", "bicubic" };
+  gchar *props = chroma_props (__i__);
+  guint m;
+
+  for (m = 0; m < G_N_ELEMENTS (methods); m++)
+    texel_check_decode_exact (props, CHROMA_FORMAT (__i__),
+        CHROMA_SITE (__i__), methods[m], CHROMA_GPU_TOL);
+  g_free (props);
+}
+
+GST_END_TEST;
+
 static Suite *
 texelconvert_gpu_suite (void)
 {
@@ -953,6 +1002,14 @@ texelconvert_gpu_suite (void)
       G_N_ELEMENTS (rep_inputs));
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_memory_paths);
+
+  tc = tcase_create ("chroma-exact");
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  tcase_add_loop_test (tc, test_chroma_encode_exact, 0,
+      texel_chroma_n_formats * texel_chroma_n_sites * G_N_ELEMENTS (modes));
+  tcase_add_loop_test (tc, test_chroma_decode_exact, 0,
+      texel_chroma_n_formats * texel_chroma_n_sites * G_N_ELEMENTS (modes));
 
   tc = tcase_create ("state");
   suite_add_tcase (s, tc);

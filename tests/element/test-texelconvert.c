@@ -25,6 +25,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include "texel-chroma-check.h"
 #include "texel-frames.h"
 #include "texel-leaks.h"
 
@@ -53,6 +54,8 @@
 #define METHOD_NEAREST 0
 #define METHOD_BILINEAR 1
 #define METHOD_BICUBIC 2
+/* Codes between texelconvert's and videoconvert's subsampled output. */
+#define VIDEOCONVERT_TOL 1
 
 static const gchar *all_formats[] = {
   "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
@@ -2219,6 +2222,42 @@ GST_START_TEST (test_renegotiation)
 
 GST_END_TEST;
 
+/* Subsampled chroma (texel-chroma-check.h), on the CPU path: exact to
+ * the rounding. Loops over texel_chroma_formats x texel_chroma_sites. */
+GST_START_TEST (test_chroma_encode_exact)
+{
+  texel_check_encode_exact ("backend=cpu",
+      texel_chroma_formats[__i__ / texel_chroma_n_sites],
+      texel_chroma_sites[__i__ % texel_chroma_n_sites], 0);
+}
+
+GST_END_TEST;
+
+/* 1:1 decoding interpolates chroma at its sites unless method=nearest. */
+GST_START_TEST (test_chroma_decode_exact)
+{
+  static const gchar *methods[] = { "nearest", "bilinear", "bicubic" };
+  guint m;
+
+  for (m = 0; m < G_N_ELEMENTS (methods); m++)
+    texel_check_decode_exact ("backend=cpu",
+        texel_chroma_formats[__i__ / texel_chroma_n_sites],
+        texel_chroma_sites[__i__ % texel_chroma_n_sites], methods[m], 0);
+}
+
+GST_END_TEST;
+
+/* The same filters as videoconvert (GStreamer 1.22), whose integer
+ * arithmetic is within a code of exact. */
+GST_START_TEST (test_chroma_videoconvert)
+{
+  texel_check_against_videoconvert ("backend=cpu",
+      texel_chroma_formats[__i__ / texel_chroma_n_sites],
+      texel_chroma_sites[__i__ % texel_chroma_n_sites], VIDEOCONVERT_TOL);
+}
+
+GST_END_TEST;
+
 static Suite *
 texelconvert_suite (void)
 {
@@ -2266,6 +2305,16 @@ texelconvert_suite (void)
   tcase_add_loop_test (tc, test_methods_constant, 0, 3);
   tcase_add_test (tc, test_nearest_upscale);
   tcase_add_test (tc, test_downscale_average);
+
+  tc = tcase_create ("chroma");
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 120);
+  tcase_add_loop_test (tc, test_chroma_encode_exact, 0,
+      texel_chroma_n_formats * texel_chroma_n_sites);
+  tcase_add_loop_test (tc, test_chroma_decode_exact, 0,
+      texel_chroma_n_formats * texel_chroma_n_sites);
+  tcase_add_loop_test (tc, test_chroma_videoconvert, 0,
+      texel_chroma_n_formats * texel_chroma_n_sites);
 
   tc = tcase_create ("backend");
   suite_add_tcase (s, tc);

@@ -10,7 +10,10 @@
  *    into outputs poisoned differently: a byte is written iff both runs
  *    agree on it).
  * Inputs with misaligned addresses and pitches exercise the path without
- * textures. Exits 77 (skipped) without a usable GPU.
+ * textures. Subsampled chroma is also checked against the exact
+ * definitions of tests/unit/texel-exact.h (check_chroma_exact), which do
+ * not depend on the CPU reference. Exits 77 (skipped) without a usable
+ * GPU.
  *
  * Usage: test-convert-gpu [--quick] [--seed N]
  *   --quick: a subset for slow runs under compute-sanitizer.
@@ -27,6 +30,7 @@
 #include <cuda_runtime_api.h>
 
 #include "texel-cuda.h"
+#include "../unit/texel-exact.h"
 
 #define SKIP_EXIT_CODE 77
 #define POISON_A 0x5a
@@ -875,6 +879,306 @@ check_fence (Context * ctx)
   host_image_clear (&got);
 }
 
+/* ------------------------------------------------------------------ */
+/* Subsampled chroma against the exact definitions (tests/unit/texel-
+ * exact.h), not the CPU: encoding R'G'B' to every subsampled format (the
+ * mean over each chroma sample's footprint centred on its site) and
+ * decoding every subsampled format to RGBA (chroma reconstructed at its
+ * sites), at 1:1 and scaled, through textures (device memory) and plain
+ * loads (misaligned). Bound: 1 code at 1:1, where nearest fetches are
+ * exact and the bilinear weights 0, 1/4, 1/2, 3/4 are exact in the
+ * hardware's 8-bit fixed point, so that only float arithmetic remains;
+ * scaled, error_bound, as against the CPU. */
+
+static uint8_t *
+host_sample (const HostImage * h, int c, int x, int y)
+{
+  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
+  const TexelComponent *comp = &desc->comp[c];
+
+  return h->img.data[comp->plane] + (size_t) y * h->img.stride[comp->plane]
+      + comp->offset + (size_t) x * comp->pixel_stride;
+}
+
+static void
+host_set_code (HostImage * h, int c, int x, int y, unsigned code)
+{
+  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
+  uint8_t *p = host_sample (h, c, x, y);
+
+  if (desc->bytes_per_sample == 2) {
+    code <<= desc->shift;
+    p[0] = (uint8_t) code;
+    p[1] = (uint8_t) (code >> 8);
+  } else {
+    p[0] = (uint8_t) code;
+  }
+}
+
+static int
+comp_size (const HostImage * h, int c, int vertical)
+{
+  const TexelComponent *comp =
+      &texel_format_desc (h->img.format)->comp[c];
+
+  return vertical ? -((-h->img.height) >> comp->y_shift)
+      : -((-h->img.width) >> comp->x_shift);
+}
+
+typedef struct
+{
+  const char *name;
+  int in_w, in_h, out_w, out_h;
+  TexelMethod method;
+} ExactGeometry;
+
+static const ExactGeometry exact_geometries[] = {
+  {"1:1 nearest", 22, 14, 22, 14, TEXEL_METHOD_NEAREST},
+  {"1:1 bilinear", 21, 13, 21, 13, TEXEL_METHOD_BILINEAR},
+  {"downscale", 40, 24, 20, 12, TEXEL_METHOD_BILINEAR},
+  {"odd downscale", 40, 24, 13, 9, TEXEL_METHOD_BICUBIC},
+  {"upscale", 20, 12, 44, 26, TEXEL_METHOD_BILINEAR},
+};
+
+static const TexelFormat exact_subsampled[] = {
+  TEXEL_FORMAT_NV12, TEXEL_FORMAT_NV21, TEXEL_FORMAT_I420, TEXEL_FORMAT_YV12,
+  TEXEL_FORMAT_YUY2, TEXEL_FORMAT_UYVY, TEXEL_FORMAT_P010_10LE,
+};
+
+/* Converts @in with @plan on the GPU in @mode and checks every sample of
+ * components 0..2 against @expect (one value per sample, component grids
+ * one after another). */
+static void
+check_exact_case (Context * ctx, const TexelConvertPlan * plan,
+    const HostImage * in, MemoryMode mode, const double *expect,
+    const char *label)
+{
+  HostImage gpu[2];
+  int one_to_one = plan->in_width == plan->out_width
+      && plan->in_height == plan->out_height;
+  int bound = one_to_one ? 1 : error_bound (plan, uses_textures
+      (in->img.format, mode));
+  double max = (double) ((1 << plan->out.bits) - 1), worst = 0.0;
+  int i, c, x, y, n = 0, wc = 0, wx = 0, wy = 0;
+  unsigned wgot = 0;
+
+  for (i = 0; i < 2; i++)
+    host_image_init (&gpu[i], plan->out.format, plan->out_width,
+        plan->out_height);
+  if (run_gpu (ctx, plan, in, gpu, mode, 0) != 0) {
+    printf ("FAIL exact %s %s: CUDA error\n", label, memory_names[mode]);
+    ctx->failed++;
+  } else {
+    for (c = 0; c < 3; c++) {
+      for (y = 0; y < comp_size (&gpu[0], c, 1); y++) {
+        for (x = 0; x < comp_size (&gpu[0], c, 0); x++, n++) {
+          unsigned got = read_code (&plan->out, host_sample (&gpu[0], c, x,
+                  y));
+          double want = fmin (fmax (expect[n], 0.0), max);
+
+          if (fabs (got - want) > worst) {
+            worst = fabs (got - want);
+            wc = c;
+            wx = x;
+            wy = y;
+            wgot = got;
+          }
+        }
+      }
+    }
+    if (worst > bound) {
+      printf ("FAIL exact %s %s: %.2f codes from exact (bound %d): "
+          "component %d at (%d, %d) is %u\n", label, memory_names[mode],
+          worst, bound, wc, wx, wy, wgot);
+      ctx->failed++;
+    } else {
+      ctx->passed++;
+    }
+  }
+  for (i = 0; i < 2; i++)
+    host_image_clear (&gpu[i]);
+}
+
+static void
+plan_exact (TexelConvertPlan * plan, const ExactGeometry * g,
+    TexelFormat in_format, TexelFormat out_format, const int siting[2],
+    int bt601)
+{
+  TexelConvertConfig config;
+  TexelColorimetry yuv = { bt601 ? TEXEL_MATRIX_BT601 : TEXEL_MATRIX_BT709,
+    !bt601, siting[0], siting[1]
+  };
+  TexelColorimetry rgb = { TEXEL_MATRIX_RGB, 1, 0, 0 };
+
+  memset (&config, 0, sizeof (config));
+  config.src_w = g->in_w;
+  config.src_h = g->in_h;
+  config.dst_w = g->out_w;
+  config.dst_h = g->out_h;
+  config.method = g->method;
+  config.in_color = texel_format_desc (in_format)->is_yuv ? yuv : rgb;
+  config.out_color = texel_format_desc (out_format)->is_yuv ? yuv : rgb;
+  config.border_rgba[3] = 1.0;
+  texel_convert_plan_init (plan, &config, in_format, g->in_w, g->in_h,
+      out_format, g->out_w, g->out_h, NULL);
+}
+
+/* RGBA of @pattern to @out_format. */
+static void
+check_exact_encode (Context * ctx, const ExactGeometry * g,
+    TexelFormat out_format, const int siting[2], ExactPattern pattern)
+{
+  static const MemoryMode modes[] = { MEMORY_DEVICE, MEMORY_MISALIGNED };
+  const TexelFormatDesc *desc = texel_format_desc (out_format);
+  ExactYcc e = { EXACT_BT601, 0, desc->bits };
+  TexelConvertPlan plan;
+  ExactPicture pic = { g->in_w, g->in_h, 3, NULL };
+  double *px = malloc (sizeof (double) * 3 * g->in_w * g->in_h);
+  double *expect = malloc (sizeof (double) * 3 * g->out_w * g->out_h);
+  unsigned seed = (unsigned) rng_next ();
+  ExactMap map;
+  HostImage in, shape;
+  char label[160];
+  int c, x, y, n = 0, m;
+
+  plan_exact (&plan, g, TEXEL_FORMAT_RGBA, out_format, siting, 1);
+  host_image_init (&in, TEXEL_FORMAT_RGBA, g->in_w, g->in_h);
+  for (y = 0; y < g->in_h; y++) {
+    for (x = 0; x < g->in_w; x++) {
+      unsigned rgb[3];
+
+      exact_pattern_rgb (pattern, x, y, g->in_w, g->in_h, seed, rgb);
+      for (c = 0; c < 3; c++) {
+        host_set_code (&in, c, x, y, rgb[c]);
+        px[((size_t) y * g->in_w + x) * 3 + c] = rgb[c] / 255.0;
+      }
+      host_set_code (&in, 3, x, y, 255);
+    }
+  }
+  pic.px = px;
+  exact_map_scale (map, g->in_w, g->in_h, g->out_w, g->out_h);
+  host_image_init (&shape, out_format, g->out_w, g->out_h);
+  for (c = 0; c < 3; c++) {
+    for (y = 0; y < comp_size (&shape, c, 1); y++) {
+      for (x = 0; x < comp_size (&shape, c, 0); x++) {
+        double ycc[3];
+
+        exact_encode_sample (&pic, g->method, map, &e,
+            desc->comp[c].x_shift, desc->comp[c].y_shift, siting[0],
+            siting[1], x, y, ycc);
+        expect[n++] = ycc[c];
+      }
+    }
+  }
+  snprintf (label, sizeof (label), "RGBA %dx%d %s -> %s %dx%d %s siting "
+      "%d,%d", g->in_w, g->in_h, exact_pattern_name (pattern), desc->name,
+      g->out_w, g->out_h, g->name, siting[0], siting[1]);
+  for (m = 0; m < 2; m++)
+    check_exact_case (ctx, &plan, &in, modes[m], expect, label);
+  host_image_clear (&shape);
+  host_image_clear (&in);
+  free (px);
+  free (expect);
+}
+
+/* Random @in_format to RGBA. */
+static void
+check_exact_decode (Context * ctx, const ExactGeometry * g,
+    TexelFormat in_format, const int siting[2])
+{
+  static const MemoryMode modes[] = { MEMORY_DEVICE, MEMORY_MISALIGNED };
+  const TexelFormatDesc *desc = texel_format_desc (in_format);
+  ExactYcc e = { EXACT_BT601, 0, desc->bits };
+  TexelConvertPlan plan;
+  ExactPicture luma, chroma;
+  double *expect = malloc (sizeof (double) * 3 * g->out_w * g->out_h);
+  double *ypx, *cpx;
+  HostImage in;
+  ExactMap map;
+  char label[160];
+  int c, x, y, m;
+
+  plan_exact (&plan, g, in_format, TEXEL_FORMAT_RGBA, siting, 1);
+  host_image_init (&in, in_format, g->in_w, g->in_h);
+  luma.w = comp_size (&in, 0, 0);
+  luma.h = comp_size (&in, 0, 1);
+  luma.channels = 1;
+  chroma.w = comp_size (&in, 1, 0);
+  chroma.h = comp_size (&in, 1, 1);
+  chroma.channels = 2;
+  ypx = malloc (sizeof (double) * luma.w * luma.h);
+  cpx = malloc (sizeof (double) * 2 * chroma.w * chroma.h);
+  for (c = 0; c < 3; c++) {
+    ExactPicture *p = c ? &chroma : &luma;
+    double *v = c ? cpx : ypx;
+
+    for (y = 0; y < p->h; y++) {
+      for (x = 0; x < p->w; x++) {
+        unsigned code = (unsigned) (rng_next () >> 20) % (1u << desc->bits);
+
+        host_set_code (&in, c, x, y, code);
+        v[((size_t) y * p->w + x) * p->channels + (c ? c - 1 : 0)] = code;
+      }
+    }
+  }
+  luma.px = ypx;
+  chroma.px = cpx;
+  exact_map_scale (map, g->in_w, g->in_h, g->out_w, g->out_h);
+  for (c = 0; c < 3; c++) {
+    for (y = 0; y < g->out_h; y++) {
+      for (x = 0; x < g->out_w; x++) {
+        double sx = map[0][0] * (x + 0.5), sy = map[1][1] * (y + 0.5);
+        double ycc[3], rgb[3];
+
+        exact_reconstruct (&luma, g->method, sx, sy, ycc);
+        exact_chroma_at (&chroma, g->method, desc->comp[1].x_shift,
+            desc->comp[1].y_shift, siting[0], siting[1], sx, sy, ycc + 1);
+        exact_decode (&e, ycc, rgb);
+        expect[((size_t) c * g->out_h + y) * g->out_w + x] = 255.0 * rgb[c];
+      }
+    }
+  }
+  snprintf (label, sizeof (label), "%s %dx%d -> RGBA %dx%d %s siting %d,%d",
+      desc->name, g->in_w, g->in_h, g->out_w, g->out_h, g->name, siting[0],
+      siting[1]);
+  for (m = 0; m < 2; m++)
+    check_exact_case (ctx, &plan, &in, modes[m], expect, label);
+  host_image_clear (&in);
+  free (ypx);
+  free (cpx);
+  free (expect);
+}
+
+static void
+check_chroma_exact (Context * ctx, int quick)
+{
+  static const int sitings[][2] = { {0, 0}, {1, 0}, {1, 1} };
+  int before = ctx->failed, g, f, s, p;
+
+  for (g = 0; g < (int) (sizeof (exact_geometries)
+          / sizeof (exact_geometries[0])); g++) {
+    /* --quick: 1:1 only (nearest, which the element uses for R'G'B'
+     * input, and bilinear). */
+    if (quick && exact_geometries[g].in_w != exact_geometries[g].out_w)
+      continue;
+    for (f = 0; f < (int) (sizeof (exact_subsampled)
+            / sizeof (exact_subsampled[0])); f++) {
+      for (s = 0; s < 3; s++) {
+        for (p = 0; p < EXACT_N_PATTERNS; p++)
+          check_exact_encode (ctx, &exact_geometries[g], exact_subsampled[f],
+              sitings[s], (ExactPattern) p);
+        /* Nearest decoding picks in float: compared at 1:1 only. */
+        if (exact_geometries[g].method != TEXEL_METHOD_NEAREST
+            || exact_geometries[g].in_w == exact_geometries[g].out_w)
+          check_exact_decode (ctx, &exact_geometries[g], exact_subsampled[f],
+              sitings[s]);
+      }
+    }
+  }
+  printf ("chroma against exact definitions: %s\n",
+      ctx->failed == before ? "ok" : "FAIL");
+}
+
 static int
 print_device (void)
 {
@@ -936,6 +1240,7 @@ main (int argc, char **argv)
 
   check_api (&ctx);
   check_fence (&ctx);
+  check_chroma_exact (&ctx, quick);
   for (i = TEXEL_FORMAT_UNKNOWN + 1; i < TEXEL_FORMAT_COUNT; i++) {
     for (o = TEXEL_FORMAT_UNKNOWN + 1; o < TEXEL_FORMAT_COUNT; o++) {
       PairSummary pair;
