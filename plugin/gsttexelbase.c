@@ -455,6 +455,26 @@ gst_texel_base_close_subclass (GstTexelBase * self)
   gst_texel_cuda_context_leave (priv->cuda_context, undo);
 }
 
+/* Detaches the element's GstTexelCuda for freeing, its last counters into
+ * @stats (may be NULL) and last_stats. Under the object lock, which the
+ * stats property reads it under, so a reader on another thread never sees
+ * it freed. */
+static GstTexelCuda *
+gst_texel_base_take_cuda (GstTexelBase * self, GstTexelCudaStats * stats)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  GstTexelCuda *cuda;
+
+  GST_OBJECT_LOCK (self);
+  cuda = priv->cuda;
+  priv->cuda = NULL;
+  gst_texel_cuda_get_stats (cuda, &priv->last_stats);
+  if (stats)
+    *stats = priv->last_stats;
+  GST_OBJECT_UNLOCK (self);
+  return cuda;
+}
+
 /* Opens the GPU path; returns FALSE with @reason when it cannot. */
 static gboolean
 gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
@@ -485,8 +505,7 @@ gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
     return FALSE;
   }
   if (klass->open_cuda && !gst_texel_base_open_subclass (self, caps.device)) {
-    gst_texel_cuda_free (priv->cuda);
-    priv->cuda = NULL;
+    gst_texel_cuda_free (gst_texel_base_take_cuda (self, NULL));
     *reason = "the element could not set up its GPU resources";
     return FALSE;
   }
@@ -558,17 +577,14 @@ gst_texel_base_stop (GstBaseTransform * trans)
   if (priv->cuda) {
     GstTexelCudaStats st;
 
-    gst_texel_cuda_get_stats (priv->cuda, &st);
-    priv->last_stats = st;
+    gst_texel_base_drop_pending (self);
+    gst_texel_base_close_subclass (self);
+    gst_texel_cuda_free (gst_texel_base_take_cuda (self, &st));
     GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames: %" G_GUINT64_FORMAT
         " bytes to the device, %" G_GUINT64_FORMAT " to the host, %"
         G_GUINT64_FORMAT " copied on the host, %" G_GUINT64_FORMAT
         " memories registered", st.frames, st.bytes_to_device,
         st.bytes_to_host, st.bytes_host_copied, st.registrations);
-    gst_texel_base_drop_pending (self);
-    gst_texel_base_close_subclass (self);
-    gst_texel_cuda_free (priv->cuda);
-    priv->cuda = NULL;
   }
 #endif
   /* Asked for again at the next start: from the bin that keeps it. */

@@ -9,7 +9,9 @@
  *  - caps changing mid-stream, in size and in format: each frame comes
  *    out in the caps of its input (no leak: valgrind);
  *  - properties set from another thread while frames flow: every frame
- *    comes out, in order, with no error or warning on the bus.
+ *    comes out, in order, with no error or warning on the bus;
+ *  - `stats` read from another thread while the element starts and stops
+ *    over and over (stop frees the GPU state the property reads).
  *
  * Each case runs for texelconvert, texeladjust, texelfilter and texelwarp,
  * each with settings that make it process frames (no passthrough).
@@ -246,6 +248,8 @@ GST_END_TEST;
 /* Properties set from another thread while frames flow */
 
 #define CONCURRENT_FRAMES 240
+/* Start/stop cycles while another thread reads stats. */
+#define STATE_CYCLES 20
 
 typedef struct
 {
@@ -318,6 +322,77 @@ GST_START_TEST (test_properties_from_another_thread)
 
 GST_END_TEST;
 
+/* Reads the element's stats until told to stop; counts the reads. */
+typedef struct
+{
+  GstElement *element;
+  gint stop;
+  guint reads;
+  gboolean missing_field;
+} StatsReader;
+
+static gpointer
+read_stats_in_loop (gpointer data)
+{
+  StatsReader *r = data;
+
+  while (!g_atomic_int_get (&r->stop)) {
+    GstStructure *stats = NULL;
+    guint64 frames;
+
+    g_object_get (r->element, "stats", &stats, NULL);
+    if (!stats || !gst_structure_get_uint64 (stats, "frames", &frames))
+      r->missing_field = TRUE;
+    if (stats)
+      gst_structure_free (stats);
+    r->reads++;
+  }
+  return NULL;
+}
+
+GST_START_TEST (test_stats_while_cycling_states)
+{
+  const TexelElement *te = &elements[__i__];
+  gchar *desc = g_strdup_printf ("videotestsrc pattern=ball ! "
+      "video/x-raw,format=NV12,width=64,height=48,framerate=30/1 ! "
+      "%s name=e backend=%s %s ! fakesink sync=false",
+      te->factory, test_backend (), te->props);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  StatsReader reader = { 0, };
+  GThread *thread;
+  GstStructure *stats = NULL;
+  guint64 frames = 0;
+  gint cycle;
+
+  fail_unless (pipeline != NULL, "%s", desc);
+  reader.element = gst_bin_get_by_name (GST_BIN (pipeline), "e");
+  thread = g_thread_new ("stats-reader", read_stats_in_loop, &reader);
+  for (cycle = 0; cycle < STATE_CYCLES; cycle++) {
+    fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+        GST_STATE_CHANGE_FAILURE);
+    fail_unless (gst_element_get_state (pipeline, NULL, NULL,
+            GST_CLOCK_TIME_NONE) == GST_STATE_CHANGE_SUCCESS);
+    /* PAUSED -> READY: the element stops and frees its state. */
+    fail_unless (gst_element_set_state (pipeline, GST_STATE_READY) ==
+        GST_STATE_CHANGE_SUCCESS);
+  }
+  g_atomic_int_set (&reader.stop, 1);
+  g_thread_join (thread);
+  fail_if (reader.missing_field, "%s: stats without frames", te->factory);
+  fail_unless (reader.reads > 0);
+  /* Stopped, the element still reports its last run. */
+  g_object_get (reader.element, "stats", &stats, NULL);
+  fail_unless (gst_structure_get_uint64 (stats, "frames", &frames));
+  fail_unless (frames > 0, "%s: no frames counted", te->factory);
+  gst_structure_free (stats);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (reader.element);
+  gst_object_unref (pipeline);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 static Suite *
 every_element_suite (void)
 {
@@ -333,6 +408,8 @@ every_element_suite (void)
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 240);
   tcase_add_loop_test (tc, test_properties_from_another_thread, 0,
+      G_N_ELEMENTS (elements));
+  tcase_add_loop_test (tc, test_stats_while_cycling_states, 0,
       G_N_ELEMENTS (elements));
   return s;
 }
