@@ -80,7 +80,7 @@ static const char *const memory_names[MEMORY_MODES] = {
 typedef struct
 {
   const char *name;
-  double brightness, contrast, saturation, hue, gamma, exposure;
+  double brightness, contrast, saturation, hue, linear_gamma, exposure;
   double gain[3];
   int informative;
   double white_point;           /* 0: neutral */
@@ -671,7 +671,7 @@ config_for (TexelAdjustConfig * config, const Settings * st,
   config->contrast = st->contrast;
   config->saturation = st->saturation;
   config->hue = st->hue;
-  config->gamma = st->gamma;
+  config->linear_gamma = st->linear_gamma;
   config->exposure = st->exposure;
   memcpy (config->gain, st->gain, sizeof (config->gain));
   if (st->white_point > 0.0)
@@ -773,7 +773,7 @@ check_api (Context * ctx)
   int err;
 
   texel_adjust_config_init (&config);
-  config.gamma = 2.0;
+  config.linear_gamma = 2.0;
   texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 64, 48, NULL);
   host_image_init (&in, TEXEL_FORMAT_NV12, 64, 48);
   host_image_init (&out, TEXEL_FORMAT_RGBA, 64, 48);
