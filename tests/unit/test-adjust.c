@@ -22,6 +22,7 @@ static float test_lut3d_weight (float f);
 #define TEXEL_ADJUST_HOST_LUT3D_WEIGHT test_lut3d_weight
 #include "texel-adjust.h"
 
+#include "texel-gst-def.h"
 #include "texel-test-util.h"
 
 #ifndef M_PI
@@ -176,110 +177,7 @@ test_neutral_identity (void)
 }
 
 /* ------------------------------------------------------------------ */
-/* gamma and videobalance: their definitions (gst-plugins-good 1.22,
- * gstgamma.c and gstvideobalance.c), written here from the formulas in
- * double precision, at @s times the 8-bit codes (s = 4: P010). */
-
-typedef struct
-{
-  double gamma, brightness, contrast, saturation, hue;
-} GstSettings;
-
-static const GstSettings gst_settings[] = {
-  {0.7, 0, 1, 1, 0},
-  {1, 0.3, 1, 1, 0},
-  {1, 0.1, 1, 1, 0},            /* brightness * 255 = 25.5: halves */
-  {1.5, 0, 1, 1.3, 0},
-  {1, 0.1, 1.2, 1.5, 0.25},
-  {1, -0.3, 0.5, 0.0, 0.0},
-  {1, 0.0, 2.0, 2.0, -0.8},
-  {1, 1.0, 0.0, 0.3, 1.0},
-  {2.2, 0.05, 1.1, 0.3, -0.5},
-  {0.45, -0.1, 1.3, 0.7, 0.1},
-  {10, 0, 1, 1, 0},
-  {0.01, 0, 1, 1, 0},
-};
-
-static gboolean
-def_balance_neutral (const GstSettings * g)
-{
-  return g->brightness == 0.0 && g->contrast == 1.0 && g->saturation == 1.0
-      && g->hue == 0.0;
-}
-
-/* gamma: 255 (y / 255)^(1 / gamma), rounded half up. */
-static int
-def_gamma (const GstSettings * g, int y, int s)
-{
-  double max = 256.0 * s - 1.0;
-
-  if (g->gamma == 1.0)
-    return y;
-  return (int) floor (max * pow (y / max, 1.0 / g->gamma) + 0.5);
-}
-
-/* videobalance's rounding: clamped, rint (halves to even). */
-static int
-def_rint (double v, int s)
-{
-  return (int) rint (CLAMP (v, 0.0, 256.0 * s - 1.0));
-}
-
-static int
-def_luma (const GstSettings * g, int y, int s)
-{
-  if (def_balance_neutral (g))
-    return y;
-  return def_rint (16.0 * s + ((y - 16.0 * s) * g->contrast
-          + g->brightness * 255.0 * s), s);
-}
-
-static void
-def_chroma (const GstSettings * g, int u, int v, int s, int out[2])
-{
-  double co = cos (M_PI * g->hue), si = sin (M_PI * g->hue);
-  double i = u - 128.0 * s, j = v - 128.0 * s;
-
-  if (def_balance_neutral (g)) {
-    out[0] = u;
-    out[1] = v;
-    return;
-  }
-  out[0] = def_rint (128.0 * s + (i * co + j * si) * g->saturation, s);
-  out[1] = def_rint (128.0 * s + (-i * si + j * co) * g->saturation, s);
-}
-
-static int
-def_floor256 (int v)
-{
-  return (int) floor (v / 256.0);
-}
-
-/* One element on an 8-bit R'G'B' pixel: to Y'CbCr with the elements'
- * fixed-point BT.601 matrix, the element, back, clamped. */
-static void
-def_rgb_element (const GstSettings * g, int balance, int rgb[3])
-{
-  int r = rgb[0], gr = rgb[1], b = rgb[2];
-  int y = def_floor256 (66 * r + 129 * gr + 25 * b + 4096);
-  int u = def_floor256 (-38 * r - 74 * gr + 112 * b + 32768);
-  int v = def_floor256 (112 * r - 94 * gr - 18 * b + 32768);
-
-  if (balance) {
-    int c[2];
-
-    def_chroma (g, CLAMP (u, 0, 255), CLAMP (v, 0, 255), 1, c);
-    y = def_luma (g, CLAMP (y, 0, 255), 1);
-    u = c[0];
-    v = c[1];
-  } else {
-    y = def_gamma (g, CLAMP (y, 0, 255), 1);
-  }
-  rgb[0] = CLAMP (def_floor256 (298 * y + 409 * v - 57068), 0, 255);
-  rgb[1] = CLAMP (def_floor256 (298 * y - 100 * u - 208 * v + 34707), 0,
-      255);
-  rgb[2] = CLAMP (def_floor256 (298 * y + 516 * u - 70870), 0, 255);
-}
+/* gamma and videobalance against their definitions (texel-gst-def.h). */
 
 static TestImage *
 image_copy (const TestImage * in)
@@ -305,10 +203,7 @@ def_gamma_videobalance (const GstSettings * g, const TestImage * in)
 
         for (c = 0; c < 3; c++)
           rgb[c] = test_image_get (in, c, x, y);
-        if (g->gamma != 1.0)
-          def_rgb_element (g, 0, rgb);
-        if (!def_balance_neutral (g))
-          def_rgb_element (g, 1, rgb);
+        def_rgb (g, rgb);
         for (c = 0; c < 3; c++)
           test_image_set (out, c, x, y, rgb[c]);
       }
@@ -374,7 +269,7 @@ test_gst_definition (void)
   GRand *rand = g_rand_new_with_seed (3);
   int s, f, full;
 
-  for (s = 0; s < (int) G_N_ELEMENTS (gst_settings); s++) {
+  for (s = 0; s < (int) DEF_N_SETTINGS; s++) {
     for (f = 0; f < test_n_formats; f++) {
       for (full = 0; full < 2; full++) {
         TexelAdjustConfig config;
@@ -385,16 +280,16 @@ test_gst_definition (void)
 
         test_image_fill_random (in, rand);
         texel_adjust_config_init (&config);
-        gst_config (&config, &gst_settings[s]);
+        gst_config (&config, &def_settings[s]);
         config.full_range = full;
         config.matrix = full ? TEXEL_MATRIX_BT601 : TEXEL_MATRIX_BT709;
         plan_for (&plan, &config, in->img.format, 34, 18);
-        want = def_gamma_videobalance (&gst_settings[s], in);
+        want = def_gamma_videobalance (&def_settings[s], in);
         cpu = adjust_cpu (&plan, in);
         flt = adjust_float (&plan, in);
         off_cpu = count_off (want, cpu, 0, &max_cpu);
         off_flt = count_off (want, flt, in->desc->bits == 10 &&
-            gst_settings[s].gamma != 1.0 ? 1 : 0, &max_flt);
+            def_settings[s].gamma != 1.0 ? 1 : 0, &max_flt);
         if (off_cpu || off_flt)
           g_error ("settings %d, %s, %s range: %d samples of the reference "
               "off (max %d), %d of the kernels' code (max %d)", s,
@@ -459,7 +354,7 @@ test_gst_after_linear (void)
   GRand *rand = g_rand_new_with_seed (13);
   int s, f;
 
-  for (s = 0; s < (int) G_N_ELEMENTS (gst_settings); s++) {
+  for (s = 0; s < (int) DEF_N_SETTINGS; s++) {
     for (f = 0; f < test_n_formats; f++) {
       TexelAdjustConfig config;
       TexelAdjustPlan plan;
@@ -475,8 +370,8 @@ test_gst_after_linear (void)
       config.vignette = s & 1 ? 0.5 : 0.0;
       plan_for (&plan, &config, in->img.format, 22, 10);
       linear = adjust_cpu (&plan, in);
-      want = def_gamma_videobalance (&gst_settings[s], linear);
-      gst_config (&config, &gst_settings[s]);
+      want = def_gamma_videobalance (&def_settings[s], linear);
+      gst_config (&config, &def_settings[s]);
       plan_for (&plan, &config, in->img.format, 22, 10);
       got = adjust_cpu (&plan, in);
       if (count_off (want, got, 0, &max_diff))
@@ -1532,6 +1427,7 @@ typedef struct
   /* Hardware filtering of the 3D LUT even where the plan would not use
    * it (informative: measured against the plan's bound E). */
   int force_hw;
+  double gamma;                 /* the gamma element's, on Y' (0: 1) */
 } Settings;
 
 static const Settings float_settings[] = {
@@ -1570,6 +1466,14 @@ static const Settings float_settings[] = {
       LUT_GRADE_17},
   {"LUT grade 33, vignette", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 1,
       LUT_GRADE_33_WIDE},
+  {"gamma 0.7 (element)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0, 0, 0,
+      0.7},
+  {"gamma 1.5 saturation 1.3", 0, 1, 1.3, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0, 0,
+      0, 1.5},
+  {"gamma 2.2 after exposure", 0.05, 1.2, 1, 0.1, 1, 1, {1, 1, 1}, 0, 0, 0,
+      0, 0, 0, 2.2},
+  {"gamma 0.8 before LUT", 0.1, 1, 0.8, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0,
+      LUT_GRADE_17, 0, 0.8},
   {"(LUT identity 2, hw)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 1, 0, 0, 0,
       LUT_IDENTITY_2, 1},
   {"(LUT invert 2, hw)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 1, 0, 0, 0,
@@ -1649,6 +1553,8 @@ test_float_emulation (void)
         config.saturation = st->saturation;
         config.hue = st->hue;
         config.linear_gamma = st->linear_gamma;
+        if (st->gamma > 0.0)
+          config.gamma = st->gamma;
         config.exposure = st->exposure;
         memcpy (config.gain, st->gain, sizeof (config.gain));
         if (st->white_point > 0.0)
