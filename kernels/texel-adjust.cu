@@ -40,8 +40,8 @@
  *    entries' range; in hardware the weight error above (bounded per LUT
  *    by the plan, <= 0.5 code where used).
  *  - __expf, __logf, __powf are not used: __powf is exp2f (y * __log2f
- *    (x)), which the curve already is with decode, gains, gamma and
- *    encode composed in the log2 domain (one log2 and one exp2 per
+ *    (x)), which the curve already is with decode, gains, linear gamma
+ *    and encode composed in the log2 domain (one log2 and one exp2 per
  *    channel instead of three pows). __sincosf is not needed: the hue
  *    rotation's sine and cosine are per plan (host, double); the other
  *    divisions are reciprocals from the plan (the chroma mean divides by
@@ -55,10 +55,20 @@
  *    (gamma near 10 with k >= 8) are ill-conditioned in float; the GPU
  *    test asserts the bounds on the settings it lists.
  *
+ *  - Stage 2 (gamma and videobalance) is not approximated: 8-bit luma
+ *    through the plan's integer tables, chroma and 10-bit luma in double
+ *    with __dmul_rn / __dadd_rn (one rounding per operation, as the
+ *    elements' x86-64 code: an FMA would round differently and move
+ *    halves), RGB through the elements' integer matrices: the CPU's codes
+ *    exactly. Only 10-bit gamma is float (__log2f, exp2f: 1e-6 relative,
+ *    a thousandth of a code).
+ *
  * With the error well under a code, CPU and GPU differ only where the
  * exact value lies that close to a half code: by 1 code, rarely. The
  * LUT kind (8-bit RGB, GRAY8) is exact to the LUT's float rounding
- * (2^-24 relative) plus the balance matrix in float: 1 code, rarely.
+ * (2^-24 relative): 1 code, rarely. Where stage 1 feeds stage 2, a stage-1
+ * code off by one is mapped by stage 2 as the elements would map it (up
+ * to 4 codes on RGB): rarely.
  *
  * Memory: per-byte loads and stores through the format description, as
  * the CPU reference does (this first increment does not pack stores).

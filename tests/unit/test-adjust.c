@@ -652,6 +652,13 @@ test_plan_rejects (void)
   g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
           4, 4, NULL), ==, -1);
   texel_adjust_config_init (&config);
+  config.gamma = 0.0;
+  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
+          4, 4, NULL), ==, -1);
+  config.gamma = NAN;
+  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
+          4, 4, NULL), ==, -1);
+  texel_adjust_config_init (&config);
   config.exposure = 10.5;
   g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
           4, 4, NULL), ==, -1);
