@@ -61,7 +61,10 @@
  *             * (N - 1)
  *     and the 8 surrounding entries interpolated trilinearly. With a LUT
  *     and stage 2 active on 4:2:0 / 4:2:2 frames, stage 2 runs per luma
- *     pixel on the (rounded) chroma sample that covers it.
+ *     pixel, on the codes of that pixel's stage-1 Y'CbCr (its chroma: the
+ *     sample that covers it, or with stage 1 active its own adjusted
+ *     chroma), before the LUT; the chroma sample is then the mean of the
+ *     pixels' results.
  *  4. Clamp to the code range, round to the nearest code.
  *
  * The toe: L^(1/linear_gamma) has an infinite slope at 0 for linear_gamma
