@@ -375,8 +375,8 @@ gst_init (TexelAdjustPlan * plan, const TexelAdjustConfig * config)
   if (bits != 8)
     return;
   for (i = 0; i < 256; i++) {
-    g->gamma_table[i] = (uint8_t) texel_adjust_gst_gamma_d (g, i);
-    g->luma_table[i] = (uint8_t) texel_adjust_gst_luma_d (g, i);
+    g->table[0][i] = (uint8_t) texel_adjust_gst_gamma_d (g, i);
+    g->table[1][i] = (uint8_t) texel_adjust_gst_luma_d (g, i);
   }
 }
 

@@ -289,8 +289,10 @@ typedef struct
   double inv_gamma;             /* 1 / gamma */
   double contrast, bright;      /* bright: brightness * 255 * scale */
   double saturation, hue_cos, hue_sin;
-  /* 8 bits: Y1 of every Y (gamma), Y2 of every Y1 (balance). */
-  uint8_t gamma_table[256], luma_table[256];
+  /* 8 bits: [0] Y1 of every Y (gamma), [1] Y2 of every Y1 (balance);
+   * the kernels read them through a copy in shared memory (the "table"
+   * arguments below). */
+  uint8_t table[2][256];
 } TexelAdjustGst;
 
 /* What a kernel reads, derived once per caps or property change: float
@@ -635,14 +637,15 @@ texel_adjust_gst_round (const TexelAdjustGst * g, double v)
  * 1e-6 relative, a thousandth of a code: it differs from the reference
  * only where 1023 (y / 1023)^(1/gamma) lies that close to a half). */
 TEXEL_ADJUST_HD unsigned
-texel_adjust_gst_gamma_f (const TexelAdjustGst * g, unsigned y)
+texel_adjust_gst_gamma_f (const TexelAdjustGst * g, const uint8_t * table,
+    unsigned y)
 {
   float m = (float) g->max;
 
   if (!g->gamma)
     return y;
   if (g->scale == 1)
-    return g->gamma_table[y];
+    return table[y];
   if (y == 0)
     return 0;
   return (unsigned) floorf (m * TEXEL_ADJUST_EXP2F (TEXEL_ADJUST_LOG2F ((float)
@@ -651,14 +654,15 @@ texel_adjust_gst_gamma_f (const TexelAdjustGst * g, unsigned y)
 
 /* videobalance on Y' code @y. */
 TEXEL_ADJUST_HD unsigned
-texel_adjust_gst_luma_f (const TexelAdjustGst * g, unsigned y)
+texel_adjust_gst_luma_f (const TexelAdjustGst * g, const uint8_t * table,
+    unsigned y)
 {
   double black = 16.0 * g->scale;
 
   if (!g->balance)
     return y;
   if (g->scale == 1)
-    return g->luma_table[y];
+    return table[256 + y];
   return texel_adjust_gst_round (g, TEXEL_ADJUST_DADD (black,
           TEXEL_ADJUST_DADD (TEXEL_ADJUST_DMUL ((double) y - black,
                   g->contrast), g->bright)));
@@ -693,8 +697,8 @@ texel_adjust_clamp255 (int v)
 /* One element's round trip of 8-bit R'G'B' @c through the elements'
  * fixed-point BT.601 matrices (arithmetic >> 8: a floor). */
 TEXEL_ADJUST_HD void
-texel_adjust_gst_rgb_pass (const TexelAdjustGst * g, int balance,
-    unsigned c[3])
+texel_adjust_gst_rgb_pass (const TexelAdjustGst * g, const uint8_t * table,
+    int balance, unsigned c[3])
 {
   int r = (int) c[0], gr = (int) c[1], b = (int) c[2];
   int y = (66 * r + 129 * gr + 25 * b + 4096) >> 8;
@@ -708,12 +712,12 @@ texel_adjust_gst_rgb_pass (const TexelAdjustGst * g, int balance,
     unsigned cb = (unsigned) texel_adjust_clamp255 (u);
     unsigned cr = (unsigned) texel_adjust_clamp255 (v);
 
-    y = (int) texel_adjust_gst_luma_f (g, (unsigned) y);
+    y = (int) texel_adjust_gst_luma_f (g, table, (unsigned) y);
     texel_adjust_gst_chroma_f (g, &cb, &cr);
     u = (int) cb;
     v = (int) cr;
   } else {
-    y = (int) texel_adjust_gst_gamma_f (g, (unsigned) y);
+    y = (int) texel_adjust_gst_gamma_f (g, table, (unsigned) y);
   }
   c[0] = (unsigned) texel_adjust_clamp255 ((298 * y + 409 * v - 57068) >> 8);
   c[1] = (unsigned) texel_adjust_clamp255 ((298 * y - 100 * u - 208 * v +
@@ -723,12 +727,13 @@ texel_adjust_gst_rgb_pass (const TexelAdjustGst * g, int balance,
 
 /* `gamma ! videobalance` on 8-bit R'G'B' @c, in place. */
 TEXEL_ADJUST_HD void
-texel_adjust_gst_rgb_f (const TexelAdjustGst * g, unsigned c[3])
+texel_adjust_gst_rgb_f (const TexelAdjustGst * g, const uint8_t * table,
+    unsigned c[3])
 {
   if (g->gamma)
-    texel_adjust_gst_rgb_pass (g, 0, c);
+    texel_adjust_gst_rgb_pass (g, table, 0, c);
   if (g->balance)
-    texel_adjust_gst_rgb_pass (g, 1, c);
+    texel_adjust_gst_rgb_pass (g, table, 1, c);
 }
 
 /* Entry (@r, @g, @b) of the 3D LUT, without filtering. */
@@ -811,7 +816,7 @@ texel_adjust_lut3d_f (const TexelAdjustKernelPlan * p,
  * 0xff (as the converter writes it). */
 TEXEL_ADJUST_HD void
 texel_adjust_store_rgb_f (const TexelAdjustKernelPlan * p,
-    const TexelAdjustLut3dSource * lut3d, const TexelImage * in,
+    const uint8_t * table, const TexelAdjustLut3dSource * lut3d, const TexelImage * in,
     const TexelImage * out, int x, int y, const float v[3])
 {
   int n = p->fmt.is_gray ? 1 : 3, k;
@@ -826,7 +831,7 @@ texel_adjust_store_rgb_f (const TexelAdjustKernelPlan * p,
     TEXEL_ADJUST_UNROLL
     for (k = 0; k < 3; k++)
       c[k] = texel_adjust_quantize_f (p, v[k]);
-    texel_adjust_gst_rgb_f (&p->gst, c);
+    texel_adjust_gst_rgb_f (&p->gst, table, c);
     TEXEL_ADJUST_UNROLL
     for (k = 0; k < 3; k++)
       o[k] = (float) c[k] * (1.0f / 255.0f);
@@ -849,12 +854,13 @@ texel_adjust_store_rgb_f (const TexelAdjustKernelPlan * p,
 /* Adjusts the luma pixels of chroma block (@bx, @by) (one pixel for RGB,
  * GRAY8 and formats without subsampling) and its chroma sample. @kind:
  * the plan's (a constant in each kernel, so that it keeps only its own
- * code and registers); @lut: the plan's LUTs, 3 x TEXEL_ADJUST_LUT_SIZE
- * (in shared memory on the GPU); @lut3d: the 3D LUT, when the plan has
- * one. */
+ * code and registers); @lut: the plan's LUTs, 3 x TEXEL_ADJUST_LUT_SIZE,
+ * and @table: its gst.table, 2 x 256 (both in shared memory on the GPU);
+ * @lut3d: the 3D LUT, when the plan has one. */
 TEXEL_ADJUST_HD void
 texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
-    const float *lut, const TexelAdjustLut3dSource * lut3d,
+    const float *lut, const uint8_t * table,
+    const TexelAdjustLut3dSource * lut3d,
     const TexelImage * in, const TexelImage * out, int bx, int by)
 {
   int x0 = bx << p->x_shift, y0 = by << p->y_shift;
@@ -874,7 +880,7 @@ texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
       if (c == 0 || !p->fmt.is_gray)
         v[c] = lut[c * TEXEL_ADJUST_LUT_SIZE + texel_adjust_read_f (p, in, c,
                 x0, y0)];
-    texel_adjust_store_rgb_f (p, lut3d, in, out, x0, y0, v);
+    texel_adjust_store_rgb_f (p, table, lut3d, in, out, x0, y0, v);
     return;
   }
 
@@ -886,7 +892,7 @@ texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
     for (c = 0; c < 3; c++)
       v[c] = texel_adjust_curve_f (&p->curve_f, c,
           (float) texel_adjust_read_f (p, in, c, x0, y0) * inv_max, g, lg);
-    texel_adjust_store_rgb_f (p, lut3d, in, out, x0, y0, v);
+    texel_adjust_store_rgb_f (p, table, lut3d, in, out, x0, y0, v);
     return;
   }
 
@@ -895,7 +901,7 @@ texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
     for (y = y0; y < y1; y++)
       for (x = x0; x < x1; x++)
         texel_adjust_write_f (p, out, 0, x, y, texel_adjust_gst_luma_f
-            (&p->gst, texel_adjust_gst_gamma_f (&p->gst,
+            (&p->gst, table, texel_adjust_gst_gamma_f (&p->gst, table,
                     texel_adjust_read_f (p, in, 0, x, y))));
     if (p->has_chroma) {
       unsigned cb = texel_adjust_read_f (p, in, 1, bx, by);
@@ -939,9 +945,9 @@ texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
                   fmaf (p->enc[k][2], rgb[2], p->enc[k][3])));
         if (gst) {
           /* Stage 2 on this pixel's codes. */
-          unsigned yc = texel_adjust_gst_luma_f (&p->gst,
-              texel_adjust_gst_gamma_f (&p->gst, texel_adjust_quantize_f (p,
-                      o[0])));
+          unsigned yc = texel_adjust_gst_luma_f (&p->gst, table,
+              texel_adjust_gst_gamma_f (&p->gst, table,
+                  texel_adjust_quantize_f (p, o[0])));
           unsigned cb = texel_adjust_quantize_f (p, o[1]);
           unsigned cr = texel_adjust_quantize_f (p, o[2]);
 

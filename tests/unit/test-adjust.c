@@ -126,8 +126,8 @@ adjust_float (const TexelAdjustPlan * plan, const TestImage * in)
   memset (out->mem, 0xa5, out->size);
   for (by = 0; by < bh; by++)
     for (bx = 0; bx < bw; bx++)
-      texel_adjust_block_f (k, k->kind, &k->lut[0][0], &lut3d, &in->img,
-          &out->img, bx, by);
+      texel_adjust_block_f (k, k->kind, &k->lut[0][0], &k->gst.table[0][0],
+          &lut3d, &in->img, &out->img, bx, by);
   return out;
 }
 
