@@ -318,6 +318,7 @@ test_gst_definition (void)
 static void
 test_gst_known_values (void)
 {
+  static const unsigned grey[4] = { 126, 128, 128, 0 };
   TexelAdjustConfig config;
   TexelAdjustPlan plan;
   TestImage *in = test_image_new (TEXEL_FORMAT_I420, 2, 2, 1);
@@ -327,7 +328,7 @@ test_gst_known_values (void)
   texel_adjust_config_init (&config);
   config.brightness = 0.3;
   plan_for (&plan, &config, TEXEL_FORMAT_I420, 2, 2);
-  test_image_set (in, 0, 0, 0, 126);
+  test_image_fill_solid (in, grey);
   out = adjust_cpu (&plan, in);
   g_assert_cmpuint (test_image_get (out, 0, 0, 0), ==, 202);
   test_image_free (out);
