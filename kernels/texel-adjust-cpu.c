@@ -115,34 +115,172 @@ void
 texel_adjust_yuv_pixel_d (const TexelAdjustPlan * plan, double qy, double qb,
     double qr, double gain, double out[3])
 {
-  double rgb[3], balanced[3];
+  double q[3] = { qy, qb, qr }, rgb[3];
   int k;
 
-  if (!plan->kernel.linear && plan->cube == NULL) {
-    out[0] = plan->y_coef_d[0] * qy + plan->y_coef_d[1];
-    for (k = 0; k < 2; k++)
-      out[1 + k] = plan->c_coef_d[k][0] * qb + plan->c_coef_d[k][1] * qr
-          + plan->c_coef_d[k][2];
+  if (!plan->kernel.linear) {
+    for (k = 0; k < 3; k++)
+      out[k] = (q[k] + plan->off_d[k]) / plan->kernel.max_code;
     return;
   }
-  for (k = 0; k < 3; k++) {
-    rgb[k] = plan->dec_d[k][0] * qy + plan->dec_d[k][1] * qb
-        + plan->dec_d[k][2] * qr;
-    if (plan->kernel.linear)
-      rgb[k] = texel_adjust_curve_d (&plan->curve, k, rgb[k], gain);
-  }
-  if (plan->cube != NULL) {
-    /* The balance on R'G'B', then the LUT (enc_d encodes only). */
-    for (k = 0; k < 3; k++)
-      balanced[k] = plan->post_d[k][0] * rgb[0] + plan->post_d[k][1] * rgb[1]
-          + plan->post_d[k][2] * rgb[2] + plan->post_d[k][3];
-    texel_adjust_lut3d_d (plan, balanced);
-    for (k = 0; k < 3; k++)
-      rgb[k] = balanced[k];
-  }
+  for (k = 0; k < 3; k++)
+    rgb[k] = texel_adjust_curve_d (&plan->curve, k, plan->dec_d[k][0] * qy
+        + plan->dec_d[k][1] * qb + plan->dec_d[k][2] * qr, gain);
   for (k = 0; k < 3; k++)
     out[k] = plan->enc_d[k][0] * rgb[0] + plan->enc_d[k][1] * rgb[1]
         + plan->enc_d[k][2] * rgb[2] + plan->enc_d[k][3];
+}
+
+/* The nearest code of normalised @v, clamped (round () rounds halves
+ * away from zero: up, for these non-negative values). */
+static unsigned
+code_of (double v, double max)
+{
+  return (unsigned) round (clamp01 (v) * max);
+}
+
+void
+texel_adjust_pixel_d (const TexelAdjustPlan * plan, double qy, double qb,
+    double qr, double gain, double out[3])
+{
+  const TexelAdjustGst *g = &plan->kernel.gst;
+  double max = plan->kernel.max_code, rgb[3];
+  unsigned c[3];
+  int k, i;
+
+  texel_adjust_yuv_pixel_d (plan, qy, qb, qr, gain, out);
+  if (g->gamma || g->balance) {
+    for (k = 0; k < 3; k++)
+      c[k] = code_of (out[k], max);
+    out[0] = texel_adjust_gst_luma_d (g, texel_adjust_gst_gamma_d (g,
+            c[0])) / max;
+    if (plan->cube == NULL)
+      return;
+    texel_adjust_gst_chroma_d (g, c[1], c[2], c + 1);
+    out[1] = c[1] / max;
+    out[2] = c[2] / max;
+  }
+  if (plan->cube == NULL)
+    return;
+  /* The LUT on R'G'B' of these codes. */
+  for (k = 0; k < 3; k++) {
+    rgb[k] = 0.0;
+    for (i = 0; i < 3; i++)
+      rgb[k] += plan->dec_d[k][i] * (out[i] * max - plan->off_d[i]);
+  }
+  texel_adjust_lut3d_d (plan, rgb);
+  for (k = 0; k < 3; k++)
+    out[k] = plan->enc_d[k][0] * rgb[0] + plan->enc_d[k][1] * rgb[1]
+        + plan->enc_d[k][2] * rgb[2] + plan->enc_d[k][3];
+}
+
+/* ------------------------------------------------------------------ */
+/* Stage 2: the elements' definitions, as texel-adjust.h writes them. */
+
+/* rint (clamp (v, 0, max)): videobalance's rounding, halves to even. */
+static unsigned
+gst_round (const TexelAdjustGst * g, double v)
+{
+  if (v < 0.0)
+    v = 0.0;
+  else if (v > g->max)
+    v = g->max;
+  return (unsigned) rint (v);
+}
+
+unsigned
+texel_adjust_gst_gamma_d (const TexelAdjustGst * g, unsigned y)
+{
+  if (!g->gamma)
+    return y;
+  return (unsigned) floor (g->max * pow (y / g->max, g->inv_gamma) + 0.5);
+}
+
+unsigned
+texel_adjust_gst_luma_d (const TexelAdjustGst * g, unsigned y)
+{
+  double black = 16.0 * g->scale;
+
+  if (!g->balance)
+    return y;
+  return gst_round (g, black + ((y - black) * g->contrast + g->bright));
+}
+
+void
+texel_adjust_gst_chroma_d (const TexelAdjustGst * g, unsigned u, unsigned v,
+    unsigned out[2])
+{
+  double mid = 128.0 * g->scale, cu = u - mid, cv = v - mid;
+
+  if (!g->balance) {
+    out[0] = u;
+    out[1] = v;
+    return;
+  }
+  out[0] = gst_round (g, mid + (cu * g->hue_cos + cv * g->hue_sin)
+      * g->saturation);
+  out[1] = gst_round (g, mid + (-cu * g->hue_sin + cv * g->hue_cos)
+      * g->saturation);
+}
+
+/* The elements' fixed-point BT.601 matrices: out = floor ((m . in + m3) /
+ * 256). */
+static const int gst_to_ycbcr[3][4] = {
+  {66, 129, 25, 4096}, {-38, -74, 112, 32768}, {112, -94, -18, 32768}
+};
+static const int gst_to_rgb[3][4] = {
+  {298, 0, 409, -57068}, {298, -100, -208, 34707}, {298, 516, 0, -70870}
+};
+
+static void
+gst_matrix (const int m[3][4], const int in[3], int out[3])
+{
+  int k;
+
+  for (k = 0; k < 3; k++)
+    out[k] = (int) floor ((m[k][0] * in[0] + m[k][1] * in[1]
+            + m[k][2] * in[2] + m[k][3]) / 256.0);
+}
+
+static int
+clamp_code (int v)
+{
+  return v < 0 ? 0 : (v > 255 ? 255 : v);
+}
+
+/* One element's pass: R'G'B' -> Y'CbCr, the element, back, clamped. */
+static void
+gst_rgb_pass (const TexelAdjustGst * g, int balance, unsigned rgb[3])
+{
+  int in[3], ycc[3], out[3], k;
+
+  for (k = 0; k < 3; k++)
+    in[k] = (int) rgb[k];
+  gst_matrix (gst_to_ycbcr, in, ycc);
+  if (balance) {
+    unsigned c[2];
+
+    for (k = 0; k < 3; k++)
+      ycc[k] = clamp_code (ycc[k]);
+    texel_adjust_gst_chroma_d (g, ycc[1], ycc[2], c);
+    ycc[0] = (int) texel_adjust_gst_luma_d (g, ycc[0]);
+    ycc[1] = (int) c[0];
+    ycc[2] = (int) c[1];
+  } else {
+    ycc[0] = (int) texel_adjust_gst_gamma_d (g, clamp_code (ycc[0]));
+  }
+  gst_matrix (gst_to_rgb, ycc, out);
+  for (k = 0; k < 3; k++)
+    rgb[k] = (unsigned) clamp_code (out[k]);
+}
+
+void
+texel_adjust_gst_rgb_d (const TexelAdjustGst * g, unsigned rgb[3])
+{
+  if (g->gamma)
+    gst_rgb_pass (g, 0, rgb);
+  if (g->balance)
+    gst_rgb_pass (g, 1, rgb);
 }
 
 static uint8_t *
@@ -194,24 +332,28 @@ adjust_rgb_pixel (const TexelAdjustPlan * plan, const TexelImage * in,
     TexelImage * out, int x, int y)
 {
   const TexelAdjustKernelPlan *kp = &plan->kernel;
-  double v[3], o[3], gain = texel_adjust_vignette_d (plan, x, y);
-  int c, k;
+  const TexelAdjustGst *g = &kp->gst;
+  double v[3], gain = texel_adjust_vignette_d (plan, x, y);
+  int c;
 
   for (c = 0; c < 3; c++) {
     v[c] = read_code (&kp->fmt, in, c, x, y) / 255.0;
     if (kp->linear)
       v[c] = texel_adjust_curve_d (&plan->curve, c, v[c], gain);
   }
-  for (k = 0; k < 3; k++) {
-    o[k] = v[k];
-    if (kp->has_matrix)
-      o[k] = plan->mat_d[k][0] * v[0] + plan->mat_d[k][1] * v[1]
-          + plan->mat_d[k][2] * v[2] + plan->mat_d[k][3];
+  if (g->gamma || g->balance) {
+    unsigned codes[3];
+
+    for (c = 0; c < 3; c++)
+      codes[c] = code_of (v[c], 255.0);
+    texel_adjust_gst_rgb_d (g, codes);
+    for (c = 0; c < 3; c++)
+      v[c] = codes[c] / 255.0;
   }
   if (plan->cube != NULL)
-    texel_adjust_lut3d_d (plan, o);
-  for (k = 0; k < 3; k++)
-    write_value (kp, out, k, x, y, o[k]);
+    texel_adjust_lut3d_d (plan, v);
+  for (c = 0; c < 3; c++)
+    write_value (kp, out, c, x, y, v[c]);
   if (kp->fmt.comp[3].plane >= 0)
     write_code (&kp->fmt, out, 3, x, y, read_code (&kp->fmt, in, 3, x, y));
   /* RGBx's unused byte: 0xff, as the converter writes it. */
@@ -229,6 +371,7 @@ adjust_yuv_block (const TexelAdjustPlan * plan, const TexelImage * in,
   int x0 = bx << kp->x_shift, y0 = by << kp->y_shift;
   int x1 = x0 + (1 << kp->x_shift), y1 = y0 + (1 << kp->y_shift);
   double qb = 0.0, qr = 0.0, sum[2] = { 0.0, 0.0 }, v[3];
+  unsigned c[2];
   int x, y, n = 0;
 
   if (x1 > kp->width)
@@ -243,7 +386,7 @@ adjust_yuv_block (const TexelAdjustPlan * plan, const TexelImage * in,
     for (x = x0; x < x1; x++) {
       double qy = read_code (&kp->fmt, in, 0, x, y) - plan->off_d[0];
 
-      texel_adjust_yuv_pixel_d (plan, qy, qb, qr,
+      texel_adjust_pixel_d (plan, qy, qb, qr,
           texel_adjust_vignette_d (plan, x, y), v);
       write_value (kp, out, 0, x, y, v[0]);
       sum[0] += v[1];
@@ -253,14 +396,15 @@ adjust_yuv_block (const TexelAdjustPlan * plan, const TexelImage * in,
   }
   if (!kp->has_chroma)
     return;
-  if (kp->linear || plan->cube != NULL) {
-    /* The mean of the adjusted chroma of the covered pixels. */
-    v[1] = sum[0] / n;
-    v[2] = sum[1] / n;
-  }
-  /* Else luma did not matter: v holds the chroma of the block. */
-  write_value (kp, out, 1, bx, by, v[1]);
-  write_value (kp, out, 2, bx, by, v[2]);
+  /* The mean of the adjusted chroma of the covered pixels (without the
+   * linear stage and a LUT all alike), then stage 2 when it was left to
+   * the chroma sample. */
+  c[0] = code_of (sum[0] / n, kp->max_code);
+  c[1] = code_of (sum[1] / n, kp->max_code);
+  if ((kp->gst.gamma || kp->gst.balance) && plan->cube == NULL)
+    texel_adjust_gst_chroma_d (&kp->gst, c[0], c[1], c);
+  write_code (&kp->fmt, out, 1, bx, by, c[0]);
+  write_code (&kp->fmt, out, 2, bx, by, c[1]);
 }
 
 void

@@ -1,11 +1,11 @@
 /* gst-texel: turning adjustment settings into a plan.
  *
  * Everything that does not change from frame to frame is worked out here
- * once, in double precision: the Y'CbCr <-> R'G'B' matrices with the
- * balance folded in, the transfer function's constants arranged for the
- * kernels' log2-domain curve, and the LUTs of 8-bit RGB and GRAY8 frames
- * (each entry from the CPU reference's own double-precision function,
- * rounded to float once).
+ * once, in double precision: the Y'CbCr <-> R'G'B' matrices, the
+ * transfer function's constants arranged for the kernels' log2-domain
+ * curve, the GStreamer stage's parameters and 8-bit tables, and the LUTs
+ * of 8-bit RGB and GRAY8 frames (each entry from the CPU reference's own
+ * double-precision function, rounded to float once).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -32,6 +32,7 @@ texel_adjust_config_init (TexelAdjustConfig * config)
   config->contrast = 1.0;
   config->saturation = 1.0;
   config->gamma = 1.0;
+  config->linear_gamma = 1.0;
   config->gain[0] = config->gain[1] = config->gain[2] = 1.0;
   config->white_point = TEXEL_ADJUST_WHITE_POINT_NEUTRAL;
   config->matrix = TEXEL_MATRIX_BT709;
@@ -42,7 +43,7 @@ texel_adjust_config_init (TexelAdjustConfig * config)
 int
 texel_adjust_config_linear_neutral (const TexelAdjustConfig * config)
 {
-  return config->gamma == 1.0 && config->exposure == 0.0
+  return config->linear_gamma == 1.0 && config->exposure == 0.0
       && config->gain[0] == 1.0 && config->gain[1] == 1.0
       && config->gain[2] == 1.0
       && config->white_point == TEXEL_ADJUST_WHITE_POINT_NEUTRAL
@@ -57,10 +58,16 @@ balance_neutral (const TexelAdjustConfig * config)
 }
 
 int
+texel_adjust_config_gst_neutral (const TexelAdjustConfig * config)
+{
+  return config->gamma == 1.0 && balance_neutral (config);
+}
+
+int
 texel_adjust_config_is_neutral (const TexelAdjustConfig * config)
 {
   return texel_adjust_config_linear_neutral (config)
-      && balance_neutral (config) && config->cube == NULL;
+      && texel_adjust_config_gst_neutral (config) && config->cube == NULL;
 }
 
 void
@@ -275,22 +282,6 @@ decode_ycbcr (TexelMatrix matrix, Affine d)
   d[1][2] = -kr * 2.0 * (1.0 - kr) / kg;
 }
 
-/* videobalance on normalised (Y', Cb, Cr). */
-static void
-balance_matrix (const TexelAdjustConfig * config, Affine b)
-{
-  double s = config->saturation;
-  double co = cos (M_PI * config->hue), si = sin (M_PI * config->hue);
-
-  memset (b, 0, sizeof (Affine));
-  b[0][0] = config->contrast;
-  b[0][3] = config->brightness;
-  b[1][1] = s * co;
-  b[1][2] = s * si;
-  b[2][1] = -s * si;
-  b[2][2] = s * co;
-}
-
 /* Y'CbCr codes of @desc: code = off + range * value. */
 static void
 quantisation (const TexelFormatDesc * desc, int full_range, double off[3],
@@ -320,7 +311,7 @@ curve_init (TexelAdjustPlan * plan, const TexelAdjustConfig * config)
   texel_white_point_gains (config->primaries, config->white_point, wp);
   for (c = 0; c < 3; c++)
     cv->k[c] = config->gain[c] * wp[c] * k;
-  cv->inv_gamma = 1.0 / config->gamma;
+  cv->inv_gamma = 1.0 / config->linear_gamma;
   cv->toe = TEXEL_ADJUST_TOE;
   cv->toe_slope = pow (cv->toe, cv->inv_gamma - 1.0);
   cv->tone_map = config->tone_map;
@@ -362,6 +353,33 @@ vignette_init (TexelAdjustPlan * plan, double strength)
   k->vig_k = (float) (strength / (hw * hw + hh * hh));
 }
 
+/* Stage 2: `gamma ! videobalance`, their parameters as the elements
+ * compute them (brightness * 255 first, as videobalance's table does),
+ * and at 8 bits their tables, from the reference's own functions. */
+static void
+gst_init (TexelAdjustPlan * plan, const TexelAdjustConfig * config)
+{
+  TexelAdjustGst *g = &plan->kernel.gst;
+  int bits = plan->kernel.fmt.bits, i;
+
+  g->gamma = config->gamma != 1.0;
+  g->balance = !balance_neutral (config);
+  g->scale = 1 << (bits - 8);
+  g->max = (double) ((1 << bits) - 1);
+  g->inv_gamma = 1.0 / config->gamma;
+  g->contrast = config->contrast;
+  g->bright = config->brightness * 255.0 * g->scale;
+  g->saturation = config->saturation;
+  g->hue_cos = cos (M_PI * config->hue);
+  g->hue_sin = sin (M_PI * config->hue);
+  if (bits != 8)
+    return;
+  for (i = 0; i < 256; i++) {
+    g->table[0][i] = (uint8_t) texel_adjust_gst_gamma_d (g, i);
+    g->table[1][i] = (uint8_t) texel_adjust_gst_luma_d (g, i);
+  }
+}
+
 /* Byte offset of the unused byte of RGBx-like formats, or -1. */
 static int
 padding_offset (const TexelFormatDesc * desc)
@@ -380,20 +398,13 @@ padding_offset (const TexelFormatDesc * desc)
   return -1;
 }
 
-/* RGB formats: the balance through BT.601 (as videobalance), as one
- * matrix on normalised R'G'B' codes. */
+/* RGB formats: per-channel LUTs of the curves (identity without the
+ * linear stage); stage 2 runs on the codes after them. */
 static void
-rgb_plan (TexelAdjustPlan * plan, const TexelAdjustConfig * config)
+rgb_plan (TexelAdjustPlan * plan)
 {
-  Affine e, d, b;
-  int c, k, i;
+  int c, i;
 
-  encode_ycbcr (TEXEL_MATRIX_BT601, e);
-  decode_ycbcr (TEXEL_MATRIX_BT601, d);
-  balance_matrix (config, b);
-  affine_mul (b, e, b);
-  affine_mul (d, b, plan->mat_d);
-  plan->kernel.has_matrix = !balance_neutral (config);
   /* A vignette makes the curve depend on the position: no LUT. */
   plan->kernel.kind = plan->kernel.positional ? TEXEL_ADJUST_KIND_RGB_PIXEL :
       TEXEL_ADJUST_KIND_LUT;
@@ -402,9 +413,6 @@ rgb_plan (TexelAdjustPlan * plan, const TexelAdjustConfig * config)
       plan->kernel.lut[c][i] = (float) (plan->kernel.linear ?
           texel_adjust_curve_d (&plan->curve, c, i / 255.0, 1.0) :
           i / 255.0);
-  for (k = 0; k < 3; k++)
-    for (c = 0; c < 4; c++)
-      plan->kernel.mat[k][c] = (float) plan->mat_d[k][c];
 }
 
 static void
@@ -413,7 +421,7 @@ yuv_plan (TexelAdjustPlan * plan, const TexelAdjustConfig * config)
   const TexelFormatDesc *desc = &plan->kernel.fmt;
   TexelMatrix matrix = yuv_matrix (config->matrix);
   double off[3], range[3], max = plan->kernel.max_code;
-  Affine e, d, b, q;
+  Affine e, d, q;
   int k, c;
 
   quantisation (desc, config->full_range, off, range);
@@ -421,38 +429,19 @@ yuv_plan (TexelAdjustPlan * plan, const TexelAdjustConfig * config)
     plan->off_d[c] = off[c];
     plan->kernel.off[c] = (float) off[c];
   }
-
-  /* Separable: Y = (off_y + contrast * qY + range_y * brightness) / max;
-   * C = (off_c + saturation * rotation (qCb, qCr)) / max. */
-  balance_matrix (config, b);
-  plan->y_coef_d[0] = config->contrast / max;
-  plan->y_coef_d[1] = (off[0] + range[0] * config->brightness) / max;
-  for (k = 0; k < 2; k++) {
-    plan->c_coef_d[k][0] = b[1 + k][1] / max;
-    plan->c_coef_d[k][1] = b[1 + k][2] / max;
-    plan->c_coef_d[k][2] = off[1 + k] / max;
-  }
-
-  /* Linear: q -> R'G'B' ... */
+  /* Centred codes -> R'G'B' ... */
   decode_ycbcr (matrix, d);
   for (k = 0; k < 3; k++)
     for (c = 0; c < 3; c++)
       plan->dec_d[k][c] = d[k][c] / range[c];
-  /* ... R'G'B' -> (Y', Cb, Cr) -> balance -> normalised codes. */
+  /* ... and R'G'B' -> normalised codes. */
   encode_ycbcr (matrix, e);
-  affine_mul (b, e, e);
   memset (q, 0, sizeof (Affine));
   for (k = 0; k < 3; k++) {
     q[k][k] = range[k] / max;
     q[k][3] = off[k] / max;
   }
   affine_mul (q, e, plan->enc_d);
-
-  for (k = 0; k < 2; k++) {
-    plan->kernel.y_coef[k] = (float) plan->y_coef_d[k];
-    for (c = 0; c < 3; c++)
-      plan->kernel.c_coef[k][c] = (float) plan->c_coef_d[k][c];
-  }
   for (k = 0; k < 3; k++) {
     for (c = 0; c < 3; c++)
       plan->kernel.dec[k][c] = (float) plan->dec_d[k][c];
@@ -461,21 +450,6 @@ yuv_plan (TexelAdjustPlan * plan, const TexelAdjustConfig * config)
   }
   plan->kernel.kind = plan->kernel.linear || plan->cube != NULL ?
       TEXEL_ADJUST_KIND_YUV_RGB : TEXEL_ADJUST_KIND_YUV_SEPARABLE;
-  if (plan->cube == NULL)
-    return;
-
-  /* With a 3D LUT: the balance on R'G'B' before it (decode after balance
-   * after encode), the plain encoding after it. */
-  encode_ycbcr (matrix, e);
-  decode_ycbcr (matrix, d);
-  affine_mul (b, e, b);
-  affine_mul (d, b, plan->post_d);
-  affine_mul (q, e, plan->enc_d);
-  for (k = 0; k < 3; k++)
-    for (c = 0; c < 4; c++) {
-      plan->kernel.post[k][c] = (float) plan->post_d[k][c];
-      plan->kernel.enc[k][c] = (float) plan->enc_d[k][c];
-    }
 }
 
 /* The 3D LUT's lattice mapping, and whether hardware filtering keeps
@@ -547,6 +521,9 @@ texel_adjust_plan_init (TexelAdjustPlan * plan,
   else if (!(config->gamma >= TEXEL_ADJUST_GAMMA_MIN
           && config->gamma <= TEXEL_ADJUST_GAMMA_MAX))
     why = "gamma out of range";
+  else if (!(config->linear_gamma >= TEXEL_ADJUST_GAMMA_MIN
+          && config->linear_gamma <= TEXEL_ADJUST_GAMMA_MAX))
+    why = "linear gamma out of range";
   else if (!(fabs (config->exposure) <= TEXEL_ADJUST_EXPOSURE_MAX))
     why = "exposure out of range";
   for (c = 0; c < 3 && why == NULL; c++)
@@ -603,9 +580,10 @@ texel_adjust_plan_init (TexelAdjustPlan * plan,
   plan->cube = config->cube;
   curve_init (plan, config);
   vignette_init (plan, config->vignette);
+  gst_init (plan, config);
 
   if (!desc->is_yuv) {
-    rgb_plan (plan, config);
+    rgb_plan (plan);
     if (plan->cube != NULL)
       lut3d_init (plan);
     return 0;
@@ -621,7 +599,7 @@ texel_adjust_plan_init (TexelAdjustPlan * plan,
     for (i = 0; i < TEXEL_ADJUST_LUT_SIZE; i++) {
       double v[3];
 
-      texel_adjust_yuv_pixel_d (plan, i - plan->off_d[0], 0.0, 0.0, 1.0, v);
+      texel_adjust_pixel_d (plan, i - plan->off_d[0], 0.0, 0.0, 1.0, v);
       plan->kernel.lut[0][i] = (float) v[0];
     }
     plan->kernel.kind = TEXEL_ADJUST_KIND_LUT;

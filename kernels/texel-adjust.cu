@@ -5,9 +5,10 @@
  * texel_adjust_block_f () of texel-adjust.h: the very code the unit tests
  * run on the host against the double-precision reference. The plan's
  * float part goes by value (kernel parameters live in the constant bank);
- * the LUT kind copies its LUTs into shared memory first, because lookups
- * indexed by pixel codes diverge within a warp, which the constant cache
- * serialises and shared memory does not. A 3D LUT is a float4 cudaArray
+ * the LUT kind copies its LUTs, and every kind the 8-bit tables of gamma
+ * and videobalance, into shared memory first, because lookups indexed by
+ * pixel codes diverge within a warp, which the constant cache serialises
+ * and shared memory does not. A 3D LUT is a float4 cudaArray
  * read through a texture (the texture cache suits the 3D locality of
  * neighbouring pixels' colours): filtered by the hardware where its 8-bit
  * weights stay within half a code (texel-adjust.h), else 8 point fetches
@@ -40,8 +41,8 @@
  *    entries' range; in hardware the weight error above (bounded per LUT
  *    by the plan, <= 0.5 code where used).
  *  - __expf, __logf, __powf are not used: __powf is exp2f (y * __log2f
- *    (x)), which the curve already is with decode, gains, gamma and
- *    encode composed in the log2 domain (one log2 and one exp2 per
+ *    (x)), which the curve already is with decode, gains, linear gamma
+ *    and encode composed in the log2 domain (one log2 and one exp2 per
  *    channel instead of three pows). __sincosf is not needed: the hue
  *    rotation's sine and cosine are per plan (host, double); the other
  *    divisions are reciprocals from the plan (the chroma mean divides by
@@ -55,10 +56,20 @@
  *    (gamma near 10 with k >= 8) are ill-conditioned in float; the GPU
  *    test asserts the bounds on the settings it lists.
  *
+ *  - Stage 2 (gamma and videobalance) is not approximated: 8-bit luma
+ *    through the plan's integer tables, chroma and 10-bit luma in double
+ *    with __dmul_rn / __dadd_rn (one rounding per operation, as the
+ *    elements' x86-64 code: an FMA would round differently and move
+ *    halves), RGB through the elements' integer matrices: the CPU's codes
+ *    exactly. Only 10-bit gamma is float (__log2f, exp2f: 1e-6 relative,
+ *    a thousandth of a code).
+ *
  * With the error well under a code, CPU and GPU differ only where the
  * exact value lies that close to a half code: by 1 code, rarely. The
  * LUT kind (8-bit RGB, GRAY8) is exact to the LUT's float rounding
- * (2^-24 relative) plus the balance matrix in float: 1 code, rarely.
+ * (2^-24 relative): 1 code, rarely. Where stage 1 feeds stage 2, a stage-1
+ * code off by one is mapped by stage 2 as the elements would map it (up
+ * to 4 codes on RGB): rarely.
  *
  * Memory: per-byte loads and stores through the format description, as
  * the CPU reference does (this first increment does not pack stores).
@@ -92,27 +103,34 @@ texel_adjust_kernel (const TexelAdjustKernelPlan plan,
     const TexelAdjustLut3dSource lut3d, const TexelImage in,
     const TexelImage out, int bw, int by0, int by1)
 {
-  /* Only the LUT kind holds its tables here. */
+  /* Only the LUT kind holds its LUTs here; every kind the 8-bit tables
+   * of gamma and videobalance (GRAY8's LUT has them in it already). */
   __shared__ float lut[KIND == TEXEL_ADJUST_KIND_LUT ?
       3 * TEXEL_ADJUST_LUT_SIZE : 1];
+  __shared__ uint8_t table[2 * 256];
   int bx = blockIdx.x * blockDim.x + threadIdx.x;
   int by = by0 + blockIdx.y * blockDim.y + threadIdx.y;
+  int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  int nt = blockDim.x * blockDim.y;
 
   if (KIND == TEXEL_ADJUST_KIND_LUT) {
     int n = plan.fmt.is_gray ? TEXEL_ADJUST_LUT_SIZE :
         3 * TEXEL_ADJUST_LUT_SIZE;
 
-    for (int i = threadIdx.y * blockDim.x + threadIdx.x; i < n;
-        i += blockDim.x * blockDim.y)
+    for (int i = tid; i < n; i += nt)
       lut[i] = plan.lut[i / TEXEL_ADJUST_LUT_SIZE][i %
           TEXEL_ADJUST_LUT_SIZE];
-    __syncthreads ();
   }
+  if ((plan.gst.gamma || plan.gst.balance) && plan.gst.scale == 1)
+    for (int i = tid; i < 2 * 256; i += nt)
+      table[i] = plan.gst.table[i >> 8][i & 255];
+  /* Every thread reaches this (the conditions are the plan's). */
+  __syncthreads ();
   if (bx >= bw || by >= by1)
     return;
   /* Each kernel instance sees one kind: the compiler drops the others. */
-  texel_adjust_block_f (&plan, (TexelAdjustKind) KIND, lut, &lut3d, &in,
-      &out, bx, by);
+  texel_adjust_block_f (&plan, (TexelAdjustKind) KIND, lut, table, &lut3d,
+      &in, &out, bx, by);
 }
 
 static cudaError_t

@@ -1,49 +1,78 @@
-/* gst-texel: colour adjustment (texeladjust): brightness, contrast,
- * saturation and hue as videobalance does them; gamma, exposure,
- * white-balance gains, white point, tone map and vignette correction in
- * linear light; a 3D LUT last; behind one C API with a CPU reference and
- * CUDA kernels.
+/* gst-texel: colour adjustment (texeladjust): gamma, brightness,
+ * contrast, saturation and hue exactly as the `gamma ! videobalance`
+ * elements do them; linear-gamma, exposure, white-balance gains, white
+ * point, tone map and vignette correction in linear light; a 3D LUT
+ * last; behind one C API with a CPU reference and CUDA kernels.
  *
  * The order of operations, for one pixel:
  *
- *  1. Linear-light stage (skipped entirely when gamma = 1, exposure = 0,
- *     every gain = 1, the white point is 6500 K, there is no tone map
- *     and no vignette correction). Non-linear R'G'B' in [0, 1] (YUV
- *     formats: from Y'CbCr through the caps' matrix, clamped to [0, 1])
- *     is decoded to linear light L with the inverse of the caps' transfer
- *     function (BT.709 / BT.601 / BT.2020 OETF, sRGB, or a pure power),
- *     then per channel c, with k[c] = gain[c] * wp[c] * 2^exposure *
- *     v(x, y) (wp: the white point's gains, v: the vignette gain at the
- *     pixel, both below):
+ *  1. Linear-light stage (skipped entirely when linear-gamma = 1,
+ *     exposure = 0, every gain = 1, the white point is 6500 K, there is
+ *     no tone map and no vignette correction). Non-linear R'G'B' in
+ *     [0, 1] (YUV formats: from Y'CbCr through the caps' matrix, clamped
+ *     to [0, 1]) is decoded to linear light L with the inverse of the
+ *     caps' transfer function (BT.709 / BT.601 / BT.2020 OETF, sRGB, or a
+ *     pure power), then per channel c, with k[c] = gain[c] * wp[c] *
+ *     2^exposure * v(x, y) (wp: the white point's gains, v: the vignette
+ *     gain at the pixel, both below):
  *         L2 = tone (k[c] * L)                (tone map, below; none:
  *                                              min (1, x), clipped:
  *                                              display referred)
- *         L3 = L2^(1 / gamma)                 for L2 >= T = 2^-12
- *              L2 * T^(1 / gamma - 1)         below (a linear toe, see
+ *         L3 = L2^(1 / linear_gamma)          for L2 >= T = 2^-12
+ *              L2 * T^(1 / linear_gamma - 1)  below (a linear toe, see
  *                                                       below)
- *     and encoded again with the same transfer function.
- *  2. Balance stage in Y'CbCr, exactly videobalance's formulas on
- *     normalised values (Y' in [0, 1] from black to white, Cb and Cr in
- *     [-0.5, 0.5]):
- *         Y'  = contrast * Y' + brightness
- *         Cb' = saturation * ( cos (pi hue) Cb + sin (pi hue) Cr)
- *         Cr' = saturation * (-sin (pi hue) Cb + cos (pi hue) Cr)
- *     For RGB formats through BT.601 (as videobalance), folded into one
- *     3x4 matrix on R'G'B'.
+ *     and encoded again with the same transfer function (and the caps'
+ *     matrix).
+ *  2. The GStreamer stage: what `gamma gamma=G ! videobalance ...` gives
+ *     for the codes stage 1 gives (rounded to codes when stage 1 is
+ *     active), with the elements' own formulas and roundings (gst-plugins-
+ *     good 1.22, gstgamma.c and gstvideobalance.c). On 8-bit Y'CbCr codes
+ *     Y, U, V (whatever the range and matrix: the elements ignore both):
+ *         gamma:   Y1 = floor (255 (Y / 255)^(1 / G) + 0.5)
+ *         balance: Y2 = rint (clamp (16 + ((Y1 - 16) contrast
+ *                                          + brightness * 255), 0, 255))
+ *                  u = U - 128, v = V - 128, c = cos (pi hue),
+ *                  s = sin (pi hue):
+ *                  U2 = rint (clamp (128 + (u c + v s) saturation, 0, 255))
+ *                  V2 = rint (clamp (128 + (-u s + v c) saturation, 0,
+ *                                    255))
+ *     (rint: halves to even; each element is a no-op at its neutral
+ *     settings). 10-bit frames (P010): the same with every constant
+ *     (16, 128, 255) times 4 and 1023 as the top. RGB formats (8-bit
+ *     only) go, like the elements, through the elements' fixed-point
+ *     BT.601 matrices, once per active element (first gamma's, then
+ *     videobalance's round trip; >> is a floor):
+ *         Y = (66 R + 129 G + 25 B + 4096) >> 8
+ *         U = (-38 R - 74 G + 112 B + 32768) >> 8
+ *         V = (112 R - 94 G - 18 B + 32768) >> 8
+ *         (gamma: Y1 from Y; balance: Y, U, V clamped to 0..255, then
+ *          Y2, U2, V2)
+ *         R = clamp ((298 Y + 409 V - 57068) >> 8, 0, 255)
+ *         G = clamp ((298 Y - 100 U - 208 V + 34707) >> 8, 0, 255)
+ *         B = clamp ((298 Y + 516 U - 70870) >> 8, 0, 255)
+ *     4:2:0 and 4:2:2 chroma: each chroma sample through the formulas
+ *     (with stage 1 active: the mean of its pixels' chroma, rounded,
+ *     then the formulas), as the elements do.
  *  3. 3D LUT (a .cube file, texel-cube.h) on the R'G'B' the first two
  *     stages give (non-linear, as grading LUTs expect; YUV formats:
  *     decoded with the caps' matrix, the LUT's output encoded again):
  *     each channel mapped to lattice coordinates
  *         t = clamp ((v - domain_min) / (domain_max - domain_min), 0, 1)
  *             * (N - 1)
- *     and the 8 surrounding entries interpolated trilinearly.
+ *     and the 8 surrounding entries interpolated trilinearly. With a LUT
+ *     and stage 2 active on 4:2:0 / 4:2:2 frames, stage 2 runs per luma
+ *     pixel, on the codes of that pixel's stage-1 Y'CbCr (its chroma: the
+ *     sample that covers it, or with stage 1 active its own adjusted
+ *     chroma), before the LUT; the chroma sample is then the mean of the
+ *     pixels' results.
  *  4. Clamp to the code range, round to the nearest code.
  *
- * The toe: L^(1/gamma) has an infinite slope at 0 for gamma > 1, so that
- * a float rounding error of 1e-7 in a nearly black input would move the
- * output by tens of codes. Below T = 2^-12 (0.28 of an 8-bit code in the
- * BT.709 signal) the curve is the chord from 0 to T instead: continuous,
- * slope at most T^(1/gamma - 1) (1783 at gamma = 10).
+ * The toe: L^(1/linear_gamma) has an infinite slope at 0 for linear_gamma
+ * > 1, so that a float rounding error of 1e-7 in a nearly black input
+ * would move the output by tens of codes. Below T = 2^-12 (0.28 of an
+ * 8-bit code in the BT.709 signal) the curve is the chord from 0 to T
+ * instead: continuous, slope at most T^(1/linear_gamma - 1) (1783 at
+ * linear_gamma = 10).
  *
  * Tone maps (per channel, on x = k[c] L, so after exposure, gains, white
  * point and vignette; into [0, 1], so before gamma):
@@ -107,6 +136,11 @@
  * same with a 3D LUT. Without either, luma and chroma are adjusted
  * independently, as videobalance does.
  *
+ * Why the GStreamer stage rounds where the elements round, and why RGB
+ * goes through their coarse matrices: a pipeline ported from `gamma !
+ * videobalance` must give the same picture, code for code; the linear-
+ * light power that `gamma` was before is `linear_gamma`.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef TEXEL_ADJUST_H
@@ -142,7 +176,7 @@ typedef enum
 } TexelTransfer;
 
 /* Property ranges. */
-#define TEXEL_ADJUST_GAMMA_MIN 0.01
+#define TEXEL_ADJUST_GAMMA_MIN 0.01   /* gamma and linear_gamma */
 #define TEXEL_ADJUST_GAMMA_MAX 10.0
 #define TEXEL_ADJUST_EXPOSURE_MAX 10.0
 #define TEXEL_ADJUST_GAIN_MAX 4.0
@@ -169,7 +203,8 @@ typedef struct
   double contrast;              /* 0..2, 1 */
   double saturation;            /* 0..2, 1 */
   double hue;                   /* -1..1, 0: times pi radians */
-  double gamma;                 /* 0.01..10, 1 */
+  double gamma;                 /* 0.01..10, 1: on Y', the gamma element */
+  double linear_gamma;          /* 0.01..10, 1: per channel, linear light */
   double exposure;              /* stops, -10..10, 0 */
   double gain[3];               /* R, G, B: 0..4, 1 */
   double white_point;           /* kelvin, 2500..15000, 6500 */
@@ -191,14 +226,16 @@ typedef struct
 void texel_adjust_config_init (TexelAdjustConfig * config);
 /* Whether the linear-light stage does nothing. */
 int texel_adjust_config_linear_neutral (const TexelAdjustConfig * config);
+/* Whether the GStreamer stage (gamma, videobalance) does nothing. */
+int texel_adjust_config_gst_neutral (const TexelAdjustConfig * config);
 /* Whether every setting is neutral: the output equals the input. */
 int texel_adjust_config_is_neutral (const TexelAdjustConfig * config);
 
 typedef enum
 {
-  /* One LUT per colour component indexed by its 8-bit code, then (RGB,
-   * balance not neutral) a 3x4 matrix: RGB formats and GRAY8 when every
-   * pixel is adjusted alike. */
+  /* One LUT per colour component indexed by its 8-bit code, then (RGB)
+   * the GStreamer stage: RGB formats and GRAY8 when every pixel is
+   * adjusted alike. */
   TEXEL_ADJUST_KIND_LUT = 0,
   /* Y'CbCr, no linear stage: luma from luma, chroma from chroma. */
   TEXEL_ADJUST_KIND_YUV_SEPARABLE,
@@ -224,7 +261,7 @@ typedef struct
   float log2k[3], lin_k[3];
   /* The gamma toe T and its chord's slope. */
   float toe, log2_toe, toe_slope;
-  float inv_gamma;
+  float inv_gamma;              /* 1 / linear_gamma */
   TexelToneMap tone_map;
   /* Encode: L >= enc_knee: V = enc_mul * 2^(enc_pow * log2 L) - enc_sub;
    * below: V = enc_lin * L. */
@@ -237,9 +274,26 @@ typedef struct
   double alpha, power, beta, slope;     /* V = (1 + a) L^p - a, or s L */
   double dec_knee;                      /* slope * beta */
   double k[3];                          /* gain * wp * 2^exposure */
-  double inv_gamma, toe, toe_slope;
+  double inv_gamma, toe, toe_slope;     /* inv_gamma: 1 / linear_gamma */
   TexelToneMap tone_map;
 } TexelAdjustCurve;
+
+/* The GStreamer stage's parameters, in double so that the GPU computes
+ * the elements' double arithmetic operation for operation (no fused
+ * multiply-adds: they round differently), and its 8-bit tables. */
+typedef struct
+{
+  int gamma, balance;           /* the element is active */
+  int scale;                    /* 1 at 8 bits, 4 at 10 */
+  double max;                   /* 255 or 1023 */
+  double inv_gamma;             /* 1 / gamma */
+  double contrast, bright;      /* bright: brightness * 255 * scale */
+  double saturation, hue_cos, hue_sin;
+  /* 8 bits: [0] Y1 of every Y (gamma), [1] Y2 of every Y1 (balance);
+   * the kernels read them through a copy in shared memory (the "table"
+   * arguments below). */
+  uint8_t table[2][256];
+} TexelAdjustGst;
 
 /* What a kernel reads, derived once per caps or property change: float
  * data, passed by value to the CUDA kernels (the LUTs go with it, then
@@ -256,25 +310,18 @@ typedef struct
   int positional;               /* a vignette: gains depend on (x, y) */
   /* The vignette: v = 1 + vig_k ((x - vig_cx)^2 + (y - vig_cy)^2). */
   float vig_cx, vig_cy, vig_k;
-  int has_matrix;               /* LUT kind: apply mat after the LUTs */
   int x_shift, y_shift;         /* chroma subsampling; 0 without chroma */
   int has_chroma;
   int pad_offset;               /* RGBx's unused byte, or -1 */
   float max_code;
   float off[3];
-  /* SEPARABLE: Y = y_coef[0] * qY + y_coef[1];
-   * C[j] = c_coef[j][0] * qCb + c_coef[j][1] * qCr + c_coef[j][2]. */
-  float y_coef[2], c_coef[2][3];
   /* YUV_RGB: R'G'B'[k] = sum_c dec[k][c] * q[c]; after the curves,
-   * out[k] = sum_c enc[k][c] * R'G'B'[c] + enc[k][3]. With a 3D LUT the
-   * balance moves from enc (then the plain encoding) to post, applied
-   * on R'G'B' before the LUT. */
-  float dec[3][3], enc[3][4], post[3][4];
-  /* LUT: v[c] = lut[c][code] (RGB_PIXEL: the curve of code / 255);
-   * out[k] = sum_c mat[k][c] v[c] + mat[k][3] when has_matrix, else
-   * v[k]. */
-  float mat[3][4];
+   * normalised codes out[k] = sum_c enc[k][c] * R'G'B'[c] + enc[k][3]. */
+  float dec[3][3], enc[3][4];
+  /* LUT: v[c] = lut[c][code] (RGB_PIXEL: the curve of code / 255). */
   TexelAdjustCurveF curve_f;
+  /* Stage 2 (gst.gamma or gst.balance: active). */
+  TexelAdjustGst gst;
   /* The 3D LUT (lut3d: the kernels apply one; GRAY8's LUT kind has it in
    * its 1D LUT): lattice coordinates t = clamp (v * lut3d_scale +
    * lut3d_offset, 0, N - 1); lut3d_hw: interpolated by the texture
@@ -290,12 +337,10 @@ typedef struct
 {
   TexelAdjustKernelPlan kernel;
   double off_d[3];
-  double y_coef_d[2], c_coef_d[2][3];
-  double dec_d[3][3], enc_d[3][4], mat_d[3][4];
+  double dec_d[3][3], enc_d[3][4];
   TexelAdjustCurve curve;
   double vignette;              /* strength */
   const TexelCube *cube;        /* the 3D LUT, or NULL */
-  double post_d[3][4];
   /* The bound E on hardware filtering's error (codes; see above). */
   double lut3d_hw_error;
 } TexelAdjustPlan;
@@ -334,10 +379,24 @@ double texel_adjust_curve_d (const TexelAdjustCurve * curve, int c, double v,
     double gain);
 /* ... the 3D LUT of @plan on R'G'B' @v (trilinear, in place) ... */
 void texel_adjust_lut3d_d (const TexelAdjustPlan * plan, double v[3]);
-/* ... one Y'CbCr pixel given as centred codes (chroma 0 for GRAY8) with
- * vignette gain @gain: normalised output codes (before clamping) ... */
+/* ... stage 1 of one Y'CbCr pixel given as centred codes (chroma 0 for
+ * GRAY8) with vignette gain @gain: normalised codes (before clamping)
+ * ... */
 void texel_adjust_yuv_pixel_d (const TexelAdjustPlan * plan, double qy,
     double qb, double qr, double gain, double out[3]);
+/* ... stages 1 to 3 of one such pixel: normalised codes; stage 2's
+ * chroma is left to the chroma sample (after the mean: the caller) when
+ * there is no 3D LUT ... */
+void texel_adjust_pixel_d (const TexelAdjustPlan * plan, double qy,
+    double qb, double qr, double gain, double out[3]);
+/* ... stage 2 (texel-adjust.h's formulas; @gst as the plan has it): the
+ * gamma element on a Y' code, videobalance on a Y' code and on a chroma
+ * pair, and both on an 8-bit R'G'B' pixel, in place ... */
+unsigned texel_adjust_gst_gamma_d (const TexelAdjustGst * gst, unsigned y);
+unsigned texel_adjust_gst_luma_d (const TexelAdjustGst * gst, unsigned y);
+void texel_adjust_gst_chroma_d (const TexelAdjustGst * gst, unsigned u,
+    unsigned v, unsigned out[2]);
+void texel_adjust_gst_rgb_d (const TexelAdjustGst * gst, unsigned rgb[3]);
 /* ... and the whole adjustment of output rows [row0, row1) (luma rows;
  * @row0 even for vertically subsampled formats). @in and @out may not
  * alias. */
@@ -387,6 +446,8 @@ int texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
 #define TEXEL_ADJUST_LOG2F(x) __log2f (x)
 #define TEXEL_ADJUST_EXP2F(x) exp2f (x)
 #define TEXEL_ADJUST_DIVF(a, b) __fdividef (a, b)
+#define TEXEL_ADJUST_DMUL(a, b) __dmul_rn (a, b)
+#define TEXEL_ADJUST_DADD(a, b) __dadd_rn (a, b)
 #else
 #define TEXEL_ADJUST_UNROLL
 #define TEXEL_ADJUST_LOG2F(x) log2f (x)
@@ -409,6 +470,13 @@ int texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
 #else
 #define TEXEL_ADJUST_DIVF(a, b) ((a) / (b))
 #endif
+#endif
+/* The GStreamer stage's double arithmetic, one rounding per operation
+ * as in the elements (x86-64 without FMA): never contracted into fused
+ * multiply-adds on the GPU. */
+#ifndef TEXEL_ADJUST_DMUL
+#define TEXEL_ADJUST_DMUL(a, b) ((a) * (b))
+#define TEXEL_ADJUST_DADD(a, b) ((a) + (b))
 #endif
 /* What the host does with a 3D LUT weight where the GPU would filter in
  * hardware: nothing, unless a test emulates the hardware's rounding. */
@@ -553,6 +621,121 @@ texel_adjust_quantize_f (const TexelAdjustKernelPlan * p, float v)
   return (unsigned) floorf (v * p->max_code + 0.5f);
 }
 
+/* ------------------------------------------------------------------ */
+/* Stage 2, the GStreamer stage (formulas at the top of this file): the
+ * same integer and double operations as the CPU reference, so that GPU
+ * and CPU give the same codes (10-bit gamma excepted: float, below). */
+
+/* rint (clamp (v, 0, max)). */
+TEXEL_ADJUST_HD unsigned
+texel_adjust_gst_round (const TexelAdjustGst * g, double v)
+{
+  return (unsigned) rint (fmin (fmax (v, 0.0), g->max));
+}
+
+/* The gamma element on Y' code @y. 10 bits: in float (__log2f, exp2f;
+ * 1e-6 relative, a thousandth of a code: it differs from the reference
+ * only where 1023 (y / 1023)^(1/gamma) lies that close to a half). */
+TEXEL_ADJUST_HD unsigned
+texel_adjust_gst_gamma_f (const TexelAdjustGst * g, const uint8_t * table,
+    unsigned y)
+{
+  float m = (float) g->max;
+
+  if (!g->gamma)
+    return y;
+  if (g->scale == 1)
+    return table[y];
+  if (y == 0)
+    return 0;
+  return (unsigned) floorf (m * TEXEL_ADJUST_EXP2F (TEXEL_ADJUST_LOG2F ((float)
+              y / m) * (float) g->inv_gamma) + 0.5f);
+}
+
+/* videobalance on Y' code @y. */
+TEXEL_ADJUST_HD unsigned
+texel_adjust_gst_luma_f (const TexelAdjustGst * g, const uint8_t * table,
+    unsigned y)
+{
+  double black = 16.0 * g->scale;
+
+  if (!g->balance)
+    return y;
+  if (g->scale == 1)
+    return table[256 + y];
+  return texel_adjust_gst_round (g, TEXEL_ADJUST_DADD (black,
+          TEXEL_ADJUST_DADD (TEXEL_ADJUST_DMUL ((double) y - black,
+                  g->contrast), g->bright)));
+}
+
+/* videobalance on chroma codes @cb, @cr, in place. */
+TEXEL_ADJUST_HD void
+texel_adjust_gst_chroma_f (const TexelAdjustGst * g, unsigned *cb,
+    unsigned *cr)
+{
+  double mid = 128.0 * g->scale, u = (double) *cb - mid,
+      v = (double) *cr - mid;
+
+  if (!g->balance)
+    return;
+  *cb = texel_adjust_gst_round (g, TEXEL_ADJUST_DADD (mid,
+          TEXEL_ADJUST_DMUL (TEXEL_ADJUST_DADD (TEXEL_ADJUST_DMUL (u,
+                      g->hue_cos), TEXEL_ADJUST_DMUL (v, g->hue_sin)),
+              g->saturation)));
+  *cr = texel_adjust_gst_round (g, TEXEL_ADJUST_DADD (mid,
+          TEXEL_ADJUST_DMUL (TEXEL_ADJUST_DADD (TEXEL_ADJUST_DMUL (-u,
+                      g->hue_sin), TEXEL_ADJUST_DMUL (v, g->hue_cos)),
+              g->saturation)));
+}
+
+TEXEL_ADJUST_HD int
+texel_adjust_clamp255 (int v)
+{
+  return v < 0 ? 0 : (v > 255 ? 255 : v);
+}
+
+/* One element's round trip of 8-bit R'G'B' @c through the elements'
+ * fixed-point BT.601 matrices (arithmetic >> 8: a floor). */
+TEXEL_ADJUST_HD void
+texel_adjust_gst_rgb_pass (const TexelAdjustGst * g, const uint8_t * table,
+    int balance, unsigned c[3])
+{
+  int r = (int) c[0], gr = (int) c[1], b = (int) c[2];
+  int y = (66 * r + 129 * gr + 25 * b + 4096) >> 8;
+  int u = (-38 * r - 74 * gr + 112 * b + 32768) >> 8;
+  int v = (112 * r - 94 * gr - 18 * b + 32768) >> 8;
+
+  /* In range anyway (Y 16..235, U and V 16..240): both elements clamp
+   * the luma index, videobalance the chroma too. */
+  y = texel_adjust_clamp255 (y);
+  if (balance) {
+    unsigned cb = (unsigned) texel_adjust_clamp255 (u);
+    unsigned cr = (unsigned) texel_adjust_clamp255 (v);
+
+    y = (int) texel_adjust_gst_luma_f (g, table, (unsigned) y);
+    texel_adjust_gst_chroma_f (g, &cb, &cr);
+    u = (int) cb;
+    v = (int) cr;
+  } else {
+    y = (int) texel_adjust_gst_gamma_f (g, table, (unsigned) y);
+  }
+  c[0] = (unsigned) texel_adjust_clamp255 ((298 * y + 409 * v - 57068) >> 8);
+  c[1] = (unsigned) texel_adjust_clamp255 ((298 * y - 100 * u - 208 * v +
+          34707) >> 8);
+  c[2] = (unsigned) texel_adjust_clamp255 ((298 * y + 516 * u - 70870) >> 8);
+}
+
+/* `gamma ! videobalance` on 8-bit R'G'B' @c, in place. */
+TEXEL_ADJUST_HD void
+texel_adjust_gst_rgb_f (const TexelAdjustGst * g, const uint8_t * table,
+    unsigned c[3])
+{
+  if (g->gamma)
+    texel_adjust_gst_rgb_pass (g, table, 0, c);
+  if (g->balance)
+    texel_adjust_gst_rgb_pass (g, table, 1, c);
+}
+
 /* Entry (@r, @g, @b) of the 3D LUT, without filtering. */
 TEXEL_ADJUST_HD void
 texel_adjust_lut3d_entry (const TexelAdjustKernelPlan * p,
@@ -628,22 +811,30 @@ texel_adjust_lut3d_f (const TexelAdjustKernelPlan * p,
 }
 
 /* Stores RGB pixel (@x, @y) from its R'G'B' after the curves, @v (GRAY8:
- * v[0] only): the balance matrix, the 3D LUT, the codes, alpha carried
- * over, RGBx's padding byte 0xff (as the converter writes it). */
+ * v[0] only, everything done by its LUT): the GStreamer stage on the
+ * codes, the 3D LUT, the codes, alpha carried over, RGBx's padding byte
+ * 0xff (as the converter writes it). */
 TEXEL_ADJUST_HD void
 texel_adjust_store_rgb_f (const TexelAdjustKernelPlan * p,
-    const TexelAdjustLut3dSource * lut3d, const TexelImage * in,
+    const uint8_t * table, const TexelAdjustLut3dSource * lut3d, const TexelImage * in,
     const TexelImage * out, int x, int y, const float v[3])
 {
   int n = p->fmt.is_gray ? 1 : 3, k;
   float o[3];
 
   TEXEL_ADJUST_UNROLL
-  for (k = 0; k < 3; k++) {
+  for (k = 0; k < 3; k++)
     o[k] = v[k];
-    if (p->has_matrix)
-      o[k] = fmaf (p->mat[k][0], v[0], fmaf (p->mat[k][1], v[1],
-              fmaf (p->mat[k][2], v[2], p->mat[k][3])));
+  if (!p->fmt.is_yuv && (p->gst.gamma || p->gst.balance)) {
+    unsigned c[3];
+
+    TEXEL_ADJUST_UNROLL
+    for (k = 0; k < 3; k++)
+      c[k] = texel_adjust_quantize_f (p, v[k]);
+    texel_adjust_gst_rgb_f (&p->gst, table, c);
+    TEXEL_ADJUST_UNROLL
+    for (k = 0; k < 3; k++)
+      o[k] = (float) c[k] * (1.0f / 255.0f);
   }
   if (p->lut3d)
     texel_adjust_lut3d_f (p, lut3d, o);
@@ -663,12 +854,13 @@ texel_adjust_store_rgb_f (const TexelAdjustKernelPlan * p,
 /* Adjusts the luma pixels of chroma block (@bx, @by) (one pixel for RGB,
  * GRAY8 and formats without subsampling) and its chroma sample. @kind:
  * the plan's (a constant in each kernel, so that it keeps only its own
- * code and registers); @lut: the plan's LUTs, 3 x TEXEL_ADJUST_LUT_SIZE
- * (in shared memory on the GPU); @lut3d: the 3D LUT, when the plan has
- * one. */
+ * code and registers); @lut: the plan's LUTs, 3 x TEXEL_ADJUST_LUT_SIZE,
+ * and @table: its gst.table, 2 x 256 (both in shared memory on the GPU);
+ * @lut3d: the 3D LUT, when the plan has one. */
 TEXEL_ADJUST_HD void
 texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
-    const float *lut, const TexelAdjustLut3dSource * lut3d,
+    const float *lut, const uint8_t * table,
+    const TexelAdjustLut3dSource * lut3d,
     const TexelImage * in, const TexelImage * out, int bx, int by)
 {
   int x0 = bx << p->x_shift, y0 = by << p->y_shift;
@@ -688,7 +880,7 @@ texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
       if (c == 0 || !p->fmt.is_gray)
         v[c] = lut[c * TEXEL_ADJUST_LUT_SIZE + texel_adjust_read_f (p, in, c,
                 x0, y0)];
-    texel_adjust_store_rgb_f (p, lut3d, in, out, x0, y0, v);
+    texel_adjust_store_rgb_f (p, table, lut3d, in, out, x0, y0, v);
     return;
   }
 
@@ -700,27 +892,24 @@ texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
     for (c = 0; c < 3; c++)
       v[c] = texel_adjust_curve_f (&p->curve_f, c,
           (float) texel_adjust_read_f (p, in, c, x0, y0) * inv_max, g, lg);
-    texel_adjust_store_rgb_f (p, lut3d, in, out, x0, y0, v);
+    texel_adjust_store_rgb_f (p, table, lut3d, in, out, x0, y0, v);
     return;
   }
 
   if (kind == TEXEL_ADJUST_KIND_YUV_SEPARABLE) {
+    /* Stage 2 alone: integer codes in, integer codes out. */
     for (y = y0; y < y1; y++)
-      for (x = x0; x < x1; x++) {
-        float q = (float) texel_adjust_read_f (p, in, 0, x, y) - p->off[0];
-
-        texel_adjust_write_f (p, out, 0, x, y, texel_adjust_quantize_f (p,
-                fmaf (p->y_coef[0], q, p->y_coef[1])));
-      }
+      for (x = x0; x < x1; x++)
+        texel_adjust_write_f (p, out, 0, x, y, texel_adjust_gst_luma_f
+            (&p->gst, table, texel_adjust_gst_gamma_f (&p->gst, table,
+                    texel_adjust_read_f (p, in, 0, x, y))));
     if (p->has_chroma) {
-      float qb = (float) texel_adjust_read_f (p, in, 1, bx, by) - p->off[1];
-      float qr = (float) texel_adjust_read_f (p, in, 2, bx, by) - p->off[2];
+      unsigned cb = texel_adjust_read_f (p, in, 1, bx, by);
+      unsigned cr = texel_adjust_read_f (p, in, 2, bx, by);
 
-      TEXEL_ADJUST_UNROLL
-      for (k = 0; k < 2; k++)
-        texel_adjust_write_f (p, out, 1 + k, bx, by,
-            texel_adjust_quantize_f (p, fmaf (p->c_coef[k][0], qb,
-                    fmaf (p->c_coef[k][1], qr, p->c_coef[k][2]))));
+      texel_adjust_gst_chroma_f (&p->gst, &cb, &cr);
+      texel_adjust_write_f (p, out, 1, bx, by, cb);
+      texel_adjust_write_f (p, out, 2, bx, by, cr);
     }
     return;
   }
@@ -728,7 +917,7 @@ texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
   /* YUV_RGB */
   {
     float qb = 0.0f, qr = 0.0f, sum_b = 0.0f, sum_r = 0.0f;
-    int n = 0;
+    int n = 0, gst = p->gst.gamma || p->gst.balance;
 
     if (p->has_chroma) {
       qb = (float) texel_adjust_read_f (p, in, 1, bx, by) - p->off[1];
@@ -750,20 +939,40 @@ texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
           if (p->linear)
             rgb[c] = texel_adjust_curve_f (&p->curve_f, c, rgb[c], g, lg);
         }
-        if (p->lut3d) {
-          TEXEL_ADJUST_UNROLL
-          for (k = 0; k < 3; k++)
-            o[k] = fmaf (p->post[k][0], rgb[0], fmaf (p->post[k][1], rgb[1],
-                    fmaf (p->post[k][2], rgb[2], p->post[k][3])));
-          texel_adjust_lut3d_f (p, lut3d, o);
-          TEXEL_ADJUST_UNROLL
-          for (k = 0; k < 3; k++)
-            rgb[k] = o[k];
-        }
         TEXEL_ADJUST_UNROLL
         for (k = 0; k < 3; k++)
           o[k] = fmaf (p->enc[k][0], rgb[0], fmaf (p->enc[k][1], rgb[1],
                   fmaf (p->enc[k][2], rgb[2], p->enc[k][3])));
+        if (gst) {
+          /* Stage 2 on this pixel's codes. */
+          unsigned yc = texel_adjust_gst_luma_f (&p->gst, table,
+              texel_adjust_gst_gamma_f (&p->gst, table,
+                  texel_adjust_quantize_f (p, o[0])));
+          unsigned cb = texel_adjust_quantize_f (p, o[1]);
+          unsigned cr = texel_adjust_quantize_f (p, o[2]);
+
+          if (!p->lut3d) {
+            /* Chroma: after the mean, below. */
+            texel_adjust_write_f (p, out, 0, x, y, yc);
+            sum_b += o[1];
+            sum_r += o[2];
+            n++;
+            continue;
+          }
+          texel_adjust_gst_chroma_f (&p->gst, &cb, &cr);
+          TEXEL_ADJUST_UNROLL
+          for (c = 0; c < 3; c++)
+            rgb[c] = fmaf (p->dec[c][0], (float) yc - p->off[0],
+                fmaf (p->dec[c][1], (float) cb - p->off[1],
+                    p->dec[c][2] * ((float) cr - p->off[2])));
+        }
+        if (p->lut3d) {
+          texel_adjust_lut3d_f (p, lut3d, rgb);
+          TEXEL_ADJUST_UNROLL
+          for (k = 0; k < 3; k++)
+            o[k] = fmaf (p->enc[k][0], rgb[0], fmaf (p->enc[k][1], rgb[1],
+                    fmaf (p->enc[k][2], rgb[2], p->enc[k][3])));
+        }
         texel_adjust_write_f (p, out, 0, x, y, texel_adjust_quantize_f (p,
                 o[0]));
         sum_b += o[1];
@@ -774,11 +983,13 @@ texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
     if (p->has_chroma) {
       /* n is 1, 2 or 4: the reciprocal is exact. */
       float inv_n = 1.0f / (float) n;
+      unsigned cb = texel_adjust_quantize_f (p, sum_b * inv_n);
+      unsigned cr = texel_adjust_quantize_f (p, sum_r * inv_n);
 
-      texel_adjust_write_f (p, out, 1, bx, by, texel_adjust_quantize_f (p,
-              sum_b * inv_n));
-      texel_adjust_write_f (p, out, 2, bx, by, texel_adjust_quantize_f (p,
-              sum_r * inv_n));
+      if (gst && !p->lut3d)
+        texel_adjust_gst_chroma_f (&p->gst, &cb, &cr);
+      texel_adjust_write_f (p, out, 1, bx, by, cb);
+      texel_adjust_write_f (p, out, 2, bx, by, cr);
     }
   }
 }

@@ -10,29 +10,39 @@
  * the CPU when no usable GPU exists. The frames keep their format and
  * size (all 16 formats of texelconvert).
  *
- * #GstTexelAdjust:brightness, #GstTexelAdjust:contrast,
- * #GstTexelAdjust:saturation and #GstTexelAdjust:hue mean what they mean
- * for `videobalance` and are applied the same way, in Y'CbCr (RGB frames:
- * through BT.601, folded into one matrix): Y' = contrast * Y' +
- * brightness, with Y' from 0 (black) to 1 (white) in the frame's range;
- * the chroma is rotated by hue * 180 degrees and scaled by saturation.
+ * #GstTexelAdjust:gamma, #GstTexelAdjust:brightness,
+ * #GstTexelAdjust:contrast, #GstTexelAdjust:saturation and
+ * #GstTexelAdjust:hue give exactly what `gamma ! videobalance` give with
+ * the same values (gst-plugins-good 1.22): the same formulas on the same
+ * 8-bit codes with the same roundings, whatever the range and matrix
+ * (as the elements, which ignore both): gamma raises Y'/255 to 1/gamma,
+ * then Y' = 16 + (Y' - 16) * contrast + brightness * 255, and the chroma
+ * (code - 128) is rotated by hue * 180 degrees and scaled by saturation.
+ * RGB frames go through the elements' own fixed-point BT.601 matrices,
+ * once per active element, as the two elements would. 10-bit frames
+ * (P010): the same with the codes' constants times 4. So `gamma`
+ * darkens or brightens the black level of limited-range video too, and
+ * it leaves the chroma alone: colours lose saturation as they brighten.
  *
  * #GstTexelAdjust:exposure (in stops), the white-balance gains
  * (#GstTexelAdjust:red-gain, #GstTexelAdjust:green-gain,
  * #GstTexelAdjust:blue-gain), #GstTexelAdjust:white-point,
  * #GstTexelAdjust:tone-map, #GstTexelAdjust:vignette-strength and
- * #GstTexelAdjust:gamma (as the `gamma` element: output =
- * input^(1/gamma), so gamma > 1 brightens) work on linear light: the
+ * #GstTexelAdjust:linear-gamma (a per-channel power: output =
+ * input^(1/linear-gamma), so values > 1 brighten; unlike gamma it keeps
+ * black and white and the hue) work on linear light: the
  * frame's R'G'B' (for YUV frames through the caps' matrix) is decoded
  * with the inverse of the caps' transfer function (BT.709, BT.601 and
  * BT.2020 share one OETF; RGB frames without one are sRGB), multiplied by
  * gain * white-point gain * 2^exposure * vignette gain, tone mapped (none:
- * clipped to 1), raised to 1/gamma (with a linear toe below 2^-12 that
- * keeps the curve's slope finite) and encoded again. That stage runs
- * first, the balance after it, the 3D LUT of #GstTexelAdjust:lut-file
- * last, on R'G'B'. With the linear stage or a LUT active, 4:2:0 and 4:2:2
- * luma pixels use the chroma sample that covers them and each chroma
- * sample becomes the mean of its pixels'.
+ * clipped to 1), raised to 1/linear-gamma (with a linear toe below 2^-12
+ * that keeps the curve's slope finite) and encoded again. That stage runs
+ * first; gamma and the videobalance settings after it, on the codes it
+ * gives (as `texeladjust exposure=... ! gamma ! videobalance` would); the
+ * 3D LUT of #GstTexelAdjust:lut-file last, on R'G'B'. With the linear
+ * stage or a LUT active, 4:2:0 and 4:2:2 luma pixels use the chroma
+ * sample that covers them and each chroma sample becomes the mean of its
+ * pixels'.
  *
  * The white point is the colour temperature of the light to neutralise:
  * von Kries gains in the caps' RGB primaries that turn the Planckian
@@ -52,18 +62,26 @@
  *
  * Every property can change while PLAYING and every numeric one can be
  * driven by a #GstController; NaN is refused (the old value stays). With
- * every setting neutral the element is passthrough. On the GPU, 8-bit RGB
- * and GRAY8 frames without a vignette go through per-channel lookup
- * tables built once per change in double precision; the rest use the
- * GPU's fast log2 / exp2 / divide and a 3D texture for the LUT (the
- * error budget is in texel-adjust.cu and docs/accuracy.md: within one
- * code).
+ * every setting neutral the element is passthrough. The GPU computes
+ * gamma and the videobalance settings with the CPU's integer and double
+ * operations (the same codes; 10-bit gamma in float: within one code);
+ * 8-bit RGB and GRAY8 frames without a vignette go through per-channel
+ * lookup tables built once per change in double precision; the linear
+ * stage uses the GPU's fast log2 / exp2 / divide and a 3D texture for the
+ * LUT (the error budget is in texel-adjust.cu and docs/accuracy.md:
+ * within one code).
  *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc ! texeladjust gamma=1.5 saturation=1.3 ! \
  *     videoconvert ! autovideosink
- * ]| Brightens the mid-tones in linear light and boosts the colours.
+ * ]| The same picture as `gamma gamma=1.5 ! videobalance saturation=1.3`:
+ * brighter mid-tones, stronger colours.
+ * |[
+ * gst-launch-1.0 videotestsrc ! texeladjust linear-gamma=1.5 ! \
+ *     videoconvert ! autovideosink
+ * ]| Brightens the mid-tones of each channel in linear light instead
+ * (black, white and hues stay).
  * |[
  * gst-launch-1.0 v4l2src ! video/x-raw,format=NV12 ! \
  *     texeladjust exposure=1 white-point=3200 contrast=1.1 ! \
@@ -114,6 +132,7 @@ enum
   PROP_SATURATION,
   PROP_HUE,
   PROP_GAMMA,
+  PROP_LINEAR_GAMMA,
   PROP_EXPOSURE,
   PROP_RED_GAIN,
   PROP_GREEN_GAIN,
@@ -258,7 +277,7 @@ gst_texel_adjust_transfer (GstTexelAdjust * self, const GstVideoInfo * info)
     default:
       if (!self->warned_transfer) {
         GST_WARNING_OBJECT (self, "transfer function %d not supported: "
-            "exposure, gains and gamma read the frames as BT.709",
+            "exposure, gains and linear-gamma read the frames as BT.709",
             info->colorimetry.transfer);
         self->warned_transfer = TRUE;
       }
@@ -406,13 +425,15 @@ gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
    * vignette depends on the absolute row, which a band's kernel knows. */
   gst_texel_base_set_banding (base, TRUE);
   GST_INFO_OBJECT (self, "%s %dx%d: kind %d, linear stage %s, transfer %d, "
-      "brightness %g contrast %g saturation %g hue %g gamma %g exposure %g "
+      "brightness %g contrast %g saturation %g hue %g gamma %g "
+      "linear-gamma %g exposure %g "
       "gains %g %g %g white point %g K tone map %d vignette %g",
       GST_VIDEO_INFO_NAME (in),
       GST_VIDEO_INFO_WIDTH (in),
       GST_VIDEO_INFO_HEIGHT (in), self->plan.kernel.kind,
       self->plan.kernel.linear ? "on" : "off", cfg.transfer, cfg.brightness,
-      cfg.contrast, cfg.saturation, cfg.hue, cfg.gamma, cfg.exposure,
+      cfg.contrast, cfg.saturation, cfg.hue, cfg.gamma, cfg.linear_gamma,
+      cfg.exposure,
       cfg.gain[0], cfg.gain[1], cfg.gain[2], cfg.white_point, cfg.tone_map,
       cfg.vignette);
   return TRUE;
@@ -485,6 +506,8 @@ gst_texel_adjust_setting (GstTexelAdjust * self, guint prop_id)
       return &s->hue;
     case PROP_GAMMA:
       return &s->gamma;
+    case PROP_LINEAR_GAMMA:
+      return &s->linear_gamma;
     case PROP_EXPOSURE:
       return &s->exposure;
     case PROP_RED_GAIN:
@@ -646,19 +669,24 @@ gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
   gobject_class->finalize = gst_texel_adjust_finalize;
 
   gst_texel_adjust_install (gobject_class, PROP_BRIGHTNESS, "brightness",
-      "Brightness", "Added to Y' (0 black, 1 white), as videobalance", -1.0,
-      1.0, DEFAULT_BRIGHTNESS);
+      "Brightness", "Exactly videobalance's: brightness * 255 added to the "
+      "8-bit Y' code (x 4 at 10 bits)", -1.0, 1.0, DEFAULT_BRIGHTNESS);
   gst_texel_adjust_install (gobject_class, PROP_CONTRAST, "contrast",
-      "Contrast", "Y' multiplied by it (around black), as videobalance",
-      0.0, 2.0, DEFAULT_CONTRAST);
+      "Contrast", "Exactly videobalance's: Y' code - 16 multiplied by it "
+      "(x 4 at 10 bits)", 0.0, 2.0, DEFAULT_CONTRAST);
   gst_texel_adjust_install (gobject_class, PROP_SATURATION, "saturation",
-      "Saturation", "Chroma multiplied by it, as videobalance", 0.0, 2.0,
-      DEFAULT_SATURATION);
+      "Saturation", "Exactly videobalance's: chroma (code - 128) multiplied "
+      "by it", 0.0, 2.0, DEFAULT_SATURATION);
   gst_texel_adjust_install (gobject_class, PROP_HUE, "hue", "Hue",
-      "Chroma rotated by hue * 180 degrees, as videobalance", -1.0, 1.0,
-      DEFAULT_HUE);
+      "Exactly videobalance's: chroma rotated by hue * 180 degrees", -1.0,
+      1.0, DEFAULT_HUE);
   gst_texel_adjust_install (gobject_class, PROP_GAMMA, "gamma", "Gamma",
-      "Linear light raised to 1/gamma (> 1 brightens), as the gamma element",
+      "Exactly the gamma element's: the Y' code raised to 1/gamma "
+      "(> 1 brightens), before videobalance's settings",
+      TEXEL_ADJUST_GAMMA_MIN, TEXEL_ADJUST_GAMMA_MAX, DEFAULT_GAMMA);
+  gst_texel_adjust_install (gobject_class, PROP_LINEAR_GAMMA, "linear-gamma",
+      "Linear gamma", "Linear light of each channel raised to "
+      "1/linear-gamma (> 1 brightens), after exposure, gains and tone map",
       TEXEL_ADJUST_GAMMA_MIN, TEXEL_ADJUST_GAMMA_MAX, DEFAULT_GAMMA);
   gst_texel_adjust_install (gobject_class, PROP_EXPOSURE, "exposure",
       "Exposure", "Linear light multiplied by 2^exposure (stops)",
@@ -681,7 +709,8 @@ gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
       TEXEL_ADJUST_WHITE_POINT_MAX, DEFAULT_WHITE_POINT);
   g_object_class_install_property (gobject_class, PROP_TONE_MAP,
       g_param_spec_enum ("tone-map", "Tone map", "Compresses linear light "
-          "into [0, 1] after exposure, gains and white point, before gamma "
+          "into [0, 1] after exposure, gains and white point, before "
+          "linear-gamma "
           "(for bright scenes and 10-bit frames)",
           GST_TYPE_TEXEL_ADJUST_TONE_MAP, TEXEL_TONE_MAP_NONE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
@@ -707,10 +736,10 @@ gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "Texel colour adjustment", "Filter/Effect/Video/Hardware",
-      "Adjusts brightness, contrast, saturation and hue (as videobalance), "
-      "gamma, exposure, white balance, tone map and vignette (in linear "
-      "light) and applies a 3D LUT, on an NVIDIA GPU or on the CPU without "
-      "one", "gst-texel developers");
+      "Adjusts gamma, brightness, contrast, saturation and hue (exactly as "
+      "gamma ! videobalance), exposure, white balance, tone map, vignette "
+      "and gamma in linear light, and applies a 3D LUT, on an NVIDIA GPU "
+      "or on the CPU without one", "gst-texel developers");
 
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_texel_base_transform_caps_same);

@@ -1,6 +1,7 @@
-/* gst-texel: texeladjust, colour adjustment: brightness, contrast,
- * saturation and hue (as videobalance), gamma, exposure and white-balance
- * gains in linear light.
+/* gst-texel: texeladjust, colour adjustment: gamma, brightness,
+ * contrast, saturation and hue (exactly as gamma ! videobalance);
+ * exposure, white balance, tone map, vignette and gamma in linear light;
+ * a 3D LUT.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -22,6 +22,7 @@ static float test_lut3d_weight (float f);
 #define TEXEL_ADJUST_HOST_LUT3D_WEIGHT test_lut3d_weight
 #include "texel-adjust.h"
 
+#include "texel-gst-def.h"
 #include "texel-test-util.h"
 
 #ifndef M_PI
@@ -125,8 +126,8 @@ adjust_float (const TexelAdjustPlan * plan, const TestImage * in)
   memset (out->mem, 0xa5, out->size);
   for (by = 0; by < bh; by++)
     for (bx = 0; bx < bw; bx++)
-      texel_adjust_block_f (k, k->kind, &k->lut[0][0], &lut3d, &in->img,
-          &out->img, bx, by);
+      texel_adjust_block_f (k, k->kind, &k->lut[0][0], &k->gst.table[0][0],
+          &lut3d, &in->img, &out->img, bx, by);
   return out;
 }
 
@@ -175,120 +176,222 @@ test_neutral_identity (void)
   g_rand_free (rand);
 }
 
-/* Brightness and contrast on Y', saturation and hue on chroma: the
- * formulas of videobalance (brightness in units of the nominal range). */
-static void
-test_videobalance_yuv (void)
+/* ------------------------------------------------------------------ */
+/* gamma and videobalance against their definitions (texel-gst-def.h). */
+
+static TestImage *
+image_copy (const TestImage * in)
 {
-  static const double settings[][4] = {
-    /* brightness, contrast, saturation, hue */
-    {0.1, 1.2, 1.5, 0.25},
-    {-0.3, 0.5, 0.0, 0.0},
-    {0.0, 2.0, 2.0, -0.8},
-    {1.0, 0.0, 0.3, 1.0},
-  };
+  TestImage *t = test_image_new (in->img.format, in->img.width,
+      in->img.height, in->stride_align);
+
+  memcpy (t->mem, in->mem, in->size);
+  return t;
+}
+
+/* `gamma ! videobalance` on frame @in: the expected output. */
+static TestImage *
+def_gamma_videobalance (const GstSettings * g, const TestImage * in)
+{
+  TestImage *out = image_copy (in);
+  int s = in->desc->bits == 10 ? 4 : 1, x, y, c;
+
+  if (!in->desc->is_yuv) {
+    for (y = 0; y < in->img.height; y++)
+      for (x = 0; x < in->img.width; x++) {
+        int rgb[3];
+
+        for (c = 0; c < 3; c++)
+          rgb[c] = test_image_get (in, c, x, y);
+        def_rgb (g, rgb);
+        for (c = 0; c < 3; c++)
+          test_image_set (out, c, x, y, rgb[c]);
+      }
+    return out;
+  }
+  for (y = 0; y < in->img.height; y++)
+    for (x = 0; x < in->img.width; x++)
+      test_image_set (out, 0, x, y, def_luma (g, def_gamma (g,
+                  test_image_get (in, 0, x, y), s), s));
+  if (!test_has_comp (in, 1))
+    return out;
+  for (y = 0; y < test_comp_height (in, 1); y++)
+    for (x = 0; x < test_comp_width (in, 1); x++) {
+      int uv[2];
+
+      def_chroma (g, test_image_get (in, 1, x, y), test_image_get (in, 2, x,
+              y), s, uv);
+      test_image_set (out, 1, x, y, uv[0]);
+      test_image_set (out, 2, x, y, uv[1]);
+    }
+  return out;
+}
+
+static void
+gst_config (TexelAdjustConfig * config, const GstSettings * g)
+{
+  config->gamma = g->gamma;
+  config->brightness = g->brightness;
+  config->contrast = g->contrast;
+  config->saturation = g->saturation;
+  config->hue = g->hue;
+}
+
+typedef struct
+{
+  guint64 samples, over0, over1, over2;
+  int max;
+} Diff;
+
+static void
+compare (const TestImage * a, const TestImage * b, Diff * d)
+{
+  int c, x, y;
+
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    if (!test_has_comp (a, c))
+      continue;
+    for (y = 0; y < test_comp_height (a, c); y++)
+      for (x = 0; x < test_comp_width (a, c); x++) {
+        int e = abs ((int) test_image_get (a, c, x, y) -
+            (int) test_image_get (b, c, x, y));
+
+        d->samples++;
+        d->over0 += e > 0;
+        d->over1 += e > 1;
+        d->over2 += e > 2;
+        d->max = MAX (d->max, e);
+      }
+  }
+}
+
+/* The reference and the kernels' code give exactly the codes of the
+ * definitions, every format and range, both ranges and three matrices
+ * (which the elements ignore). 10-bit gamma is float in the kernels:
+ * within a code there. */
+static void
+test_gst_definition (void)
+{
   GRand *rand = g_rand_new_with_seed (3);
-  int s, full;
+  int s, f, full;
 
-  for (s = 0; s < (int) G_N_ELEMENTS (settings); s++) {
-    for (full = 0; full < 2; full++) {
-      TexelAdjustConfig config;
-      TexelAdjustPlan plan;
-      TestImage *in = test_image_new (TEXEL_FORMAT_I420, 10, 6, 1);
-      TestImage *out;
-      double off_y = full ? 0.0 : 16.0, range_y = full ? 255.0 : 219.0;
-      double co = cos (M_PI * settings[s][3]), si = sin (M_PI *
-          settings[s][3]);
-      int x, y;
+  for (s = 0; s < (int) DEF_N_SETTINGS; s++) {
+    for (f = 0; f < test_n_formats; f++) {
+      for (full = 0; full < 2; full++) {
+        TexelAdjustConfig config;
+        TexelAdjustPlan plan;
+        TestImage *in = test_image_new (test_all_formats[f], 34, 18, 1);
+        TestImage *want, *cpu, *flt;
+        Diff dc = { 0 }, df = { 0 };
 
-      test_image_fill_random (in, rand);
-      texel_adjust_config_init (&config);
-      config.brightness = settings[s][0];
-      config.contrast = settings[s][1];
-      config.saturation = settings[s][2];
-      config.hue = settings[s][3];
-      config.full_range = full;
-      plan_for (&plan, &config, TEXEL_FORMAT_I420, 10, 6);
-      g_assert_cmpint (plan.kernel.kind, ==, TEXEL_ADJUST_KIND_YUV_SEPARABLE);
-      out = adjust_cpu (&plan, in);
-      for (y = 0; y < 6; y++)
-        for (x = 0; x < 10; x++) {
-          double yv = test_image_get (in, 0, x, y);
-          double want = off_y + config.contrast * (yv - off_y)
-              + range_y * config.brightness;
-
-          check_code (test_image_get (out, 0, x, y), want, 255.0, "Y", x, y);
-        }
-      for (y = 0; y < 3; y++)
-        for (x = 0; x < 5; x++) {
-          double u = test_image_get (in, 1, x, y) - 128.0;
-          double v = test_image_get (in, 2, x, y) - 128.0;
-          double u2 = 128.0 + config.saturation * (u * co + v * si);
-          double v2 = 128.0 + config.saturation * (-u * si + v * co);
-
-          check_code (test_image_get (out, 1, x, y), u2, 255.0, "U", x, y);
-          check_code (test_image_get (out, 2, x, y), v2, 255.0, "V", x, y);
-        }
-      test_image_free (in);
-      test_image_free (out);
+        test_image_fill_random (in, rand);
+        texel_adjust_config_init (&config);
+        gst_config (&config, &def_settings[s]);
+        config.full_range = full;
+        config.matrix = full ? TEXEL_MATRIX_BT601 : TEXEL_MATRIX_BT709;
+        plan_for (&plan, &config, in->img.format, 34, 18);
+        want = def_gamma_videobalance (&def_settings[s], in);
+        cpu = adjust_cpu (&plan, in);
+        flt = adjust_float (&plan, in);
+        compare (want, cpu, &dc);
+        compare (want, flt, &df);
+        if (dc.over0 || (in->desc->bits == 10 && def_settings[s].gamma != 1.0
+                ? df.over1 : df.over0))
+          g_error ("settings %d, %s, %s range: %" G_GUINT64_FORMAT
+              " samples of the reference off (max %d), %" G_GUINT64_FORMAT
+              " of the kernels' code (max %d)", s, in->desc->name,
+              full ? "full" : "limited", dc.over0, dc.max, df.over0,
+              df.max);
+        test_image_free (want);
+        test_image_free (cpu);
+        test_image_free (flt);
+        test_image_free (in);
+      }
     }
   }
   g_rand_free (rand);
 }
 
-/* RGB: saturation 0 leaves BT.601 luma in all three channels; hue 1
- * (half a turn) with saturation 1 mirrors the chroma around grey. */
+/* The values of issue #15: brightness 0.3 adds 0.3 * 255 to Y' in
+ * limited range too (126 -> 202: 202.5, halves to even); gamma 0.7 on RGB
+ * (200, 40, 40) powers Y' alone: (162, 2, 1). */
 static void
-test_balance_rgb (void)
+test_gst_known_values (void)
 {
-  GRand *rand = g_rand_new_with_seed (5);
+  static const unsigned grey[4] = { 126, 128, 128, 0 };
   TexelAdjustConfig config;
   TexelAdjustPlan plan;
-  TestImage *in = test_image_new (TEXEL_FORMAT_RGBA, 9, 5, 1);
+  TestImage *in = test_image_new (TEXEL_FORMAT_I420, 2, 2, 1);
   TestImage *out;
-  int x, y, c;
+  int c;
 
-  test_image_fill_random (in, rand);
   texel_adjust_config_init (&config);
-  config.saturation = 0.0;
-  plan_for (&plan, &config, TEXEL_FORMAT_RGBA, 9, 5);
-  g_assert_true (plan.kernel.has_matrix);
+  config.brightness = 0.3;
+  plan_for (&plan, &config, TEXEL_FORMAT_I420, 2, 2);
+  test_image_fill_solid (in, grey);
   out = adjust_cpu (&plan, in);
-  for (y = 0; y < 5; y++)
-    for (x = 0; x < 9; x++) {
-      double luma = 0.299 * test_image_get (in, 0, x, y)
-          + 0.587 * test_image_get (in, 1, x, y)
-          + 0.114 * test_image_get (in, 2, x, y);
-
-      for (c = 0; c < 3; c++)
-        g_assert_cmpfloat (fabs (test_image_get (out, c, x, y) - luma), <=,
-            0.5 + 1e-9);
-      g_assert_cmpuint (test_image_get (out, 3, x, y), ==,
-          test_image_get (in, 3, x, y));
-    }
-  test_image_free (out);
-
-  /* Half a turn: each channel becomes 2 * luma - itself, clamped. */
-  config.saturation = 1.0;
-  config.hue = 1.0;
-  plan_for (&plan, &config, TEXEL_FORMAT_RGBA, 9, 5);
-  out = adjust_cpu (&plan, in);
-  for (y = 0; y < 5; y++)
-    for (x = 0; x < 9; x++) {
-      double luma = 0.299 * test_image_get (in, 0, x, y)
-          + 0.587 * test_image_get (in, 1, x, y)
-          + 0.114 * test_image_get (in, 2, x, y);
-
-      for (c = 0; c < 3; c++) {
-        double want = CLAMP (2.0 * luma - test_image_get (in, c, x, y), 0.0,
-            255.0);
-
-        g_assert_cmpfloat (fabs (test_image_get (out, c, x, y) - want), <=,
-            0.5 + 1e-9);
-      }
-    }
+  g_assert_cmpuint (test_image_get (out, 0, 0, 0), ==, 202);
   test_image_free (out);
   test_image_free (in);
+
+  texel_adjust_config_init (&config);
+  config.gamma = 0.7;
+  plan_for (&plan, &config, TEXEL_FORMAT_RGBA, 1, 1);
+  in = test_image_new (TEXEL_FORMAT_RGBA, 1, 1, 1);
+  test_image_set (in, 0, 0, 0, 200);
+  test_image_set (in, 1, 0, 0, 40);
+  test_image_set (in, 2, 0, 0, 40);
+  test_image_set (in, 3, 0, 0, 77);
+  for (c = 0; c < 2; c++) {
+    out = c ? adjust_float (&plan, in) : adjust_cpu (&plan, in);
+    g_assert_cmpuint (test_image_get (out, 0, 0, 0), ==, 162);
+    g_assert_cmpuint (test_image_get (out, 1, 0, 0), ==, 2);
+    g_assert_cmpuint (test_image_get (out, 2, 0, 0), ==, 1);
+    g_assert_cmpuint (test_image_get (out, 3, 0, 0), ==, 77);
+    test_image_free (out);
+  }
+  test_image_free (in);
+}
+
+/* With the linear stage active, gamma and videobalance act on the codes
+ * it gives: texeladjust A B = texeladjust A ! gamma ! videobalance (B:
+ * the GStreamer settings). */
+static void
+test_gst_after_linear (void)
+{
+  GRand *rand = g_rand_new_with_seed (13);
+  int s, f;
+
+  for (s = 0; s < (int) DEF_N_SETTINGS; s++) {
+    for (f = 0; f < test_n_formats; f++) {
+      TexelAdjustConfig config;
+      TexelAdjustPlan plan;
+      TestImage *in = test_image_new (test_all_formats[f], 22, 10, 1);
+      TestImage *linear, *want, *got;
+      Diff d = { 0 };
+
+      test_image_fill_random (in, rand);
+      texel_adjust_config_init (&config);
+      config.exposure = 0.4;
+      config.gain[2] = 0.8;
+      config.linear_gamma = 1.3;
+      config.vignette = s & 1 ? 0.5 : 0.0;
+      plan_for (&plan, &config, in->img.format, 22, 10);
+      linear = adjust_cpu (&plan, in);
+      want = def_gamma_videobalance (&def_settings[s], linear);
+      gst_config (&config, &def_settings[s]);
+      plan_for (&plan, &config, in->img.format, 22, 10);
+      got = adjust_cpu (&plan, in);
+      compare (want, got, &d);
+      if (d.over0)
+        g_error ("settings %d, %s: not the chain (max %d off)", s,
+            in->desc->name, d.max);
+      test_image_free (linear);
+      test_image_free (want);
+      test_image_free (got);
+      test_image_free (in);
+    }
+  }
   g_rand_free (rand);
 }
 
@@ -378,7 +481,6 @@ test_exposure_gains_rgb (void)
   config.gain[2] = 0.7;
   plan_for (&plan, &config, TEXEL_FORMAT_BGRX, 16, 16);
   g_assert_true (plan.kernel.linear);
-  g_assert_false (plan.kernel.has_matrix);
   out = adjust_cpu (&plan, in);
   for (c = 0; c < 3; c++)
     k[c] = 2.0 * config.gain[c];
@@ -413,7 +515,7 @@ test_gamma_linear (void)
   texel_adjust_config_init (&config);
   config.transfer = TEXEL_TRANSFER_LINEAR;
   config.full_range = 1;
-  config.gamma = 2.0;
+  config.linear_gamma = 2.0;
   plan_for (&plan, &config, TEXEL_FORMAT_GRAY8, 256, 1);
   g_assert_cmpint (plan.kernel.kind, ==, TEXEL_ADJUST_KIND_LUT);
   out = adjust_cpu (&plan, in);
@@ -441,7 +543,7 @@ test_curve_continuous (void)
 
       texel_adjust_config_init (&config);
       config.transfer = (TexelTransfer) t;
-      config.gamma = gammas[g];
+      config.linear_gamma = gammas[g];
       config.tone_map = (TexelToneMap) tm;
       config.exposure = 1.5;
       plan_for (&plan, &config, TEXEL_FORMAT_RGB, 1, 1);
@@ -471,9 +573,9 @@ test_chroma_mean (void)
 
   test_image_fill_random (in, rand);
   texel_adjust_config_init (&config);
-  config.gamma = 1.7;
+  config.linear_gamma = 1.7;
   config.gain[2] = 1.3;
-  config.saturation = 1.2;
+  /* (Stage 2 after the mean: test_gst_after_linear.) */
   plan_for (&plan, &config, TEXEL_FORMAT_NV12, 7, 5);
   g_assert_cmpint (plan.kernel.kind, ==, TEXEL_ADJUST_KIND_YUV_RGB);
   out = adjust_cpu (&plan, in);
@@ -520,7 +622,7 @@ test_bands (void)
 
     test_image_fill_random (in, rand);
     texel_adjust_config_init (&config);
-    config.gamma = 0.8;
+    config.linear_gamma = 0.8;
     config.hue = 0.2;
     /* Position dependent: still a function of the rows alone. */
     config.vignette = 0.7;
@@ -552,6 +654,13 @@ test_plan_rejects (void)
   g_assert_nonnull (why);
   g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
           0, 4, NULL), ==, -1);
+  config.linear_gamma = 0.0;
+  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
+          4, 4, NULL), ==, -1);
+  config.linear_gamma = NAN;
+  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
+          4, 4, NULL), ==, -1);
+  texel_adjust_config_init (&config);
   config.gamma = 0.0;
   g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
           4, 4, NULL), ==, -1);
@@ -591,7 +700,7 @@ test_plan_rejects (void)
   texel_adjust_config_init (&config);
   config.gain[1] = 4.0;
   config.exposure = -10.0;
-  config.gamma = 10.0;
+  config.linear_gamma = 10.0;
   config.vignette = -1.0;
   config.white_point = 15000.0;
   g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
@@ -739,7 +848,7 @@ test_vignette_yuv (void)
   test_image_fill_random (gray, rand);
   texel_adjust_config_init (&config);
   config.vignette = 1.2;
-  config.gamma = 1.3;
+  config.linear_gamma = 1.3;
   plan_for (&plan, &config, TEXEL_FORMAT_I420, 9, 7);
   g_assert_cmpint (plan.kernel.kind, ==, TEXEL_ADJUST_KIND_YUV_RGB);
   out = adjust_cpu (&plan, in);
@@ -1233,18 +1342,21 @@ test_lut3d_known (void)
       }
   test_image_free (out);
 
+  /* The LUT after videobalance: 255 - its grey. */
   config.cube = invert;
   config.saturation = 0.0;
   plan_for (&plan, &config, TEXEL_FORMAT_RGBA, 16, 8);
   out = adjust_cpu (&plan, in);
   for (y = 0; y < 8; y++)
     for (x = 0; x < 16; x++) {
-      double grey = 0.299 * test_image_get (in, 0, x, y) + 0.587 *
-          test_image_get (in, 1, x, y) + 0.114 * test_image_get (in, 2, x, y);
+      static const GstSettings grey = { 1, 0, 1, 0, 0 };
+      int rgb[3];
 
       for (c = 0; c < 3; c++)
-        g_assert_cmpfloat (fabs (test_image_get (out, c, x, y) - (255.0 -
-                    grey)), <=, 0.5 + 1e-9);
+        rgb[c] = test_image_get (in, c, x, y);
+      def_rgb_element (&grey, 1, rgb);
+      for (c = 0; c < 3; c++)
+        g_assert_cmpuint (test_image_get (out, c, x, y), ==, 255 - rgb[c]);
     }
   test_image_free (out);
 
@@ -1310,14 +1422,16 @@ test_lut3d_hw_choice (void)
 
 /* ------------------------------------------------------------------ */
 /* The kernels' float code against the reference: within 1 code on at
- * least 99.9 % of samples and within 2 everywhere, every format, with the
+ * least 99.9 % of samples and within 2 everywhere (where stage 1 and
+ * stage 2 are both active: see below), every format, with the
  * intrinsics' errors pushed either way. The same settings as
- * tests/gpu/test-adjust-gpu.c. */
+ * tests/gpu/test-adjust-gpu.c ("gamma" there is linear_gamma; the
+ * GStreamer stage alone: test_gst_definition). */
 
 typedef struct
 {
   const char *name;
-  double brightness, contrast, saturation, hue, gamma, exposure;
+  double brightness, contrast, saturation, hue, linear_gamma, exposure;
   double gain[3];
   /* Ill-conditioned in float (see texel-adjust.cu): measured, not
    * asserted. */
@@ -1329,6 +1443,7 @@ typedef struct
   /* Hardware filtering of the 3D LUT even where the plan would not use
    * it (informative: measured against the plan's bound E). */
   int force_hw;
+  double gamma;                 /* the gamma element's, on Y' (0: 1) */
 } Settings;
 
 static const Settings float_settings[] = {
@@ -1367,6 +1482,14 @@ static const Settings float_settings[] = {
       LUT_GRADE_17},
   {"LUT grade 33, vignette", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 1,
       LUT_GRADE_33_WIDE},
+  {"gamma 0.7 (element)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0, 0, 0,
+      0.7},
+  {"gamma 1.5 saturation 1.3", 0, 1, 1.3, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0, 0,
+      0, 1.5},
+  {"gamma 2.2 after exposure", 0.05, 1.2, 1, 0.1, 1, 1, {1, 1, 1}, 0, 0, 0,
+      0, 0, 0, 2.2},
+  {"gamma 0.8 before LUT", 0.1, 1, 0.8, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0,
+      LUT_GRADE_17, 0, 0.8},
   {"(LUT identity 2, hw)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 1, 0, 0, 0,
       LUT_IDENTITY_2, 1},
   {"(LUT invert 2, hw)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 1, 0, 0, 0,
@@ -1389,34 +1512,6 @@ static const Colorimetry float_colorimetries[] = {
   {TEXEL_MATRIX_BT601, 1, TEXEL_TRANSFER_SRGB},
   {TEXEL_MATRIX_BT2020, 0, TEXEL_TRANSFER_GAMMA22},
 };
-
-typedef struct
-{
-  guint64 samples, over0, over1, over2;
-  int max;
-} Diff;
-
-static void
-compare (const TestImage * a, const TestImage * b, Diff * d)
-{
-  int c, x, y;
-
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    if (!test_has_comp (a, c))
-      continue;
-    for (y = 0; y < test_comp_height (a, c); y++)
-      for (x = 0; x < test_comp_width (a, c); x++) {
-        int e = abs ((int) test_image_get (a, c, x, y) -
-            (int) test_image_get (b, c, x, y));
-
-        d->samples++;
-        d->over0 += e > 0;
-        d->over1 += e > 1;
-        d->over2 += e > 2;
-        d->max = MAX (d->max, e);
-      }
-  }
-}
 
 static void
 test_float_emulation (void)
@@ -1445,7 +1540,9 @@ test_float_emulation (void)
         config.contrast = st->contrast;
         config.saturation = st->saturation;
         config.hue = st->hue;
-        config.gamma = st->gamma;
+        config.linear_gamma = st->linear_gamma;
+        if (st->gamma > 0.0)
+          config.gamma = st->gamma;
         config.exposure = st->exposure;
         memcpy (config.gain, st->gain, sizeof (config.gain));
         if (st->white_point > 0.0)
@@ -1479,7 +1576,13 @@ test_float_emulation (void)
               && d.max > (int) floor (plan.lut3d_hw_error) + 1)
             g_error ("%s, %s: %d codes off, bound %.2f", st->name,
                 in->desc->name, d.max, plan.lut3d_hw_error);
-          if (!st->informative && (d.over2 > 0
+          /* With both stage 1 and stage 2: a stage-1 code within float
+           * error of a half code may round the other way, and stage 2 maps
+           * that code as the elements would (RGB: through their coarse
+           * matrices, up to 4 codes): rare, not bounded by 2. */
+          if (!st->informative && ((d.over2 > 0 && !(plan.kernel.linear
+                          && (plan.kernel.gst.gamma
+                              || plan.kernel.gst.balance)))
                   || d.over1 * 1000 > d.samples))
             g_error ("%s, %s, colorimetry %d, error %+d: %" G_GUINT64_FORMAT
                 " of %" G_GUINT64_FORMAT " samples off by more than 1, %"
@@ -1515,7 +1618,7 @@ test_float_emulation (void)
   g_rand_free (rand);
 }
 
-/* The GRAY8 LUT holds the reference's values. */
+/* The GRAY8 LUT holds the reference's values (stage 2 included). */
 static void
 test_gray_lut (void)
 {
@@ -1524,7 +1627,7 @@ test_gray_lut (void)
   int i;
 
   texel_adjust_config_init (&config);
-  config.gamma = 1.8;
+  config.linear_gamma = 1.8;
   config.exposure = -0.5;
   config.contrast = 1.3;
   config.full_range = 1;
@@ -1533,7 +1636,7 @@ test_gray_lut (void)
   for (i = 0; i < 256; i++) {
     double v[3];
 
-    texel_adjust_yuv_pixel_d (&plan, i, 0.0, 0.0, 1.0, v);
+    texel_adjust_pixel_d (&plan, i, 0.0, 0.0, 1.0, v);
     g_assert_cmpfloat (fabs (plan.kernel.lut[0][i] - v[0]), <=, 1e-6);
   }
 }
@@ -1545,8 +1648,9 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/texel/adjust/neutral-identity", test_neutral_identity);
-  g_test_add_func ("/texel/adjust/videobalance-yuv", test_videobalance_yuv);
-  g_test_add_func ("/texel/adjust/balance-rgb", test_balance_rgb);
+  g_test_add_func ("/texel/adjust/gst-definition", test_gst_definition);
+  g_test_add_func ("/texel/adjust/gst-known-values", test_gst_known_values);
+  g_test_add_func ("/texel/adjust/gst-after-linear", test_gst_after_linear);
   g_test_add_func ("/texel/adjust/transfer", test_transfer);
   g_test_add_func ("/texel/adjust/exposure-gains-rgb",
       test_exposure_gains_rgb);
