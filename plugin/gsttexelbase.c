@@ -1097,6 +1097,33 @@ gst_texel_base_frames_memory (GstVideoFrame * in, GstVideoFrame * out)
 }
 #endif
 
+/* Whether frames can be processed. After caps were refused,
+ * GstBaseTransform does not offer again caps equal to the ones in force
+ * before; once a setting changed they are tried again here. While the
+ * configuration stays refused its error is not posted again. */
+static GstFlowReturn
+gst_texel_base_check_negotiated (GstTexelBase * self)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstCaps *in, *out;
+  gboolean ok = FALSE;
+
+  if (GST_VIDEO_FILTER (self)->negotiated)
+    return GST_FLOW_OK;
+  in = gst_pad_get_current_caps (trans->sinkpad);
+  out = gst_pad_get_current_caps (trans->srcpad);
+  if (in && out)
+    ok = GST_BASE_TRANSFORM_GET_CLASS (self)->set_caps (trans, in, out);
+  gst_clear_caps (&in);
+  gst_clear_caps (&out);
+  if (ok)
+    return GST_FLOW_OK;
+  if (!PRIV (self)->refused)
+    GST_ELEMENT_ERROR (self, CORE, NOT_IMPLEMENTED, (NULL),
+        ("unknown format"));
+  return GST_FLOW_NOT_NEGOTIATED;
+}
+
 static GstFlowReturn
 gst_texel_base_transform_frame (GstVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame)
@@ -1109,7 +1136,8 @@ gst_texel_base_transform_frame (GstVideoFilter * filter,
   GST_OBJECT_LOCK (self);
   dirty = priv->dirty;
   GST_OBJECT_UNLOCK (self);
-  if (dirty && !gst_texel_base_prepare (self))
+  /* A plan that failed (its error posted) never processes a frame. */
+  if ((dirty && !gst_texel_base_prepare (self)) || priv->refused)
     return GST_FLOW_NOT_NEGOTIATED;
 
   if (!gst_texel_base_frame_images (self, in_frame, out_frame, &in, &out))
@@ -1218,6 +1246,9 @@ gst_texel_base_submit (GstTexelBase * self, GstBuffer * inbuf)
   gboolean dirty;
   int err;
 
+  ret = gst_texel_base_check_negotiated (self);
+  if (ret != GST_FLOW_OK)
+    goto fail;
   GST_OBJECT_LOCK (self);
   dirty = priv->dirty;
   GST_OBJECT_UNLOCK (self);
@@ -1228,6 +1259,10 @@ gst_texel_base_submit (GstTexelBase * self, GstBuffer * inbuf)
       ret = GST_FLOW_NOT_NEGOTIATED;
     if (ret != GST_FLOW_OK)
       goto fail;
+  }
+  if (priv->refused) {
+    ret = GST_FLOW_NOT_NEGOTIATED;
+    goto fail;
   }
   if (bclass->before_transform)
     bclass->before_transform (trans, inbuf);
@@ -1589,11 +1624,9 @@ gst_texel_base_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstVideoFrame in_frame, out_frame;
   GstFlowReturn ret;
 
-  if (!filter->negotiated) {
-    GST_ELEMENT_ERROR (trans, CORE, NOT_IMPLEMENTED, (NULL),
-        ("unknown format"));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
+  ret = gst_texel_base_check_negotiated (GST_TEXEL_BASE (trans));
+  if (ret != GST_FLOW_OK)
+    return ret;
   if (!gst_texel_base_map_frame (GST_TEXEL_BASE (trans), &in_frame,
           &filter->in_info, inbuf, GST_MAP_READ))
     return gst_texel_base_invalid_buffer (GST_TEXEL_BASE (trans), inbuf);

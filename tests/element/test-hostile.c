@@ -370,6 +370,63 @@ GST_START_TEST (test_config_error_once)
 
 GST_END_TEST;
 
+/* A setting that turns wrong while frames flow: one error, and no later
+ * frame is processed with the plan that failed (it used to be, with a
+ * zeroed plan: a silent wrong frame) until a setting puts it right. */
+GST_START_TEST (test_config_error_mid_stream)
+{
+  static const struct
+  {
+    const gchar *factory;
+    const gchar *good, *bad, *fix, *expect;
+  } cases[] = {
+    { "texelwarp", "rotation=10", "model=pinhole", "model=none",
+      "model=pinhole: no camera" },
+    { "texelwarp", "rotation=10", "homography=<1,0,0,0,0,0,0,0,1>",
+      "homography=<1,0,0,0,1,0,0,0,1>", "homography: singular" },
+    { "texelconvert", "video-direction=horiz", "crop-left=64", "crop-left=0",
+      "crop-left=64" },
+  };
+  guint c = __i__, k;
+  GstHarness *h = harness_new (cases[c].factory, cases[c].good);
+  GstCaps *caps = gst_caps_from_string (CONF_CAPS);
+  GstVideoInfo info;
+  gchar **bad = g_strsplit (cases[c].bad, "=", 2);
+  gchar **fix = g_strsplit (cases[c].fix, "=", 2);
+  gchar *text;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_harness_set_src_caps (h, caps);
+  gst_harness_set_sink_caps_str (h, "video/x-raw,format=RGBA");
+  fail_unless_equals_int (gst_harness_push (h, frame_new (&info, 7)),
+                          GST_FLOW_OK);
+  gst_buffer_unref (gst_harness_pull (h));
+
+  gst_util_set_object_arg (G_OBJECT (h->element), bad[0], bad[1]);
+  for (k = 0; k < RETRIES; k++)
+    fail_if (gst_harness_push (h, frame_new (&info, 7)) == GST_FLOW_OK,
+             "%s %s: frame %u processed", cases[c].factory, cases[c].bad, k);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 1);
+  fail_unless_equals_int (count_messages (h->element, GST_MESSAGE_ERROR, &text),
+                          1);
+  fail_unless (strstr (text, cases[c].expect) != NULL, "%s", text);
+  g_free (text);
+
+  gst_util_set_object_arg (G_OBJECT (h->element), fix[0], fix[1]);
+  gst_harness_set_src_caps_str (h, CONF_CAPS);
+  fail_unless_equals_int (gst_harness_push (h, frame_new (&info, 7)),
+                          GST_FLOW_OK);
+  gst_buffer_unref (gst_harness_pull (h));
+  fail_unless_equals_int (count_messages (h->element, GST_MESSAGE_ERROR, &text),
+                          0);
+  g_free (text);
+  g_strfreev (bad);
+  g_strfreev (fix);
+  texel_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* The crop from item 12 in a pipeline: no output size is made up from
  * overflowed sums; one error from the element, naming the crop, however
  * often the source negotiates again. */
@@ -607,6 +664,7 @@ hostile_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_loop_test (tc, test_config_error_once, 0,
                        G_N_ELEMENTS (config_errors));
+  tcase_add_loop_test (tc, test_config_error_mid_stream, 0, 3);
   tcase_add_test (tc, test_crop_overflow_pipeline);
   tc = tcase_create ("buffers");
   suite_add_tcase (s, tc);
