@@ -79,10 +79,11 @@ typedef struct
   gboolean configured;          /* GPU buffers sized for the current caps */
   gboolean configured_banding;
   gboolean dirty;               /* prepare must run before the next frame */
+  guint settings_serial;        /* counts gst_texel_base_mark_dirty */
   /* The configuration whose prepare last failed (and posted its error):
    * while neither caps nor properties change it is refused again without a
-   * second message (GstBaseTransform retries negotiation on every buffer). */
-  guint settings_serial;        /* counts gst_texel_base_mark_dirty */
+   * second message (GstBaseTransform retries negotiation on every buffer),
+   * and no frame is processed with it. */
   gboolean refused;
   guint refused_serial;
   GstVideoInfo refused_in, refused_out;
@@ -641,7 +642,8 @@ gst_texel_base_refused_before (GstTexelBase * self, GstVideoInfo * in_info,
   GST_OBJECT_LOCK (self);
   serial = priv->settings_serial;
   GST_OBJECT_UNLOCK (self);
-  return priv->refused && serial == priv->refused_serial && in_device == priv->refused_in_device
+  return priv->refused && serial == priv->refused_serial
+      && in_device == priv->refused_in_device
       && out_device == priv->refused_out_device
       && gst_video_info_is_equal (in_info, &priv->refused_in)
       && gst_video_info_is_equal (out_info, &priv->refused_out);

@@ -11,7 +11,9 @@
  * filtering), or on the CPU when no usable GPU exists. The colour matrix
  * and range come from the caps' colorimetry (BT.601, BT.709, BT.2020; full
  * or limited range); 4:2:0 and 4:2:2 chroma is sampled where the caps'
- * chroma-site puts it.
+ * chroma-site puts it. Progressive video only: scaling, flipping or
+ * upsampling 4:2:0 chroma would mix the fields of interlaced video, whose
+ * caps do not negotiate (deinterlace first).
  *
  * On an integrated GPU (Jetson) frames stay in pinned, mapped memory and
  * are never copied (memory-mode=zero-copy); on a discrete GPU they are

@@ -8,7 +8,8 @@
  *
  * Neighbourhood filters on video frames: on an NVIDIA GPU with CUDA, or on
  * the CPU when no usable GPU exists. The frames keep their format and
- * size (all 16 formats of texelconvert).
+ * size (all 16 formats of texelconvert). Progressive video only: a filter
+ * would mix the fields of interlaced video, whose caps do not negotiate.
  *
  * #GstTexelFilter:filter chooses the filter:
  *
