@@ -86,6 +86,15 @@ typedef struct
   gboolean configured;          /* GPU buffers sized for the current caps */
   gboolean configured_banding;
   gboolean dirty;               /* prepare must run before the next frame */
+  guint settings_serial;        /* counts gst_texel_base_mark_dirty */
+  /* The configuration whose prepare last failed (and posted its error):
+   * while neither caps nor properties change it is refused again without a
+   * second message (GstBaseTransform retries negotiation on every buffer),
+   * and no frame is processed with it. */
+  gboolean refused;
+  guint refused_serial;
+  GstVideoInfo refused_in, refused_out;
+  gboolean refused_in_device, refused_out_device;
   gint in_flight;               /* frames_in_flight resolved for the caps */
   guint64 cpu_frames;           /* frames processed on the CPU path */
   GThreadPool *cpu_pool;        /* CPU path: workers for row bands */
@@ -317,6 +326,7 @@ gst_texel_base_mark_dirty (GstTexelBase * base)
 {
   GST_OBJECT_LOCK (base);
   PRIV (base)->dirty = TRUE;
+  PRIV (base)->settings_serial++;
   GST_OBJECT_UNLOCK (base);
 }
 
@@ -528,6 +538,7 @@ gst_texel_base_start (GstBaseTransform * trans)
   priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_SYSTEM;
   priv->active_backend = GST_TEXEL_BACKEND_CPU;
   priv->dirty = TRUE;
+  priv->refused = FALSE;
   priv->cpu_frames = 0;
   memset (&priv->last_stats, 0, sizeof (priv->last_stats));
   if (priv->backend != GST_TEXEL_BACKEND_CPU) {
@@ -627,6 +638,67 @@ gst_texel_base_configure_cuda (GstTexelBase * self, GstVideoInfo * in_info,
 }
 #endif
 
+/* The negotiated configuration failed and its error is posted. @serial:
+ * the settings it was made with. */
+static void
+gst_texel_base_remember_refusal (GstTexelBase * self, guint serial)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+
+  priv->refused = TRUE;
+  priv->refused_serial = serial;
+  priv->refused_in = GST_VIDEO_FILTER (self)->in_info;
+  priv->refused_out = GST_VIDEO_FILTER (self)->out_info;
+  priv->refused_in_device = priv->in_caps_device;
+  priv->refused_out_device = priv->out_caps_device;
+}
+
+/* Whether caps are the ones refused last, with no property changed since:
+ * their error is on the bus already, once. */
+static gboolean
+gst_texel_base_refused_before (GstTexelBase * self, GstVideoInfo * in_info,
+    gboolean in_device, GstVideoInfo * out_info, gboolean out_device)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  guint serial;
+
+  GST_OBJECT_LOCK (self);
+  serial = priv->settings_serial;
+  GST_OBJECT_UNLOCK (self);
+  return priv->refused && serial == priv->refused_serial
+      && in_device == priv->refused_in_device
+      && out_device == priv->refused_out_device
+      && gst_video_info_is_equal (in_info, &priv->refused_in)
+      && gst_video_info_is_equal (out_info, &priv->refused_out);
+}
+
+/* Frames larger than GST_TEXEL_MAX_FRAME_BYTES are refused at negotiation,
+ * before any pool allocates one. */
+static gboolean
+gst_texel_base_frames_fit (GstTexelBase * self, GstVideoInfo * in_info,
+    GstVideoInfo * out_info)
+{
+  GstVideoInfo *infos[2] = { in_info, out_info };
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    GstVideoInfo *info = infos[i];
+
+    if ((guint64) GST_VIDEO_INFO_SIZE (info) > GST_TEXEL_MAX_FRAME_BYTES) {
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("%s frames of %dx%d %s need %" G_GSIZE_FORMAT " bytes each, more "
+              "than the %" G_GUINT64_FORMAT " MiB a texel element allocates "
+              "per frame", i == 0 ? "Input" : "Output",
+              GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+              GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_SIZE (info),
+              GST_TEXEL_MAX_FRAME_BYTES >> 20),
+          ("see docs/reliability.md, \"Frame size limit\""));
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 /* The subclass's prepare, in the element's CUDA context on the GPU path:
  * it may create GPU resources there (texeladjust's 3D LUT). */
 static gboolean
@@ -659,23 +731,32 @@ static gboolean
 gst_texel_base_prepare (GstTexelBase * self)
 {
   GstTexelBasePrivate *priv = PRIV (self);
+  guint serial;
 
   GST_OBJECT_LOCK (self);
   priv->dirty = FALSE;
+  serial = priv->settings_serial;
   GST_OBJECT_UNLOCK (self);
   priv->banding = FALSE;
-  if (!gst_texel_base_prepare_subclass (self))
+  if (!gst_texel_base_prepare_subclass (self)) {
+    gst_texel_base_remember_refusal (self, serial);
     return FALSE;
+  }
   /* Subclasses compare video infos, which do not say where frames live:
    * between system and CUDA memory a frame is always processed. */
   if (priv->in_caps_device != priv->out_caps_device)
     gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), FALSE);
 #if HAVE_CUDA
   if (priv->cuda && (!priv->configured
-          || priv->banding != priv->configured_banding))
-    return gst_texel_base_configure_cuda (self,
-        &GST_VIDEO_FILTER (self)->in_info, &GST_VIDEO_FILTER (self)->out_info);
+          || priv->banding != priv->configured_banding)
+      && !gst_texel_base_configure_cuda (self,
+          &GST_VIDEO_FILTER (self)->in_info,
+          &GST_VIDEO_FILTER (self)->out_info)) {
+    gst_texel_base_remember_refusal (self, serial);
+    return FALSE;
+  }
 #endif
+  priv->refused = FALSE;
   return TRUE;
 }
 
@@ -726,19 +807,34 @@ gst_texel_base_set_info (GstVideoFilter * filter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
 {
   GstTexelBase *self = GST_TEXEL_BASE (filter);
+  gboolean in_device = gst_texel_caps_cuda_memory (incaps);
+  gboolean out_device = gst_texel_caps_cuda_memory (outcaps);
+  guint serial;
 
   if (gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in_info)) ==
       TEXEL_FORMAT_UNKNOWN
       || gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out_info)) ==
       TEXEL_FORMAT_UNKNOWN)
     return FALSE;
+  if (gst_texel_base_refused_before (self, in_info, in_device, out_info,
+          out_device)) {
+    GST_DEBUG_OBJECT (self, "configuration refused before, error posted");
+    return FALSE;
+  }
   /* GstVideoFilter stores the infos only after this returns; prepare
    * reads them from the filter. */
   filter->in_info = *in_info;
   filter->out_info = *out_info;
-  PRIV (self)->in_caps_device = gst_texel_caps_cuda_memory (incaps);
-  PRIV (self)->out_caps_device = gst_texel_caps_cuda_memory (outcaps);
+  PRIV (self)->in_caps_device = in_device;
+  PRIV (self)->out_caps_device = out_device;
   PRIV (self)->configured = FALSE;
+  if (!gst_texel_base_frames_fit (self, in_info, out_info)) {
+    GST_OBJECT_LOCK (self);
+    serial = PRIV (self)->settings_serial;
+    GST_OBJECT_UNLOCK (self);
+    gst_texel_base_remember_refusal (self, serial);
+    return FALSE;
+  }
   PRIV (self)->in_flight = gst_texel_base_resolve_in_flight (self);
   return gst_texel_base_prepare (self);
 }
@@ -926,6 +1022,55 @@ gst_texel_base_map_one_memory (GstVideoFrame * frame, GstVideoInfo * info,
 }
 #endif
 
+/* Why a video meta cannot describe frames of @info, or NULL. (For these
+ * gst_video_frame_map would emit a GLib critical.) */
+static gchar *
+gst_texel_meta_mismatch (GstVideoMeta * meta, const GstVideoInfo * info)
+{
+  if (meta->format != GST_VIDEO_INFO_FORMAT (info))
+    return g_strdup_printf ("its video meta describes %s frames, the caps %s",
+        gst_video_format_to_string (meta->format), GST_VIDEO_INFO_NAME (info));
+  if (meta->width < (guint) GST_VIDEO_INFO_WIDTH (info)
+      || meta->height < (guint) GST_VIDEO_INFO_HEIGHT (info))
+    return g_strdup_printf ("its video meta describes %ux%u frames, the caps "
+        "%dx%d", meta->width, meta->height, GST_VIDEO_INFO_WIDTH (info),
+        GST_VIDEO_INFO_HEIGHT (info));
+  if (meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
+    return g_strdup_printf ("its video meta has %u planes, %s has %u",
+        meta->n_planes, GST_VIDEO_INFO_NAME (info),
+        GST_VIDEO_INFO_N_PLANES (info));
+  return NULL;
+}
+
+/* What makes @buffer unusable as a frame of @info: the meta's first
+ * inconsistency, a plane that starts past the buffer, or a buffer shorter
+ * than the caps. */
+static gchar *
+gst_texel_buffer_problem (GstBuffer * buffer, const GstVideoInfo * info)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  gsize size = gst_buffer_get_size (buffer);
+  gchar *why;
+  guint p;
+
+  if (!meta) {
+    if (size < GST_VIDEO_INFO_SIZE (info))
+      return g_strdup_printf ("%" G_GSIZE_FORMAT " bytes, the caps need %"
+          G_GSIZE_FORMAT, size, GST_VIDEO_INFO_SIZE (info));
+    return g_strdup_printf ("its %" G_GSIZE_FORMAT " bytes could not be "
+        "mapped", size);
+  }
+  if ((why = gst_texel_meta_mismatch (meta, info)) != NULL)
+    return why;
+  for (p = 0; p < meta->n_planes; p++)
+    if (meta->offset[p] >= size)
+      return g_strdup_printf ("plane %u of its video meta starts at offset %"
+          G_GSIZE_FORMAT " (stride %d), past the end of the %" G_GSIZE_FORMAT
+          "-byte buffer", p, meta->offset[p], meta->stride[p], size);
+  return g_strdup_printf ("its %" G_GSIZE_FORMAT "-byte memory could not be "
+      "mapped as its video meta says", size);
+}
+
 /* Maps a frame for the element: CUDA memory it can use in place with
  * GST_MAP_CUDA (device addresses, nothing is copied), anything else in
  * host memory. */
@@ -933,6 +1078,13 @@ static gboolean
 gst_texel_base_map_frame (GstTexelBase * self, GstVideoFrame * frame,
     GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags)
 {
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  gchar *why;
+
+  if (meta && (why = gst_texel_meta_mismatch (meta, info)) != NULL) {
+    g_free (why);
+    return FALSE;
+  }
 #if HAVE_GST_CUDA
   if (gst_texel_base_buffer_on_device (self, buffer)) {
 #if GST_CHECK_VERSION (1, 24, 0)
@@ -970,6 +1122,33 @@ gst_texel_base_frames_memory (GstVideoFrame * in, GstVideoFrame * out)
 }
 #endif
 
+/* Whether frames can be processed. After caps were refused,
+ * GstBaseTransform does not offer again caps equal to the ones in force
+ * before; once a setting changed they are tried again here. While the
+ * configuration stays refused its error is not posted again. */
+static GstFlowReturn
+gst_texel_base_check_negotiated (GstTexelBase * self)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstCaps *in, *out;
+  gboolean ok = FALSE;
+
+  if (GST_VIDEO_FILTER (self)->negotiated)
+    return GST_FLOW_OK;
+  in = gst_pad_get_current_caps (trans->sinkpad);
+  out = gst_pad_get_current_caps (trans->srcpad);
+  if (in && out)
+    ok = GST_BASE_TRANSFORM_GET_CLASS (self)->set_caps (trans, in, out);
+  gst_clear_caps (&in);
+  gst_clear_caps (&out);
+  if (ok)
+    return GST_FLOW_OK;
+  if (!PRIV (self)->refused)
+    GST_ELEMENT_ERROR (self, CORE, NOT_IMPLEMENTED, (NULL),
+        ("unknown format"));
+  return GST_FLOW_NOT_NEGOTIATED;
+}
+
 static GstFlowReturn
 gst_texel_base_transform_frame (GstVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame)
@@ -982,7 +1161,8 @@ gst_texel_base_transform_frame (GstVideoFilter * filter,
   GST_OBJECT_LOCK (self);
   dirty = priv->dirty;
   GST_OBJECT_UNLOCK (self);
-  if (dirty && !gst_texel_base_prepare (self))
+  /* A plan that failed (its error posted) never processes a frame. */
+  if ((dirty && !gst_texel_base_prepare (self)) || priv->refused)
     return GST_FLOW_NOT_NEGOTIATED;
 
   if (!gst_texel_base_frame_images (self, in_frame, out_frame, &in, &out))
@@ -1013,10 +1193,12 @@ gst_texel_base_transform_frame (GstVideoFilter * filter,
 static GstFlowReturn
 gst_texel_base_invalid_buffer (GstTexelBase * self, GstBuffer * inbuf)
 {
+  gchar *why = gst_texel_buffer_problem (inbuf,
+      &GST_VIDEO_FILTER (self)->in_info);
+
   GST_ELEMENT_WARNING (self, STREAM, FORMAT,
-      ("Invalid video buffer dropped: %" G_GSIZE_FORMAT " bytes, the caps "
-          "need %" G_GSIZE_FORMAT, gst_buffer_get_size (inbuf),
-          GST_VIDEO_INFO_SIZE (&GST_VIDEO_FILTER (self)->in_info)), (NULL));
+      ("Invalid video buffer dropped: %s", why), (NULL));
+  g_free (why);
   return GST_BASE_TRANSFORM_FLOW_DROPPED;
 }
 
@@ -1089,6 +1271,9 @@ gst_texel_base_submit (GstTexelBase * self, GstBuffer * inbuf)
   gboolean dirty;
   int err;
 
+  ret = gst_texel_base_check_negotiated (self);
+  if (ret != GST_FLOW_OK)
+    goto fail;
   GST_OBJECT_LOCK (self);
   dirty = priv->dirty;
   GST_OBJECT_UNLOCK (self);
@@ -1099,6 +1284,10 @@ gst_texel_base_submit (GstTexelBase * self, GstBuffer * inbuf)
       ret = GST_FLOW_NOT_NEGOTIATED;
     if (ret != GST_FLOW_OK)
       goto fail;
+  }
+  if (priv->refused) {
+    ret = GST_FLOW_NOT_NEGOTIATED;
+    goto fail;
   }
   if (bclass->before_transform)
     bclass->before_transform (trans, inbuf);
@@ -1460,11 +1649,9 @@ gst_texel_base_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstVideoFrame in_frame, out_frame;
   GstFlowReturn ret;
 
-  if (!filter->negotiated) {
-    GST_ELEMENT_ERROR (trans, CORE, NOT_IMPLEMENTED, (NULL),
-        ("unknown format"));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
+  ret = gst_texel_base_check_negotiated (GST_TEXEL_BASE (trans));
+  if (ret != GST_FLOW_OK)
+    return ret;
   if (!gst_texel_base_map_frame (GST_TEXEL_BASE (trans), &in_frame,
           &filter->in_info, inbuf, GST_MAP_READ))
     return gst_texel_base_invalid_buffer (GST_TEXEL_BASE (trans), inbuf);

@@ -133,6 +133,13 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
 
 /* Largest width or height a texel element negotiates. */
 #define GST_TEXEL_MAX_SIZE 32767
+/* Largest frame (all planes, in bytes) a texel element negotiates, input
+ * or output: 16384x16384 RGBA. Pools hold up to 5 frames, in pinned
+ * memory, and the GPU path as many again in device memory (texelwarp also
+ * a map of 8 bytes per output pixel): a 32767x32767 RGBA frame (4 GiB)
+ * would ask for tens of GiB before the first frame. Larger frames are
+ * refused at negotiation with an error (docs/reliability.md). */
+#define GST_TEXEL_MAX_FRAME_BYTES (G_GUINT64_CONSTANT (1) << 30)
 
 /* Caps of the frames every texel element handles. */
 #define GST_TEXEL_FORMATS \
@@ -142,6 +149,13 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
   "video/x-raw, format = (string) " GST_TEXEL_FORMATS ", " \
   "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
   "framerate = (fraction) [ 0, max ]"
+
+/* Elements that scale, filter or move pixels between rows (texelconvert,
+ * texelfilter, texelwarp) would mix the two fields of an interlaced frame:
+ * they take progressive video only, and interlaced caps fail to negotiate.
+ * (interlace-mode=alternate comes with the format:Interlaced feature,
+ * which no texel template lists.) */
+#define GST_TEXEL_PROGRESSIVE ", interlace-mode = (string) progressive"
 
 /* Frames in GstCudaMemory (GStreamer's CUDA library, gst-plugins-bad), as
  * cudaupload, nvh264dec and nvh264enc exchange them. */
@@ -162,8 +176,12 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
  * gst_texel_base_finish_caps). Needs config.h. */
 #if HAVE_GST_CUDA
 #define GST_TEXEL_CAPS GST_TEXEL_CUDA_CAPS "; " GST_TEXEL_SYSTEM_CAPS
+#define GST_TEXEL_PROGRESSIVE_CAPS \
+  GST_TEXEL_CUDA_CAPS GST_TEXEL_PROGRESSIVE "; " \
+  GST_TEXEL_SYSTEM_CAPS GST_TEXEL_PROGRESSIVE
 #else
 #define GST_TEXEL_CAPS GST_TEXEL_SYSTEM_CAPS
+#define GST_TEXEL_PROGRESSIVE_CAPS GST_TEXEL_SYSTEM_CAPS GST_TEXEL_PROGRESSIVE
 #endif
 
 G_END_DECLS

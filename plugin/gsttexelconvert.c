@@ -15,7 +15,10 @@
  * the caps' chroma-site puts it: [1, 1] / 2 per axis for a centred site
  * (jpeg), [1, 2, 1] / 4 for a cosited one (mpeg2 horizontally), as
  * videoconvert does. Subsampled input chroma is reconstructed at its sites
- * by the method; at 1:1 too (linearly, unless method=nearest).
+ * by the method; at 1:1 too (linearly, unless method=nearest). Progressive
+ * video only: scaling, flipping or upsampling 4:2:0 chroma would mix the
+ * fields of interlaced video, whose caps do not negotiate (deinterlace
+ * first).
  *
  * On an integrated GPU (Jetson) frames stay in pinned, mapped memory and
  * are never copied (memory-mode=zero-copy); on a discrete GPU they are
@@ -85,10 +88,10 @@ struct _GstTexelConvert
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_CAPS));
+    GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_CAPS));
+    GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
 
 static void gst_texel_convert_direction_init (GstVideoDirectionInterface *
     iface);
@@ -175,6 +178,21 @@ gst_texel_convert_transform_caps (GstBaseTransform * trans,
   return gst_texel_base_finish_caps (trans, direction, caps, result, filter);
 }
 
+/* The size of a @in_w x @in_h input once cropped, at least 1x1; FALSE when
+ * the crops leave nothing. In 64 bits: each crop may be up to G_MAXINT.
+ * Object lock held. */
+static gboolean
+gst_texel_convert_cropped_size (GstTexelConvert * self, gint in_w, gint in_h,
+    gint * w, gint * h)
+{
+  gint64 cw = (gint64) in_w - self->crop[0] - self->crop[1];
+  gint64 ch = (gint64) in_h - self->crop[2] - self->crop[3];
+
+  *w = (gint) MAX (cw, 1);
+  *h = (gint) MAX (ch, 1);
+  return cw > 0 && ch > 0;
+}
+
 /* Display aspect ratio of the picture that reaches the output: the input
  * after cropping and rotation. */
 static void
@@ -187,8 +205,7 @@ gst_texel_convert_source_dar (GstTexelConvert * self, GstStructure * ins,
   gst_structure_get_int (ins, "height", &h);
   gst_structure_get_fraction (ins, "pixel-aspect-ratio", &par_n, &par_d);
   GST_OBJECT_LOCK (self);
-  w = MAX (1, w - self->crop[0] - self->crop[1]);
-  h = MAX (1, h - self->crop[2] - self->crop[3]);
+  gst_texel_convert_cropped_size (self, w, h, &w, &h);
   if (gst_texel_direction_swaps (gst_texel_convert_direction (self))) {
     gint t = w;
     w = h;
@@ -210,7 +227,7 @@ static void
 gst_texel_convert_fixate_size (GstTexelConvert * self, GstStructure * ins,
     GstStructure * outs)
 {
-  gint dar_n, dar_d, par_n = 1, par_d = 1, w, h, in_w = 1, in_h = 1;
+  gint dar_n, dar_d, par_n = 1, par_d = 1, w, h, in_w = 1, in_h = 1, crop_w;
   const GValue *wv = gst_structure_get_value (outs, "width");
   const GValue *hv = gst_structure_get_value (outs, "height");
   gboolean w_fixed = !wv || gst_value_is_fixed (wv);
@@ -244,9 +261,9 @@ gst_texel_convert_fixate_size (GstTexelConvert * self, GstStructure * ins,
   gst_structure_get_int (ins, "width", &in_w);
   gst_structure_get_int (ins, "height", &in_h);
   GST_OBJECT_LOCK (self);
-  h = MAX (1, in_h - self->crop[2] - self->crop[3]);
+  gst_texel_convert_cropped_size (self, in_w, in_h, &crop_w, &h);
   if (gst_texel_direction_swaps (gst_texel_convert_direction (self)))
-    h = MAX (1, in_w - self->crop[0] - self->crop[1]);
+    h = crop_w;
   GST_OBJECT_UNLOCK (self);
   gst_structure_fixate_field_nearest_int (outs, "height", h);
   gst_structure_get_int (outs, "height", &h);
@@ -397,26 +414,27 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
   gint in_h = GST_VIDEO_INFO_HEIGHT (in);
   guint argb;
   const gchar *error = NULL;
+  gboolean cropped;
 
   GST_OBJECT_LOCK (self);
   memcpy (crop, self->crop, sizeof (crop));
+  cropped = gst_texel_convert_cropped_size (self, in_w, in_h, &cfg.src_w,
+      &cfg.src_h);
   dir = gst_texel_convert_direction (self);
   add_borders = self->add_borders;
   argb = self->border_color;
   cfg.method = self->method;
   GST_OBJECT_UNLOCK (self);
 
-  if (crop[0] + crop[1] >= in_w || crop[2] + crop[3] >= in_h) {
+  if (!cropped) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Cropping (left %d, right %d, top %d, bottom %d) leaves nothing of "
-            "a %dx%d frame", crop[0], crop[1], crop[2], crop[3], in_w, in_h),
-        (NULL));
+        ("Cropping leaves nothing of a %dx%d frame: crop-left=%d "
+            "crop-right=%d crop-top=%d crop-bottom=%d", in_w, in_h, crop[0],
+            crop[1], crop[2], crop[3]), (NULL));
     return FALSE;
   }
   cfg.src_x = crop[0];
   cfg.src_y = crop[2];
-  cfg.src_w = in_w - crop[0] - crop[1];
-  cfg.src_h = in_h - crop[2] - crop[3];
   cfg.dst_w = GST_VIDEO_INFO_WIDTH (out);
   cfg.dst_h = GST_VIDEO_INFO_HEIGHT (out);
   swaps = gst_texel_direction_swaps (dir);

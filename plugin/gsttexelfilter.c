@@ -8,7 +8,8 @@
  *
  * Neighbourhood filters on video frames: on an NVIDIA GPU with CUDA, or on
  * the CPU when no usable GPU exists. The frames keep their format and
- * size (all 16 formats of texelconvert).
+ * size (all 16 formats of texelconvert). Progressive video only: a filter
+ * would mix the fields of interlaced video, whose caps do not negotiate.
  *
  * #GstTexelFilter:filter chooses the filter:
  *
@@ -88,10 +89,10 @@ struct _GstTexelFilter
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_CAPS));
+    GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_CAPS));
+    GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
 
 G_DEFINE_TYPE_WITH_CODE (GstTexelFilter, gst_texel_filter,
     GST_TYPE_TEXEL_BASE,

@@ -218,10 +218,10 @@ struct _GstTexelWarp
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_CAPS));
+    GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_CAPS));
+    GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
 
 G_DEFINE_TYPE_WITH_CODE (GstTexelWarp, gst_texel_warp, GST_TYPE_TEXEL_BASE,
     GST_DEBUG_CATEGORY_INIT (gst_texel_warp_debug, "texelwarp", 0,

@@ -41,6 +41,10 @@ log "every element on the GPU path"
 TEXEL_TEST_BACKEND=cuda GST_PLUGIN_PATH_1_0="$GST_PLUGIN_PATH" \
   "$b/tests/element/test-every-element" 2>&1 | grep -E "Checks|:F:|:E:" ||
   suite=1
+log "hostile input on the GPU path"
+TEXEL_TEST_BACKEND=cuda GST_PLUGIN_PATH_1_0="$GST_PLUGIN_PATH" \
+  "$b/tests/element/test-hostile" 2>&1 | grep -E "Checks|:F:|:E:" ||
+  suite=1
 [ "${2:-}" = quick ] && exit $suite
 
 # One sanitizer run: TOOL NAME PROGRAM [ARGS]; its log in $out/san-TOOL-NAME.txt.

@@ -549,7 +549,10 @@ GST_START_TEST (test_caps)
 
   gst_harness_set_sink_caps_str (h, other);
   peer = gst_pad_peer_query_caps (h->srcpad, NULL);
+  /* Progressive only (the fields of interlaced video would mix). */
   want = gst_caps_from_string (other);
+  gst_caps_set_simple (want, "interlace-mode", G_TYPE_STRING, "progressive",
+      NULL);
   fail_unless (gst_caps_is_equal (peer, want), "upstream offered %"
       GST_PTR_FORMAT, peer);
   gst_caps_unref (peer);
