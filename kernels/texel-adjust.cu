@@ -324,7 +324,7 @@ texel_cuda_lut3d_free (TexelCudaLut3d * lut)
 extern "C" int
 texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
     const TexelCudaLut3d * lut, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelAdjustStream stream)
+    const TexelImage * out, int row0, int row1, TexelStream stream)
 {
   TexelAdjustLut3dSource lut3d;
   const TexelAdjustKernelPlan *kp;

@@ -148,12 +148,11 @@
 
 #include <math.h>
 
+#include "texel-kernel.h"
 #include "texel-convert.h"
 #include "texel-cube.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+TEXEL_BEGIN_DECLS
 
 /* Tone maps (the formulas are at the top of this file). */
 typedef enum
@@ -419,14 +418,11 @@ void texel_cuda_lut3d_free (TexelCudaLut3d * lut);
  * addresses (device memory, mapped or registered host memory). @lut: the
  * plan's 3D LUT on @device when it has one (plan->kernel.lut3d), else
  * ignored. */
-typedef struct CUstream_st *TexelAdjustStream;
 int texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
     const TexelCudaLut3d * lut, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelAdjustStream stream);
+    const TexelImage * out, int row0, int row1, TexelStream stream);
 
-#ifdef __cplusplus
-}
-#endif
+TEXEL_END_DECLS
 
 /* ------------------------------------------------------------------ */
 /* The float per-pixel code of the kernels, shared with the host so that
@@ -440,7 +436,6 @@ int texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
  * Host: TEXEL_ADJUST_HOST_LOG2F / _EXP2F / _DIVF, log2f, exp2f and /
  * unless a test defines them. */
 #ifdef __CUDACC__
-#define TEXEL_ADJUST_HD static __host__ __device__ __forceinline__
 #ifdef __CUDA_ARCH__
 #define TEXEL_ADJUST_UNROLL _Pragma ("unroll")
 #define TEXEL_ADJUST_LOG2F(x) __log2f (x)
@@ -455,7 +450,6 @@ int texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
 #define TEXEL_ADJUST_DIVF(a, b) ((a) / (b))
 #endif
 #else
-#define TEXEL_ADJUST_HD static inline
 #define TEXEL_ADJUST_UNROLL
 #ifndef TEXEL_ADJUST_HOST_LOG2F
 #define TEXEL_ADJUST_HOST_LOG2F log2f
@@ -494,7 +488,7 @@ typedef struct
 } TexelAdjustLut3dSource;
 
 /* Encode of linear L3 in [0, 1]. */
-TEXEL_ADJUST_HD float
+TEXEL_HD float
 texel_adjust_encode_f (const TexelAdjustCurveF * cv, float l3)
 {
   if (l3 >= cv->enc_knee && l3 > 0.0f)
@@ -504,7 +498,7 @@ texel_adjust_encode_f (const TexelAdjustCurveF * cv, float l3)
 }
 
 /* Encode of L3 given as log2 L3. */
-TEXEL_ADJUST_HD float
+TEXEL_HD float
 texel_adjust_encode_log_f (const TexelAdjustCurveF * cv, float lg3)
 {
   if (lg3 >= cv->log2_enc_knee)
@@ -515,7 +509,7 @@ texel_adjust_encode_log_f (const TexelAdjustCurveF * cv, float lg3)
 
 /* The tone maps reinhard and filmic of linear @x >= 0 (no clipping
  * needed below: both stay under 1 up to where filmic is clamped). */
-TEXEL_ADJUST_HD float
+TEXEL_HD float
 texel_adjust_tone_f (TexelToneMap tone_map, float x)
 {
   if (tone_map == TEXEL_TONE_MAP_REINHARD)
@@ -526,7 +520,7 @@ texel_adjust_tone_f (TexelToneMap tone_map, float x)
 
 /* The curve of channel @c: R' in, R' out, for a pixel whose vignette
  * gain is @gain, 2^@log2_gain (1 and 0 without one). */
-TEXEL_ADJUST_HD float
+TEXEL_HD float
 texel_adjust_curve_f (const TexelAdjustCurveF * cv, int c, float v,
     float gain, float log2_gain)
 {
@@ -562,7 +556,7 @@ texel_adjust_curve_f (const TexelAdjustCurveF * cv, int c, float v,
 
 /* The vignette gain of luma pixel (@x, @y): 1 + strength * r^2, never
  * negative (float rounding at the corners with strength -1). */
-TEXEL_ADJUST_HD float
+TEXEL_HD float
 texel_adjust_vignette_f (const TexelAdjustKernelPlan * p, int x, int y)
 {
   float dx = (float) x - p->vig_cx, dy = (float) y - p->vig_cy;
@@ -572,7 +566,7 @@ texel_adjust_vignette_f (const TexelAdjustKernelPlan * p, int x, int y)
 
 /* Plane @p's address and stride, chosen without indexing: a kernel's
  * image parameters then stay in registers, not in local memory. */
-TEXEL_ADJUST_HD uint8_t *
+TEXEL_HD uint8_t *
 texel_adjust_sample (const TexelImage * img, const TexelComponent * comp,
     int x, int y)
 {
@@ -586,7 +580,7 @@ texel_adjust_sample (const TexelImage * img, const TexelComponent * comp,
       comp->pixel_stride;
 }
 
-TEXEL_ADJUST_HD unsigned
+TEXEL_HD unsigned
 texel_adjust_read_f (const TexelAdjustKernelPlan * p, const TexelImage * img,
     int c, int x, int y)
 {
@@ -597,7 +591,7 @@ texel_adjust_read_f (const TexelAdjustKernelPlan * p, const TexelImage * img,
   return a[0];
 }
 
-TEXEL_ADJUST_HD void
+TEXEL_HD void
 texel_adjust_write_f (const TexelAdjustKernelPlan * p, const TexelImage * img,
     int c, int x, int y, unsigned code)
 {
@@ -614,7 +608,7 @@ texel_adjust_write_f (const TexelAdjustKernelPlan * p, const TexelImage * img,
 
 /* Clamps to [0, 1] and rounds to the nearest code, halves up (as the CPU
  * reference's round () of a non-negative value). */
-TEXEL_ADJUST_HD unsigned
+TEXEL_HD unsigned
 texel_adjust_quantize_f (const TexelAdjustKernelPlan * p, float v)
 {
   v = fminf (fmaxf (v, 0.0f), 1.0f);
@@ -627,7 +621,7 @@ texel_adjust_quantize_f (const TexelAdjustKernelPlan * p, float v)
  * and CPU give the same codes (10-bit gamma excepted: float, below). */
 
 /* rint (clamp (v, 0, max)). */
-TEXEL_ADJUST_HD unsigned
+TEXEL_HD unsigned
 texel_adjust_gst_round (const TexelAdjustGst * g, double v)
 {
   return (unsigned) rint (fmin (fmax (v, 0.0), g->max));
@@ -636,7 +630,7 @@ texel_adjust_gst_round (const TexelAdjustGst * g, double v)
 /* The gamma element on Y' code @y. 10 bits: in float (__log2f, exp2f;
  * 1e-6 relative, a thousandth of a code: it differs from the reference
  * only where 1023 (y / 1023)^(1/gamma) lies that close to a half). */
-TEXEL_ADJUST_HD unsigned
+TEXEL_HD unsigned
 texel_adjust_gst_gamma_f (const TexelAdjustGst * g, const uint8_t * table,
     unsigned y)
 {
@@ -653,7 +647,7 @@ texel_adjust_gst_gamma_f (const TexelAdjustGst * g, const uint8_t * table,
 }
 
 /* videobalance on Y' code @y. */
-TEXEL_ADJUST_HD unsigned
+TEXEL_HD unsigned
 texel_adjust_gst_luma_f (const TexelAdjustGst * g, const uint8_t * table,
     unsigned y)
 {
@@ -669,7 +663,7 @@ texel_adjust_gst_luma_f (const TexelAdjustGst * g, const uint8_t * table,
 }
 
 /* videobalance on chroma codes @cb, @cr, in place. */
-TEXEL_ADJUST_HD void
+TEXEL_HD void
 texel_adjust_gst_chroma_f (const TexelAdjustGst * g, unsigned *cb,
     unsigned *cr)
 {
@@ -688,7 +682,7 @@ texel_adjust_gst_chroma_f (const TexelAdjustGst * g, unsigned *cb,
               g->saturation)));
 }
 
-TEXEL_ADJUST_HD int
+TEXEL_HD int
 texel_adjust_clamp255 (int v)
 {
   return v < 0 ? 0 : (v > 255 ? 255 : v);
@@ -696,7 +690,7 @@ texel_adjust_clamp255 (int v)
 
 /* One element's round trip of 8-bit R'G'B' @c through the elements'
  * fixed-point BT.601 matrices (arithmetic >> 8: a floor). */
-TEXEL_ADJUST_HD void
+TEXEL_HD void
 texel_adjust_gst_rgb_pass (const TexelAdjustGst * g, const uint8_t * table,
     int balance, unsigned c[3])
 {
@@ -726,7 +720,7 @@ texel_adjust_gst_rgb_pass (const TexelAdjustGst * g, const uint8_t * table,
 }
 
 /* `gamma ! videobalance` on 8-bit R'G'B' @c, in place. */
-TEXEL_ADJUST_HD void
+TEXEL_HD void
 texel_adjust_gst_rgb_f (const TexelAdjustGst * g, const uint8_t * table,
     unsigned c[3])
 {
@@ -737,7 +731,7 @@ texel_adjust_gst_rgb_f (const TexelAdjustGst * g, const uint8_t * table,
 }
 
 /* Entry (@r, @g, @b) of the 3D LUT, without filtering. */
-TEXEL_ADJUST_HD void
+TEXEL_HD void
 texel_adjust_lut3d_entry (const TexelAdjustKernelPlan * p,
     const TexelAdjustLut3dSource * src, int r, int g, int b, float e[3])
 {
@@ -759,7 +753,7 @@ texel_adjust_lut3d_entry (const TexelAdjustKernelPlan * p,
 
 /* @v (R'G'B') through the 3D LUT, in place: trilinear, by the texture
  * hardware (lut3d_hw, GPU) or here from the 8 surrounding entries. */
-TEXEL_ADJUST_HD void
+TEXEL_HD void
 texel_adjust_lut3d_f (const TexelAdjustKernelPlan * p,
     const TexelAdjustLut3dSource * src, float v[3])
 {
@@ -814,7 +808,7 @@ texel_adjust_lut3d_f (const TexelAdjustKernelPlan * p,
  * v[0] only, everything done by its LUT): the GStreamer stage on the
  * codes, the 3D LUT, the codes, alpha carried over, RGBx's padding byte
  * 0xff (as the converter writes it). */
-TEXEL_ADJUST_HD void
+TEXEL_HD void
 texel_adjust_store_rgb_f (const TexelAdjustKernelPlan * p,
     const uint8_t * table, const TexelAdjustLut3dSource * lut3d, const TexelImage * in,
     const TexelImage * out, int x, int y, const float v[3])
@@ -857,7 +851,7 @@ texel_adjust_store_rgb_f (const TexelAdjustKernelPlan * p,
  * code and registers); @lut: the plan's LUTs, 3 x TEXEL_ADJUST_LUT_SIZE,
  * and @table: its gst.table, 2 x 256 (both in shared memory on the GPU);
  * @lut3d: the 3D LUT, when the plan has one. */
-TEXEL_ADJUST_HD void
+TEXEL_HD void
 texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
     const float *lut, const uint8_t * table,
     const TexelAdjustLut3dSource * lut3d,

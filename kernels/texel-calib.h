@@ -49,11 +49,10 @@
 
 #include <stddef.h>
 
+#include "texel-kernel.h"
 #include "texel-warp.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+TEXEL_BEGIN_DECLS
 
 /* OpenCV's longest distortion vector: k1 k2 p1 p2 k3 k4 k5 k6 s1 s2 s3 s4
  * tau_x tau_y. */
@@ -121,7 +120,5 @@ extern "C" {
                                   const double *coefficients, int n,
                                   const char **error);
 
-#ifdef __cplusplus
-}
-#endif
+TEXEL_END_DECLS
 #endif /* TEXEL_CALIB_H */

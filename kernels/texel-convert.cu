@@ -93,7 +93,7 @@ texel_convert_launch (TexelCudaConverter * conv,
 extern "C" int
 texel_cuda_convert (TexelCudaConverter * conv, const TexelConvertPlan * plan,
     const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelCudaStream stream)
+    TexelStream stream)
 {
   return texel_cuda_resample (conv, plan, in, out, row0, row1, stream,
       texel_convert_launch, NULL);

@@ -7,11 +7,10 @@
 #ifndef TEXEL_CONVERT_H
 #define TEXEL_CONVERT_H
 
+#include "texel-kernel.h"
 #include "texel-image.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+TEXEL_BEGIN_DECLS
 
 typedef enum
 {
@@ -139,7 +138,5 @@ void texel_matrix_coefficients (TexelMatrix matrix, double *kr, double *kb);
 void texel_convert_cpu (const TexelConvertPlan * plan, const TexelImage * in,
     TexelImage * out, int row0, int row1);
 
-#ifdef __cplusplus
-}
-#endif
+TEXEL_END_DECLS
 #endif /* TEXEL_CONVERT_H */

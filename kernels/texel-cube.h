@@ -39,10 +39,9 @@
 
 #include <stddef.h>
 
-#ifdef __cplusplus
-extern "C"
-{
-#endif
+#include "texel-kernel.h"
+
+TEXEL_BEGIN_DECLS
 
 #define TEXEL_CUBE_MIN_SIZE 2
 #define TEXEL_CUBE_MAX_SIZE 129
@@ -81,7 +80,5 @@ extern "C"
     return cube->table[(size_t)i * 3 + c];
   }
 
-#ifdef __cplusplus
-}
-#endif
+TEXEL_END_DECLS
 #endif /* TEXEL_CUBE_H */

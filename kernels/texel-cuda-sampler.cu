@@ -713,7 +713,7 @@ texel_has_vertical_subsampling (const TexelFormatDesc * desc)
 /* Makes @device current for the calling thread, remembering the previous
  * one so the caller's own CUDA work is left undisturbed. */
 static cudaError_t
-texel_device_enter (int device, int *previous)
+texel_switch_device (int device, int *previous)
 {
   cudaError_t err = cudaGetDevice (previous);
 
@@ -723,7 +723,7 @@ texel_device_enter (int device, int *previous)
 }
 
 static void
-texel_device_leave (int device, int previous)
+texel_restore_device (int device, int previous)
 {
   if (previous != device)
     (void) cudaSetDevice (previous);
@@ -799,7 +799,7 @@ texel_cuda_converter_free (TexelCudaConverter * conv)
 
   if (conv == NULL)
     return;
-  if (texel_device_enter (conv->device, &previous) != cudaSuccess)
+  if (texel_switch_device (conv->device, &previous) != cudaSuccess)
     previous = conv->device;
   /* Nothing to report to: a failure here leaves the context broken
    * anyway. */
@@ -815,7 +815,7 @@ texel_cuda_converter_free (TexelCudaConverter * conv)
   for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
     if (conv->streams[s].done != NULL)
       (void) cudaEventDestroy (conv->streams[s].done);
-  texel_device_leave (conv->device, previous);
+  texel_restore_device (conv->device, previous);
   free (conv);
 }
 static cudaError_t
@@ -861,7 +861,7 @@ texel_resample_enqueue (TexelCudaConverter * conv,
 int
 texel_cuda_resample (TexelCudaConverter * conv,
     const TexelConvertPlan * plan, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelCudaStream stream,
+    const TexelImage * out, int row0, int row1, TexelStream stream,
     TexelGroupLaunch launch, const void *data)
 {
   cudaError_t err;
@@ -887,12 +887,12 @@ texel_cuda_resample (TexelCudaConverter * conv,
   if (row0 == row1)
     return cudaSuccess;
 
-  err = texel_device_enter (conv->device, &previous);
+  err = texel_switch_device (conv->device, &previous);
   if (err != cudaSuccess)
     return err;
   err = texel_resample_enqueue (conv, plan, in, out, row0, row1,
       (cudaStream_t) stream, launch, data);
-  texel_device_leave (conv->device, previous);
+  texel_restore_device (conv->device, previous);
   return err;
 }
 

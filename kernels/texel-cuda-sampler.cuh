@@ -712,7 +712,7 @@ cudaError_t texel_group_buffer_reserve (TexelGroupBuffer * buffer,
  * or a cudaError_t. */
 int texel_cuda_resample (TexelCudaConverter * conv,
     const TexelConvertPlan * plan, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelCudaStream stream,
+    const TexelImage * out, int row0, int row1, TexelStream stream,
     TexelGroupLaunch launch, const void *data);
 
 #endif /* TEXEL_CUDA_SAMPLER_CUH */

@@ -11,13 +11,10 @@
 
 #include <stdint.h>
 
+#include "texel-kernel.h"
 #include "texel-convert.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-typedef struct CUstream_st *TexelCudaStream;
+TEXEL_BEGIN_DECLS
 
 /* What capability detection found. */
 typedef struct
@@ -51,8 +48,6 @@ int texel_cuda_probe (int device, TexelCudaCaps * caps);
 
 /* Converter state on one device: texture objects for the current input,
  * rebuilt only when the input's addresses or pitches change. */
-typedef struct TexelCudaConverter TexelCudaConverter;
-
 int texel_cuda_converter_new (int device, TexelCudaConverter ** conv);
 void texel_cuda_converter_free (TexelCudaConverter * conv);
 
@@ -86,9 +81,7 @@ void texel_cuda_converter_set_fence (TexelCudaConverter * conv,
  * synchronisation. */
 int texel_cuda_convert (TexelCudaConverter * conv,
     const TexelConvertPlan * plan, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelCudaStream stream);
+    const TexelImage * out, int row0, int row1, TexelStream stream);
 
-#ifdef __cplusplus
-}
-#endif
+TEXEL_END_DECLS
 #endif /* TEXEL_CUDA_H */

@@ -16,9 +16,9 @@
 #include "config.h"
 #endif
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "texel-kernel.h"
+
+TEXEL_BEGIN_DECLS
 
 typedef enum
 {
@@ -58,7 +58,5 @@ texel_fault_hit (TexelFaultSite site)
       int texel_fault_ = texel_fault_hit (site); \
       texel_fault_ ? (cudaError_t) texel_fault_ : (call); })
 
-#ifdef __cplusplus
-}
-#endif
+TEXEL_END_DECLS
 #endif /* TEXEL_FAULT_H */

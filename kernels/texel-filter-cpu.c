@@ -210,7 +210,7 @@ texel_filter_cpu (const TexelFilterPlan * plan, const TexelImage * in,
     Component k = { plan, comp, in, out,
       -((-plan->width) >> comp->x_shift),
       -((-plan->height) >> comp->y_shift),
-      plan->border == TEXEL_BORDER_MIRROR
+      plan->border == TEXEL_FILTER_BORDER_MIRROR
     };
     int y0 = texel_filter_grid_row (row0, comp->y_shift);
     int y1 = texel_filter_grid_row (row1, comp->y_shift);

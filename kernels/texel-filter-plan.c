@@ -19,7 +19,7 @@ texel_filter_config_init (TexelFilterConfig * config)
   config->sigma_space = 1.0;
   config->sigma_range = 0.1;
   config->radius = 1;
-  config->border = TEXEL_BORDER_CLAMP;
+  config->border = TEXEL_FILTER_BORDER_CLAMP;
   config->planes = TEXEL_FILTER_PLANES_ALL;
 }
 
@@ -29,8 +29,8 @@ config_error (const TexelFilterConfig * config)
 {
   if (!(config->filter >= 0 && config->filter < TEXEL_FILTER_N_KINDS))
     return "unknown filter";
-  if (config->border != TEXEL_BORDER_CLAMP
-      && config->border != TEXEL_BORDER_MIRROR)
+  if (config->border != TEXEL_FILTER_BORDER_CLAMP
+      && config->border != TEXEL_FILTER_BORDER_MIRROR)
     return "unknown border mode";
   if (config->planes != TEXEL_FILTER_PLANES_LUMA
       && config->planes != TEXEL_FILTER_PLANES_ALL)

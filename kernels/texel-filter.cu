@@ -227,7 +227,7 @@ texel_filter_enqueue (const TexelFilterPlan * plan, const TexelImage * in,
 extern "C" int
 texel_cuda_filter (int device, const TexelFilterPlan * plan,
     const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelFilterStream stream)
+    TexelStream stream)
 {
   cudaError_t err;
   int previous, p;

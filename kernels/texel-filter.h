@@ -56,11 +56,10 @@
 #ifndef TEXEL_FILTER_H
 #define TEXEL_FILTER_H
 
+#include "texel-kernel.h"
 #include "texel-image.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+TEXEL_BEGIN_DECLS
 
 typedef enum
 {
@@ -74,9 +73,9 @@ typedef enum
 
 typedef enum
 {
-  TEXEL_BORDER_CLAMP = 0,
-  TEXEL_BORDER_MIRROR
-} TexelBorderMode;
+  TEXEL_FILTER_BORDER_CLAMP = 0,
+  TEXEL_FILTER_BORDER_MIRROR
+} TexelFilterBorder;
 
 typedef enum
 {
@@ -103,7 +102,7 @@ typedef struct
   double sigma_space;           /* bilateral: 0..16, 1 (5x5) */
   double sigma_range;           /* bilateral: 0.001..1, 0.1 */
   int radius;                   /* box: 0..32, 1 */
-  TexelBorderMode border;
+  TexelFilterBorder border;
   TexelFilterPlanes planes;
 } TexelFilterConfig;
 
@@ -123,7 +122,7 @@ typedef struct
   TexelFormatDesc fmt;
   int width, height;
   TexelFilterKind filter;
-  TexelBorderMode border;
+  TexelFilterBorder border;
   int radius;                   /* the window is (2 radius + 1)^2 */
   /* Per component: 1 filtered, 0 copied (alpha, chroma with planes =
    * luma) or absent. */
@@ -169,14 +168,11 @@ void texel_filter_cpu (const TexelFilterPlan * plan, const TexelImage * in,
  * device-accessible addresses (device memory, mapped or registered host
  * memory) and may not alias. The input rows texel_filter_input_rows ()
  * names must be in place when the kernels run. */
-typedef struct CUstream_st *TexelFilterStream;
 int texel_cuda_filter (int device, const TexelFilterPlan * plan,
     const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelFilterStream stream);
+    TexelStream stream);
 
-#ifdef __cplusplus
-}
-#endif
+TEXEL_END_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Shared by the CPU reference and the kernels, and the kernels' own code,
@@ -193,7 +189,6 @@ int texel_cuda_filter (int device, const TexelFilterPlan * plan,
 #include <math.h>
 
 #ifdef __CUDACC__
-#define TEXEL_FILTER_HD static __host__ __device__ __forceinline__
 #ifdef __CUDA_ARCH__
 #define TEXEL_FILTER_LDG(p) __ldg (p)
 #define TEXEL_FILTER_EXPF(x) __expf (x)
@@ -204,7 +199,6 @@ int texel_cuda_filter (int device, const TexelFilterPlan * plan,
 #define TEXEL_FILTER_DIVF(a, b) ((a) / (b))
 #endif
 #else
-#define TEXEL_FILTER_HD static inline
 #ifndef TEXEL_FILTER_HOST_EXPF
 #define TEXEL_FILTER_HOST_EXPF expf
 #endif
@@ -218,7 +212,7 @@ int texel_cuda_filter (int device, const TexelFilterPlan * plan,
 
 /* Index @i of a row or column of @n samples, mapped into [0, n) by the
  * border mode (definitions above). */
-TEXEL_FILTER_HD int
+TEXEL_HD int
 texel_filter_border_index (int i, int n, int mirror)
 {
   int period;
@@ -237,7 +231,7 @@ texel_filter_border_index (int i, int n, int mirror)
 /* First sample row of a grid subsampled by 2^@shift at or after luma row
  * @row: rows [row0, row1) own grid rows [ceil (row0 / 2^s), ceil (row1 /
  * 2^s)), so that bands starting on even rows share none. */
-TEXEL_FILTER_HD int
+TEXEL_HD int
 texel_filter_grid_row (int row, int shift)
 {
   return (row + (1 << shift) - 1) >> shift;
@@ -263,7 +257,7 @@ typedef struct
 } TexelFilterComp;
 
 /* Component @c of @in and @out, the grid rows of luma rows [row0, row1). */
-TEXEL_FILTER_HD void
+TEXEL_HD void
 texel_filter_comp_init (const TexelFilterPlan * plan, const TexelImage * in,
     const TexelImage * out, int c, int row0, int row1, TexelFilterComp * k)
 {
@@ -286,7 +280,7 @@ texel_filter_comp_init (const TexelFilterPlan * plan, const TexelImage * in,
 }
 
 /* Whether @kind runs the horizontal pass (texel_filter_across_f). */
-TEXEL_FILTER_HD int
+TEXEL_HD int
 texel_filter_separable (int kind)
 {
   return kind == TEXEL_FILTER_GAUSSIAN || kind == TEXEL_FILTER_UNSHARP
@@ -295,7 +289,7 @@ texel_filter_separable (int kind)
 
 /* Floats of shared memory a block needs: the weights, the input tile
  * widened by the radius and (separable filters) the horizontal sums. */
-TEXEL_FILTER_HD int
+TEXEL_HD int
 texel_filter_shared_floats (const TexelFilterPlan * p)
 {
   int th = TEXEL_FILTER_TILE_H + 2 * p->radius;
@@ -305,7 +299,7 @@ texel_filter_shared_floats (const TexelFilterPlan * p)
 }
 
 /* The code at @a, as a float (byte loads: any alignment). */
-TEXEL_FILTER_HD float
+TEXEL_HD float
 texel_filter_load_f (const TexelFilterPlan * p, const uint8_t * a)
 {
   unsigned word = TEXEL_FILTER_LDG (a);
@@ -315,7 +309,7 @@ texel_filter_load_f (const TexelFilterPlan * p, const uint8_t * a)
   return (float) word;
 }
 
-TEXEL_FILTER_HD void
+TEXEL_HD void
 texel_filter_store_f (const TexelFilterPlan * p, const TexelFilterComp * k,
     int x, int y, unsigned code)
 {
@@ -334,7 +328,7 @@ texel_filter_store_f (const TexelFilterPlan * p, const TexelFilterComp * k,
 
 /* Clamps a value in codes and rounds it to the nearest code, halves up,
  * exactly (v - floor (v) is exact in float), as the reference's round (). */
-TEXEL_FILTER_HD unsigned
+TEXEL_HD unsigned
 texel_filter_quantize_f (const TexelFilterPlan * p, float v)
 {
   float f;
@@ -345,7 +339,7 @@ texel_filter_quantize_f (const TexelFilterPlan * p, float v)
 }
 
 /* A component that is not filtered: sample (@x, @y) copied. */
-TEXEL_FILTER_HD void
+TEXEL_HD void
 texel_filter_copy_f (const TexelFilterPlan * p, const TexelFilterComp * k,
     int x, int y)
 {
@@ -360,14 +354,14 @@ texel_filter_copy_f (const TexelFilterPlan * p, const TexelFilterComp * k,
  * Phase 1 of the block whose first output sample is (@x0, @y0), thread
  * (@tx, @ty): its share of the weights and of the input tile, the output
  * tile widened by the radius, border-mapped, as codes. */
-TEXEL_FILTER_HD void
+TEXEL_HD void
 texel_filter_load_tile_f (const TexelFilterPlan * p, int r,
     const TexelFilterComp * k, float *shared, int x0, int y0, int tx, int ty)
 {
   const int taps = 2 * r + 1;
   const int tw = TEXEL_FILTER_TILE_W + 2 * r;
   const int th = TEXEL_FILTER_TILE_H + 2 * r;
-  const int mirror = p->border == TEXEL_BORDER_MIRROR;
+  const int mirror = p->border == TEXEL_FILTER_BORDER_MIRROR;
   float *tile = shared + TEXEL_FILTER_TAPS_MAX;
   int i, j;
 
@@ -389,7 +383,7 @@ texel_filter_load_tile_f (const TexelFilterPlan * p, int r,
 
 /* Phase 2 (separable filters): thread (@tx, @ty)'s horizontal sums, of
  * output column @tx on the tile rows it owns. */
-TEXEL_FILTER_HD void
+TEXEL_HD void
 texel_filter_across_f (const TexelFilterPlan * p, int r, float *shared,
     int tx, int ty)
 {
@@ -413,7 +407,7 @@ texel_filter_across_f (const TexelFilterPlan * p, int r, float *shared,
 
 /* Phase 3: output sample (@x0 + @tx, @y0 + @ty) of filter @kind (the
  * plan's; a constant in each kernel). */
-TEXEL_FILTER_HD void
+TEXEL_HD void
 texel_filter_output_f (const TexelFilterPlan * p, int kind, int r,
     const TexelFilterComp * k, const float *shared, int x0, int y0, int tx,
     int ty)

@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "texel-kernel.h"
+
+TEXEL_BEGIN_DECLS
 
 /* Pixel formats. Order matters only for tables indexed by it. */
 typedef enum
@@ -97,7 +97,5 @@ int texel_plane_row_bytes (TexelFormat format, int plane, int width);
 size_t texel_image_layout (TexelImage * img, TexelFormat format, int width,
     int height, int stride_align, int plane_align, uint8_t * data);
 
-#ifdef __cplusplus
-}
-#endif
+TEXEL_END_DECLS
 #endif /* TEXEL_IMAGE_H */

@@ -13,6 +13,7 @@
 #ifndef TEXEL_RESAMPLE_CPU_H
 #define TEXEL_RESAMPLE_CPU_H
 
+#include "texel-kernel.h"
 #include "texel-convert.h"
 
 /* A position in luma coordinates: in double for the filters, in float for

@@ -16,11 +16,7 @@
 
 #include <math.h>
 
-#ifdef __CUDACC__
-#define TEXEL_HD static __host__ __device__ __forceinline__
-#else
-#define TEXEL_HD static inline
-#endif
+#include "texel-kernel.h"
 
 /* Luma coordinate of the centre of sample @i along an axis. */
 TEXEL_HD float

@@ -316,13 +316,13 @@ texel_warp_source_d (const TexelWarpPlan * plan, double x, double y,
 
 /* texel_warp_fold_f in double. */
 static double
-fold (double p, double size, TexelBorderMode mode)
+fold (double p, double size, TexelWarpBorder mode)
 {
   if (p >= 0.0 && p <= size)
     return p;
-  if (mode == TEXEL_BORDER_WRAP)
+  if (mode == TEXEL_WARP_BORDER_WRAP)
     return p - size * floor (p / size);
-  if (mode == TEXEL_BORDER_MIRROR) {
+  if (mode == TEXEL_WARP_BORDER_MIRROR) {
     double t = p - 2.0 * size * floor (p / (2.0 * size));
 
     return t > size ? 2.0 * size - t : t;
@@ -341,7 +341,7 @@ warp_source (const void *data, const TexelSamplePos * pos,
 
   if (!texel_warp_source_d (plan, pos->x, pos->y, &sx, &sy))
     return 0;
-  if (plan->border_mode == TEXEL_BORDER_CONSTANT) {
+  if (plan->border_mode == TEXEL_WARP_BORDER_CONSTANT) {
     /* Closed at the far edges: there lies the centre of an odd-sized
      * frame's last centred chroma sample, which a 1:1 map must copy. */
     if (!(sx >= 0.0 && sx <= w && sy >= 0.0 && sy <= h))

@@ -143,7 +143,7 @@ texel_warp_config_init (TexelWarpConfig * config)
   mat3_identity (config->rectification);
   config->new_camera = TEXEL_NEW_CAMERA_OPTIMAL;
   config->scale = 1.0;
-  config->border_mode = TEXEL_BORDER_CONSTANT;
+  config->border_mode = TEXEL_WARP_BORDER_CONSTANT;
   config->method = TEXEL_METHOD_BILINEAR;
   config->in_color = bt709;
   config->out_color = bt709;
@@ -174,8 +174,8 @@ validate (const TexelWarpConfig * c)
   if ((int) c->model < TEXEL_WARP_MODEL_NONE
       || (int) c->model > TEXEL_WARP_MODEL_FISHEYE)
     return "model: unknown lens model";
-  if ((int) c->border_mode < TEXEL_BORDER_CONSTANT
-      || (int) c->border_mode > TEXEL_BORDER_WRAP)
+  if ((int) c->border_mode < TEXEL_WARP_BORDER_CONSTANT
+      || (int) c->border_mode > TEXEL_WARP_BORDER_WRAP)
     return "border-mode: unknown border mode";
   if (!all_finite (view, (int) (sizeof (view) / sizeof (view[0]))))
     return "alpha, fov, pan, tilt, rotation, scale or offset: not a finite "

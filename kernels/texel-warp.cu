@@ -319,7 +319,7 @@ texel_warp_launch (TexelCudaConverter * conv,
 extern "C" int
 texel_cuda_warp (TexelCudaConverter * conv, const TexelWarpPlan * plan,
     const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelCudaStream stream)
+    TexelStream stream)
 {
   if (plan == NULL)
     return cudaErrorInvalidValue;

@@ -142,11 +142,10 @@
 
 #include <math.h>
 
+#include "texel-kernel.h"
 #include "texel-convert.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+TEXEL_BEGIN_DECLS
 
 typedef enum
 {
@@ -157,11 +156,11 @@ typedef enum
 
 typedef enum
 {
-  TEXEL_BORDER_CONSTANT = 0,
-  TEXEL_BORDER_CLAMP,
-  TEXEL_BORDER_MIRROR,
-  TEXEL_BORDER_WRAP
-} TexelBorderMode;
+  TEXEL_WARP_BORDER_CONSTANT = 0,
+  TEXEL_WARP_BORDER_CLAMP,
+  TEXEL_WARP_BORDER_MIRROR,
+  TEXEL_WARP_BORDER_WRAP
+} TexelWarpBorder;
 
 /* Where the kernels get each output sample's input position (the CUDA
  * path; the CPU reference always computes it). */
@@ -236,7 +235,7 @@ typedef struct
   double homography[3][3];      /* rectified -> view, OpenCV convention */
   double scale;                 /* zoom: > 1 magnifies */
   double offset_x, offset_y;    /* pan, in rectified frame sizes */
-  TexelBorderMode border_mode;
+  TexelWarpBorder border_mode;
   /* GST_TEXEL_WARP_MAP=auto|never|always in the environment overrides it
    * (for tests and measurements). */
   TexelWarpMapMode map;
@@ -260,7 +259,7 @@ typedef struct
    * rectangle are unused: the warp maps positions itself). */
   TexelConvertPlan sampling;
   TexelWarpModel model;
-  TexelBorderMode border_mode;
+  TexelWarpBorder border_mode;
   TexelWarpMapMode map;
   /* Output luma (X, Y) -> homogeneous vector a (X, Y, 1): the input's
    * homogeneous luma position for model none, the camera ray for a
@@ -341,15 +340,11 @@ void texel_warp_cpu (const TexelWarpPlan * plan, const TexelImage * in,
  * one device) it shares: enqueues output rows [row0, row1) on @stream
  * (never the legacy default stream: NULL is refused); @in and @out hold
  * device-accessible addresses. */
-typedef struct TexelCudaConverter TexelCudaConverter;
-typedef struct CUstream_st *TexelCudaStream;
 int texel_cuda_warp (TexelCudaConverter * conv, const TexelWarpPlan * plan,
     const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelCudaStream stream);
+    TexelStream stream);
 
-#ifdef __cplusplus
-}
-#endif
+TEXEL_END_DECLS
 
 /* ------------------------------------------------------------------ */
 /* The float map of the kernels, shared with the host so that tests can
@@ -360,7 +355,6 @@ int texel_cuda_warp (TexelCudaConverter * conv, const TexelWarpPlan * plan,
  * 2^-21.41 in [-pi, pi], the equirectangular view's angles); host: the
  * correctly rounded (or libm's) equivalents. */
 #ifdef __CUDACC__
-#define TEXEL_WARP_HD static __host__ __device__ __forceinline__
 #ifdef __CUDA_ARCH__
 #define TEXEL_WARP_DIV(a, b) __fdividef ((a), (b))
 #define TEXEL_WARP_RSQRT(x) rsqrtf (x)
@@ -371,13 +365,12 @@ int texel_cuda_warp (TexelCudaConverter * conv, const TexelWarpPlan * plan,
 #define TEXEL_WARP_SINCOS(x, s, c) (*(s) = sinf (x), *(c) = cosf (x))
 #endif
 #else
-#define TEXEL_WARP_HD static inline
 #define TEXEL_WARP_DIV(a, b) ((a) / (b))
 #define TEXEL_WARP_RSQRT(x) (1.0f / sqrtf (x))
 #define TEXEL_WARP_SINCOS(x, s, c) (*(s) = sinf (x), *(c) = cosf (x))
 #endif
 
-TEXEL_WARP_HD float
+TEXEL_HD float
 texel_warp_dot3_f (const float row[3], float x, float y)
 {
   return fmaf (row[0], x, fmaf (row[1], y, row[2]));
@@ -385,7 +378,7 @@ texel_warp_dot3_f (const float row[3], float x, float y)
 
 /* texel_warp_source_d in float, for the model @model (a compile-time
  * constant in the kernels). */
-TEXEL_WARP_HD int
+TEXEL_HD int
 texel_warp_source_f (const TexelWarpPlan * p, int model, float x, float y,
     float *sx, float *sy)
 {
@@ -476,14 +469,14 @@ texel_warp_source_f (const TexelWarpPlan * p, int model, float x, float y,
 
 /* A coordinate outside [0, size] mirrored or wrapped into it; other
  * modes leave it. (size itself stays: see the border step above.) */
-TEXEL_WARP_HD float
+TEXEL_HD float
 texel_warp_fold_f (float p, float size, int mode)
 {
   if (p >= 0.0f && p <= size)
     return p;
-  if (mode == TEXEL_BORDER_WRAP)
+  if (mode == TEXEL_WARP_BORDER_WRAP)
     return p - size * floorf (p / size);
-  if (mode == TEXEL_BORDER_MIRROR) {
+  if (mode == TEXEL_WARP_BORDER_MIRROR) {
     float t = p - 2.0f * size * floorf (p / (2.0f * size));
 
     return t > size ? 2.0f * size - t : t;
@@ -494,10 +487,10 @@ texel_warp_fold_f (float p, float size, int mode)
 /* Applies the border mode to an input position: returns 1 when the
  * sample reads the input there (mirrored or wrapped into the frame), 0
  * when it gets the border colour. */
-TEXEL_WARP_HD int
+TEXEL_HD int
 texel_warp_border_f (int mode, int width, int height, float *sx, float *sy)
 {
-  if (mode == TEXEL_BORDER_CONSTANT)
+  if (mode == TEXEL_WARP_BORDER_CONSTANT)
     return *sx >= 0.0f && *sx <= (float) width && *sy >= 0.0f
         && *sy <= (float) height;
   *sx = texel_warp_fold_f (*sx, (float) width, mode);

@@ -461,13 +461,13 @@ gst_texel_adjust_input_rows (GstTexelBase * base, int row0, int row1,
 #if HAVE_CUDA
 static int
 gst_texel_adjust_process_cuda (GstTexelBase * base, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, GstTexelStream stream)
+    const TexelImage * out, int row0, int row1, TexelStream stream)
 {
   GstTexelAdjust *self = GST_TEXEL_ADJUST (base);
 
   return texel_cuda_adjust (self->device, &self->plan, self->gpu_lut, in,
       out, row0, row1,
-      (TexelAdjustStream) stream);
+      stream);
 }
 
 static gboolean

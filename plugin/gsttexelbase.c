@@ -853,7 +853,7 @@ gst_texel_base_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 #if HAVE_CUDA
 static int
 gst_texel_base_run_cuda (gpointer user_data, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, GstTexelStream stream)
+    const TexelImage * out, int row0, int row1, TexelStream stream)
 {
   GstTexelBase *self = user_data;
 

@@ -73,7 +73,7 @@ struct _GstTexelBaseClass
    * are device-accessible (device memory, GstCudaMemory included, or
    * mapped host memory). Returns 0 or a cudaError_t. */
   int (*process_cuda) (GstTexelBase * base, const TexelImage * in,
-      const TexelImage * out, int row0, int row1, GstTexelStream stream);
+      const TexelImage * out, int row0, int row1, TexelStream stream);
   /* Input rows read by output rows [row0, row1); only asked when
    * rows_monotonic was announced by gst_texel_base_set_banding. */
   void (*input_rows) (GstTexelBase * base, int row0, int row1, int *in_row0,

@@ -510,7 +510,7 @@ gst_texel_convert_input_rows (GstTexelBase * base, int row0, int row1,
 #if HAVE_CUDA
 static int
 gst_texel_convert_process_cuda (GstTexelBase * base, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, GstTexelStream stream)
+    const TexelImage * out, int row0, int row1, TexelStream stream)
 {
   GstTexelConvert *self = GST_TEXEL_CONVERT (base);
 

@@ -202,14 +202,16 @@ gst_texel_cuda_context_leave (GstCudaContext * context, int undo)
     cudaSetDevice (undo);
 }
 
+/* Makes the element's CUDA context (the shared GstCudaContext, else its
+ * device) current on the calling thread; *@undo says how to leave it. */
 static int
-texel_device_enter (GstTexelCuda * cuda, int *undo)
+texel_cuda_enter_context (GstTexelCuda * cuda, int *undo)
 {
   return gst_texel_cuda_context_enter (cuda->context, cuda->device, undo);
 }
 
 static void
-texel_device_leave (GstTexelCuda * cuda, int undo)
+texel_cuda_leave_context (GstTexelCuda * cuda, int undo)
 {
   gst_texel_cuda_context_leave (cuda->context, undo);
 }
@@ -229,7 +231,7 @@ gst_texel_cuda_new (gint device, GstCudaContext * context,
   cuda->async_engines = async_engines;
   cuda->bands = 1;
   cuda->fence.current = G_MAXUINT64;
-  *err = texel_device_enter (cuda, &prev);
+  *err = texel_cuda_enter_context (cuda, &prev);
   for (i = 0; *err == 0 && i < TEXEL_MAX_BANDS; i++) {
     e = TEXEL_FAULTY (TEXEL_FAULT_STREAM,
         cudaStreamCreateWithFlags (&cuda->streams[i], cudaStreamNonBlocking));
@@ -248,7 +250,7 @@ gst_texel_cuda_new (gint device, GstCudaContext * context,
       *err = (int) cudaEventCreateWithFlags (&cuda->slots[i].done_polled,
           cudaEventDisableTiming);
   }
-  texel_device_leave (cuda, prev);
+  texel_cuda_leave_context (cuda, prev);
   if (*err != 0) {
     gst_texel_cuda_free (cuda);
     return NULL;
@@ -285,7 +287,7 @@ gst_texel_cuda_free (GstTexelCuda * cuda)
 
   if (!cuda)
     return;
-  texel_device_enter (cuda, &prev);
+  texel_cuda_enter_context (cuda, &prev);
   texel_free_frames (cuda);
   for (i = 0; i < TEXEL_MAX_BANDS; i++) {
     if (cuda->streams[i])
@@ -301,7 +303,7 @@ gst_texel_cuda_free (GstTexelCuda * cuda)
     if (cuda->slots[i].done_polled)
       cudaEventDestroy (cuda->slots[i].done_polled);
   }
-  texel_device_leave (cuda, prev);
+  texel_cuda_leave_context (cuda, prev);
   if (cuda->allocator)
     gst_object_unref (cuda->allocator);
   if (cuda->context)
@@ -424,7 +426,7 @@ gst_texel_cuda_configure (GstTexelCuda * cuda, TexelFormat in_format,
 {
   int prev, err, i;
 
-  err = texel_device_enter (cuda, &prev);
+  err = texel_cuda_enter_context (cuda, &prev);
   if (err)
     goto done;
   texel_free_frames (cuda);
@@ -448,7 +450,7 @@ gst_texel_cuda_configure (GstTexelCuda * cuda, TexelFormat in_format,
       cuda->zero_copy ? "zero-copy" : "staged", cuda->bands,
       cuda->n_slots - 1);
 done:
-  texel_device_leave (cuda, prev);
+  texel_cuda_leave_context (cuda, prev);
   return err;
 }
 
@@ -766,7 +768,7 @@ gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
   /* The caller finishes frames in order, so the slot is normally free. */
   if (slot->busy && (err = gst_texel_cuda_finish (cuda, *slot_index)))
     return err;
-  err = texel_device_enter (cuda, &prev);
+  err = texel_cuda_enter_context (cuda, &prev);
   if (err)
     goto done;
   cuda->fence.current = cuda->seq + 1;  /* texel_record_done's number */
@@ -808,7 +810,7 @@ gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
   }
 done:
   cuda->fence.current = G_MAXUINT64;
-  texel_device_leave (cuda, prev);
+  texel_cuda_leave_context (cuda, prev);
   return err;
 }
 
@@ -887,10 +889,10 @@ gst_texel_cuda_finish (GstTexelCuda * cuda, gint slot_index)
    * while the GPU still uses it (and an injected failure comes after). A
    * frame known complete needs no CUDA call. */
   if (!known)
-    texel_device_enter (cuda, &prev);
+    texel_cuda_enter_context (cuda, &prev);
   err = texel_slot_wait (cuda, slot);
   if (!known)
-    texel_device_leave (cuda, prev);
+    texel_cuda_leave_context (cuda, prev);
   if (!err)
     err = texel_fault_hit (TEXEL_FAULT_SYNC);
   /* Frames are finished in order: all before this one are complete. */

@@ -28,7 +28,6 @@
 G_BEGIN_DECLS
 
 typedef struct _GstTexelCuda GstTexelCuda;
-typedef struct CUstream_st *GstTexelStream;
 #if !HAVE_GST_CUDA
 typedef struct _GstCudaContext GstCudaContext;
 #endif
@@ -57,7 +56,7 @@ typedef struct
 /* Per-frame work of an element, enqueued on @stream for output rows
  * [row0, row1). Returns 0 or a cudaError_t. */
 typedef int (*GstTexelCudaRun) (gpointer user_data, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, GstTexelStream stream);
+    const TexelImage * out, int row0, int row1, TexelStream stream);
 /* Input rows [*in_row0, *in_row1) that output rows [row0, row1) read. */
 typedef void (*GstTexelCudaInputRows) (gpointer user_data, int row0, int row1,
     int *in_row0, int *in_row1);

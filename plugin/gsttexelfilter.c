@@ -123,15 +123,15 @@ gst_texel_filter_kind_get_type (void)
   return type;
 }
 
-#define GST_TYPE_TEXEL_BORDER_MODE (gst_texel_border_mode_get_type ())
+#define GST_TYPE_TEXEL_FILTER_BORDER (gst_texel_filter_border_get_type ())
 static GType
-gst_texel_border_mode_get_type (void)
+gst_texel_filter_border_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {TEXEL_BORDER_CLAMP, "Samples beyond the edge repeat the edge sample",
-        "clamp"},
-    {TEXEL_BORDER_MIRROR, "Samples beyond the edge reflect about it",
+    {TEXEL_FILTER_BORDER_CLAMP,
+        "Samples beyond the edge repeat the edge sample", "clamp"},
+    {TEXEL_FILTER_BORDER_MIRROR, "Samples beyond the edge reflect about it",
         "mirror"},
     {0, NULL, NULL}
   };
@@ -220,12 +220,12 @@ gst_texel_filter_input_rows (GstTexelBase * base, int row0, int row1,
 #if HAVE_CUDA
 static int
 gst_texel_filter_process_cuda (GstTexelBase * base, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, GstTexelStream stream)
+    const TexelImage * out, int row0, int row1, TexelStream stream)
 {
   GstTexelFilter *self = GST_TEXEL_FILTER (base);
 
   return texel_cuda_filter (self->device, &self->plan, in, out, row0, row1,
-      (TexelFilterStream) stream);
+      stream);
 }
 
 static gboolean
@@ -295,7 +295,7 @@ gst_texel_filter_set_property (GObject * object, guint prop_id,
       s->radius = g_value_get_int (value);
       break;
     case PROP_BORDER_MODE:
-      changed = s->border != (TexelBorderMode) g_value_get_enum (value);
+      changed = s->border != (TexelFilterBorder) g_value_get_enum (value);
       s->border = g_value_get_enum (value);
       break;
     case PROP_PLANES:
@@ -410,7 +410,7 @@ gst_texel_filter_class_init (GstTexelFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_BORDER_MODE,
       g_param_spec_enum ("border-mode", "Border mode",
           "Samples read beyond the frame's edges",
-          GST_TYPE_TEXEL_BORDER_MODE, def.border,
+          GST_TYPE_TEXEL_FILTER_BORDER, def.border,
           GST_TEXEL_FILTER_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_PLANES,
       g_param_spec_enum ("planes", "Planes",
@@ -427,7 +427,7 @@ gst_texel_filter_class_init (GstTexelFilterClass * klass)
       "gst-texel developers");
 
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_FILTER_KIND, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_BORDER_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_FILTER_BORDER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_FILTER_PLANES, 0);
 
   trans_class->transform_caps =

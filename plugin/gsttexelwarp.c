@@ -117,7 +117,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_warp_debug);
 #define DEFAULT_MODEL TEXEL_WARP_MODEL_NONE
 #define DEFAULT_PROJECTION TEXEL_PROJECTION_RECTILINEAR
 #define DEFAULT_METHOD TEXEL_METHOD_BILINEAR
-#define DEFAULT_BORDER_MODE TEXEL_BORDER_CONSTANT
+#define DEFAULT_BORDER_MODE TEXEL_WARP_BORDER_CONSTANT
 #define DEFAULT_BORDER_COLOR 0xff000000
 #define DEFAULT_CENTRE -1.0
 #define DEFAULT_NEW_CAMERA GST_TEXEL_NEW_CAMERA_AUTO
@@ -298,14 +298,14 @@ gst_texel_projection_get_type (void)
 }
 
 GType
-gst_texel_border_mode_get_type (void)
+gst_texel_warp_border_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {TEXEL_BORDER_CONSTANT, "border-color", "constant"},
-    {TEXEL_BORDER_CLAMP, "The nearest edge pixel", "clamp"},
-    {TEXEL_BORDER_MIRROR, "The input mirrored at its edges", "mirror"},
-    {TEXEL_BORDER_WRAP, "The input repeated (tiled)", "wrap"},
+    {TEXEL_WARP_BORDER_CONSTANT, "border-color", "constant"},
+    {TEXEL_WARP_BORDER_CLAMP, "The nearest edge pixel", "clamp"},
+    {TEXEL_WARP_BORDER_MIRROR, "The input mirrored at its edges", "mirror"},
+    {TEXEL_WARP_BORDER_WRAP, "The input repeated (tiled)", "wrap"},
     {0, NULL, NULL}
   };
 
@@ -712,12 +712,12 @@ gst_texel_warp_input_rows (GstTexelBase * base, int row0, int row1,
 #if HAVE_CUDA
 static int
 gst_texel_warp_process_cuda (GstTexelBase * base, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, GstTexelStream stream)
+    const TexelImage * out, int row0, int row1, TexelStream stream)
 {
   GstTexelWarp *self = GST_TEXEL_WARP (base);
 
   return texel_cuda_warp (self->converter, &self->plan, in, out, row0, row1,
-      (TexelCudaStream) stream);
+      stream);
 }
 
 static gboolean
@@ -1397,7 +1397,7 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
   g_object_class_install_property (gobject_class, PROP_BORDER_MODE,
       g_param_spec_enum ("border-mode", "Border mode",
           "What output pixels whose source lies outside the input show",
-          GST_TYPE_TEXEL_BORDER_MODE, DEFAULT_BORDER_MODE, rw));
+          GST_TYPE_TEXEL_WARP_BORDER, DEFAULT_BORDER_MODE, rw));
   g_object_class_install_property (gobject_class, PROP_BORDER_COLOR,
       g_param_spec_uint ("border-color", "Border color",
           "Colour of border-mode=constant as 0xAARRGGBB", 0, G_MAXUINT32,
@@ -1430,7 +1430,7 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
   base_class->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_warp_close_cuda);
 #endif
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_WARP_MODEL, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_BORDER_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_WARP_BORDER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_PROJECTION, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_NEW_CAMERA, 0);
 }

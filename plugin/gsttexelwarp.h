@@ -21,8 +21,8 @@ GType gst_texel_warp_model_get_type (void);
 GType gst_texel_new_camera_get_type (void);
 #define GST_TYPE_TEXEL_PROJECTION (gst_texel_projection_get_type ())
 GType gst_texel_projection_get_type (void);
-#define GST_TYPE_TEXEL_BORDER_MODE (gst_texel_border_mode_get_type ())
-GType gst_texel_border_mode_get_type (void);
+#define GST_TYPE_TEXEL_WARP_BORDER (gst_texel_warp_border_get_type ())
+GType gst_texel_warp_border_get_type (void);
 
 GST_ELEMENT_REGISTER_DECLARE (texelwarp);
 

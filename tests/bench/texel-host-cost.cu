@@ -74,7 +74,7 @@ time_converter (TexelCudaConverter * conv, TexelCudaFence * fence,
     t = bench_now_us ();
     CHECK (texel_cuda_convert (conv, plan, &in[i % n_inputs],
             &out[i % OUTPUTS], 0, plan->out_height,
-            (TexelCudaStream) stream));
+            (TexelStream) stream));
     total += bench_now_us () - t;
     fence->current = UINT64_MAX;
     if (i % SYNC_EVERY == SYNC_EVERY - 1) {

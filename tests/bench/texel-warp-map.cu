@@ -69,7 +69,7 @@ static void
 bench_warp (Bench * b, const TexelWarpPlan * plan)
 {
   CHECK (texel_cuda_warp (b->conv, plan, &b->in, &b->out, 0, HEIGHT,
-          (TexelCudaStream) b->stream));
+          (TexelStream) b->stream));
 }
 
 /* Mean GPU time of one call with @plan over CALLS, in microseconds. */

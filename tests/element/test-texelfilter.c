@@ -602,7 +602,7 @@ GST_START_TEST (test_change_while_playing)
         filter_settings[i]);
     gst_buffer_unref (out);
     g_object_set (h->element, "sigma", 1.0, "border-mode",
-        TEXEL_BORDER_CLAMP, "planes", TEXEL_FILTER_PLANES_ALL, NULL);
+        TEXEL_FILTER_BORDER_CLAMP, "planes", TEXEL_FILTER_PLANES_ALL, NULL);
     push_and_check (h, &info, rand, i * GST_SECOND / 30, "sigma=1 again");
   }
   texel_harness_teardown (h);

@@ -655,16 +655,16 @@ run_gpu (Context * ctx, const TexelAdjustPlan * plan,
       failed |= check_cuda (cudaStreamSynchronize (ctx->stream[0]), "sync");
       failed |= check_cuda ((cudaError_t) texel_cuda_adjust (0, plan, lut,
               &gin.dev, &gout.dev, 0, mid,
-              (TexelAdjustStream) ctx->stream[0]), "adjust band 0");
+              (TexelStream) ctx->stream[0]), "adjust band 0");
       failed |= check_cuda ((cudaError_t) texel_cuda_adjust (0, plan, lut,
               &gin.dev, &gout.dev, mid, h,
-              (TexelAdjustStream) ctx->stream[1]), "adjust band 1");
+              (TexelStream) ctx->stream[1]), "adjust band 1");
       failed |= check_cuda (cudaStreamSynchronize (ctx->stream[1]),
           "sync band 1");
     } else if (!failed) {
       failed |= check_cuda ((cudaError_t) texel_cuda_adjust (0, plan, lut,
               &gin.dev, &gout.dev, 0, h,
-              (TexelAdjustStream) ctx->stream[0]), "adjust");
+              (TexelStream) ctx->stream[0]), "adjust");
     }
     if (!failed)
       failed |= check_cuda (cudaStreamSynchronize (ctx->stream[0]), "sync");
@@ -947,7 +947,7 @@ check_api (Context * ctx)
   }
   /* An output image that does not match the plan. */
   err = texel_cuda_adjust (0, &plan, NULL, &in.img, &out.img, 0, 48,
-      (TexelAdjustStream) ctx->stream[0]);
+      (TexelStream) ctx->stream[0]);
   if (err == 0) {
     printf ("FAIL: a mismatching output image was accepted\n");
     ctx->failed++;
@@ -964,7 +964,7 @@ check_api (Context * ctx)
         NULL);
     config.cube = NULL;
     err = texel_cuda_adjust (0, &with_lut, NULL, &in.img, &in.img, 0, 48,
-        (TexelAdjustStream) ctx->stream[0]);
+        (TexelStream) ctx->stream[0]);
     if (err == 0) {
       printf ("FAIL: a plan with a 3D LUT ran without its GPU LUT\n");
       ctx->failed++;
@@ -974,7 +974,7 @@ check_api (Context * ctx)
   }
   /* A band starting on an odd row of a 4:2:0 frame. */
   err = texel_cuda_adjust (0, &plan, NULL, &in.img, &in.img, 1, 48,
-      (TexelAdjustStream) ctx->stream[0]);
+      (TexelStream) ctx->stream[0]);
   if (err == 0) {
     printf ("FAIL: an odd first row of 4:2:0 was accepted\n");
     ctx->failed++;

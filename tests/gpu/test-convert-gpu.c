@@ -759,7 +759,7 @@ check_api (Context * ctx)
   /* An output image that does not match the plan. */
   plan.out = *texel_format_desc (TEXEL_FORMAT_NV12);
   err = texel_cuda_convert (ctx->conv, &plan, &in.img, &out.img, 1, 48,
-      (TexelCudaStream) ctx->stream[0]);
+      (TexelStream) ctx->stream[0]);
   if (err == 0) {
     printf ("FAIL: a mismatching output image was accepted\n");
     ctx->failed++;

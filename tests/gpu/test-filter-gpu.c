@@ -529,7 +529,7 @@ run_gpu (Context * ctx, const TexelFilterPlan * plan, const HostImage * in,
         if (!failed)
           failed |= check_cuda ((cudaError_t) texel_cuda_filter (0, plan,
                   &gin.dev, &gout.dev, r0, r1,
-                  (TexelFilterStream) ctx->stream[b]), "filter band");
+                  (TexelStream) ctx->stream[b]), "filter band");
         if (!failed)
           failed |= check_cuda (cudaStreamSynchronize (ctx->stream[b]),
               "sync band");
@@ -537,7 +537,7 @@ run_gpu (Context * ctx, const TexelFilterPlan * plan, const HostImage * in,
     } else if (!failed) {
       failed |= check_cuda ((cudaError_t) texel_cuda_filter (0, plan,
               &gin.dev, &gout.dev, 0, plan->height,
-              (TexelFilterStream) ctx->stream[0]), "filter");
+              (TexelStream) ctx->stream[0]), "filter");
       if (!failed)
         failed |= check_cuda (cudaStreamSynchronize (ctx->stream[0]),
             "sync");
@@ -563,7 +563,7 @@ config_for (TexelFilterConfig * cfg, const Settings * st, int border,
   cfg->sigma_space = st->sigma_space;
   cfg->sigma_range = st->sigma_range;
   cfg->radius = st->radius;
-  cfg->border = border ? TEXEL_BORDER_MIRROR : TEXEL_BORDER_CLAMP;
+  cfg->border = border ? TEXEL_FILTER_BORDER_MIRROR : TEXEL_FILTER_BORDER_CLAMP;
   cfg->planes = planes ? TEXEL_FILTER_PLANES_ALL : TEXEL_FILTER_PLANES_LUMA;
 }
 
@@ -658,7 +658,7 @@ check_api (Context * ctx)
   TexelFilterConfig cfg;
   TexelFilterPlan plan;
   HostImage a, b, rgba;
-  TexelFilterStream stream = (TexelFilterStream) ctx->stream[0];
+  TexelStream stream = (TexelStream) ctx->stream[0];
 
   texel_filter_config_init (&cfg);
   texel_filter_plan_init (&plan, &cfg, TEXEL_FORMAT_NV12, 64, 48, NULL);

@@ -123,7 +123,7 @@ typedef struct
   double focal;                 /* times the input width */
   double alpha, fov, pan, tilt, rotation, scale, offset_x, offset_y;
   double homography[3][3];
-  TexelBorderMode border;
+  TexelWarpBorder border;
   int bands;                    /* two bands on two streams */
   /* rectilinear view's camera: optimal (alpha, the default), the camera
    * matrix, or new_camera_matrix (pixels of the input); rectification R
@@ -162,7 +162,7 @@ static const Case cases[] = {
     0,          0,
     0,          1,
     0,          0,
-    UNIT,       TEXEL_BORDER_CONSTANT,
+    UNIT,       TEXEL_WARP_BORDER_CONSTANT,
     0 },
   { "rotate+zoom+homography",
     160,
@@ -183,7 +183,7 @@ static const Case cases[] = {
     0.05,
     -0.03,
     { { 1.02, 0.03, -3 }, { -0.02, 0.98, 2 }, { 2e-4, -1e-4, 1 } },
-    TEXEL_BORDER_CONSTANT,
+    TEXEL_WARP_BORDER_CONSTANT,
     1 },
   { "zoom out, wrap",
     96,
@@ -204,7 +204,7 @@ static const Case cases[] = {
     0,
     0,
     UNIT,
-    TEXEL_BORDER_WRAP,
+    TEXEL_WARP_BORDER_WRAP,
     0 },
   { "pinhole alpha 0.5",
     160,
@@ -225,7 +225,7 @@ static const Case cases[] = {
     0,
     0,
     UNIT,
-    TEXEL_BORDER_CLAMP,
+    TEXEL_WARP_BORDER_CLAMP,
     1 },
   { "rational fov+pan",
     160,
@@ -246,7 +246,7 @@ static const Case cases[] = {
     0,
     0,
     UNIT,
-    TEXEL_BORDER_MIRROR,
+    TEXEL_WARP_BORDER_MIRROR,
     0 },
   { "fisheye ePTZ",
     200,
@@ -267,7 +267,7 @@ static const Case cases[] = {
     0,
     0,
     UNIT,
-    TEXEL_BORDER_CONSTANT,
+    TEXEL_WARP_BORDER_CONSTANT,
     1 },
   { "fisheye alpha 1, zoom out",
     200,
@@ -288,7 +288,7 @@ static const Case cases[] = {
     0,
     0,
     UNIT,
-    TEXEL_BORDER_MIRROR,
+    TEXEL_WARP_BORDER_MIRROR,
     0 },
   { "fisheye panorama",
     200,
@@ -309,7 +309,7 @@ static const Case cases[] = {
     0,
     0,
     UNIT,
-    TEXEL_BORDER_CONSTANT,
+    TEXEL_WARP_BORDER_CONSTANT,
     1 },
   { "pinhole R+P (ROS stereo)",
     160,
@@ -330,7 +330,7 @@ static const Case cases[] = {
     0,
     0,
     UNIT,
-    TEXEL_BORDER_CONSTANT,
+    TEXEL_WARP_BORDER_CONSTANT,
     1,
     TEXEL_NEW_CAMERA_MATRIX,
     { { 121, 0, 82.9 }, { 0, 121, 56 }, { 0, 0, 1 } },
@@ -354,7 +354,7 @@ static const Case cases[] = {
     0,
     0,
     UNIT,
-    TEXEL_BORDER_CLAMP,
+    TEXEL_WARP_BORDER_CLAMP,
     0,
     TEXEL_NEW_CAMERA_MATRIX,
     { { 58, 0, 95.6 }, { 0, 58, 77.8 }, { 0, 0, 1 } },
@@ -378,7 +378,7 @@ static const Case cases[] = {
     0,
     0,
     UNIT,
-    TEXEL_BORDER_MIRROR,
+    TEXEL_WARP_BORDER_MIRROR,
     1,
     TEXEL_NEW_CAMERA_CAMERA },
   { "fisheye keep K, scaled out",
@@ -400,7 +400,7 @@ static const Case cases[] = {
     0,
     0,
     UNIT,
-    TEXEL_BORDER_CONSTANT,
+    TEXEL_WARP_BORDER_CONSTANT,
     0,
     TEXEL_NEW_CAMERA_CAMERA },
 };
@@ -689,13 +689,13 @@ near_multiple (double v, double period)
 }
 
 static double
-fold (double p, double size, TexelBorderMode mode)
+fold (double p, double size, TexelWarpBorder mode)
 {
   if (p >= 0 && p <= size)
     return p;
-  if (mode == TEXEL_BORDER_WRAP)
+  if (mode == TEXEL_WARP_BORDER_WRAP)
     return p - size * floor (p / size);
-  if (mode == TEXEL_BORDER_MIRROR) {
+  if (mode == TEXEL_WARP_BORDER_MIRROR) {
     double t = p - 2 * size * floor (p / (2 * size));
 
     return t > size ? 2 * size - t : t;
@@ -715,11 +715,11 @@ ambiguous (const TexelWarpPlan * plan, double x, double y)
 
   if (!texel_warp_source_d (plan, x, y, &sx, &sy))
     return 0;
-  if (plan->border_mode == TEXEL_BORDER_CONSTANT
+  if (plan->border_mode == TEXEL_WARP_BORDER_CONSTANT
       && (fabs (sx) < POS_TOL || fabs (sx - w) < POS_TOL
           || fabs (sy) < POS_TOL || fabs (sy - h) < POS_TOL))
     return 1;
-  if (plan->border_mode == TEXEL_BORDER_WRAP
+  if (plan->border_mode == TEXEL_WARP_BORDER_WRAP
       && (near_multiple (sx, w) || near_multiple (sy, h)))
     return 1;
   if (s->method != TEXEL_METHOD_NEAREST)
@@ -850,10 +850,10 @@ gpu_warp (Context * ctx, const TexelWarpPlan * plan, GpuImage * in,
 
   if (err == cudaSuccess)
     err = (cudaError_t) texel_cuda_warp (ctx->conv, plan, &in->dev,
-        &out->dev, 0, cut, (TexelCudaStream) ctx->stream[0]);
+        &out->dev, 0, cut, (TexelStream) ctx->stream[0]);
   if (err == cudaSuccess && cut < h)
     err = (cudaError_t) texel_cuda_warp (ctx->conv, plan, &in->dev,
-        &out->dev, cut, h, (TexelCudaStream) ctx->stream[1]);
+        &out->dev, cut, h, (TexelStream) ctx->stream[1]);
   if (err == cudaSuccess)
     err = cudaStreamSynchronize (ctx->stream[1]);
   if (err == cudaSuccess)
@@ -1094,7 +1094,7 @@ check_api (Context * ctx)
     ctx->passed++;
   }
   err = texel_cuda_warp (ctx->conv, &plan, &gin.dev, &gout.dev, 0, 1,
-      (TexelCudaStream) ctx->stream[0]);
+      (TexelStream) ctx->stream[0]);
   if (err == 0) {
     printf ("FAIL: api: an output of the wrong size was accepted\n");
     ctx->failed++;

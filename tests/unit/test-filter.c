@@ -95,7 +95,7 @@ static double
 expected_at (const TexelFilterConfig * cfg, const TestImage * t, int c,
     int x, int y)
 {
-  int mirror = cfg->border == TEXEL_BORDER_MIRROR;
+  int mirror = cfg->border == TEXEL_FILTER_BORDER_MIRROR;
   double max = (1 << t->desc->bits) - 1;
   double p = test_image_get (t, c, x, y);
   int i, j, r;
@@ -343,11 +343,11 @@ test_border_modes (void)
       int radius, border;
       unsigned want0, want1;
     } cases[] = {
-      {1, TEXEL_BORDER_MIRROR, 170, 85},
-      {1, TEXEL_BORDER_CLAMP, 85, 170},
-      {2, TEXEL_BORDER_MIRROR, 102, 153},
-      {2, TEXEL_BORDER_CLAMP, 102, 153},
-      {7, TEXEL_BORDER_MIRROR, 136, 119},
+      {1, TEXEL_FILTER_BORDER_MIRROR, 170, 85},
+      {1, TEXEL_FILTER_BORDER_CLAMP, 85, 170},
+      {2, TEXEL_FILTER_BORDER_MIRROR, 102, 153},
+      {2, TEXEL_FILTER_BORDER_CLAMP, 102, 153},
+      {7, TEXEL_FILTER_BORDER_MIRROR, 136, 119},
     };
     int k;
 
@@ -690,7 +690,7 @@ test_plan_checks (void)
     bad[n++].radius = TEXEL_FILTER_RADIUS_MAX + 1;
     bad[n].filter = (TexelFilterKind) 9;
     n++;
-    bad[n].border = (TexelBorderMode) 2;
+    bad[n].border = (TexelFilterBorder) 2;
     n++;
     bad[n].planes = (TexelFilterPlanes) 5;
     n++;

@@ -197,7 +197,7 @@ test_identity (void)
 
       test_image_fill_random (in, rand);
       for (m = TEXEL_METHOD_NEAREST; m <= TEXEL_METHOD_BILINEAR; m++) {
-        for (b = TEXEL_BORDER_CONSTANT; b <= TEXEL_BORDER_WRAP; b++) {
+        for (b = TEXEL_WARP_BORDER_CONSTANT; b <= TEXEL_WARP_BORDER_WRAP; b++) {
           TexelWarpConfig config;
           TestImage *out;
 
@@ -1052,7 +1052,7 @@ test_border_modes (void)
   int b, m, x, y;
 
   test_image_fill_random (in, rand);
-  for (b = TEXEL_BORDER_CONSTANT; b <= TEXEL_BORDER_WRAP; b++) {
+  for (b = TEXEL_WARP_BORDER_CONSTANT; b <= TEXEL_WARP_BORDER_WRAP; b++) {
     for (m = TEXEL_METHOD_NEAREST; m <= TEXEL_METHOD_BILINEAR; m++) {
       TexelWarpConfig config;
       TestImage *out;
@@ -1070,13 +1070,13 @@ test_border_modes (void)
           int sx = x - tx, sy = y - ty;
           unsigned expected;
 
-          if (b == TEXEL_BORDER_CONSTANT)
+          if (b == TEXEL_WARP_BORDER_CONSTANT)
             expected = sx >= 0 && sx < w && sy >= 0 && sy < h ?
                 test_image_get (in, 0, sx, sy) : 200;
-          else if (b == TEXEL_BORDER_CLAMP)
+          else if (b == TEXEL_WARP_BORDER_CLAMP)
             expected = test_image_get (in, 0, CLAMP (sx, 0, w - 1),
                 CLAMP (sy, 0, h - 1));
-          else if (b == TEXEL_BORDER_MIRROR)
+          else if (b == TEXEL_WARP_BORDER_MIRROR)
             expected = test_image_get (in, 0, reflect (sx, w),
                 reflect (sy, h));
           else
@@ -1105,7 +1105,7 @@ test_invalid_positions (void)
   int b, x, y;
 
   test_image_fill_solid (in, grey);
-  for (b = TEXEL_BORDER_CONSTANT; b <= TEXEL_BORDER_WRAP; b++) {
+  for (b = TEXEL_WARP_BORDER_CONSTANT; b <= TEXEL_WARP_BORDER_WRAP; b++) {
     TexelWarpConfig config;
     TexelWarpPlan plan;
     TestImage *out;
@@ -1128,13 +1128,13 @@ test_invalid_positions (void)
         if (!valid) {
           g_assert_cmpuint (v, ==, 0);
           border++;
-        } else if (b != TEXEL_BORDER_CONSTANT) {
+        } else if (b != TEXEL_WARP_BORDER_CONSTANT) {
           g_assert_cmpuint (v, ==, 77);
           image++;
         }
       }
     g_assert_cmpint (border, >, 0);
-    g_assert_true (b == TEXEL_BORDER_CONSTANT || image > 0);
+    g_assert_true (b == TEXEL_WARP_BORDER_CONSTANT || image > 0);
     test_image_free (out);
   }
   test_image_free (in);
