@@ -466,8 +466,7 @@ gst_texel_adjust_process_cuda (GstTexelBase * base, const TexelImage * in,
   GstTexelAdjust *self = GST_TEXEL_ADJUST (base);
 
   return texel_cuda_adjust (self->device, &self->plan, self->gpu_lut, in,
-      out, row0, row1,
-      stream);
+      out, row0, row1, stream);
 }
 
 static gboolean
