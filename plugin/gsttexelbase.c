@@ -13,7 +13,7 @@
 
 #include <glib/gstdio.h>
 
-#include "gsttexelbase.h"
+#include "gsttexelbase-private.h"
 #include "gsttexelhostmemory.h"
 #if HAVE_CUDA
 #include "texel-cuda.h"
@@ -27,7 +27,7 @@
 #include <gst/cuda/gstcudautils.h>
 #endif
 
-GST_DEBUG_CATEGORY_STATIC (gst_texel_base_debug);
+GST_DEBUG_CATEGORY (gst_texel_base_debug);
 #define GST_CAT_DEFAULT gst_texel_base_debug
 
 #define DEFAULT_DEVICE_ID -1
@@ -35,8 +35,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_base_debug);
 #define DEFAULT_MEMORY_MODE GST_TEXEL_MEMORY_MODE_AUTO
 #define DEFAULT_FRAMES_IN_FLIGHT -1
 #define DEFAULT_N_THREADS 0
-#define MAX_N_THREADS 64
-#define MAX_FRAMES_IN_FLIGHT 3
 
 enum
 {
@@ -59,54 +57,6 @@ typedef struct
   gint slot;
 } TexelPending;
 
-typedef struct
-{
-  /* properties */
-  gint device_id;
-  GstTexelBackend backend;
-  GstTexelMemoryMode memory_mode;
-  gint frames_in_flight;
-  guint n_threads;
-
-  /* chosen at start */
-  GstTexelBackend active_backend;
-  GstTexelActiveMemory active_memory;
-  gint active_device;
-  GstTexelCuda *cuda;
-  /* The pipeline's CUDA context (GstContext "gst.cuda.context"), shared
-   * with GStreamer's CUDA elements; NULL: the device's primary context,
-   * and no memory:CUDAMemory. */
-  GstCudaContext *cuda_context;
-  gboolean warned_foreign_context;
-
-  /* negotiated: memory:CUDAMemory on the sink / source caps */
-  gboolean in_caps_device, out_caps_device;
-
-  gboolean banding;             /* asked for by the subclass's prepare */
-  gboolean configured;          /* GPU buffers sized for the current caps */
-  gboolean configured_banding;
-  gboolean dirty;               /* prepare must run before the next frame */
-  guint settings_serial;        /* counts gst_texel_base_mark_dirty */
-  /* The configuration whose prepare last failed (and posted its error):
-   * while neither caps nor properties change it is refused again without a
-   * second message (GstBaseTransform retries negotiation on every buffer),
-   * and no frame is processed with it. */
-  gboolean refused;
-  guint refused_serial;
-  GstVideoInfo refused_in, refused_out;
-  gboolean refused_in_device, refused_out_device;
-  gint in_flight;               /* frames_in_flight resolved for the caps */
-  guint64 cpu_frames;           /* frames processed on the CPU path */
-  GThreadPool *cpu_pool;        /* CPU path: workers for row bands */
-  guint cpu_threads;
-  GMutex cpu_lock;
-  GCond cpu_cond;
-  guint cpu_bands_left;
-  GstTexelCudaStats last_stats; /* of the GPU path, kept after stop */
-  GQueue pending;               /* of TexelPending, oldest first */
-} GstTexelBasePrivate;
-
-static void gst_texel_base_cpu_band (gpointer data, gpointer user_data);
 #if HAVE_CUDA
 static void gst_texel_base_drop_pending (GstTexelBase * self);
 #endif
@@ -116,8 +66,17 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstTexelBase, gst_texel_base,
     GST_DEBUG_CATEGORY_INIT (gst_texel_base_debug, "texelbase", 0,
         "gst-texel base class"));
 
-#define PRIV(self) \
-  ((GstTexelBasePrivate *) gst_texel_base_get_instance_private (GST_TEXEL_BASE (self)))
+GstTexelBasePrivate *
+gst_texel_base_get_private (GstTexelBase * base)
+{
+  return gst_texel_base_get_instance_private (base);
+}
+
+GstBaseTransformClass *
+gst_texel_base_parent_transform_class (void)
+{
+  return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class);
+}
 
 GType
 gst_texel_backend_get_type (void)
@@ -564,13 +523,7 @@ gst_texel_base_start (GstBaseTransform * trans)
   }
   priv->configured = FALSE;
   if (!priv->cuda) {
-    GST_OBJECT_LOCK (self);
-    priv->cpu_threads = priv->n_threads ? priv->n_threads :
-        MIN (g_get_num_processors (), MAX_N_THREADS);
-    GST_OBJECT_UNLOCK (self);
-    if (priv->cpu_threads > 1)
-      priv->cpu_pool = g_thread_pool_new (gst_texel_base_cpu_band, NULL,
-          priv->cpu_threads - 1, FALSE, NULL);
+    gst_texel_base_cpu_start (self);
     GST_INFO_OBJECT (self, "CPU path, system memory, %u thread(s) (%s)",
         priv->cpu_threads, reason);
   }
@@ -600,10 +553,7 @@ gst_texel_base_stop (GstBaseTransform * trans)
 #endif
   /* Asked for again at the next start: from the bin that keeps it. */
   gst_clear_object (&priv->cuda_context);
-  if (priv->cpu_pool) {
-    g_thread_pool_free (priv->cpu_pool, FALSE, TRUE);
-    priv->cpu_pool = NULL;
-  }
+  gst_texel_base_cpu_stop (self);
   priv->active_backend = GST_TEXEL_BACKEND_AUTO;
   priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_NONE;
   return TRUE;
@@ -870,60 +820,6 @@ gst_texel_base_input_rows (gpointer user_data, int row0, int row1, int *i0,
   GST_TEXEL_BASE_GET_CLASS (self)->input_rows (self, row0, row1, i0, i1);
 }
 #endif
-
-/* CPU path: one band of output rows, run by a worker. */
-typedef struct
-{
-  GstTexelBase *self;
-  const TexelImage *in;
-  TexelImage *out;
-  int row0, row1;
-} TexelCpuBand;
-
-static void
-gst_texel_base_cpu_band (gpointer data, gpointer user_data)
-{
-  TexelCpuBand *band = data;
-  GstTexelBasePrivate *priv = PRIV (band->self);
-
-  GST_TEXEL_BASE_GET_CLASS (band->self)->process_cpu (band->self, band->in,
-      band->out, band->row0, band->row1);
-  g_mutex_lock (&priv->cpu_lock);
-  if (--priv->cpu_bands_left == 0)
-    g_cond_signal (&priv->cpu_cond);
-  g_mutex_unlock (&priv->cpu_lock);
-}
-
-/* Splits the frame into one band of rows per thread (even rows: 4:2:0
- * chroma rows belong to one band); the calling thread takes the last. */
-static void
-gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
-    TexelImage * out)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  /* Bands of at least 16 rows: fewer are not worth a thread. */
-  guint n = priv->cpu_pool ? CLAMP ((guint) out->height / 16, 1,
-      priv->cpu_threads) : 1;
-  int step = n > 1 ? (int) GST_ROUND_UP_2 ((out->height + n - 1) / n) :
-      out->height;
-  TexelCpuBand bands[MAX_N_THREADS];
-  guint b, used = 0;
-
-  for (b = 0; b < n && (int) b * step < out->height; b++) {
-    bands[b] = (TexelCpuBand) {
-    self, in, out, b * step, MIN (out->height, (int) (b + 1) * step)};
-    used++;
-  }
-  priv->cpu_bands_left = used - 1;
-  for (b = 0; b + 1 < used; b++)
-    g_thread_pool_push (priv->cpu_pool, &bands[b], NULL);
-  GST_TEXEL_BASE_GET_CLASS (self)->process_cpu (self, in, out,
-      bands[used - 1].row0, bands[used - 1].row1);
-  g_mutex_lock (&priv->cpu_lock);
-  while (priv->cpu_bands_left > 0)
-    g_cond_wait (&priv->cpu_cond, &priv->cpu_lock);
-  g_mutex_unlock (&priv->cpu_lock);
-}
 
 #if HAVE_GST_CUDA
 /* Whether every memory of @buffer is GstCudaMemory the element's context

@@ -1,0 +1,112 @@
+/* gst-texel: what the units of GstTexelBase share, and only they.
+ *
+ * The base class is split by job (docs/design.md, "Layers"):
+ *  - gsttexelbase.c: the class, start/stop, properties, and dispatch of
+ *    every vfunc to the unit that does the work;
+ *  - gsttexelcpu.c: the CPU path's band workers.
+ * Units that exist only in CUDA builds (meson adds them with have_cuda or
+ * have_gst_cuda) are declared here with static inline fallbacks for the
+ * builds that leave them out, so no .c file needs an #if.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __GST_TEXEL_BASE_PRIVATE_H__
+#define __GST_TEXEL_BASE_PRIVATE_H__
+
+#include "gsttexelbase.h"
+
+G_BEGIN_DECLS
+
+#define MAX_N_THREADS 64
+#define MAX_FRAMES_IN_FLIGHT 3
+
+/* Who may touch each field. Threads: the state change thread (start,
+ * stop: no streaming thread runs then), the streaming thread (caps
+ * events, buffers, queries from it, allocation), any thread (properties,
+ * queries from the application or other pads). */
+typedef struct
+{
+  /* Properties: object lock. start reads them without it: they are
+   * GST_PARAM_MUTABLE_READY, so no one writes them while it runs. */
+  gint device_id;
+  GstTexelBackend backend;
+  GstTexelMemoryMode memory_mode;
+  gint frames_in_flight;
+  guint n_threads;
+
+  /* Chosen by start, reset by stop (state change thread); read by
+   * get_property and the caps functions under the object lock, by the
+   * streaming thread without it (fixed while it runs). */
+  GstTexelBackend active_backend;
+  GstTexelActiveMemory active_memory;
+  gint active_device;
+  /* Set by start; used by the streaming thread; cleared by stop under
+   * the object lock (gst_texel_base_take_cuda), under which the stats
+   * property reads it. */
+  GstTexelCuda *cuda;
+  /* The pipeline's CUDA context (GstContext "gst.cuda.context"), shared
+   * with GStreamer's CUDA elements; NULL: the device's primary context,
+   * and no memory:CUDAMemory. Set by set_context (any thread, before
+   * start) and start, dropped by stop; read by the streaming thread and
+   * context queries while started. */
+  GstCudaContext *cuda_context;
+  gboolean warned_foreign_context;      /* streaming thread */
+
+  /* Streaming thread (set_info and prepare, from the caps event or the
+   * first buffer), from here to in_flight. */
+  /* negotiated: memory:CUDAMemory on the sink / source caps */
+  gboolean in_caps_device, out_caps_device;
+  gboolean banding;             /* asked for by the subclass's prepare */
+  gboolean configured;          /* GPU buffers sized for the current caps */
+  gboolean configured_banding;
+  /* The configuration whose prepare last failed (and posted its error):
+   * while neither caps nor properties change it is refused again without a
+   * second message (GstBaseTransform retries negotiation on every buffer),
+   * and no frame is processed with it. */
+  gboolean refused;
+  guint refused_serial;
+  GstVideoInfo refused_in, refused_out;
+  gboolean refused_in_device, refused_out_device;
+  /* frames_in_flight resolved for the caps; also read (a gint, unlocked)
+   * by latency queries on any thread. */
+  gint in_flight;
+
+  /* Object lock: written by gst_texel_base_mark_dirty on any thread. */
+  gboolean dirty;               /* prepare must run before the next frame */
+  guint settings_serial;        /* counts gst_texel_base_mark_dirty */
+
+  /* Frames processed on the CPU path: streaming thread; the stats
+   * property reads it unlocked (it may lag by a frame). */
+  guint64 cpu_frames;
+  /* CPU path workers for row bands: created by start, freed by stop;
+   * cpu_threads written under the object lock. */
+  GThreadPool *cpu_pool;
+  guint cpu_threads;
+  /* cpu_lock guards cpu_bands_left, between the streaming thread and
+   * the workers; cpu_cond signals it reaching 0. */
+  GMutex cpu_lock;
+  GCond cpu_cond;
+  guint cpu_bands_left;
+  /* Of the GPU path, kept after stop: object lock (start resets it
+   * before streaming). */
+  GstTexelCudaStats last_stats;
+  /* Of TexelPending, oldest first: streaming thread (stop drops them
+   * once streaming has stopped). */
+  GQueue pending;
+} GstTexelBasePrivate;
+
+GST_DEBUG_CATEGORY_EXTERN (gst_texel_base_debug);
+
+GstTexelBasePrivate *gst_texel_base_get_private (GstTexelBase * base);
+#define PRIV(self) gst_texel_base_get_private (GST_TEXEL_BASE (self))
+/* GstVideoFilter's class, for chaining up from any unit. */
+GstBaseTransformClass *gst_texel_base_parent_transform_class (void);
+
+/* gsttexelcpu.c */
+void gst_texel_base_cpu_start (GstTexelBase * self);
+void gst_texel_base_cpu_stop (GstTexelBase * self);
+void gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
+    TexelImage * out);
+
+G_END_DECLS
+#endif
