@@ -102,11 +102,85 @@ GstTexelBasePrivate *gst_texel_base_get_private (GstTexelBase * base);
 /* GstVideoFilter's class, for chaining up from any unit. */
 GstBaseTransformClass *gst_texel_base_parent_transform_class (void);
 
+/* Buffers a pool must be able to lend the element at once. */
+guint gst_texel_base_pool_min (GstTexelBase * self);
+
 /* gsttexelcpu.c */
 void gst_texel_base_cpu_start (GstTexelBase * self);
 void gst_texel_base_cpu_stop (GstTexelBase * self);
 void gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
     TexelImage * out);
+
+/* gsttexelcudamemory.c: GStreamer's CUDA library, memory:CUDAMemory. */
+#if HAVE_GST_CUDA
+gboolean gst_texel_base_find_cuda_context (GstTexelBase * self,
+    TexelCudaCaps * caps, const gchar ** reason, int *err);
+gboolean gst_texel_base_map_cuda_frame (GstTexelBase * self,
+    GstVideoFrame * frame, GstVideoInfo * info, GstBuffer * buffer,
+    GstMapFlags * flags);
+GstTexelFrameMemory gst_texel_base_frames_memory (GstVideoFrame * in,
+    GstVideoFrame * out);
+GstBufferPool *gst_texel_base_new_cuda_pool (GstTexelBase * self,
+    GstCaps * caps, guint min, guint max, guint * size);
+gboolean gst_texel_base_propose_cuda_pool (GstTexelBase * self,
+    GstQuery * query, GstCaps * caps, gboolean need_pool);
+gboolean gst_texel_base_cuda_context_query (GstTexelBase * self,
+    GstQuery * query);
+void gst_texel_base_cuda_set_context (GstTexelBase * self,
+    GstContext * context);
+void gst_texel_base_cuda_memory_init (void);
+#else
+/* Without gstreamer-cuda: the device's primary context, system memory. */
+static inline gboolean
+gst_texel_base_find_cuda_context (GstTexelBase * self, TexelCudaCaps * caps,
+    const gchar ** reason, int *err)
+{
+  return TRUE;
+}
+
+static inline gboolean
+gst_texel_base_map_cuda_frame (GstTexelBase * self, GstVideoFrame * frame,
+    GstVideoInfo * info, GstBuffer * buffer, GstMapFlags * flags)
+{
+  return FALSE;
+}
+
+static inline GstTexelFrameMemory
+gst_texel_base_frames_memory (GstVideoFrame * in, GstVideoFrame * out)
+{
+  return GST_TEXEL_FRAMES_HOST;
+}
+
+static inline GstBufferPool *
+gst_texel_base_new_cuda_pool (GstTexelBase * self, GstCaps * caps, guint min,
+    guint max, guint * size)
+{
+  return NULL;
+}
+
+static inline gboolean
+gst_texel_base_propose_cuda_pool (GstTexelBase * self, GstQuery * query,
+    GstCaps * caps, gboolean need_pool)
+{
+  return FALSE;
+}
+
+static inline gboolean
+gst_texel_base_cuda_context_query (GstTexelBase * self, GstQuery * query)
+{
+  return FALSE;
+}
+
+static inline void
+gst_texel_base_cuda_set_context (GstTexelBase * self, GstContext * context)
+{
+}
+
+static inline void
+gst_texel_base_cuda_memory_init (void)
+{
+}
+#endif
 
 G_END_DECLS
 #endif
