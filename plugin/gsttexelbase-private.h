@@ -105,6 +105,22 @@ GstBaseTransformClass *gst_texel_base_parent_transform_class (void);
 /* Buffers a pool must be able to lend the element at once. */
 guint gst_texel_base_pool_min (GstTexelBase * self);
 
+/* gsttexelframe.c */
+/* The images of a mapped input and output frame, checked. Posts an error
+ * and returns FALSE when a frame's layout does not fit its memory. */
+gboolean gst_texel_base_frame_images (GstTexelBase * self,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame, TexelImage * in,
+    TexelImage * out);
+/* Maps a frame for the element: CUDA memory it can use in place with
+ * GST_MAP_CUDA (device addresses, nothing is copied), anything else in
+ * host memory. */
+gboolean gst_texel_base_map_frame (GstTexelBase * self, GstVideoFrame * frame,
+    GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags);
+/* Warns about @inbuf, which cannot hold the frame its caps describe, and
+ * drops it. */
+GstFlowReturn gst_texel_base_invalid_buffer (GstTexelBase * self,
+    GstBuffer * inbuf);
+
 /* gsttexelcpu.c */
 void gst_texel_base_cpu_start (GstTexelBase * self);
 void gst_texel_base_cpu_stop (GstTexelBase * self);
