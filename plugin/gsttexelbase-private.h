@@ -105,6 +105,15 @@ GstBaseTransformClass *gst_texel_base_parent_transform_class (void);
 /* Buffers a pool must be able to lend the element at once. */
 guint gst_texel_base_pool_min (GstTexelBase * self);
 
+/* gsttexelcaps.c */
+/* Whether negotiated (fixed) @caps put frames in CUDA memory. */
+gboolean gst_texel_caps_cuda_memory (GstCaps * caps);
+/* Where a subclass's transform_caps does not call
+ * gst_texel_base_finish_caps: keeps CUDA memory away from an element that
+ * cannot take it. TRUE when @query is answered. */
+gboolean gst_texel_base_caps_query_memory (GstTexelBase * self,
+    GstQuery * query);
+
 /* gsttexelframe.c */
 /* The images of a mapped input and output frame, checked. Posts an error
  * and returns FALSE when a frame's layout does not fit its memory. */
