@@ -140,12 +140,11 @@ gst_texel_caps_device_first (GstCaps * caps)
  * texeladjust's caps query system memory first although it processes on
  * the GPU itself. What makes CUDA memory the better choice is no property
  * of the format but of the two elements: both work on the GPU through
- * staged copies (active-memory-mode, chosen at start). A feature of our
- * own that said so would end up in the negotiated caps of the link,
- * naming a memory that no allocator provides, and would fail against
- * every element that does not list it (a queue, a tee, a caps filter
- * between the two), which is the choice the caps make already without
- * it. */
+ * staged copies (active-memory-mode, chosen at start, after the pad
+ * templates are fixed). A feature of our own that said so would be
+ * negotiated as the memory of the link: frames labelled with a memory no
+ * allocator provides, which any other element between the two (a tee, a
+ * caps filter) would refuse. */
 static gboolean
 gst_texel_base_neighbour_on_device (GstTexelBase * self,
     GstPadDirection direction)
