@@ -136,6 +136,68 @@ void gst_texel_base_cpu_stop (GstTexelBase * self);
 void gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
     TexelImage * out);
 
+/* gsttexeldevice.c: the GPU path. run_cuda and input_rows are the
+ * callbacks gsttexelcuda.c calls the subclass through. */
+int gst_texel_base_run_cuda (gpointer user_data, const TexelImage * in,
+    const TexelImage * out, int row0, int row1, GstTexelStream stream);
+void gst_texel_base_input_rows (gpointer user_data, int row0, int row1,
+    int *i0, int *i1);
+#if HAVE_CUDA
+gboolean gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
+    int *err);
+void gst_texel_base_close_cuda (GstTexelBase * self);
+gboolean gst_texel_base_configure_cuda (GstTexelBase * self,
+    GstVideoInfo * in_info, GstVideoInfo * out_info);
+gboolean gst_texel_base_prepare_cuda (GstTexelBase * self);
+GstFlowReturn gst_texel_base_process_cuda_frame (GstTexelBase * self,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame, TexelImage * in,
+    TexelImage * out);
+void gst_texel_base_cuda_stats (GstTexelBase * self,
+    GstTexelCudaStats * stats);
+void gst_texel_base_drop_pending (GstTexelBase * self);
+#else
+/* CPU-only builds: the GPU path never opens, so priv->cuda stays NULL and
+ * what follows is never called but from its guard. */
+static inline gboolean
+gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
+    int *err)
+{
+  *reason = "built without CUDA";
+  return FALSE;
+}
+
+static inline void
+gst_texel_base_close_cuda (GstTexelBase * self)
+{
+}
+
+static inline gboolean
+gst_texel_base_configure_cuda (GstTexelBase * self, GstVideoInfo * in_info,
+    GstVideoInfo * out_info)
+{
+  return FALSE;
+}
+
+static inline gboolean
+gst_texel_base_prepare_cuda (GstTexelBase * self)
+{
+  return FALSE;
+}
+
+static inline GstFlowReturn
+gst_texel_base_process_cuda_frame (GstTexelBase * self,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame, TexelImage * in,
+    TexelImage * out)
+{
+  return GST_FLOW_ERROR;
+}
+
+static inline void
+gst_texel_base_cuda_stats (GstTexelBase * self, GstTexelCudaStats * stats)
+{
+}
+#endif
+
 /* gsttexelcudamemory.c: GStreamer's CUDA library, memory:CUDAMemory. */
 #if HAVE_GST_CUDA
 gboolean gst_texel_base_find_cuda_context (GstTexelBase * self,

@@ -15,10 +15,6 @@
 
 #include "gsttexelbase-private.h"
 #include "gsttexelhostmemory.h"
-#if HAVE_CUDA
-#include "texel-cuda.h"
-#include "texel-fault.h"
-#endif
 
 GST_DEBUG_CATEGORY (gst_texel_base_debug);
 #define GST_CAT_DEFAULT gst_texel_base_debug
@@ -49,10 +45,6 @@ typedef struct
   GstVideoFrame in_frame, out_frame;
   gint slot;
 } TexelPending;
-
-#if HAVE_CUDA
-static void gst_texel_base_drop_pending (GstTexelBase * self);
-#endif
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstTexelBase, gst_texel_base,
     GST_TYPE_VIDEO_FILTER, G_ADD_PRIVATE (GstTexelBase)
@@ -137,24 +129,6 @@ gst_texel_base_is_cuda (GstTexelBase * base)
   return PRIV (base)->cuda != NULL;
 }
 
-#if HAVE_CUDA
-gboolean
-gst_texel_base_new_converter (GstTexelBase * base, gint device,
-    TexelCudaConverter ** converter)
-{
-  int err = texel_cuda_converter_new (device, converter);
-
-  if (err) {
-    GST_WARNING_OBJECT (base, "cannot create the converter: %s",
-        texel_cuda_error_string (err));
-    return FALSE;
-  }
-  texel_cuda_converter_set_fence (*converter,
-      gst_texel_cuda_get_fence (PRIV (base)->cuda));
-  return TRUE;
-}
-#endif
-
 void
 gst_texel_base_set_banding (GstTexelBase * base, gboolean possible)
 {
@@ -188,141 +162,6 @@ gst_texel_base_post_strategy (GstTexelBase * self, const gchar * reason)
       gst_message_new_element (GST_OBJECT_CAST (self), s));
 }
 
-#if HAVE_CUDA
-static void
-gst_texel_base_log_caps (GstTexelBase * self, const TexelCudaCaps * c,
-    const gchar * decision)
-{
-  GST_INFO_OBJECT (self, "CUDA device %d '%s' sm_%d%d, %d SMs, integrated=%d "
-      "canMapHostMemory=%d asyncEngineCount=%d concurrentKernels=%d "
-      "unifiedAddressing=%d pageableMemoryAccess=%d hostRegisterSupported=%d "
-      "texturePitchAlignment=%" G_GSIZE_FORMAT " maxTexture2DLinear=%dx%d "
-      "(pitch %d), driver %d.%d, runtime %d.%d -> %s", c->device, c->name,
-      c->cc_major, c->cc_minor, c->sm_count, c->integrated,
-      c->can_map_host_memory, c->async_engine_count, c->concurrent_kernels,
-      c->unified_addressing, c->pageable_memory_access,
-      c->host_register_supported, c->texture_pitch_alignment,
-      c->max_texture_2d_linear[0], c->max_texture_2d_linear[1],
-      c->max_texture_2d_linear[2], c->driver_version / 1000,
-      (c->driver_version % 1000) / 10, c->runtime_version / 1000,
-      (c->runtime_version % 1000) / 10, decision);
-}
-
-/* Picks zero-copy or staged for a usable device; FALSE when the choice is
- * impossible (zero-copy forced on a device that cannot map host memory). */
-static gboolean
-gst_texel_base_choose_memory (GstTexelBase * self, const TexelCudaCaps * c,
-    gboolean * zero_copy, const gchar ** why)
-{
-  switch (PRIV (self)->memory_mode) {
-    case GST_TEXEL_MEMORY_MODE_ZERO_COPY:
-      *zero_copy = TRUE;
-      *why = "zero-copy (forced by memory-mode)";
-      return c->can_map_host_memory;
-    case GST_TEXEL_MEMORY_MODE_STAGED:
-      *zero_copy = FALSE;
-      *why = "staged (forced by memory-mode)";
-      return TRUE;
-    default:
-      *zero_copy = c->integrated && c->can_map_host_memory;
-      *why = *zero_copy ? "zero-copy (integrated GPU: host memory is device "
-          "memory)" : "staged (discrete GPU: copies overlapped in bands)";
-      return TRUE;
-  }
-}
-
-/* The subclass's GPU resources are created in the element's context, like
- * all its GPU work. */
-static gboolean
-gst_texel_base_open_subclass (GstTexelBase * self, gint device)
-{
-  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
-  GstTexelBasePrivate *priv = PRIV (self);
-  gboolean ok = FALSE;
-  int undo;
-
-  if (gst_texel_cuda_context_enter (priv->cuda_context, device, &undo) == 0)
-    ok = klass->open_cuda (self, device);
-  gst_texel_cuda_context_leave (priv->cuda_context, undo);
-  return ok;
-}
-
-static void
-gst_texel_base_close_subclass (GstTexelBase * self)
-{
-  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
-  GstTexelBasePrivate *priv = PRIV (self);
-  int undo;
-
-  if (!klass->close_cuda)
-    return;
-  /* Even where entering fails: the subclass frees its host state. */
-  gst_texel_cuda_context_enter (priv->cuda_context, priv->active_device,
-      &undo);
-  klass->close_cuda (self);
-  gst_texel_cuda_context_leave (priv->cuda_context, undo);
-}
-
-/* Detaches the element's GstTexelCuda for freeing, its last counters into
- * @stats (may be NULL) and last_stats. Under the object lock, which the
- * stats property reads it under, so a reader on another thread never sees
- * it freed. */
-static GstTexelCuda *
-gst_texel_base_take_cuda (GstTexelBase * self, GstTexelCudaStats * stats)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  GstTexelCuda *cuda;
-
-  GST_OBJECT_LOCK (self);
-  cuda = priv->cuda;
-  priv->cuda = NULL;
-  gst_texel_cuda_get_stats (cuda, &priv->last_stats);
-  if (stats)
-    *stats = priv->last_stats;
-  GST_OBJECT_UNLOCK (self);
-  return cuda;
-}
-
-/* Opens the GPU path; returns FALSE with @reason when it cannot. */
-static gboolean
-gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
-    int *err)
-{
-  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
-  GstTexelBasePrivate *priv = PRIV (self);
-  TexelCudaCaps caps;
-  gboolean zero_copy;
-  const gchar *why;
-
-  memset (&caps, 0, sizeof (caps));
-  if (gst_texel_cuda_detect (priv->device_id, &caps, reason, err) == 0)
-    return FALSE;
-  if (!gst_texel_base_find_cuda_context (self, &caps, reason, err))
-    return FALSE;
-  if (!gst_texel_base_choose_memory (self, &caps, &zero_copy, &why)) {
-    *reason = "zero-copy asked for, but the device cannot map host memory";
-    return FALSE;
-  }
-  gst_texel_base_log_caps (self, &caps, why);
-  priv->cuda = gst_texel_cuda_new (caps.device, priv->cuda_context,
-      zero_copy, caps.integrated, caps.async_engine_count, err);
-  if (!priv->cuda) {
-    *reason = gst_texel_cuda_error_string (*err);
-    return FALSE;
-  }
-  if (klass->open_cuda && !gst_texel_base_open_subclass (self, caps.device)) {
-    gst_texel_cuda_free (gst_texel_base_take_cuda (self, NULL));
-    *reason = "the element could not set up its GPU resources";
-    return FALSE;
-  }
-  priv->active_device = caps.device;
-  priv->active_memory = zero_copy ? GST_TEXEL_ACTIVE_MEMORY_ZERO_COPY :
-      GST_TEXEL_ACTIVE_MEMORY_STAGED;
-  *reason = why;
-  return TRUE;
-}
-#endif
-
 static gboolean
 gst_texel_base_start (GstBaseTransform * trans)
 {
@@ -338,13 +177,8 @@ gst_texel_base_start (GstBaseTransform * trans)
   priv->cpu_frames = 0;
   memset (&priv->last_stats, 0, sizeof (priv->last_stats));
   if (priv->backend != GST_TEXEL_BACKEND_CPU) {
-#if HAVE_CUDA
-    texel_fault_reload ();
     if (gst_texel_base_open_cuda (self, &reason, &err))
       priv->active_backend = GST_TEXEL_BACKEND_CUDA;
-#else
-    reason = "built without CUDA";
-#endif
     if (!priv->cuda && priv->backend == GST_TEXEL_BACKEND_CUDA) {
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
           ("backend=cuda, but no usable CUDA device: %s", reason),
@@ -374,20 +208,8 @@ gst_texel_base_stop (GstBaseTransform * trans)
   GstTexelBase *self = GST_TEXEL_BASE (trans);
   GstTexelBasePrivate *priv = PRIV (self);
 
-#if HAVE_CUDA
-  if (priv->cuda) {
-    GstTexelCudaStats st;
-
-    gst_texel_base_drop_pending (self);
-    gst_texel_base_close_subclass (self);
-    gst_texel_cuda_free (gst_texel_base_take_cuda (self, &st));
-    GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames: %" G_GUINT64_FORMAT
-        " bytes to the device, %" G_GUINT64_FORMAT " to the host, %"
-        G_GUINT64_FORMAT " copied on the host, %" G_GUINT64_FORMAT
-        " memories registered", st.frames, st.bytes_to_device,
-        st.bytes_to_host, st.bytes_host_copied, st.registrations);
-  }
-#endif
+  if (priv->cuda)
+    gst_texel_base_close_cuda (self);
   /* Asked for again at the next start: from the bin that keeps it. */
   gst_clear_object (&priv->cuda_context);
   gst_texel_base_cpu_stop (self);
@@ -395,35 +217,6 @@ gst_texel_base_stop (GstBaseTransform * trans)
   priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_NONE;
   return TRUE;
 }
-
-#if HAVE_CUDA
-static gboolean
-gst_texel_base_configure_cuda (GstTexelBase * self, GstVideoInfo * in_info,
-    GstVideoInfo * out_info)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  int err;
-
-  err = gst_texel_cuda_configure (priv->cuda,
-      gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in_info)),
-      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
-      gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out_info)),
-      GST_VIDEO_INFO_WIDTH (out_info), GST_VIDEO_INFO_HEIGHT (out_info),
-      (priv->in_caps_device ? GST_TEXEL_IN_DEVICE : 0) |
-      (priv->out_caps_device ? GST_TEXEL_OUT_DEVICE : 0), priv->banding,
-      priv->in_flight);
-  if (err) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-        ("Could not allocate GPU buffers for %dx%d frames: %s",
-            GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
-            gst_texel_cuda_error_string (err)), ("CUDA error %d", err));
-    return FALSE;
-  }
-  priv->configured = TRUE;
-  priv->configured_banding = priv->banding;
-  return TRUE;
-}
-#endif
 
 /* The negotiated configuration failed and its error is posted. @serial:
  * the settings it was made with. */
@@ -486,29 +279,15 @@ gst_texel_base_frames_fit (GstTexelBase * self, GstVideoInfo * in_info,
   return TRUE;
 }
 
-/* The subclass's prepare, in the element's CUDA context on the GPU path:
- * it may create GPU resources there (texeladjust's 3D LUT). */
+/* The subclass's prepare, in the element's CUDA context on the GPU path. */
 static gboolean
 gst_texel_base_prepare_subclass (GstTexelBase * self)
 {
   GstVideoFilter *filter = GST_VIDEO_FILTER (self);
   GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
-#if HAVE_CUDA
-  GstTexelBasePrivate *priv = PRIV (self);
-  gboolean ok = FALSE;
-  int undo;
 
-  if (priv->cuda) {
-    if (gst_texel_cuda_context_enter (priv->cuda_context,
-            priv->active_device, &undo) == 0)
-      ok = klass->prepare (self, &filter->in_info, &filter->out_info);
-    else
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-          ("Cannot make the CUDA context current"), (NULL));
-    gst_texel_cuda_context_leave (priv->cuda_context, undo);
-    return ok;
-  }
-#endif
+  if (PRIV (self)->cuda)
+    return gst_texel_base_prepare_cuda (self);
   return klass->prepare (self, &filter->in_info, &filter->out_info);
 }
 
@@ -533,7 +312,6 @@ gst_texel_base_prepare (GstTexelBase * self)
    * between system and CUDA memory a frame is always processed. */
   if (priv->in_caps_device != priv->out_caps_device)
     gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), FALSE);
-#if HAVE_CUDA
   if (priv->cuda && (!priv->configured
           || priv->banding != priv->configured_banding)
       && !gst_texel_base_configure_cuda (self,
@@ -542,7 +320,6 @@ gst_texel_base_prepare (GstTexelBase * self)
     gst_texel_base_remember_refusal (self, serial);
     return FALSE;
   }
-#endif
   priv->refused = FALSE;
   return TRUE;
 }
@@ -637,27 +414,6 @@ gst_texel_base_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
     gst_object_sync_values (GST_OBJECT (trans), ts);
 }
 
-#if HAVE_CUDA
-static int
-gst_texel_base_run_cuda (gpointer user_data, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, GstTexelStream stream)
-{
-  GstTexelBase *self = user_data;
-
-  return GST_TEXEL_BASE_GET_CLASS (self)->process_cuda (self, in, out, row0,
-      row1, stream);
-}
-
-static void
-gst_texel_base_input_rows (gpointer user_data, int row0, int row1, int *i0,
-    int *i1)
-{
-  GstTexelBase *self = user_data;
-
-  GST_TEXEL_BASE_GET_CLASS (self)->input_rows (self, row0, row1, i0, i1);
-}
-#endif
-
 /* Whether frames can be processed. After caps were refused,
  * GstBaseTransform does not offer again caps equal to the ones in force
  * before; once a setting changed they are tried again here. While the
@@ -703,21 +459,9 @@ gst_texel_base_transform_frame (GstVideoFilter * filter,
 
   if (!gst_texel_base_frame_images (self, in_frame, out_frame, &in, &out))
     return GST_FLOW_ERROR;
-#if HAVE_CUDA
-  if (priv->cuda) {
-    int err = gst_texel_cuda_process (priv->cuda, in_frame, out_frame, &in,
-        &out, gst_texel_base_frames_memory (in_frame, out_frame),
-        gst_texel_base_run_cuda, gst_texel_base_input_rows, self);
-
-    if (err) {
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-          ("CUDA processing failed: %s", gst_texel_cuda_error_string (err)),
-          ("CUDA error %d on a %dx%d frame", err, in.width, in.height));
-      return GST_FLOW_ERROR;
-    }
-    return GST_FLOW_OK;
-  }
-#endif
+  if (priv->cuda)
+    return gst_texel_base_process_cuda_frame (self, in_frame, out_frame, &in,
+        &out);
   gst_texel_base_process_cpu (self, &in, &out);
   priv->cpu_frames++;
   return GST_FLOW_OK;
@@ -764,7 +508,7 @@ gst_texel_base_drain (GstTexelBase * self)
 }
 
 /* Drops the frames in flight (flush, stop) once the GPU is done with them. */
-static void
+void
 gst_texel_base_drop_pending (GstTexelBase * self)
 {
   GstBuffer *outbuf;
@@ -1105,10 +849,7 @@ gst_texel_base_stats (GstTexelBase * self)
   GstTexelBasePrivate *priv = PRIV (self);
   GstTexelCudaStats st = priv->last_stats;
 
-#if HAVE_CUDA
-  if (priv->cuda)
-    gst_texel_cuda_get_stats (priv->cuda, &st);
-#endif
+  gst_texel_base_cuda_stats (self, &st);
   return gst_structure_new ("texel-stats",
       "frames", G_TYPE_UINT64, st.frames + priv->cpu_frames,
       "bytes-to-device", G_TYPE_UINT64, st.bytes_to_device,
