@@ -105,6 +105,14 @@ GstBaseTransformClass *gst_texel_base_parent_transform_class (void);
 /* Buffers a pool must be able to lend the element at once. */
 guint gst_texel_base_pool_min (GstTexelBase * self);
 
+/* gsttexelbase.c: the negotiated configuration. */
+/* Runs the subclass's prepare and, on the GPU path, sizes the buffers.
+ * FALSE: refused, its error posted. */
+gboolean gst_texel_base_prepare (GstTexelBase * self);
+/* Whether frames can be processed (negotiates again after a setting
+ * changed); GST_FLOW_NOT_NEGOTIATED when not. */
+GstFlowReturn gst_texel_base_check_negotiated (GstTexelBase * self);
+
 /* gsttexelcaps.c */
 /* Whether negotiated (fixed) @caps put frames in CUDA memory. */
 gboolean gst_texel_caps_cuda_memory (GstCaps * caps);
@@ -154,7 +162,6 @@ GstFlowReturn gst_texel_base_process_cuda_frame (GstTexelBase * self,
     TexelImage * out);
 void gst_texel_base_cuda_stats (GstTexelBase * self,
     GstTexelCudaStats * stats);
-void gst_texel_base_drop_pending (GstTexelBase * self);
 #else
 /* CPU-only builds: the GPU path never opens, so priv->cuda stays NULL and
  * what follows is never called but from its guard. */
@@ -194,6 +201,46 @@ gst_texel_base_process_cuda_frame (GstTexelBase * self,
 
 static inline void
 gst_texel_base_cuda_stats (GstTexelBase * self, GstTexelCudaStats * stats)
+{
+}
+#endif
+
+/* gsttexelinflight.c: frames in flight on the GPU path. */
+#if HAVE_CUDA
+gint gst_texel_base_resolve_in_flight (GstTexelBase * self);
+GstFlowReturn gst_texel_base_in_flight_generate (GstTexelBase * self,
+    GstBuffer ** outbuf);
+GstFlowReturn gst_texel_base_drain (GstTexelBase * self);
+void gst_texel_base_drop_pending (GstTexelBase * self);
+void gst_texel_base_in_flight_event (GstTexelBase * self, GstEvent * event);
+void gst_texel_base_in_flight_latency (GstTexelBase * self, GstQuery * query);
+#else
+/* CPU-only builds: no frame is ever in flight. */
+static inline gint
+gst_texel_base_resolve_in_flight (GstTexelBase * self)
+{
+  return 0;
+}
+
+static inline GstFlowReturn
+gst_texel_base_in_flight_generate (GstTexelBase * self, GstBuffer ** outbuf)
+{
+  return GST_FLOW_ERROR;
+}
+
+static inline GstFlowReturn
+gst_texel_base_drain (GstTexelBase * self)
+{
+  return GST_FLOW_OK;
+}
+
+static inline void
+gst_texel_base_in_flight_event (GstTexelBase * self, GstEvent * event)
+{
+}
+
+static inline void
+gst_texel_base_in_flight_latency (GstTexelBase * self, GstQuery * query)
 {
 }
 #endif
