@@ -102,9 +102,6 @@ GstTexelBasePrivate *gst_texel_base_get_private (GstTexelBase * base);
 /* GstVideoFilter's class, for chaining up from any unit. */
 GstBaseTransformClass *gst_texel_base_parent_transform_class (void);
 
-/* Buffers a pool must be able to lend the element at once. */
-guint gst_texel_base_pool_min (GstTexelBase * self);
-
 /* gsttexelbase.c: the negotiated configuration. */
 /* Runs the subclass's prepare and, on the GPU path, sizes the buffers.
  * FALSE: refused, its error posted. */
@@ -202,6 +199,26 @@ gst_texel_base_process_cuda_frame (GstTexelBase * self,
 static inline void
 gst_texel_base_cuda_stats (GstTexelBase * self, GstTexelCudaStats * stats)
 {
+}
+#endif
+
+/* gsttexelallocation.c: pools of the GPU path. */
+#if HAVE_CUDA
+/* Buffers a pool must be able to lend the element at once. */
+guint gst_texel_base_pool_min (GstTexelBase * self);
+gboolean gst_texel_base_propose_pools (GstTexelBase * self, GstQuery * query);
+gboolean gst_texel_base_decide_pool (GstTexelBase * self, GstQuery * query);
+#else
+static inline gboolean
+gst_texel_base_propose_pools (GstTexelBase * self, GstQuery * query)
+{
+  return FALSE;
+}
+
+static inline gboolean
+gst_texel_base_decide_pool (GstTexelBase * self, GstQuery * query)
+{
+  return FALSE;
 }
 #endif
 
