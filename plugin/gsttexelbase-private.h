@@ -102,7 +102,9 @@ GstTexelBasePrivate *gst_texel_base_get_private (GstTexelBase * base);
 /* GstVideoFilter's class, for chaining up from any unit. */
 GstBaseTransformClass *gst_texel_base_parent_transform_class (void);
 
-/* gsttexelbase.c: the negotiated configuration. */
+/* gsttexelprepare.c: the negotiated configuration. */
+gboolean gst_texel_base_set_info (GstVideoFilter * filter, GstCaps * incaps,
+    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info);
 /* Runs the subclass's prepare and, on the GPU path, sizes the buffers.
  * FALSE: refused, its error posted. */
 gboolean gst_texel_base_prepare (GstTexelBase * self);
