@@ -3,10 +3,22 @@
  * The base class is split by job (docs/design.md, "Layers"):
  *  - gsttexelbase.c: the class, start/stop, properties, and dispatch of
  *    every vfunc to the unit that does the work;
- *  - gsttexelcpu.c: the CPU path's band workers.
- * Units that exist only in CUDA builds (meson adds them with have_cuda or
- * have_gst_cuda) are declared here with static inline fallbacks for the
- * builds that leave them out, so no .c file needs an #if.
+ *  - gsttexelprepare.c: the negotiated configuration (set_info, the
+ *    subclass's prepare, refused configurations);
+ *  - gsttexelcaps.c: the memory (caps features) of caps, the end of
+ *    transform_caps, caps queries;
+ *  - gsttexelframe.c: mapping and checking frames, dropped buffers;
+ *  - gsttexelcpu.c: the CPU path's band workers;
+ * with CUDA (have_cuda) only:
+ *  - gsttexeldevice.c: detection, memory strategy, the subclass's GPU
+ *    resources, frames processed on the GPU;
+ *  - gsttexelinflight.c: frames in flight;
+ *  - gsttexelallocation.c: pools of pinned or CUDA memory;
+ * with gstreamer-cuda (have_gst_cuda) only:
+ *  - gsttexelcudamemory.c: the pipeline's GstCudaContext, GstCudaMemory
+ *    frames and pools.
+ * The units of CUDA builds are declared here with static inline fallbacks
+ * for the builds that leave them out, so no .c file needs an #if.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -99,8 +111,6 @@ GST_DEBUG_CATEGORY_EXTERN (gst_texel_base_debug);
 
 GstTexelBasePrivate *gst_texel_base_get_private (GstTexelBase * base);
 #define PRIV(self) gst_texel_base_get_private (GST_TEXEL_BASE (self))
-/* GstVideoFilter's class, for chaining up from any unit. */
-GstBaseTransformClass *gst_texel_base_parent_transform_class (void);
 
 /* gsttexelprepare.c: the negotiated configuration. */
 gboolean gst_texel_base_set_info (GstVideoFilter * filter, GstCaps * incaps,

@@ -1,4 +1,7 @@
-/* gst-texel: GstTexelBase, the base class of every texel element.
+/* gst-texel: GstTexelBase, the base class of every texel element: the
+ * class and its properties, start and stop, and each GstBaseTransform /
+ * GstVideoFilter vfunc handed to the unit that does the work, on the
+ * CPU path or the GPU path (gsttexelbase-private.h lists the units).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -39,12 +42,6 @@ GstTexelBasePrivate *
 gst_texel_base_get_private (GstTexelBase * base)
 {
   return gst_texel_base_get_instance_private (base);
-}
-
-GstBaseTransformClass *
-gst_texel_base_parent_transform_class (void)
-{
-  return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class);
 }
 
 GType
