@@ -130,21 +130,19 @@ gst_texel_caps_device_first (GstCaps * caps)
  * only. On an integrated GPU (zero-copy) system memory already costs no
  * copy and stays preferred.
  *
- * Why this looks at the neighbour instead of negotiating a caps feature:
- * a caps feature says which memory frames are in, and both memories are
- * already offered on both sides of the link; what is decided here is
- * which of the two to prefer. Caps say preference only by the order of
- * their structures, and a texel element orders its structures by what
- * its far side takes (gst_texel_base_finish_caps): in texeladjust !
+ * Why this looks at the neighbour instead of negotiating through caps:
+ * the memory caps feature alone cannot say it. Both memories are offered
+ * on both sides of the link; what is decided is which to prefer, and caps
+ * say preference only by the order of their structures, which each texel
+ * element derives from what its far side takes: in texeladjust !
  * texelfilter ! texelconvert ! <system-memory sink>, texelfilter answers
  * texeladjust's caps query system memory first although it processes on
- * the GPU itself. What makes CUDA memory the better choice is no property
- * of the format but of the two elements: both work on the GPU through
- * staged copies (active-memory-mode, chosen at start, after the pad
- * templates are fixed). A feature of our own that said so would be
- * negotiated as the memory of the link: frames labelled with a memory no
- * allocator provides, which any other element between the two (a tee, a
- * caps filter) would refuse. */
+ * the GPU itself. A feature of our own could say it (memory:CUDAMemory
+ * plus a private feature, offered first by every element on the staged
+ * path, so that only two such elements agree on it), but it would be part
+ * of the pad templates and of the negotiated caps of links between texel
+ * elements, visible to every application and element that reads them: a
+ * change of the elements' public caps, left out of this split. */
 static gboolean
 gst_texel_base_neighbour_on_device (GstTexelBase * self,
     GstPadDirection direction)
