@@ -46,9 +46,10 @@ typedef struct
   gint frames_in_flight;
   guint n_threads;
 
-  /* Chosen by start, reset by stop (state change thread); read by
-   * get_property and the caps functions under the object lock, by the
-   * streaming thread without it (fixed while it runs). */
+  /* Chosen by start, reset by stop (state change thread), written
+   * without the object lock; read under it by get_property and the caps
+   * functions (any thread: an enum, seen before or after a change), and
+   * without it by the streaming thread (fixed while it runs). */
   GstTexelBackend active_backend;
   GstTexelActiveMemory active_memory;
   gint active_device;
@@ -58,9 +59,11 @@ typedef struct
   GstTexelCuda *cuda;
   /* The pipeline's CUDA context (GstContext "gst.cuda.context"), shared
    * with GStreamer's CUDA elements; NULL: the device's primary context,
-   * and no memory:CUDAMemory. Set by set_context (any thread, before
-   * start) and start, dropped by stop; read by the streaming thread and
-   * context queries while started. */
+   * and no memory:CUDAMemory. Set by set_context (the application's or a
+   * bin's thread, or start's through need-context) and start, dropped by
+   * stop; read by the streaming thread and by context queries (any
+   * thread). No lock guards it: GStreamer's CUDA elements hold theirs
+   * the same way, set before or while starting. */
   GstCudaContext *cuda_context;
   gboolean warned_foreign_context;      /* streaming thread */
 
