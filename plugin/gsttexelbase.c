@@ -1,4 +1,7 @@
-/* gst-texel: GstTexelBase, the base class of every texel element.
+/* gst-texel: GstTexelBase, the base class of every texel element: the
+ * class and its properties, start and stop, and each GstBaseTransform /
+ * GstVideoFilter vfunc handed to the unit that does the work, on the
+ * CPU path or the GPU path (gsttexelbase-private.h lists the units).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -6,28 +9,9 @@
 #include "config.h"
 #endif
 
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "gsttexelbase-private.h"
 
-#include <glib/gstdio.h>
-
-#include "gsttexelbase.h"
-#include "gsttexelhostmemory.h"
-#if HAVE_CUDA
-#include "texel-cuda.h"
-#include "texel-fault.h"
-#endif
-#if HAVE_GST_CUDA
-#include <gst/cuda/gstcudabufferpool.h>
-#include <gst/cuda/gstcudacontext.h>
-#include <gst/cuda/gstcudaloader.h>
-#include <gst/cuda/gstcudamemory.h>
-#include <gst/cuda/gstcudautils.h>
-#endif
-
-GST_DEBUG_CATEGORY_STATIC (gst_texel_base_debug);
+GST_DEBUG_CATEGORY (gst_texel_base_debug);
 #define GST_CAT_DEFAULT gst_texel_base_debug
 
 #define DEFAULT_DEVICE_ID -1
@@ -35,8 +19,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_base_debug);
 #define DEFAULT_MEMORY_MODE GST_TEXEL_MEMORY_MODE_AUTO
 #define DEFAULT_FRAMES_IN_FLIGHT -1
 #define DEFAULT_N_THREADS 0
-#define MAX_N_THREADS 64
-#define MAX_FRAMES_IN_FLIGHT 3
 
 enum
 {
@@ -51,73 +33,16 @@ enum
   PROP_STATS
 };
 
-/* A frame submitted to the GPU whose output is not pushed yet. */
-typedef struct
-{
-  GstBuffer *outbuf;
-  GstVideoFrame in_frame, out_frame;
-  gint slot;
-} TexelPending;
-
-typedef struct
-{
-  /* properties */
-  gint device_id;
-  GstTexelBackend backend;
-  GstTexelMemoryMode memory_mode;
-  gint frames_in_flight;
-  guint n_threads;
-
-  /* chosen at start */
-  GstTexelBackend active_backend;
-  GstTexelActiveMemory active_memory;
-  gint active_device;
-  GstTexelCuda *cuda;
-  /* The pipeline's CUDA context (GstContext "gst.cuda.context"), shared
-   * with GStreamer's CUDA elements; NULL: the device's primary context,
-   * and no memory:CUDAMemory. */
-  GstCudaContext *cuda_context;
-  gboolean warned_foreign_context;
-
-  /* negotiated: memory:CUDAMemory on the sink / source caps */
-  gboolean in_caps_device, out_caps_device;
-
-  gboolean banding;             /* asked for by the subclass's prepare */
-  gboolean configured;          /* GPU buffers sized for the current caps */
-  gboolean configured_banding;
-  gboolean dirty;               /* prepare must run before the next frame */
-  guint settings_serial;        /* counts gst_texel_base_mark_dirty */
-  /* The configuration whose prepare last failed (and posted its error):
-   * while neither caps nor properties change it is refused again without a
-   * second message (GstBaseTransform retries negotiation on every buffer),
-   * and no frame is processed with it. */
-  gboolean refused;
-  guint refused_serial;
-  GstVideoInfo refused_in, refused_out;
-  gboolean refused_in_device, refused_out_device;
-  gint in_flight;               /* frames_in_flight resolved for the caps */
-  guint64 cpu_frames;           /* frames processed on the CPU path */
-  GThreadPool *cpu_pool;        /* CPU path: workers for row bands */
-  guint cpu_threads;
-  GMutex cpu_lock;
-  GCond cpu_cond;
-  guint cpu_bands_left;
-  GstTexelCudaStats last_stats; /* of the GPU path, kept after stop */
-  GQueue pending;               /* of TexelPending, oldest first */
-} GstTexelBasePrivate;
-
-static void gst_texel_base_cpu_band (gpointer data, gpointer user_data);
-#if HAVE_CUDA
-static void gst_texel_base_drop_pending (GstTexelBase * self);
-#endif
-
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstTexelBase, gst_texel_base,
     GST_TYPE_VIDEO_FILTER, G_ADD_PRIVATE (GstTexelBase)
     GST_DEBUG_CATEGORY_INIT (gst_texel_base_debug, "texelbase", 0,
         "gst-texel base class"));
 
-#define PRIV(self) \
-  ((GstTexelBasePrivate *) gst_texel_base_get_instance_private (GST_TEXEL_BASE (self)))
+GstTexelBasePrivate *
+gst_texel_base_get_private (GstTexelBase * base)
+{
+  return gst_texel_base_get_instance_private (base);
+}
 
 GType
 gst_texel_backend_get_type (void)
@@ -179,141 +104,11 @@ gst_texel_active_memory_get_type (void)
   return type;
 }
 
-/* Called for every frame: each format's name is looked up once. */
-TexelFormat
-gst_texel_format_from_video (GstVideoFormat format)
-{
-  static gint known[256];       /* TexelFormat + 1; 0: not looked up yet */
-  gint f;
-
-  if ((guint) format >= G_N_ELEMENTS (known))
-    return texel_format_from_name (gst_video_format_to_string (format));
-  f = g_atomic_int_get (&known[format]);
-  if (f == 0) {
-    f = texel_format_from_name (gst_video_format_to_string (format)) + 1;
-    g_atomic_int_set (&known[format], f);
-  }
-  return (TexelFormat) (f - 1);
-}
-
-void
-gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame)
-{
-  guint p;
-
-  memset (img, 0, sizeof (*img));
-  img->format = gst_texel_format_from_video (GST_VIDEO_FRAME_FORMAT (frame));
-  img->width = GST_VIDEO_FRAME_WIDTH (frame);
-  img->height = GST_VIDEO_FRAME_HEIGHT (frame);
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame) && p < TEXEL_MAX_PLANES;
-      p++) {
-    img->data[p] = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
-    img->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
-  }
-}
-
-static gboolean
-gst_texel_features_cuda_memory (GstCapsFeatures * features)
-{
-  return features && !gst_caps_features_is_any (features)
-      && gst_caps_features_contains (features, GST_TEXEL_CAPS_FEATURE_CUDA);
-}
-
-/* Whether negotiated (fixed) @caps put frames in CUDA memory. */
-static gboolean
-gst_texel_caps_cuda_memory (GstCaps * caps)
-{
-  return caps && !gst_caps_is_any (caps) && gst_caps_get_size (caps) > 0
-      && gst_texel_features_cuda_memory (gst_caps_get_features (caps, 0));
-}
-
-/* Whether any structure of @caps is in CUDA memory. */
-static gboolean
-gst_texel_caps_have_cuda_memory (GstCaps * caps)
-{
-  guint i;
-
-  if (!caps || gst_caps_is_any (caps))
-    return FALSE;
-  for (i = 0; i < gst_caps_get_size (caps); i++)
-    if (gst_texel_features_cuda_memory (gst_caps_get_features (caps, i)))
-      return TRUE;
-  return FALSE;
-}
-
-/* GstVideoMeta may say anything: gst_video_frame_map only checks that each
- * plane starts inside the buffer. Every row the kernels touch must lie in
- * the mapped memory, or the frame is refused (never read out of bounds). */
-static gboolean
-gst_texel_frame_check (GstVideoFrame * frame, const TexelImage * img,
-    gchar ** why)
-{
-  const TexelFormatDesc *desc = texel_format_desc (img->format);
-  int p;
-
-  for (p = 0; p < desc->n_planes; p++) {
-    GstMapInfo *map = &frame->map[frame->meta ? p : 0];
-    gsize row = texel_plane_row_bytes (img->format, p, img->width);
-    gsize rows = texel_plane_height (img->format, p, img->height);
-    const guint8 *start = map->data, *end = map->data + map->size;
-
-    if (img->stride[p] < 0 || (gsize) img->stride[p] < row
-        || img->data[p] < start || img->data[p] > end
-        || (gsize) (end - img->data[p]) <
-        (gsize) img->stride[p] * (rows - 1) + row) {
-      *why = g_strdup_printf ("plane %d (stride %d, %" G_GSIZE_FORMAT
-          " rows of %" G_GSIZE_FORMAT " bytes) does not fit in its %"
-          G_GSIZE_FORMAT "-byte memory", p, img->stride[p], rows, row,
-          map->size);
-      return FALSE;
-    }
-  }
-  return TRUE;
-}
-
-/* The images of a mapped input and output frame, checked. Posts an error
- * and returns FALSE when a frame's layout does not fit its memory. */
-static gboolean
-gst_texel_base_frame_images (GstTexelBase * self, GstVideoFrame * in_frame,
-    GstVideoFrame * out_frame, TexelImage * in, TexelImage * out)
-{
-  gchar *why = NULL;
-
-  gst_texel_image_from_frame (in, in_frame);
-  gst_texel_image_from_frame (out, out_frame);
-  if (gst_texel_frame_check (in_frame, in, &why)
-      && gst_texel_frame_check (out_frame, out, &why))
-    return TRUE;
-  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-      ("Invalid video frame layout: %s", why),
-      ("GstVideoMeta strides or offsets beyond the buffer"));
-  g_free (why);
-  return FALSE;
-}
-
 gboolean
 gst_texel_base_is_cuda (GstTexelBase * base)
 {
   return PRIV (base)->cuda != NULL;
 }
-
-#if HAVE_CUDA
-gboolean
-gst_texel_base_new_converter (GstTexelBase * base, gint device,
-    TexelCudaConverter ** converter)
-{
-  int err = texel_cuda_converter_new (device, converter);
-
-  if (err) {
-    GST_WARNING_OBJECT (base, "cannot create the converter: %s",
-        texel_cuda_error_string (err));
-    return FALSE;
-  }
-  texel_cuda_converter_set_fence (*converter,
-      gst_texel_cuda_get_fence (PRIV (base)->cuda));
-  return TRUE;
-}
-#endif
 
 void
 gst_texel_base_set_banding (GstTexelBase * base, gboolean possible)
@@ -348,185 +143,6 @@ gst_texel_base_post_strategy (GstTexelBase * self, const gchar * reason)
       gst_message_new_element (GST_OBJECT_CAST (self), s));
 }
 
-#if HAVE_CUDA
-static void
-gst_texel_base_log_caps (GstTexelBase * self, const TexelCudaCaps * c,
-    const gchar * decision)
-{
-  GST_INFO_OBJECT (self, "CUDA device %d '%s' sm_%d%d, %d SMs, integrated=%d "
-      "canMapHostMemory=%d asyncEngineCount=%d concurrentKernels=%d "
-      "unifiedAddressing=%d pageableMemoryAccess=%d hostRegisterSupported=%d "
-      "texturePitchAlignment=%" G_GSIZE_FORMAT " maxTexture2DLinear=%dx%d "
-      "(pitch %d), driver %d.%d, runtime %d.%d -> %s", c->device, c->name,
-      c->cc_major, c->cc_minor, c->sm_count, c->integrated,
-      c->can_map_host_memory, c->async_engine_count, c->concurrent_kernels,
-      c->unified_addressing, c->pageable_memory_access,
-      c->host_register_supported, c->texture_pitch_alignment,
-      c->max_texture_2d_linear[0], c->max_texture_2d_linear[1],
-      c->max_texture_2d_linear[2], c->driver_version / 1000,
-      (c->driver_version % 1000) / 10, c->runtime_version / 1000,
-      (c->runtime_version % 1000) / 10, decision);
-}
-
-/* Picks zero-copy or staged for a usable device; FALSE when the choice is
- * impossible (zero-copy forced on a device that cannot map host memory). */
-static gboolean
-gst_texel_base_choose_memory (GstTexelBase * self, const TexelCudaCaps * c,
-    gboolean * zero_copy, const gchar ** why)
-{
-  switch (PRIV (self)->memory_mode) {
-    case GST_TEXEL_MEMORY_MODE_ZERO_COPY:
-      *zero_copy = TRUE;
-      *why = "zero-copy (forced by memory-mode)";
-      return c->can_map_host_memory;
-    case GST_TEXEL_MEMORY_MODE_STAGED:
-      *zero_copy = FALSE;
-      *why = "staged (forced by memory-mode)";
-      return TRUE;
-    default:
-      *zero_copy = c->integrated && c->can_map_host_memory;
-      *why = *zero_copy ? "zero-copy (integrated GPU: host memory is device "
-          "memory)" : "staged (discrete GPU: copies overlapped in bands)";
-      return TRUE;
-  }
-}
-
-#if HAVE_GST_CUDA
-/* The pipeline's GstCudaContext: from a neighbour (context query), the
- * application or a bin (need-context message), else a new one that the
- * element posts for the others (have-context), so that one pipeline uses
- * one context and CUDA memory passes between its elements as it is. With
- * device-id -1 the element takes whatever device the pipeline already
- * uses, and @caps is probed again for it. Without the driver library or a
- * context the element stays in the device's primary context, in system
- * memory; FALSE only when the pipeline's device cannot be used. */
-static gboolean
-gst_texel_base_find_cuda_context (GstTexelBase * self, TexelCudaCaps * caps,
-    const gchar ** reason, int *err)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  guint device = 0;
-
-  if (!gst_cuda_load_library ()) {
-    GST_INFO_OBJECT (self, "GStreamer's CUDA library cannot load the driver: "
-        "primary context, system memory only");
-    return TRUE;
-  }
-  if (priv->cuda_context && priv->device_id >= 0) {
-    g_object_get (priv->cuda_context, "cuda-device-id", &device, NULL);
-    if ((gint) device != priv->device_id)
-      gst_clear_object (&priv->cuda_context);   /* set for another device */
-  }
-  if (!gst_cuda_ensure_element_context (GST_ELEMENT_CAST (self),
-          priv->device_id, &priv->cuda_context)) {
-    GST_WARNING_OBJECT (self, "no GstCudaContext for device-id %d: primary "
-        "context, system memory only", priv->device_id);
-    return TRUE;
-  }
-  g_object_get (priv->cuda_context, "cuda-device-id", &device, NULL);
-  GST_INFO_OBJECT (self, "CUDA context %" GST_PTR_FORMAT " on device %u",
-      priv->cuda_context, device);
-  if ((gint) device != caps->device
-      && gst_texel_cuda_detect ((gint) device, caps, reason, err) == 0)
-    return FALSE;
-  return TRUE;
-}
-#endif
-
-/* The subclass's GPU resources are created in the element's context, like
- * all its GPU work. */
-static gboolean
-gst_texel_base_open_subclass (GstTexelBase * self, gint device)
-{
-  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
-  GstTexelBasePrivate *priv = PRIV (self);
-  gboolean ok = FALSE;
-  int undo;
-
-  if (gst_texel_cuda_context_enter (priv->cuda_context, device, &undo) == 0)
-    ok = klass->open_cuda (self, device);
-  gst_texel_cuda_context_leave (priv->cuda_context, undo);
-  return ok;
-}
-
-static void
-gst_texel_base_close_subclass (GstTexelBase * self)
-{
-  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
-  GstTexelBasePrivate *priv = PRIV (self);
-  int undo;
-
-  if (!klass->close_cuda)
-    return;
-  /* Even where entering fails: the subclass frees its host state. */
-  gst_texel_cuda_context_enter (priv->cuda_context, priv->active_device,
-      &undo);
-  klass->close_cuda (self);
-  gst_texel_cuda_context_leave (priv->cuda_context, undo);
-}
-
-/* Detaches the element's GstTexelCuda for freeing, its last counters into
- * @stats (may be NULL) and last_stats. Under the object lock, which the
- * stats property reads it under, so a reader on another thread never sees
- * it freed. */
-static GstTexelCuda *
-gst_texel_base_take_cuda (GstTexelBase * self, GstTexelCudaStats * stats)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  GstTexelCuda *cuda;
-
-  GST_OBJECT_LOCK (self);
-  cuda = priv->cuda;
-  priv->cuda = NULL;
-  gst_texel_cuda_get_stats (cuda, &priv->last_stats);
-  if (stats)
-    *stats = priv->last_stats;
-  GST_OBJECT_UNLOCK (self);
-  return cuda;
-}
-
-/* Opens the GPU path; returns FALSE with @reason when it cannot. */
-static gboolean
-gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
-    int *err)
-{
-  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
-  GstTexelBasePrivate *priv = PRIV (self);
-  TexelCudaCaps caps;
-  gboolean zero_copy;
-  const gchar *why;
-
-  memset (&caps, 0, sizeof (caps));
-  if (gst_texel_cuda_detect (priv->device_id, &caps, reason, err) == 0)
-    return FALSE;
-#if HAVE_GST_CUDA
-  if (!gst_texel_base_find_cuda_context (self, &caps, reason, err))
-    return FALSE;
-#endif
-  if (!gst_texel_base_choose_memory (self, &caps, &zero_copy, &why)) {
-    *reason = "zero-copy asked for, but the device cannot map host memory";
-    return FALSE;
-  }
-  gst_texel_base_log_caps (self, &caps, why);
-  priv->cuda = gst_texel_cuda_new (caps.device, priv->cuda_context,
-      zero_copy, caps.integrated, caps.async_engine_count, err);
-  if (!priv->cuda) {
-    *reason = gst_texel_cuda_error_string (*err);
-    return FALSE;
-  }
-  if (klass->open_cuda && !gst_texel_base_open_subclass (self, caps.device)) {
-    gst_texel_cuda_free (gst_texel_base_take_cuda (self, NULL));
-    *reason = "the element could not set up its GPU resources";
-    return FALSE;
-  }
-  priv->active_device = caps.device;
-  priv->active_memory = zero_copy ? GST_TEXEL_ACTIVE_MEMORY_ZERO_COPY :
-      GST_TEXEL_ACTIVE_MEMORY_STAGED;
-  *reason = why;
-  return TRUE;
-}
-#endif
-
 static gboolean
 gst_texel_base_start (GstBaseTransform * trans)
 {
@@ -542,13 +158,8 @@ gst_texel_base_start (GstBaseTransform * trans)
   priv->cpu_frames = 0;
   memset (&priv->last_stats, 0, sizeof (priv->last_stats));
   if (priv->backend != GST_TEXEL_BACKEND_CPU) {
-#if HAVE_CUDA
-    texel_fault_reload ();
     if (gst_texel_base_open_cuda (self, &reason, &err))
       priv->active_backend = GST_TEXEL_BACKEND_CUDA;
-#else
-    reason = "built without CUDA";
-#endif
     if (!priv->cuda && priv->backend == GST_TEXEL_BACKEND_CUDA) {
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
           ("backend=cuda, but no usable CUDA device: %s", reason),
@@ -564,13 +175,7 @@ gst_texel_base_start (GstBaseTransform * trans)
   }
   priv->configured = FALSE;
   if (!priv->cuda) {
-    GST_OBJECT_LOCK (self);
-    priv->cpu_threads = priv->n_threads ? priv->n_threads :
-        MIN (g_get_num_processors (), MAX_N_THREADS);
-    GST_OBJECT_UNLOCK (self);
-    if (priv->cpu_threads > 1)
-      priv->cpu_pool = g_thread_pool_new (gst_texel_base_cpu_band, NULL,
-          priv->cpu_threads - 1, FALSE, NULL);
+    gst_texel_base_cpu_start (self);
     GST_INFO_OBJECT (self, "CPU path, system memory, %u thread(s) (%s)",
         priv->cpu_threads, reason);
   }
@@ -584,259 +189,30 @@ gst_texel_base_stop (GstBaseTransform * trans)
   GstTexelBase *self = GST_TEXEL_BASE (trans);
   GstTexelBasePrivate *priv = PRIV (self);
 
-#if HAVE_CUDA
-  if (priv->cuda) {
-    GstTexelCudaStats st;
-
-    gst_texel_base_drop_pending (self);
-    gst_texel_base_close_subclass (self);
-    gst_texel_cuda_free (gst_texel_base_take_cuda (self, &st));
-    GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames: %" G_GUINT64_FORMAT
-        " bytes to the device, %" G_GUINT64_FORMAT " to the host, %"
-        G_GUINT64_FORMAT " copied on the host, %" G_GUINT64_FORMAT
-        " memories registered", st.frames, st.bytes_to_device,
-        st.bytes_to_host, st.bytes_host_copied, st.registrations);
-  }
-#endif
+  if (priv->cuda)
+    gst_texel_base_close_cuda (self);
   /* Asked for again at the next start: from the bin that keeps it. */
   gst_clear_object (&priv->cuda_context);
-  if (priv->cpu_pool) {
-    g_thread_pool_free (priv->cpu_pool, FALSE, TRUE);
-    priv->cpu_pool = NULL;
-  }
+  gst_texel_base_cpu_stop (self);
   priv->active_backend = GST_TEXEL_BACKEND_AUTO;
   priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_NONE;
   return TRUE;
 }
 
-#if HAVE_CUDA
-static gboolean
-gst_texel_base_configure_cuda (GstTexelBase * self, GstVideoInfo * in_info,
-    GstVideoInfo * out_info)
+/* The GPU path with frames in flight holds frames back
+ * (gsttexelinflight.c); otherwise GstBaseTransform's one frame in, one
+ * out. */
+static GstFlowReturn
+gst_texel_base_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 {
-  GstTexelBasePrivate *priv = PRIV (self);
-  int err;
+  GstTexelBasePrivate *priv = PRIV (trans);
 
-  err = gst_texel_cuda_configure (priv->cuda,
-      gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in_info)),
-      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
-      gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out_info)),
-      GST_VIDEO_INFO_WIDTH (out_info), GST_VIDEO_INFO_HEIGHT (out_info),
-      (priv->in_caps_device ? GST_TEXEL_IN_DEVICE : 0) |
-      (priv->out_caps_device ? GST_TEXEL_OUT_DEVICE : 0), priv->banding,
-      priv->in_flight);
-  if (err) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-        ("Could not allocate GPU buffers for %dx%d frames: %s",
-            GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
-            gst_texel_cuda_error_string (err)), ("CUDA error %d", err));
-    return FALSE;
-  }
-  priv->configured = TRUE;
-  priv->configured_banding = priv->banding;
-  return TRUE;
-}
-#endif
-
-/* The negotiated configuration failed and its error is posted. @serial:
- * the settings it was made with. */
-static void
-gst_texel_base_remember_refusal (GstTexelBase * self, guint serial)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-
-  priv->refused = TRUE;
-  priv->refused_serial = serial;
-  priv->refused_in = GST_VIDEO_FILTER (self)->in_info;
-  priv->refused_out = GST_VIDEO_FILTER (self)->out_info;
-  priv->refused_in_device = priv->in_caps_device;
-  priv->refused_out_device = priv->out_caps_device;
-}
-
-/* Whether caps are the ones refused last, with no property changed since:
- * their error is on the bus already, once. */
-static gboolean
-gst_texel_base_refused_before (GstTexelBase * self, GstVideoInfo * in_info,
-    gboolean in_device, GstVideoInfo * out_info, gboolean out_device)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  guint serial;
-
-  GST_OBJECT_LOCK (self);
-  serial = priv->settings_serial;
-  GST_OBJECT_UNLOCK (self);
-  return priv->refused && serial == priv->refused_serial
-      && in_device == priv->refused_in_device
-      && out_device == priv->refused_out_device
-      && gst_video_info_is_equal (in_info, &priv->refused_in)
-      && gst_video_info_is_equal (out_info, &priv->refused_out);
-}
-
-/* Frames larger than GST_TEXEL_MAX_FRAME_BYTES are refused at negotiation,
- * before any pool allocates one. */
-static gboolean
-gst_texel_base_frames_fit (GstTexelBase * self, GstVideoInfo * in_info,
-    GstVideoInfo * out_info)
-{
-  GstVideoInfo *infos[2] = { in_info, out_info };
-  guint i;
-
-  for (i = 0; i < 2; i++) {
-    GstVideoInfo *info = infos[i];
-
-    if ((guint64) GST_VIDEO_INFO_SIZE (info) > GST_TEXEL_MAX_FRAME_BYTES) {
-      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-          ("%s frames of %dx%d %s need %" G_GSIZE_FORMAT " bytes each, more "
-              "than the %" G_GUINT64_FORMAT " MiB a texel element allocates "
-              "per frame", i == 0 ? "Input" : "Output",
-              GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
-              GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_SIZE (info),
-              GST_TEXEL_MAX_FRAME_BYTES >> 20),
-          ("see docs/reliability.md, \"Frame size limit\""));
-      return FALSE;
-    }
-  }
-  return TRUE;
-}
-
-/* The subclass's prepare, in the element's CUDA context on the GPU path:
- * it may create GPU resources there (texeladjust's 3D LUT). */
-static gboolean
-gst_texel_base_prepare_subclass (GstTexelBase * self)
-{
-  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
-  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
-#if HAVE_CUDA
-  GstTexelBasePrivate *priv = PRIV (self);
-  gboolean ok = FALSE;
-  int undo;
-
-  if (priv->cuda) {
-    if (gst_texel_cuda_context_enter (priv->cuda_context,
-            priv->active_device, &undo) == 0)
-      ok = klass->prepare (self, &filter->in_info, &filter->out_info);
-    else
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-          ("Cannot make the CUDA context current"), (NULL));
-    gst_texel_cuda_context_leave (priv->cuda_context, undo);
-    return ok;
-  }
-#endif
-  return klass->prepare (self, &filter->in_info, &filter->out_info);
-}
-
-/* Runs the subclass's prepare and, on the GPU path, sizes the buffers
- * (again only when the caps or the banding changed). */
-static gboolean
-gst_texel_base_prepare (GstTexelBase * self)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  guint serial;
-
-  GST_OBJECT_LOCK (self);
-  priv->dirty = FALSE;
-  serial = priv->settings_serial;
-  GST_OBJECT_UNLOCK (self);
-  priv->banding = FALSE;
-  if (!gst_texel_base_prepare_subclass (self)) {
-    gst_texel_base_remember_refusal (self, serial);
-    return FALSE;
-  }
-  /* Subclasses compare video infos, which do not say where frames live:
-   * between system and CUDA memory a frame is always processed. */
-  if (priv->in_caps_device != priv->out_caps_device)
-    gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), FALSE);
-#if HAVE_CUDA
-  if (priv->cuda && (!priv->configured
-          || priv->banding != priv->configured_banding)
-      && !gst_texel_base_configure_cuda (self,
-          &GST_VIDEO_FILTER (self)->in_info,
-          &GST_VIDEO_FILTER (self)->out_info)) {
-    gst_texel_base_remember_refusal (self, serial);
-    return FALSE;
-  }
-#endif
-  priv->refused = FALSE;
-  return TRUE;
-}
-
-static gboolean
-gst_texel_base_upstream_is_live (GstTexelBase * self)
-{
-  GstQuery *query = gst_query_new_latency ();
-  gboolean live = FALSE;
-
-  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), query))
-    gst_query_parse_latency (query, &live, NULL, NULL);
-  gst_query_unref (query);
-  return live;
-}
-
-/* Keeping a frame in flight overlaps frame N's download and GStreamer's
- * per-buffer work with frame N+1's upload: more frames/s when frames come
- * faster than the GPU takes them (files, transcoding). A live source
- * delivers frames at its own pace, and there it would only add a frame
- * period of latency: auto keeps none. With CUDA memory on both sides a
- * frame costs the host less than a large kernel takes, and with one frame
- * in flight the streaming thread would sleep on nearly every frame and
- * leave the GPU idle while it wakes (docs/performance.md, run 14): auto
- * keeps the most there, which costs pool buffers and latency but no
- * staging memory. */
-static gint
-gst_texel_base_resolve_in_flight (GstTexelBase * self)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  gint n;
-
-  GST_OBJECT_LOCK (self);
-  n = priv->frames_in_flight;
-  GST_OBJECT_UNLOCK (self);
-  if (!priv->cuda)
-    return 0;
-  if (n < 0 && gst_texel_base_upstream_is_live (self))
-    n = 0;
-  else if (n < 0)
-    n = priv->in_caps_device && priv->out_caps_device ?
-        MAX_FRAMES_IN_FLIGHT : 1;
-  GST_INFO_OBJECT (self, "%d frame(s) in flight", n);
-  return n;
-}
-
-static gboolean
-gst_texel_base_set_info (GstVideoFilter * filter, GstCaps * incaps,
-    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
-{
-  GstTexelBase *self = GST_TEXEL_BASE (filter);
-  gboolean in_device = gst_texel_caps_cuda_memory (incaps);
-  gboolean out_device = gst_texel_caps_cuda_memory (outcaps);
-  guint serial;
-
-  if (gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in_info)) ==
-      TEXEL_FORMAT_UNKNOWN
-      || gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out_info)) ==
-      TEXEL_FORMAT_UNKNOWN)
-    return FALSE;
-  if (gst_texel_base_refused_before (self, in_info, in_device, out_info,
-          out_device)) {
-    GST_DEBUG_OBJECT (self, "configuration refused before, error posted");
-    return FALSE;
-  }
-  /* GstVideoFilter stores the infos only after this returns; prepare
-   * reads them from the filter. */
-  filter->in_info = *in_info;
-  filter->out_info = *out_info;
-  PRIV (self)->in_caps_device = in_device;
-  PRIV (self)->out_caps_device = out_device;
-  PRIV (self)->configured = FALSE;
-  if (!gst_texel_base_frames_fit (self, in_info, out_info)) {
-    GST_OBJECT_LOCK (self);
-    serial = PRIV (self)->settings_serial;
-    GST_OBJECT_UNLOCK (self);
-    gst_texel_base_remember_refusal (self, serial);
-    return FALSE;
-  }
-  PRIV (self)->in_flight = gst_texel_base_resolve_in_flight (self);
-  return gst_texel_base_prepare (self);
+  *outbuf = NULL;
+  if (!priv->cuda || priv->in_flight == 0
+      || gst_base_transform_is_passthrough (trans))
+    return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
+        ->generate_output (trans, outbuf);
+  return gst_texel_base_in_flight_generate (GST_TEXEL_BASE (trans), outbuf);
 }
 
 static void
@@ -848,305 +224,6 @@ gst_texel_base_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   /* Lets a GstController drive the controllable properties. */
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (trans), ts);
-}
-
-#if HAVE_CUDA
-static int
-gst_texel_base_run_cuda (gpointer user_data, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelStream stream)
-{
-  GstTexelBase *self = user_data;
-
-  return GST_TEXEL_BASE_GET_CLASS (self)->process_cuda (self, in, out, row0,
-      row1, stream);
-}
-
-static void
-gst_texel_base_input_rows (gpointer user_data, int row0, int row1, int *i0,
-    int *i1)
-{
-  GstTexelBase *self = user_data;
-
-  GST_TEXEL_BASE_GET_CLASS (self)->input_rows (self, row0, row1, i0, i1);
-}
-#endif
-
-/* CPU path: one band of output rows, run by a worker. */
-typedef struct
-{
-  GstTexelBase *self;
-  const TexelImage *in;
-  TexelImage *out;
-  int row0, row1;
-} TexelCpuBand;
-
-static void
-gst_texel_base_cpu_band (gpointer data, gpointer user_data)
-{
-  TexelCpuBand *band = data;
-  GstTexelBasePrivate *priv = PRIV (band->self);
-
-  GST_TEXEL_BASE_GET_CLASS (band->self)->process_cpu (band->self, band->in,
-      band->out, band->row0, band->row1);
-  g_mutex_lock (&priv->cpu_lock);
-  if (--priv->cpu_bands_left == 0)
-    g_cond_signal (&priv->cpu_cond);
-  g_mutex_unlock (&priv->cpu_lock);
-}
-
-/* Splits the frame into one band of rows per thread (even rows: 4:2:0
- * chroma rows belong to one band); the calling thread takes the last. */
-static void
-gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
-    TexelImage * out)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  /* Bands of at least 16 rows: fewer are not worth a thread. */
-  guint n = priv->cpu_pool ? CLAMP ((guint) out->height / 16, 1,
-      priv->cpu_threads) : 1;
-  int step = n > 1 ? (int) GST_ROUND_UP_2 ((out->height + n - 1) / n) :
-      out->height;
-  TexelCpuBand bands[MAX_N_THREADS];
-  guint b, used = 0;
-
-  for (b = 0; b < n && (int) b * step < out->height; b++) {
-    bands[b] = (TexelCpuBand) {
-    self, in, out, b * step, MIN (out->height, (int) (b + 1) * step)};
-    used++;
-  }
-  priv->cpu_bands_left = used - 1;
-  for (b = 0; b + 1 < used; b++)
-    g_thread_pool_push (priv->cpu_pool, &bands[b], NULL);
-  GST_TEXEL_BASE_GET_CLASS (self)->process_cpu (self, in, out,
-      bands[used - 1].row0, bands[used - 1].row1);
-  g_mutex_lock (&priv->cpu_lock);
-  while (priv->cpu_bands_left > 0)
-    g_cond_wait (&priv->cpu_cond, &priv->cpu_lock);
-  g_mutex_unlock (&priv->cpu_lock);
-}
-
-#if HAVE_GST_CUDA
-/* Whether every memory of @buffer is GstCudaMemory the element's context
- * can use in place: its own, or a peer's it has access to. */
-static gboolean
-gst_texel_base_buffer_on_device (GstTexelBase * self, GstBuffer * buffer)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  guint i, n = gst_buffer_n_memory (buffer);
-
-  if (!priv->cuda || !priv->cuda_context || n == 0)
-    return FALSE;
-  for (i = 0; i < n; i++) {
-    GstMemory *mem = gst_buffer_peek_memory (buffer, i);
-    GstCudaContext *context;
-
-    if (!gst_is_cuda_memory (mem))
-      return FALSE;
-    context = GST_CUDA_MEMORY_CAST (mem)->context;
-    if (context != priv->cuda_context
-        && !gst_cuda_context_can_access_peer (priv->cuda_context, context)) {
-      /* Correct, but through the host: the pipeline should share one
-       * context (an application that sets one per element, say). */
-      if (!priv->warned_foreign_context)
-        GST_ELEMENT_WARNING (self, STREAM, FAILED, ("CUDA memory of another "
-                "CUDA context: copied through host memory"),
-            ("%" GST_PTR_FORMAT " cannot reach %" GST_PTR_FORMAT,
-                priv->cuda_context, context));
-      priv->warned_foreign_context = TRUE;
-      return FALSE;
-    }
-  }
-  return TRUE;
-}
-#endif
-
-#if HAVE_GST_CUDA
-/* The plane map function gst_buffer_add_video_meta gives a video meta
- * (found once, on a meta of its own). */
-static gsize
-gst_texel_default_video_meta_map (void)
-{
-  static gsize map = 0;
-
-  if (g_once_init_enter (&map)) {
-    GstBuffer *buffer = gst_buffer_new ();
-    GstVideoMeta *meta = gst_buffer_add_video_meta (buffer,
-        GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8, 1, 1);
-
-    g_once_init_leave (&map, (gsize) meta->map);
-    gst_buffer_unref (buffer);
-  }
-  return map;
-}
-
-/* Maps a frame whose planes a video meta places in the buffer's one
- * memory with a single map of that memory, where gst_video_frame_map
- * maps it once per plane (each map and unmap of a GstCudaMemory costs the
- * host ~0.2 us). The frame is the one gst_video_frame_map gives, but for
- * @frame->meta, NULL: gst_video_frame_unmap then unmaps the one map, and
- * gst_texel_frame_check checks every plane against it. Returns FALSE
- * without mapping where this does not apply (a meta with a plane map
- * function of its own included). */
-static gboolean
-gst_texel_base_map_one_memory (GstVideoFrame * frame, GstVideoInfo * info,
-    GstBuffer * buffer, GstMapFlags flags)
-{
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
-  guint p;
-
-  if (!meta || (gsize) meta->map != gst_texel_default_video_meta_map ()
-      || gst_buffer_n_memory (buffer) != 1
-      || meta->format != GST_VIDEO_INFO_FORMAT (info)
-      || meta->width < (guint) GST_VIDEO_INFO_WIDTH (info)
-      || meta->height < (guint) GST_VIDEO_INFO_HEIGHT (info)
-      || meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
-    return FALSE;
-  /* As gst_video_frame_map, which fails on a plane outside the buffer. */
-  for (p = 0; p < meta->n_planes; p++)
-    if (meta->offset[p] >= gst_buffer_get_size (buffer))
-      return FALSE;
-  memset (frame, 0, sizeof (*frame));
-  if (!gst_buffer_map (buffer, &frame->map[0], flags))
-    return FALSE;
-  frame->info = *info;
-  frame->info.width = meta->width;
-  frame->info.height = meta->height;
-  for (p = 0; p < meta->n_planes; p++) {
-    frame->info.offset[p] = meta->offset[p];
-    frame->info.stride[p] = meta->stride[p];
-    frame->data[p] = frame->map[0].data + meta->offset[p];
-  }
-  frame->id = meta->id;
-  frame->buffer = gst_buffer_ref (buffer);
-  return TRUE;
-}
-#endif
-
-/* Why a video meta cannot describe frames of @info, or NULL. (For these
- * gst_video_frame_map would emit a GLib critical.) */
-static gchar *
-gst_texel_meta_mismatch (GstVideoMeta * meta, const GstVideoInfo * info)
-{
-  if (meta->format != GST_VIDEO_INFO_FORMAT (info))
-    return g_strdup_printf ("its video meta describes %s frames, the caps %s",
-        gst_video_format_to_string (meta->format), GST_VIDEO_INFO_NAME (info));
-  if (meta->width < (guint) GST_VIDEO_INFO_WIDTH (info)
-      || meta->height < (guint) GST_VIDEO_INFO_HEIGHT (info))
-    return g_strdup_printf ("its video meta describes %ux%u frames, the caps "
-        "%dx%d", meta->width, meta->height, GST_VIDEO_INFO_WIDTH (info),
-        GST_VIDEO_INFO_HEIGHT (info));
-  if (meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
-    return g_strdup_printf ("its video meta has %u planes, %s has %u",
-        meta->n_planes, GST_VIDEO_INFO_NAME (info),
-        GST_VIDEO_INFO_N_PLANES (info));
-  return NULL;
-}
-
-/* What makes @buffer unusable as a frame of @info: the meta's first
- * inconsistency, a plane that starts past the buffer, or a buffer shorter
- * than the caps. */
-static gchar *
-gst_texel_buffer_problem (GstBuffer * buffer, const GstVideoInfo * info)
-{
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
-  gsize size = gst_buffer_get_size (buffer);
-  gchar *why;
-  guint p;
-
-  if (!meta) {
-    if (size < GST_VIDEO_INFO_SIZE (info))
-      return g_strdup_printf ("%" G_GSIZE_FORMAT " bytes, the caps need %"
-          G_GSIZE_FORMAT, size, GST_VIDEO_INFO_SIZE (info));
-    return g_strdup_printf ("its %" G_GSIZE_FORMAT " bytes could not be "
-        "mapped", size);
-  }
-  if ((why = gst_texel_meta_mismatch (meta, info)) != NULL)
-    return why;
-  for (p = 0; p < meta->n_planes; p++)
-    if (meta->offset[p] >= size)
-      return g_strdup_printf ("plane %u of its video meta starts at offset %"
-          G_GSIZE_FORMAT " (stride %d), past the end of the %" G_GSIZE_FORMAT
-          "-byte buffer", p, meta->offset[p], meta->stride[p], size);
-  return g_strdup_printf ("its %" G_GSIZE_FORMAT "-byte memory could not be "
-      "mapped as its video meta says", size);
-}
-
-/* Maps a frame for the element: CUDA memory it can use in place with
- * GST_MAP_CUDA (device addresses, nothing is copied), anything else in
- * host memory. */
-static gboolean
-gst_texel_base_map_frame (GstTexelBase * self, GstVideoFrame * frame,
-    GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags)
-{
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
-  gchar *why;
-
-  if (meta && (why = gst_texel_meta_mismatch (meta, info)) != NULL) {
-    g_free (why);
-    return FALSE;
-  }
-#if HAVE_GST_CUDA
-  if (gst_texel_base_buffer_on_device (self, buffer)) {
-#if GST_CHECK_VERSION (1, 24, 0)
-    guint i;
-
-    /* From 1.24 a producer may hand a frame on while its own stream is
-     * still writing it (1.22's producers synchronise before pushing). */
-    for (i = 0; (flags & GST_MAP_READ) && i < gst_buffer_n_memory (buffer);
-        i++)
-      gst_cuda_memory_sync (GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory
-              (buffer, i)));
-#endif
-    flags |= GST_MAP_CUDA;
-    if (gst_texel_base_map_one_memory (frame, info, buffer, flags))
-      return TRUE;
-  }
-#endif
-  return gst_video_frame_map (frame, info, buffer, flags);
-}
-
-#if HAVE_CUDA
-/* Where the planes of two frames mapped by gst_texel_base_map_frame are. */
-static GstTexelFrameMemory
-gst_texel_base_frames_memory (GstVideoFrame * in, GstVideoFrame * out)
-{
-  GstTexelFrameMemory memory = GST_TEXEL_FRAMES_HOST;
-
-#if HAVE_GST_CUDA
-  if (in->map[0].flags & GST_MAP_CUDA)
-    memory |= GST_TEXEL_IN_DEVICE;
-  if (out->map[0].flags & GST_MAP_CUDA)
-    memory |= GST_TEXEL_OUT_DEVICE;
-#endif
-  return memory;
-}
-#endif
-
-/* Whether frames can be processed. After caps were refused,
- * GstBaseTransform does not offer again caps equal to the ones in force
- * before; once a setting changed they are tried again here. While the
- * configuration stays refused its error is not posted again. */
-static GstFlowReturn
-gst_texel_base_check_negotiated (GstTexelBase * self)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  GstCaps *in, *out;
-  gboolean ok = FALSE;
-
-  if (GST_VIDEO_FILTER (self)->negotiated)
-    return GST_FLOW_OK;
-  in = gst_pad_get_current_caps (trans->sinkpad);
-  out = gst_pad_get_current_caps (trans->srcpad);
-  if (in && out)
-    ok = GST_BASE_TRANSFORM_GET_CLASS (self)->set_caps (trans, in, out);
-  gst_clear_caps (&in);
-  gst_clear_caps (&out);
-  if (ok)
-    return GST_FLOW_OK;
-  if (!PRIV (self)->refused)
-    GST_ELEMENT_ERROR (self, CORE, NOT_IMPLEMENTED, (NULL),
-        ("unknown format"));
-  return GST_FLOW_NOT_NEGOTIATED;
 }
 
 static GstFlowReturn
@@ -1167,434 +244,21 @@ gst_texel_base_transform_frame (GstVideoFilter * filter,
 
   if (!gst_texel_base_frame_images (self, in_frame, out_frame, &in, &out))
     return GST_FLOW_ERROR;
-#if HAVE_CUDA
-  if (priv->cuda) {
-    int err = gst_texel_cuda_process (priv->cuda, in_frame, out_frame, &in,
-        &out, gst_texel_base_frames_memory (in_frame, out_frame),
-        gst_texel_base_run_cuda, gst_texel_base_input_rows, self);
-
-    if (err) {
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-          ("CUDA processing failed: %s", gst_texel_cuda_error_string (err)),
-          ("CUDA error %d on a %dx%d frame", err, in.width, in.height));
-      return GST_FLOW_ERROR;
-    }
-    return GST_FLOW_OK;
-  }
-#endif
+  if (priv->cuda)
+    return gst_texel_base_process_cuda_frame (self, in_frame, out_frame, &in,
+        &out);
   gst_texel_base_process_cpu (self, &in, &out);
   priv->cpu_frames++;
   return GST_FLOW_OK;
 }
 
-/* A buffer that cannot hold the frame its caps describe: warned about and
- * dropped. (GstVideoFilter's own transform would push the unwritten
- * output buffer on.) */
-static GstFlowReturn
-gst_texel_base_invalid_buffer (GstTexelBase * self, GstBuffer * inbuf)
-{
-  gchar *why = gst_texel_buffer_problem (inbuf,
-      &GST_VIDEO_FILTER (self)->in_info);
-
-  GST_ELEMENT_WARNING (self, STREAM, FORMAT,
-      ("Invalid video buffer dropped: %s", why), (NULL));
-  g_free (why);
-  return GST_BASE_TRANSFORM_FLOW_DROPPED;
-}
-
-#if HAVE_CUDA
-/* Waits for the oldest frame in flight and hands out its output. */
-static GstFlowReturn
-gst_texel_base_finish_oldest (GstTexelBase * self, GstBuffer ** outbuf)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  TexelPending *p = g_queue_pop_head (&priv->pending);
-  int err = gst_texel_cuda_finish (priv->cuda, p->slot);
-
-  gst_video_frame_unmap (&p->in_frame);
-  gst_video_frame_unmap (&p->out_frame);
-  *outbuf = p->outbuf;
-  g_free (p);
-  if (err) {
-    gst_clear_buffer (outbuf);
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("CUDA processing failed: %s", gst_texel_cuda_error_string (err)),
-        ("CUDA error %d", err));
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
-}
-
-/* Pushes every frame in flight downstream, oldest first. */
-static GstFlowReturn
-gst_texel_base_drain (GstTexelBase * self)
-{
-  GstFlowReturn ret = GST_FLOW_OK, r;
-  GstBuffer *outbuf;
-
-  while (!g_queue_is_empty (&PRIV (self)->pending)) {
-    r = gst_texel_base_finish_oldest (self, &outbuf);
-    if (r == GST_FLOW_OK)
-      r = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
-    if (ret == GST_FLOW_OK)
-      ret = r;
-  }
-  return ret;
-}
-
-/* Drops the frames in flight (flush, stop) once the GPU is done with them. */
-static void
-gst_texel_base_drop_pending (GstTexelBase * self)
-{
-  GstBuffer *outbuf;
-
-  while (!g_queue_is_empty (&PRIV (self)->pending)) {
-    TexelPending *p = g_queue_peek_head (&PRIV (self)->pending);
-
-    gst_texel_cuda_finish (PRIV (self)->cuda, p->slot);
-    gst_texel_base_finish_oldest (self, &outbuf);
-    gst_clear_buffer (&outbuf);
-  }
-}
-
-/* Maps a frame and its output and enqueues their work on the GPU. */
-static GstFlowReturn
-gst_texel_base_submit (GstTexelBase * self, GstBuffer * inbuf)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  GstBaseTransformClass *bclass = GST_BASE_TRANSFORM_GET_CLASS (self);
-  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
-  GstTexelBasePrivate *priv = PRIV (self);
-  TexelPending *p = g_new0 (TexelPending, 1);
-  GstFlowReturn ret;
-  TexelImage in, out;
-  gboolean dirty;
-  int err;
-
-  ret = gst_texel_base_check_negotiated (self);
-  if (ret != GST_FLOW_OK)
-    goto fail;
-  GST_OBJECT_LOCK (self);
-  dirty = priv->dirty;
-  GST_OBJECT_UNLOCK (self);
-  /* A new plan may resize the buffers the frames in flight use. */
-  if (dirty) {
-    ret = gst_texel_base_drain (self);
-    if (ret == GST_FLOW_OK && !gst_texel_base_prepare (self))
-      ret = GST_FLOW_NOT_NEGOTIATED;
-    if (ret != GST_FLOW_OK)
-      goto fail;
-  }
-  if (priv->refused) {
-    ret = GST_FLOW_NOT_NEGOTIATED;
-    goto fail;
-  }
-  if (bclass->before_transform)
-    bclass->before_transform (trans, inbuf);
-  ret = bclass->prepare_output_buffer (trans, inbuf, &p->outbuf);
-  if (ret != GST_FLOW_OK || !p->outbuf)
-    goto fail;
-  if (!gst_texel_base_map_frame (self, &p->in_frame, &filter->in_info, inbuf,
-          GST_MAP_READ)) {
-    gst_texel_base_invalid_buffer (self, inbuf);
-    ret = GST_FLOW_OK;
-    goto fail;
-  }
-  if (!gst_texel_base_map_frame (self, &p->out_frame, &filter->out_info,
-          p->outbuf, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&p->in_frame);
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Could not map the output buffer"), (NULL));
-    ret = GST_FLOW_ERROR;
-    goto fail;
-  }
-  gst_buffer_unref (inbuf);     /* the mapped frame holds its own ref */
-  if (!gst_texel_base_frame_images (self, &p->in_frame, &p->out_frame, &in,
-          &out)) {
-    gst_video_frame_unmap (&p->in_frame);
-    gst_video_frame_unmap (&p->out_frame);
-    gst_buffer_unref (p->outbuf);
-    g_free (p);
-    return GST_FLOW_ERROR;
-  }
-  err = gst_texel_cuda_submit (priv->cuda, &p->in_frame, &p->out_frame, &in,
-      &out, gst_texel_base_frames_memory (&p->in_frame, &p->out_frame),
-      gst_texel_base_run_cuda, gst_texel_base_input_rows, self, &p->slot);
-  if (err) {
-    gst_video_frame_unmap (&p->in_frame);
-    gst_video_frame_unmap (&p->out_frame);
-    gst_buffer_unref (p->outbuf);
-    g_free (p);
-    gst_texel_base_drop_pending (self);
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("CUDA processing failed: %s", gst_texel_cuda_error_string (err)),
-        ("CUDA error %d", err));
-    return GST_FLOW_ERROR;
-  }
-  g_queue_push_tail (&priv->pending, p);
-  return GST_FLOW_OK;
-
-fail:
-  gst_clear_buffer (&p->outbuf);
-  gst_buffer_unref (inbuf);
-  g_free (p);
-  return ret;
-}
-
-/* With frames in flight, the output of frame N comes out when frame
- * N + frames-in-flight goes in (and at EOS, caps, segment or drain). */
-static GstFlowReturn
-gst_texel_base_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
-{
-  GstTexelBase *self = GST_TEXEL_BASE (trans);
-  GstTexelBasePrivate *priv = PRIV (self);
-  GstBuffer *inbuf;
-  GstFlowReturn ret;
-
-  *outbuf = NULL;
-  if (!priv->cuda || priv->in_flight == 0
-      || gst_base_transform_is_passthrough (trans))
-    return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
-        ->generate_output (trans, outbuf);
-  inbuf = trans->queued_buf;
-  trans->queued_buf = NULL;
-  if (inbuf && (ret = gst_texel_base_submit (self, inbuf)) != GST_FLOW_OK)
-    return ret;
-  if ((gint) g_queue_get_length (&priv->pending) > priv->in_flight)
-    return gst_texel_base_finish_oldest (self, outbuf);
-  return GST_FLOW_OK;
-}
-#endif
-
 static gboolean
 gst_texel_base_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
-#if HAVE_CUDA
-  GstTexelBase *self = GST_TEXEL_BASE (trans);
-
-  if (PRIV (self)->cuda) {
-    switch (GST_EVENT_TYPE (event)) {
-      case GST_EVENT_EOS:
-      case GST_EVENT_CAPS:
-      case GST_EVENT_SEGMENT:
-      case GST_EVENT_GAP:
-      case GST_EVENT_STREAM_START:
-        gst_texel_base_drain (self);
-        break;
-      case GST_EVENT_FLUSH_STOP:
-        gst_texel_base_drop_pending (self);
-        break;
-      default:
-        break;
-    }
-  }
-#endif
+  if (PRIV (trans)->cuda)
+    gst_texel_base_in_flight_event (GST_TEXEL_BASE (trans), event);
   return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)->sink_event
       (trans, event);
-}
-
-/* Whether the element can take frames in CUDA memory: before start,
- * unless it is bound to the CPU; once started, on the GPU path with a
- * CUDA context. */
-static gboolean
-gst_texel_base_takes_cuda_memory (GstTexelBase * self)
-{
-#if HAVE_GST_CUDA
-  GstTexelBasePrivate *priv = PRIV (self);
-  gboolean takes;
-
-  GST_OBJECT_LOCK (self);
-  if (priv->active_backend == GST_TEXEL_BACKEND_AUTO)
-    takes = priv->backend != GST_TEXEL_BACKEND_CPU;
-  else
-    takes = priv->cuda != NULL && priv->cuda_context != NULL;
-  GST_OBJECT_UNLOCK (self);
-  return takes;
-#else
-  return FALSE;
-#endif
-}
-
-/* @caps (transfer full) with each system-memory or CUDA-memory structure
- * followed, after all of them, by its twin in the other memory when
- * @cuda, or without the CUDA-memory ones when not. */
-static GstCaps *
-gst_texel_caps_memory_twins (GstCaps * caps, gboolean cuda)
-{
-  GstCaps *result, *twins;
-  guint i;
-
-  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
-    return caps;
-  result = gst_caps_new_empty ();
-  twins = gst_caps_new_empty ();
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *s = gst_caps_get_structure (caps, i);
-    GstCapsFeatures *f = gst_caps_get_features (caps, i);
-    gboolean on_device = gst_texel_features_cuda_memory (f);
-
-    if (on_device && !cuda)
-      continue;
-    result = gst_caps_merge_structure_full (result, gst_structure_copy (s),
-        gst_caps_features_copy (f));
-    if (!cuda)
-      continue;
-    if (on_device && gst_caps_features_get_size (f) == 1)
-      twins = gst_caps_merge_structure_full (twins, gst_structure_copy (s),
-          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY, NULL));
-    else if (gst_caps_features_is_equal (f,
-            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
-      twins = gst_caps_merge_structure_full (twins, gst_structure_copy (s),
-          gst_caps_features_new (GST_TEXEL_CAPS_FEATURE_CUDA, NULL));
-  }
-  gst_caps_unref (caps);
-  return gst_caps_merge (result, twins);
-}
-
-/* @caps (transfer full) with its memory:CUDAMemory structures first,
- * each memory's in the order they came. */
-static GstCaps *
-gst_texel_caps_device_first (GstCaps * caps)
-{
-  GstCaps *device, *system;
-  guint i;
-
-  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
-    return caps;
-  device = gst_caps_new_empty ();
-  system = gst_caps_new_empty ();
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstCapsFeatures *f = gst_caps_get_features (caps, i);
-
-    gst_caps_append_structure_full (gst_texel_features_cuda_memory (f) ?
-        device : system, gst_structure_copy (gst_caps_get_structure (caps,
-                i)), gst_caps_features_copy (f));
-  }
-  gst_caps_unref (caps);
-  gst_caps_append (device, system);
-  return device;
-}
-
-/* Whether frames to or from the neighbour on the other side from
- * @direction (the pad whose caps transform_caps derives) should stay on
- * the GPU: this element works on a discrete GPU through staged copies,
- * and the neighbour is a texel element that takes CUDA memory, so the
- * frame between them needs no download and upload. Direct neighbours
- * only. On an integrated GPU (zero-copy) system memory already costs no
- * copy and stays preferred. */
-static gboolean
-gst_texel_base_neighbour_on_device (GstTexelBase * self,
-    GstPadDirection direction)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  GstPad *pad = direction == GST_PAD_SINK ? trans->srcpad : trans->sinkpad;
-  GstPad *peer;
-  GstObject *neighbour = NULL;
-  gboolean staged, on_device = FALSE;
-
-  GST_OBJECT_LOCK (self);
-  staged = PRIV (self)->active_memory == GST_TEXEL_ACTIVE_MEMORY_STAGED;
-  GST_OBJECT_UNLOCK (self);
-  if (!staged || !gst_texel_base_takes_cuda_memory (self))
-    return FALSE;
-  peer = gst_pad_get_peer (pad);
-  if (peer)
-    neighbour = gst_pad_get_parent (peer);
-  if (neighbour && GST_IS_TEXEL_BASE (neighbour))
-    on_device = gst_texel_base_takes_cuda_memory (GST_TEXEL_BASE (neighbour));
-  gst_clear_object (&neighbour);
-  gst_clear_object (&peer);
-  return on_device;
-}
-
-/* @caps with their twins in the other memory, CUDA memory first towards a
- * texel neighbour (gst_texel_base_finish_caps). */
-static GstCaps *
-gst_texel_base_add_memory_caps (GstTexelBase * base,
-    GstPadDirection direction, GstCaps * caps)
-{
-  caps = gst_texel_caps_memory_twins (caps,
-      gst_texel_base_takes_cuda_memory (base));
-  if (gst_texel_base_neighbour_on_device (base, direction))
-    caps = gst_texel_caps_device_first (caps);
-  return caps;
-}
-
-GstCaps *
-gst_texel_base_finish_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * result,
-    GstCaps * filter)
-{
-  result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans), direction,
-      result);
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, result,
-        GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (result);
-    result = tmp;
-  }
-  GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
-      result);
-  return result;
-}
-
-GstCaps *
-gst_texel_base_transform_caps_same (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
-{
-  return gst_texel_base_finish_caps (trans, direction, caps,
-      gst_caps_ref (caps), filter);
-}
-
-GstCaps *
-gst_texel_caps_any_size_format (GstCaps * caps)
-{
-  GstCaps *any = gst_caps_new_empty ();
-  guint i;
-
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
-
-    gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, GST_TEXEL_MAX_SIZE,
-        "height", GST_TYPE_INT_RANGE, 1, GST_TEXEL_MAX_SIZE, NULL);
-    gst_structure_remove_fields (s, "format", "colorimetry", "chroma-site",
-        NULL);
-    if (gst_structure_has_field (s, "pixel-aspect-ratio"))
-      gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION_RANGE, 1,
-          G_MAXINT, G_MAXINT, 1, NULL);
-    any = gst_caps_merge_structure_full (any, s,
-        gst_caps_features_copy (gst_caps_get_features (caps, i)));
-  }
-  return any;
-}
-
-/* Where a subclass's transform_caps does not call
- * gst_texel_base_finish_caps, frames in CUDA memory are still kept
- * away from an element that cannot take them. */
-static gboolean
-gst_texel_base_caps_query_memory (GstTexelBase * self, GstQuery * query)
-{
-  GstCaps *caps;
-
-  if (gst_texel_base_takes_cuda_memory (self))
-    return FALSE;
-  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
-    gst_query_parse_accept_caps (query, &caps);
-    if (!gst_texel_caps_have_cuda_memory (caps))
-      return FALSE;
-    gst_query_set_accept_caps_result (query, FALSE);
-    return TRUE;
-  }
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
-    gst_query_parse_caps_result (query, &caps);
-    if (gst_texel_caps_have_cuda_memory (caps)) {
-      caps = gst_texel_caps_memory_twins (gst_caps_ref (caps), FALSE);
-      gst_query_set_caps_result (query, caps);
-      gst_caps_unref (caps);
-    }
-  }
-  return FALSE;
 }
 
 static gboolean
@@ -1605,17 +269,11 @@ gst_texel_base_query (GstBaseTransform * trans, GstPadDirection direction,
   GstTexelBasePrivate *priv = PRIV (self);
   gboolean ret;
 
-#if HAVE_GST_CUDA
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT
-      && gst_cuda_handle_context_query (GST_ELEMENT_CAST (self), query,
-          priv->cuda_context))
+  if (gst_texel_base_cuda_context_query (self, query))
     return TRUE;
-#endif
-#if HAVE_CUDA
   if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN
       && priv->cuda)
     gst_texel_base_drain (self);
-#endif
   if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS
       && gst_texel_base_caps_query_memory (self, query))
     return TRUE;
@@ -1623,21 +281,9 @@ gst_texel_base_query (GstBaseTransform * trans, GstPadDirection direction,
       direction, query);
   if (ret && GST_QUERY_TYPE (query) == GST_QUERY_CAPS)
     gst_texel_base_caps_query_memory (self, query);
-  /* Frames in flight add their periods to the latency. */
   if (ret && direction == GST_PAD_SRC
-      && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && priv->in_flight > 0) {
-    GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
-    GstClockTime min, max, extra;
-    gboolean live;
-
-    if (info->fps_n > 0) {
-      extra = gst_util_uint64_scale_int (priv->in_flight * GST_SECOND,
-          info->fps_d, info->fps_n);
-      gst_query_parse_latency (query, &live, &min, &max);
-      gst_query_set_latency (query, live, min + extra,
-          GST_CLOCK_TIME_IS_VALID (max) ? max + extra : max);
-    }
-  }
+      && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && priv->in_flight > 0)
+    gst_texel_base_in_flight_latency (self, query);
   return ret;
 }
 
@@ -1668,173 +314,6 @@ gst_texel_base_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   return ret;
 }
 
-#if HAVE_CUDA
-static GstBufferPool *
-gst_texel_base_new_pool (GstTexelBase * self, GstCaps * caps, guint min,
-    guint max)
-{
-  GstVideoInfo info;
-
-  if (!caps || !gst_video_info_from_caps (&info, caps))
-    return NULL;
-  return gst_texel_host_pool_new (gst_texel_cuda_get_allocator (PRIV
-          (self)->cuda), caps, info.size, min, max);
-}
-
-/* Buffers a pool must be able to lend the element at once: the frame it
- * processes, the one it hands on, and the frames in flight, which it keeps
- * (input and output) until they are finished. */
-static guint
-gst_texel_base_pool_min (GstTexelBase * self)
-{
-  return 2 + MAX (PRIV (self)->in_flight, 0);
-}
-#endif
-
-#if HAVE_GST_CUDA
-/* A pool of GstCudaMemory in the element's context; @size gets the size
- * of its buffers (rows padded to the pitch cuMemAllocPitch chose). */
-static GstBufferPool *
-gst_texel_base_new_cuda_pool (GstTexelBase * self, GstCaps * caps, guint min,
-    guint max, guint * size)
-{
-  GstCudaContext *context = PRIV (self)->cuda_context;
-  GstBufferPool *pool;
-  GstStructure *config;
-  GstVideoInfo info;
-
-  if (!context || !caps || !gst_video_info_from_caps (&info, caps))
-    return NULL;
-  pool = gst_cuda_buffer_pool_new (context);
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, info.size, min, max);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    GST_WARNING_OBJECT (self, "CUDA buffer pool refused %" GST_PTR_FORMAT,
-        caps);
-    gst_object_unref (pool);
-    return NULL;
-  }
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
-  gst_structure_free (config);
-  return pool;
-}
-
-/* Upstream CUDA elements write their frames into CUDA memory of the
- * element's context, which the kernels then read in place. */
-static gboolean
-gst_texel_base_propose_cuda_pool (GstTexelBase * self, GstQuery * query,
-    GstCaps * caps, gboolean need_pool)
-{
-  GstBufferPool *pool;
-  guint min = gst_texel_base_pool_min (self), size;
-
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  if (!need_pool)
-    return TRUE;
-  pool = gst_texel_base_new_cuda_pool (self, caps, min, 0, &size);
-  if (!pool)
-    return FALSE;
-  gst_query_add_allocation_pool (query, pool, size, min, 0);
-  gst_object_unref (pool);
-  return TRUE;
-}
-#endif
-
-/* Upstream writes its frames straight into pinned, mapped memory of ours:
- * on a Jetson the kernels then read them in place. */
-static gboolean
-gst_texel_base_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
-{
-#if HAVE_CUDA
-  GstTexelBase *self = GST_TEXEL_BASE (trans);
-  GstCaps *caps;
-  gboolean need_pool;
-  GstBufferPool *pool;
-  GstAllocationParams params;
-  guint min;
-
-  if (!PRIV (self)->cuda || gst_base_transform_is_passthrough (trans))
-    goto parent;
-  gst_query_parse_allocation (query, &caps, &need_pool);
-#if HAVE_GST_CUDA
-  if (gst_texel_caps_cuda_memory (caps))
-    return gst_texel_base_propose_cuda_pool (self, query, caps, need_pool);
-#endif
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  gst_allocation_params_init (&params);
-  params.align = GST_TEXEL_HOST_MEMORY_ALIGN;
-  gst_query_add_allocation_param (query,
-      gst_texel_cuda_get_allocator (PRIV (self)->cuda), &params);
-  if (!need_pool)
-    return TRUE;
-  min = gst_texel_base_pool_min (self);
-  pool = gst_texel_base_new_pool (self, caps, min, 0);
-  if (!pool)
-    return FALSE;
-  {
-    GstVideoInfo info;
-
-    gst_video_info_from_caps (&info, caps);
-    gst_query_add_allocation_pool (query, pool, info.size, min, 0);
-  }
-  gst_object_unref (pool);
-  return TRUE;
-parent:
-#endif
-  return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
-      ->propose_allocation (trans, decide_query, query);
-}
-
-/* Output frames go to pinned memory of ours: downloaded by DMA at full
- * rate, or written in place by the kernel in zero-copy mode. With
- * memory:CUDAMemory downstream, to CUDA memory of the element's context,
- * which the next CUDA element reads in place. */
-static gboolean
-gst_texel_base_decide_allocation (GstBaseTransform * trans, GstQuery * query)
-{
-#if HAVE_CUDA
-  GstTexelBase *self = GST_TEXEL_BASE (trans);
-  GstCaps *caps;
-  GstBufferPool *pool;
-  GstVideoInfo info;
-  guint min = 0, max = 0, size;
-
-  if (!PRIV (self)->cuda)
-    goto parent;
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !gst_video_info_from_caps (&info, caps))
-    return FALSE;
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
-  /* Downstream's buffers and ours: a bounded pool too small for both would
-   * stall the stream. */
-  min += gst_texel_base_pool_min (self);
-  if (max != 0 && max < min)
-    max = min;
-  size = info.size;
-#if HAVE_GST_CUDA
-  if (gst_texel_caps_cuda_memory (caps))
-    pool = gst_texel_base_new_cuda_pool (self, caps, min, max, &size);
-  else
-#endif
-    pool = gst_texel_base_new_pool (self, caps, min, max);
-  if (!pool)
-    return FALSE;
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-  return TRUE;
-parent:
-#endif
-  return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
-      ->decide_allocation (trans, query);
-}
-
 /* Frames and bytes moved so far (or in the last run, once stopped). Read
  * while streaming, the counters may lag by a frame. */
 static GstStructure *
@@ -1843,16 +322,33 @@ gst_texel_base_stats (GstTexelBase * self)
   GstTexelBasePrivate *priv = PRIV (self);
   GstTexelCudaStats st = priv->last_stats;
 
-#if HAVE_CUDA
-  if (priv->cuda)
-    gst_texel_cuda_get_stats (priv->cuda, &st);
-#endif
+  gst_texel_base_cuda_stats (self, &st);
   return gst_structure_new ("texel-stats",
       "frames", G_TYPE_UINT64, st.frames + priv->cpu_frames,
       "bytes-to-device", G_TYPE_UINT64, st.bytes_to_device,
       "bytes-to-host", G_TYPE_UINT64, st.bytes_to_host,
       "bytes-host-copied", G_TYPE_UINT64, st.bytes_host_copied,
       "registrations", G_TYPE_UINT64, st.registrations, NULL);
+}
+
+/* On the GPU path, pools of pinned or CUDA memory (gsttexelallocation.c). */
+static gboolean
+gst_texel_base_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  if (PRIV (trans)->cuda && !gst_base_transform_is_passthrough (trans))
+    return gst_texel_base_propose_pools (GST_TEXEL_BASE (trans), query);
+  return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
+      ->propose_allocation (trans, decide_query, query);
+}
+
+static gboolean
+gst_texel_base_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  if (PRIV (trans)->cuda)
+    return gst_texel_base_decide_pool (GST_TEXEL_BASE (trans), query);
+  return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
+      ->decide_allocation (trans, query);
 }
 
 static void
@@ -1936,21 +432,10 @@ gst_texel_base_finalize (GObject * object)
   G_OBJECT_CLASS (gst_texel_base_parent_class)->finalize (object);
 }
 
-/* A GstCudaContext for the element's device, from the application, a bin
- * or gst_cuda_ensure_element_context; kept until stop. */
 static void
 gst_texel_base_set_context (GstElement * element, GstContext * context)
 {
-#if HAVE_GST_CUDA
-  GstTexelBasePrivate *priv = PRIV (element);
-  gint device_id;
-
-  GST_OBJECT_LOCK (element);
-  device_id = priv->device_id;
-  GST_OBJECT_UNLOCK (element);
-  gst_cuda_handle_set_context (element, context, device_id,
-      &priv->cuda_context);
-#endif
+  gst_texel_base_cuda_set_context (GST_TEXEL_BASE (element), context);
   GST_ELEMENT_CLASS (gst_texel_base_parent_class)->set_context (element,
       context);
 }
@@ -1970,11 +455,7 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
   gobject_class->get_property = gst_texel_base_get_property;
   gobject_class->finalize = gst_texel_base_finalize;
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_texel_base_set_context);
-#if HAVE_GST_CUDA
-  /* The CUDA allocator lives as long as the process: created here, with
-   * the class, rather than inside the first pipeline that needs it. */
-  gst_cuda_memory_init_once ();
-#endif
+  gst_texel_base_cuda_memory_init ();
 
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
       g_param_spec_int ("device-id", "Device ID",
@@ -2026,10 +507,8 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_texel_base_sink_event);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_texel_base_transform);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_texel_base_query);
-#if HAVE_CUDA
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_texel_base_generate_output);
-#endif
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_texel_base_set_info);
   filter_class->transform_frame =
       GST_DEBUG_FUNCPTR (gst_texel_base_transform_frame);
@@ -2038,91 +517,6 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_BACKEND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_MEMORY_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_ACTIVE_MEMORY, 0);
-}
-
-/* ------------------------------------------------------------------ */
-/* Settings files */
-
-#ifndef O_CLOEXEC
-#define O_CLOEXEC 0
-#endif
-
-/* Reads @fd's regular file up to @max_size bytes (it may grow while being
- * read: more is refused, not truncated). */
-static gchar *
-gst_texel_read_fd (int fd, gsize size_hint, gsize max_size, gsize *length,
-                   gchar **why)
-{
-  gsize capacity = MIN (size_hint, max_size) + 1, n = 0;
-  gchar *data = g_malloc (capacity + 1);
-
-  for (;;)
-    {
-      gssize got = read (fd, data + n, capacity - n);
-
-      if (got < 0 && errno == EINTR)
-        continue;
-      if (got < 0)
-        {
-          *why = g_strdup (g_strerror (errno));
-          break;
-        }
-      if (got == 0)
-        {
-          data[n] = '\0';
-          *length = n;
-          return data;
-        }
-      n += got;
-      if (n > max_size)
-        {
-          *why = g_strdup_printf ("larger than %" G_GSIZE_FORMAT " bytes",
-                                  max_size);
-          break;
-        }
-      if (n == capacity)
-        {
-          capacity = MIN (2 * capacity, max_size + 1);
-          data = g_realloc (data, capacity + 1);
-        }
-    }
-  g_free (data);
-  return NULL;
-}
-
-gchar *
-gst_texel_read_settings_file (const gchar *path, gsize max_size, gsize *length,
-                              gchar **why)
-{
-  /* O_NONBLOCK: opening a FIFO without a writer returns at once (a
-   * blocking open would wait for one); fstat then refuses it. Regular
-   * files ignore the flag. */
-  int fd = g_open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
-  struct stat st;
-  gchar *data = NULL;
-
-  *why = NULL;
-  *length = 0;
-  if (fd < 0)
-    {
-      *why = g_strdup (g_strerror (errno));
-      return NULL;
-    }
-  if (fstat (fd, &st) != 0)
-    *why = g_strdup (g_strerror (errno));
-  else if (!S_ISREG (st.st_mode))
-    *why = g_strdup (S_ISDIR (st.st_mode)
-                         ? "not a regular file (a "
-                           "directory)"
-                         : "not a regular file (a device, FIFO or socket)");
-  else if ((guint64)st.st_size > max_size)
-    *why = g_strdup_printf ("too large: %" G_GUINT64_FORMAT " bytes, at "
-                            "most %" G_GSIZE_FORMAT,
-                            (guint64)st.st_size, max_size);
-  else
-    data = gst_texel_read_fd (fd, st.st_size, max_size, length, why);
-  close (fd);
-  return data;
 }
 
 static void

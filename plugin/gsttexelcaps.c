@@ -1,0 +1,259 @@
+/* gst-texel: GstTexelBase's caps: which memory (system or
+ * memory:CUDAMemory) each caps structure is offered in, the end of every
+ * texel element's transform_caps, and caps queries of elements that
+ * cannot take CUDA memory.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gsttexelbase-private.h"
+
+#define GST_CAT_DEFAULT gst_texel_base_debug
+
+static gboolean
+gst_texel_features_cuda_memory (GstCapsFeatures * features)
+{
+  return features && !gst_caps_features_is_any (features)
+      && gst_caps_features_contains (features, GST_TEXEL_CAPS_FEATURE_CUDA);
+}
+
+/* Whether negotiated (fixed) @caps put frames in CUDA memory. */
+gboolean
+gst_texel_caps_cuda_memory (GstCaps * caps)
+{
+  return caps && !gst_caps_is_any (caps) && gst_caps_get_size (caps) > 0
+      && gst_texel_features_cuda_memory (gst_caps_get_features (caps, 0));
+}
+
+/* Whether any structure of @caps is in CUDA memory. */
+static gboolean
+gst_texel_caps_have_cuda_memory (GstCaps * caps)
+{
+  guint i;
+
+  if (!caps || gst_caps_is_any (caps))
+    return FALSE;
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    if (gst_texel_features_cuda_memory (gst_caps_get_features (caps, i)))
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether the element can take frames in CUDA memory: before start,
+ * unless it is bound to the CPU; once started, on the GPU path with a
+ * CUDA context. */
+static gboolean
+gst_texel_base_takes_cuda_memory (GstTexelBase * self)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  gboolean takes;
+
+  if (!HAVE_GST_CUDA)
+    return FALSE;
+  GST_OBJECT_LOCK (self);
+  if (priv->active_backend == GST_TEXEL_BACKEND_AUTO)
+    takes = priv->backend != GST_TEXEL_BACKEND_CPU;
+  else
+    takes = priv->cuda != NULL && priv->cuda_context != NULL;
+  GST_OBJECT_UNLOCK (self);
+  return takes;
+}
+
+/* @caps (transfer full) with each system-memory or CUDA-memory structure
+ * followed, after all of them, by its twin in the other memory when
+ * @cuda, or without the CUDA-memory ones when not. */
+static GstCaps *
+gst_texel_caps_memory_twins (GstCaps * caps, gboolean cuda)
+{
+  GstCaps *result, *twins;
+  guint i;
+
+  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
+    return caps;
+  result = gst_caps_new_empty ();
+  twins = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    gboolean on_device = gst_texel_features_cuda_memory (f);
+
+    if (on_device && !cuda)
+      continue;
+    result = gst_caps_merge_structure_full (result, gst_structure_copy (s),
+        gst_caps_features_copy (f));
+    if (!cuda)
+      continue;
+    if (on_device && gst_caps_features_get_size (f) == 1)
+      twins = gst_caps_merge_structure_full (twins, gst_structure_copy (s),
+          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY, NULL));
+    else if (gst_caps_features_is_equal (f,
+            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+      twins = gst_caps_merge_structure_full (twins, gst_structure_copy (s),
+          gst_caps_features_new (GST_TEXEL_CAPS_FEATURE_CUDA, NULL));
+  }
+  gst_caps_unref (caps);
+  return gst_caps_merge (result, twins);
+}
+
+/* @caps (transfer full) with its memory:CUDAMemory structures first,
+ * each memory's in the order they came. */
+static GstCaps *
+gst_texel_caps_device_first (GstCaps * caps)
+{
+  GstCaps *device, *system;
+  guint i;
+
+  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
+    return caps;
+  device = gst_caps_new_empty ();
+  system = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    gst_caps_append_structure_full (gst_texel_features_cuda_memory (f) ?
+        device : system, gst_structure_copy (gst_caps_get_structure (caps,
+                i)), gst_caps_features_copy (f));
+  }
+  gst_caps_unref (caps);
+  gst_caps_append (device, system);
+  return device;
+}
+
+/* Whether frames to or from the neighbour on the other side from
+ * @direction (the pad whose caps transform_caps derives) should stay on
+ * the GPU: this element works on a discrete GPU through staged copies,
+ * and the neighbour is a texel element that takes CUDA memory, so the
+ * frame between them needs no download and upload. Direct neighbours
+ * only. On an integrated GPU (zero-copy) system memory already costs no
+ * copy and stays preferred.
+ *
+ * Why this looks at the neighbour instead of negotiating through caps:
+ * the memory caps feature alone cannot say it. Both memories are offered
+ * on both sides of the link; what is decided is which to prefer, and caps
+ * say preference only by the order of their structures, which each texel
+ * element derives from what its far side takes: in texeladjust !
+ * texelfilter ! texelconvert ! <system-memory sink>, texelfilter answers
+ * texeladjust's caps query system memory first although it processes on
+ * the GPU itself. A feature of our own could say it (memory:CUDAMemory
+ * plus a private feature, offered first by every element on the staged
+ * path, so that only two such elements agree on it), but it would be part
+ * of the pad templates and of the negotiated caps of links between texel
+ * elements, visible to every application and element that reads them: a
+ * change of the elements' public caps, left out of this split. */
+static gboolean
+gst_texel_base_neighbour_on_device (GstTexelBase * self,
+    GstPadDirection direction)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstPad *pad = direction == GST_PAD_SINK ? trans->srcpad : trans->sinkpad;
+  GstPad *peer;
+  GstObject *neighbour = NULL;
+  gboolean staged, on_device = FALSE;
+
+  GST_OBJECT_LOCK (self);
+  staged = PRIV (self)->active_memory == GST_TEXEL_ACTIVE_MEMORY_STAGED;
+  GST_OBJECT_UNLOCK (self);
+  if (!staged || !gst_texel_base_takes_cuda_memory (self))
+    return FALSE;
+  peer = gst_pad_get_peer (pad);
+  if (peer)
+    neighbour = gst_pad_get_parent (peer);
+  if (neighbour && GST_IS_TEXEL_BASE (neighbour))
+    on_device = gst_texel_base_takes_cuda_memory (GST_TEXEL_BASE (neighbour));
+  gst_clear_object (&neighbour);
+  gst_clear_object (&peer);
+  return on_device;
+}
+
+/* @caps with their twins in the other memory, CUDA memory first towards a
+ * texel neighbour (gst_texel_base_finish_caps). */
+static GstCaps *
+gst_texel_base_add_memory_caps (GstTexelBase * base,
+    GstPadDirection direction, GstCaps * caps)
+{
+  caps = gst_texel_caps_memory_twins (caps,
+      gst_texel_base_takes_cuda_memory (base));
+  if (gst_texel_base_neighbour_on_device (base, direction))
+    caps = gst_texel_caps_device_first (caps);
+  return caps;
+}
+
+GstCaps *
+gst_texel_base_finish_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * result,
+    GstCaps * filter)
+{
+  result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans), direction,
+      result);
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
+      result);
+  return result;
+}
+
+GstCaps *
+gst_texel_base_transform_caps_same (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  return gst_texel_base_finish_caps (trans, direction, caps,
+      gst_caps_ref (caps), filter);
+}
+
+GstCaps *
+gst_texel_caps_any_size_format (GstCaps * caps)
+{
+  GstCaps *any = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+
+    gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, GST_TEXEL_MAX_SIZE,
+        "height", GST_TYPE_INT_RANGE, 1, GST_TEXEL_MAX_SIZE, NULL);
+    gst_structure_remove_fields (s, "format", "colorimetry", "chroma-site",
+        NULL);
+    if (gst_structure_has_field (s, "pixel-aspect-ratio"))
+      gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION_RANGE, 1,
+          G_MAXINT, G_MAXINT, 1, NULL);
+    any = gst_caps_merge_structure_full (any, s,
+        gst_caps_features_copy (gst_caps_get_features (caps, i)));
+  }
+  return any;
+}
+
+/* Where a subclass's transform_caps does not call
+ * gst_texel_base_finish_caps, frames in CUDA memory are still kept
+ * away from an element that cannot take them. */
+gboolean
+gst_texel_base_caps_query_memory (GstTexelBase * self, GstQuery * query)
+{
+  GstCaps *caps;
+
+  if (gst_texel_base_takes_cuda_memory (self))
+    return FALSE;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
+    gst_query_parse_accept_caps (query, &caps);
+    if (!gst_texel_caps_have_cuda_memory (caps))
+      return FALSE;
+    gst_query_set_accept_caps_result (query, FALSE);
+    return TRUE;
+  }
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
+    gst_query_parse_caps_result (query, &caps);
+    if (gst_texel_caps_have_cuda_memory (caps)) {
+      caps = gst_texel_caps_memory_twins (gst_caps_ref (caps), FALSE);
+      gst_query_set_caps_result (query, caps);
+      gst_caps_unref (caps);
+    }
+  }
+  return FALSE;
+}

@@ -1,0 +1,279 @@
+/* gst-texel: GstTexelBase's GPU path: the device and its capabilities,
+ * the memory strategy (zero-copy or staged), the subclass's GPU resources
+ * and its frames processed in the element's CUDA context. Built only with
+ * CUDA (have_cuda); gsttexelbase-private.h has the fallbacks of CPU-only
+ * builds.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gsttexelbase-private.h"
+#include "texel-cuda.h"
+#include "texel-fault.h"
+
+#define GST_CAT_DEFAULT gst_texel_base_debug
+
+gboolean
+gst_texel_base_new_converter (GstTexelBase * base, gint device,
+    TexelCudaConverter ** converter)
+{
+  int err = texel_cuda_converter_new (device, converter);
+
+  if (err) {
+    GST_WARNING_OBJECT (base, "cannot create the converter: %s",
+        texel_cuda_error_string (err));
+    return FALSE;
+  }
+  texel_cuda_converter_set_fence (*converter,
+      gst_texel_cuda_get_fence (PRIV (base)->cuda));
+  return TRUE;
+}
+
+static void
+gst_texel_base_log_caps (GstTexelBase * self, const TexelCudaCaps * c,
+    const gchar * decision)
+{
+  GST_INFO_OBJECT (self, "CUDA device %d '%s' sm_%d%d, %d SMs, integrated=%d "
+      "canMapHostMemory=%d asyncEngineCount=%d concurrentKernels=%d "
+      "unifiedAddressing=%d pageableMemoryAccess=%d hostRegisterSupported=%d "
+      "texturePitchAlignment=%" G_GSIZE_FORMAT " maxTexture2DLinear=%dx%d "
+      "(pitch %d), driver %d.%d, runtime %d.%d -> %s", c->device, c->name,
+      c->cc_major, c->cc_minor, c->sm_count, c->integrated,
+      c->can_map_host_memory, c->async_engine_count, c->concurrent_kernels,
+      c->unified_addressing, c->pageable_memory_access,
+      c->host_register_supported, c->texture_pitch_alignment,
+      c->max_texture_2d_linear[0], c->max_texture_2d_linear[1],
+      c->max_texture_2d_linear[2], c->driver_version / 1000,
+      (c->driver_version % 1000) / 10, c->runtime_version / 1000,
+      (c->runtime_version % 1000) / 10, decision);
+}
+
+/* Picks zero-copy or staged for a usable device; FALSE when the choice is
+ * impossible (zero-copy forced on a device that cannot map host memory). */
+static gboolean
+gst_texel_base_choose_memory (GstTexelBase * self, const TexelCudaCaps * c,
+    gboolean * zero_copy, const gchar ** why)
+{
+  switch (PRIV (self)->memory_mode) {
+    case GST_TEXEL_MEMORY_MODE_ZERO_COPY:
+      *zero_copy = TRUE;
+      *why = "zero-copy (forced by memory-mode)";
+      return c->can_map_host_memory;
+    case GST_TEXEL_MEMORY_MODE_STAGED:
+      *zero_copy = FALSE;
+      *why = "staged (forced by memory-mode)";
+      return TRUE;
+    default:
+      *zero_copy = c->integrated && c->can_map_host_memory;
+      *why = *zero_copy ? "zero-copy (integrated GPU: host memory is device "
+          "memory)" : "staged (discrete GPU: copies overlapped in bands)";
+      return TRUE;
+  }
+}
+
+/* The subclass's GPU resources are created in the element's context, like
+ * all its GPU work. */
+static gboolean
+gst_texel_base_open_subclass (GstTexelBase * self, gint device)
+{
+  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+  GstTexelBasePrivate *priv = PRIV (self);
+  gboolean ok = FALSE;
+  int undo;
+
+  if (gst_texel_cuda_context_enter (priv->cuda_context, device, &undo) == 0)
+    ok = klass->open_cuda (self, device);
+  gst_texel_cuda_context_leave (priv->cuda_context, undo);
+  return ok;
+}
+
+static void
+gst_texel_base_close_subclass (GstTexelBase * self)
+{
+  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+  GstTexelBasePrivate *priv = PRIV (self);
+  int undo;
+
+  if (!klass->close_cuda)
+    return;
+  /* Even where entering fails: the subclass frees its host state. */
+  gst_texel_cuda_context_enter (priv->cuda_context, priv->active_device,
+      &undo);
+  klass->close_cuda (self);
+  gst_texel_cuda_context_leave (priv->cuda_context, undo);
+}
+
+/* Detaches the element's GstTexelCuda for freeing, its last counters into
+ * @stats (may be NULL) and last_stats. Under the object lock, which the
+ * stats property reads it under, so a reader on another thread never sees
+ * it freed. */
+static GstTexelCuda *
+gst_texel_base_take_cuda (GstTexelBase * self, GstTexelCudaStats * stats)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  GstTexelCuda *cuda;
+
+  GST_OBJECT_LOCK (self);
+  cuda = priv->cuda;
+  priv->cuda = NULL;
+  gst_texel_cuda_get_stats (cuda, &priv->last_stats);
+  if (stats)
+    *stats = priv->last_stats;
+  GST_OBJECT_UNLOCK (self);
+  return cuda;
+}
+
+/* Opens the GPU path (start); returns FALSE with @reason when it cannot. */
+gboolean
+gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
+    int *err)
+{
+  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+  GstTexelBasePrivate *priv = PRIV (self);
+  TexelCudaCaps caps;
+  gboolean zero_copy;
+  const gchar *why;
+
+  texel_fault_reload ();
+  memset (&caps, 0, sizeof (caps));
+  if (gst_texel_cuda_detect (priv->device_id, &caps, reason, err) == 0)
+    return FALSE;
+  if (!gst_texel_base_find_cuda_context (self, &caps, reason, err))
+    return FALSE;
+  if (!gst_texel_base_choose_memory (self, &caps, &zero_copy, &why)) {
+    *reason = "zero-copy asked for, but the device cannot map host memory";
+    return FALSE;
+  }
+  gst_texel_base_log_caps (self, &caps, why);
+  priv->cuda = gst_texel_cuda_new (caps.device, priv->cuda_context,
+      zero_copy, caps.integrated, caps.async_engine_count, err);
+  if (!priv->cuda) {
+    *reason = gst_texel_cuda_error_string (*err);
+    return FALSE;
+  }
+  if (klass->open_cuda && !gst_texel_base_open_subclass (self, caps.device)) {
+    gst_texel_cuda_free (gst_texel_base_take_cuda (self, NULL));
+    *reason = "the element could not set up its GPU resources";
+    return FALSE;
+  }
+  priv->active_device = caps.device;
+  priv->active_memory = zero_copy ? GST_TEXEL_ACTIVE_MEMORY_ZERO_COPY :
+      GST_TEXEL_ACTIVE_MEMORY_STAGED;
+  *reason = why;
+  return TRUE;
+}
+
+gboolean
+gst_texel_base_configure_cuda (GstTexelBase * self, GstVideoInfo * in_info,
+    GstVideoInfo * out_info)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  int err;
+
+  err = gst_texel_cuda_configure (priv->cuda,
+      gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in_info)),
+      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
+      gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out_info)),
+      GST_VIDEO_INFO_WIDTH (out_info), GST_VIDEO_INFO_HEIGHT (out_info),
+      (priv->in_caps_device ? GST_TEXEL_IN_DEVICE : 0) |
+      (priv->out_caps_device ? GST_TEXEL_OUT_DEVICE : 0), priv->banding,
+      priv->in_flight);
+  if (err) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Could not allocate GPU buffers for %dx%d frames: %s",
+            GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
+            gst_texel_cuda_error_string (err)), ("CUDA error %d", err));
+    return FALSE;
+  }
+  priv->configured = TRUE;
+  priv->configured_banding = priv->banding;
+  return TRUE;
+}
+
+int
+gst_texel_base_run_cuda (gpointer user_data, const TexelImage * in,
+    const TexelImage * out, int row0, int row1, TexelStream stream)
+{
+  GstTexelBase *self = user_data;
+
+  return GST_TEXEL_BASE_GET_CLASS (self)->process_cuda (self, in, out, row0,
+      row1, stream);
+}
+
+void
+gst_texel_base_input_rows (gpointer user_data, int row0, int row1, int *i0,
+    int *i1)
+{
+  GstTexelBase *self = user_data;
+
+  GST_TEXEL_BASE_GET_CLASS (self)->input_rows (self, row0, row1, i0, i1);
+}
+
+/* Closes the GPU path (stop): frames in flight dropped, the subclass's
+ * resources and the element's freed, their counters logged. */
+void
+gst_texel_base_close_cuda (GstTexelBase * self)
+{
+  GstTexelCudaStats st;
+
+  gst_texel_base_drop_pending (self);
+  gst_texel_base_close_subclass (self);
+  gst_texel_cuda_free (gst_texel_base_take_cuda (self, &st));
+  GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames: %" G_GUINT64_FORMAT
+      " bytes to the device, %" G_GUINT64_FORMAT " to the host, %"
+      G_GUINT64_FORMAT " copied on the host, %" G_GUINT64_FORMAT
+      " memories registered", st.frames, st.bytes_to_device,
+      st.bytes_to_host, st.bytes_host_copied, st.registrations);
+}
+
+/* The subclass's prepare, in the element's CUDA context: it may create GPU
+ * resources there (texeladjust's 3D LUT). */
+gboolean
+gst_texel_base_prepare_cuda (GstTexelBase * self)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+  GstTexelBasePrivate *priv = PRIV (self);
+  gboolean ok = FALSE;
+  int undo;
+
+  if (gst_texel_cuda_context_enter (priv->cuda_context,
+          priv->active_device, &undo) == 0)
+    ok = klass->prepare (self, &filter->in_info, &filter->out_info);
+  else
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Cannot make the CUDA context current"), (NULL));
+  gst_texel_cuda_context_leave (priv->cuda_context, undo);
+  return ok;
+}
+
+/* A frame processed on the GPU before the call returns (no frames in
+ * flight). */
+GstFlowReturn
+gst_texel_base_process_cuda_frame (GstTexelBase * self,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame, TexelImage * in,
+    TexelImage * out)
+{
+  int err = gst_texel_cuda_process (PRIV (self)->cuda, in_frame, out_frame,
+      in, out, gst_texel_base_frames_memory (in_frame, out_frame),
+      gst_texel_base_run_cuda, gst_texel_base_input_rows, self);
+
+  if (err) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("CUDA processing failed: %s", gst_texel_cuda_error_string (err)),
+        ("CUDA error %d on a %dx%d frame", err, in->width, in->height));
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+/* The GPU path's counters so far, where it is open. */
+void
+gst_texel_base_cuda_stats (GstTexelBase * self, GstTexelCudaStats * stats)
+{
+  if (PRIV (self)->cuda)
+    gst_texel_cuda_get_stats (PRIV (self)->cuda, stats);
+}
