@@ -101,6 +101,8 @@
 #include <math.h>
 
 #include "gsttexeladjust.h"
+#include "gsttexelcolorimetry.h"
+#include "gsttexelsettings.h"
 #include "texel-adjust.h"
 #include "texel-cube.h"
 #if HAVE_CUDA
@@ -202,28 +204,6 @@ G_DEFINE_TYPE_WITH_CODE (GstTexelAdjust, gst_texel_adjust,
         "texeladjust element"));
 GST_ELEMENT_REGISTER_DEFINE (texeladjust, "texeladjust", GST_RANK_NONE,
     GST_TYPE_TEXEL_ADJUST);
-
-static TexelMatrix
-gst_texel_adjust_matrix (const GstVideoInfo * info)
-{
-  switch (info->colorimetry.matrix) {
-    case GST_VIDEO_COLOR_MATRIX_FCC:
-      return TEXEL_MATRIX_FCC;
-    case GST_VIDEO_COLOR_MATRIX_BT709:
-      return TEXEL_MATRIX_BT709;
-    case GST_VIDEO_COLOR_MATRIX_BT601:
-      return TEXEL_MATRIX_BT601;
-    case GST_VIDEO_COLOR_MATRIX_SMPTE240M:
-      return TEXEL_MATRIX_SMPTE240M;
-    case GST_VIDEO_COLOR_MATRIX_BT2020:
-      return TEXEL_MATRIX_BT2020;
-    default:
-      /* Unknown (or RGB on a YUV format): what GStreamer assumes, SD or HD
-       * by size. */
-      return GST_VIDEO_INFO_HEIGHT (info) > 576 ? TEXEL_MATRIX_BT709 :
-          TEXEL_MATRIX_BT601;
-  }
-}
 
 /* The primaries of the frames' linear RGB (the white point's gains are
  * computed in it): BT.709 where the caps do not say. */
@@ -388,22 +368,13 @@ gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
   if (reload && !gst_texel_adjust_load_lut (self))
     return FALSE;
   cfg.cube = self->cube;
-  cfg.matrix = gst_texel_adjust_matrix (in);
-  /* GRAY8 without a range in its caps is full range, as in GStreamer. */
-  cfg.full_range = in->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255
-      || (GST_VIDEO_INFO_IS_GRAY (in)
-      && in->colorimetry.range == GST_VIDEO_COLOR_RANGE_UNKNOWN);
+  cfg.matrix = gst_texel_colorimetry_yuv_matrix (in);
+  cfg.full_range = gst_texel_colorimetry_full_range (in);
   cfg.transfer = gst_texel_adjust_transfer (self, in);
   gst_texel_adjust_primaries (in, cfg.primaries);
 
-  if (!gst_video_info_is_equal (in, out)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("texeladjust cannot convert %s %dx%d to %s %dx%d",
-            GST_VIDEO_INFO_NAME (in), GST_VIDEO_INFO_WIDTH (in),
-            GST_VIDEO_INFO_HEIGHT (in), GST_VIDEO_INFO_NAME (out),
-            GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out)), (NULL));
+  if (!gst_texel_settings_same_video (base, in, out))
     return FALSE;
-  }
   if (texel_adjust_plan_init (&self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)),
           GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in),
@@ -523,23 +494,6 @@ gst_texel_adjust_setting (GstTexelAdjust * self, guint prop_id)
   }
 }
 
-/* After a setting changed: a new plan before the next frame, and
- * passthrough exactly while every setting is neutral. */
-static void
-gst_texel_adjust_settings_changed (GstTexelAdjust * self, gboolean neutral)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-
-  gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
-  /* In passthrough no frame reaches prepare, which would notice: leave
-   * (or enter) it here. Renegotiating gives the element its output
-   * buffer pool (none is set up in passthrough). */
-  if (neutral != gst_base_transform_is_passthrough (trans)) {
-    gst_base_transform_set_passthrough (trans, neutral);
-    gst_base_transform_reconfigure_src (trans);
-  }
-}
-
 static void
 gst_texel_adjust_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -548,6 +502,9 @@ gst_texel_adjust_set_property (GObject * object, guint prop_id,
   TexelAdjustConfig *s = &self->settings;
   gboolean neutral, changed;
 
+  if (G_IS_PARAM_SPEC_DOUBLE (pspec)
+      && !gst_texel_settings_valid (object, value, pspec))
+    return;
   GST_OBJECT_LOCK (self);
   if (prop_id == PROP_TONE_MAP) {
     TexelToneMap tone_map = (TexelToneMap) g_value_get_enum (value);
@@ -571,25 +528,14 @@ gst_texel_adjust_set_property (GObject * object, guint prop_id,
       return;
     }
     v = g_value_get_double (value);
-    /* NaN must never reach a plan. g_object_set refuses it already (NaN
-     * differs from itself clamped to the range), but set_property is
-     * also reached without that validation (G_PARAM_LAX_VALIDATION,
-     * direct calls). */
-    if (isnan (v)) {
-      gdouble kept = *setting;
-
-      GST_OBJECT_UNLOCK (self);
-      GST_WARNING_OBJECT (self, "%s: NaN rejected, keeping %g",
-          g_param_spec_get_name (pspec), kept);
-      return;
-    }
     changed = *setting != v;
     *setting = v;
   }
   neutral = texel_adjust_config_is_neutral (s) && self->lut_file == NULL;
   GST_OBJECT_UNLOCK (self);
   if (changed)
-    gst_texel_adjust_settings_changed (self, neutral);
+    gst_texel_settings_changed (GST_TEXEL_BASE (self), GST_TEXEL_CHANGE_PLAN,
+        neutral);
 }
 
 static void

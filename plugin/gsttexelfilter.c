@@ -57,6 +57,7 @@
 #include <math.h>
 
 #include "gsttexelfilter.h"
+#include "gsttexelsettings.h"
 #include "texel-filter.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_filter_debug);
@@ -172,14 +173,8 @@ gst_texel_filter_prepare (GstTexelBase * base, GstVideoInfo * in,
   cfg = self->settings;
   GST_OBJECT_UNLOCK (self);
 
-  if (!gst_video_info_is_equal (in, out)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("texelfilter cannot convert %s %dx%d to %s %dx%d",
-            GST_VIDEO_INFO_NAME (in), GST_VIDEO_INFO_WIDTH (in),
-            GST_VIDEO_INFO_HEIGHT (in), GST_VIDEO_INFO_NAME (out),
-            GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out)), (NULL));
+  if (!gst_texel_settings_same_video (base, in, out))
     return FALSE;
-  }
   if (texel_filter_plan_init (&self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)),
           GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in),
@@ -258,19 +253,12 @@ gst_texel_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstTexelFilter *self = GST_TEXEL_FILTER (object);
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (object);
   TexelFilterConfig *s = &self->settings;
   gboolean neutral, changed;
 
-  /* g_object_set and controller bindings refuse NaN (GLib's validation
-   * finds it changed by the range check), but set_property can be reached
-   * without them; NaN would reach the plan, which refuses it, as a stream
-   * error. */
-  if (G_VALUE_HOLDS_DOUBLE (value) && isnan (g_value_get_double (value))) {
-    GST_WARNING_OBJECT (self, "%s: NaN rejected, the value stays",
-        g_param_spec_get_name (pspec));
+  if (G_IS_PARAM_SPEC_DOUBLE (pspec)
+      && !gst_texel_settings_valid (object, value, pspec))
     return;
-  }
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -309,16 +297,9 @@ gst_texel_filter_set_property (GObject * object, guint prop_id,
   }
   neutral = texel_filter_config_is_neutral (s);
   GST_OBJECT_UNLOCK (self);
-  if (!changed)
-    return;
-  gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
-  /* In passthrough no frame reaches prepare, which would notice: leave
-   * (or enter) it here. Renegotiating gives the element its output
-   * buffer pool (none is set up in passthrough). */
-  if (neutral != gst_base_transform_is_passthrough (trans)) {
-    gst_base_transform_set_passthrough (trans, neutral);
-    gst_base_transform_reconfigure_src (trans);
-  }
+  if (changed)
+    gst_texel_settings_changed (GST_TEXEL_BASE (self), GST_TEXEL_CHANGE_PLAN,
+        neutral);
 }
 
 static void

@@ -103,7 +103,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "gsttexelconvert.h"
+#include "gsttexelcolorimetry.h"
+#include "gsttexelsettings.h"
 #include "gsttexelwarp.h"
 #include "texel-calib.h"
 #include "texel-warp.h"
@@ -368,7 +369,7 @@ gst_texel_warp_fixate_caps (GstBaseTransform * trans,
   if (gst_structure_has_field (outs, "pixel-aspect-ratio"))
     gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio",
         turn ? par_d : par_n, turn ? par_n : par_d);
-  gst_texel_convert_fixate_color (ins, outs);
+  gst_texel_colorimetry_fixate (ins, outs);
   othercaps = gst_caps_fixate (othercaps);
   GST_DEBUG_OBJECT (self, "fixated to %" GST_PTR_FORMAT, othercaps);
   return othercaps;
@@ -660,10 +661,7 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
   }
   gst_texel_colorimetry_from_video (&cfg.in_color, in);
   gst_texel_colorimetry_from_video (&cfg.out_color, out);
-  cfg.border_rgba[0] = ((argb >> 16) & 0xff) / 255.0;
-  cfg.border_rgba[1] = ((argb >> 8) & 0xff) / 255.0;
-  cfg.border_rgba[2] = (argb & 0xff) / 255.0;
-  cfg.border_rgba[3] = (argb >> 24) / 255.0;
+  gst_texel_colorimetry_border_rgba (argb, cfg.border_rgba);
   if (texel_warp_plan_init (&self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out)),
@@ -1031,8 +1029,6 @@ gst_texel_warp_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstTexelWarp *self = GST_TEXEL_WARP (object);
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (object);
-  GstVideoFilter *filter = GST_VIDEO_FILTER (object);
   gdouble *setting;
   gboolean identity;
 
@@ -1095,11 +1091,8 @@ gst_texel_warp_set_property (GObject * object, guint prop_id,
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
         return;
       }
-      /* GLib's double param specs let NaN through their range check. */
-      if (isnan (g_value_get_double (value))) {
-        GST_WARNING_OBJECT (self, "%s: NaN ignored", pspec->name);
+      if (!gst_texel_settings_valid (object, value, pspec))
         return;
-      }
       GST_OBJECT_LOCK (self);
       self->alpha_set |= prop_id == PROP_ALPHA;
       if (gst_texel_warp_is_distortion (prop_id)) {
@@ -1123,17 +1116,8 @@ gst_texel_warp_set_property (GObject * object, guint prop_id,
   identity = gst_texel_warp_is_identity (&self->settings)
              && !self->calibration_reload && self->calibration_error == NULL;
   GST_OBJECT_UNLOCK (self);
-  gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
-  /* In passthrough no frame reaches prepare, which would notice: leave it
-   * (or enter it, where the negotiated caps allow) here. Renegotiating
-   * gives the element its output buffer pool. */
-  if (filter->negotiated)
-    identity &= gst_video_info_is_equal (&filter->in_info, &filter->out_info);
-  if (identity != gst_base_transform_is_passthrough (trans)
-      && (filter->negotiated || !identity)) {
-    gst_base_transform_set_passthrough (trans, identity);
-    gst_base_transform_reconfigure_src (trans);
-  }
+  gst_texel_settings_changed (GST_TEXEL_BASE (self), GST_TEXEL_CHANGE_PLAN,
+      identity);
 }
 
 static void
