@@ -100,14 +100,9 @@
 
 #include <math.h>
 
-#include "gsttexeladjust.h"
+#include "gsttexeladjust-private.h"
 #include "gsttexelcolorimetry.h"
 #include "gsttexelsettings.h"
-#include "texel-adjust.h"
-#include "texel-cube.h"
-#if HAVE_CUDA
-#include "texel-cuda.h"
-#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_adjust_debug);
 #define GST_CAT_DEFAULT gst_texel_adjust_debug
@@ -166,30 +161,6 @@ gst_texel_adjust_tone_map_get_type (void)
   }
   return type;
 }
-
-struct _GstTexelAdjust
-{
-  GstTexelBase parent;
-
-  /* properties, under the object lock (settings' colorimetry and cube
-   * unused: the colorimetry comes from the caps, the table is read from
-   * lut_file into cube below) */
-  TexelAdjustConfig settings;
-  gchar *lut_file;              /* NULL: none */
-  gboolean lut_reload;          /* lut_file set: read it before a frame */
-
-  /* streaming thread (and READY -> PAUSED, when it is not running) */
-  TexelAdjustPlan plan;
-  TexelCube *cube;              /* lut_file's table */
-  gint device;
-  gboolean warned_transfer;
-#if HAVE_CUDA
-  /* The cube on the GPU. Replaced only in prepare and freed in
-   * close_cuda: GstTexelBase runs both with no frame in flight. */
-  TexelCudaLut3d *gpu_lut;
-  const TexelCube *gpu_lut_cube;
-#endif
-};
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
@@ -320,37 +291,11 @@ gst_texel_adjust_load_lut (GstTexelAdjust * self)
 done:
   texel_cube_free (self->cube);
   self->cube = cube;
-#if HAVE_CUDA
   /* A new table may sit where the old one was: compare no addresses. */
   self->gpu_lut_cube = NULL;
-#endif
   g_free (file);
   return TRUE;
 }
-
-#if HAVE_CUDA
-/* The plan's 3D LUT on the GPU, uploaded once per table. */
-static gboolean
-gst_texel_adjust_upload_lut (GstTexelAdjust * self)
-{
-  int err;
-
-  if (self->gpu_lut != NULL && self->gpu_lut_cube == self->cube)
-    return TRUE;
-  texel_cuda_lut3d_free (self->gpu_lut);
-  self->gpu_lut = NULL;
-  self->gpu_lut_cube = NULL;
-  err = texel_cuda_lut3d_new (self->device, self->cube, &self->gpu_lut);
-  if (err) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Cannot copy the 3D LUT to the GPU: %s",
-            texel_cuda_error_string (err)), ("CUDA error %d", err));
-    return FALSE;
-  }
-  self->gpu_lut_cube = self->cube;
-  return TRUE;
-}
-#endif
 
 static gboolean
 gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
@@ -385,11 +330,8 @@ gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
         (NULL));
     return FALSE;
   }
-#if HAVE_CUDA
-  if (self->plan.kernel.lut3d && gst_texel_base_is_cuda (base)
-      && !gst_texel_adjust_upload_lut (self))
+  if (!gst_texel_adjust_prepare_cuda (self))
     return FALSE;
-#endif
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
       texel_adjust_config_is_neutral (&cfg));
   /* Output rows need the same input rows (4:2:0: their pair); the
@@ -428,38 +370,6 @@ gst_texel_adjust_input_rows (GstTexelBase * base, int row0, int row1,
   *in_row0 = row0 & ~1;
   *in_row1 = MIN ((row1 + 1) & ~1, plan->height);
 }
-
-#if HAVE_CUDA
-static int
-gst_texel_adjust_process_cuda (GstTexelBase * base, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, GstTexelStream stream)
-{
-  GstTexelAdjust *self = GST_TEXEL_ADJUST (base);
-
-  return texel_cuda_adjust (self->device, &self->plan, self->gpu_lut, in,
-      out, row0, row1,
-      (TexelAdjustStream) stream);
-}
-
-static gboolean
-gst_texel_adjust_open_cuda (GstTexelBase * base, gint device)
-{
-  /* No GPU state of its own: the plan (with its LUTs) travels with each
-   * launch. */
-  GST_TEXEL_ADJUST (base)->device = device;
-  return TRUE;
-}
-
-static void
-gst_texel_adjust_close_cuda (GstTexelBase * base)
-{
-  GstTexelAdjust *self = GST_TEXEL_ADJUST (base);
-
-  texel_cuda_lut3d_free (self->gpu_lut);
-  self->gpu_lut = NULL;
-  self->gpu_lut_cube = NULL;
-}
-#endif
 
 static gdouble *
 gst_texel_adjust_setting (GstTexelAdjust * self, guint prop_id)
@@ -694,11 +604,7 @@ gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_adjust_prepare);
   base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_adjust_process_cpu);
   base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_adjust_input_rows);
-#if HAVE_CUDA
-  base_class->process_cuda = GST_DEBUG_FUNCPTR (gst_texel_adjust_process_cuda);
-  base_class->open_cuda = GST_DEBUG_FUNCPTR (gst_texel_adjust_open_cuda);
-  base_class->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_adjust_close_cuda);
-#endif
+  gst_texel_adjust_class_init_cuda (base_class);
 }
 
 static void

@@ -15,18 +15,18 @@ G_BEGIN_DECLS
 /* The matrix between R'G'B' and Y'CbCr of @info: the caps' one, or where
  * they name none (or "rgb", which no YUV frame can use) what GStreamer
  * assumes, BT.601 up to 576 lines and BT.709 above. */
-TexelMatrix gst_texel_colorimetry_yuv_matrix (const GstVideoInfo * info);
+TexelMatrix gst_texel_colorimetry_yuv_matrix (const GstVideoInfo *info);
 /* Whether @info's codes are full range (GRAY8 without a range in its caps
  * is, as in GStreamer). */
-gboolean gst_texel_colorimetry_full_range (const GstVideoInfo * info);
+gboolean gst_texel_colorimetry_full_range (const GstVideoInfo *info);
 /* Matrix (TEXEL_MATRIX_RGB where the caps say rgb), range and chroma
  * siting of @info. */
-void gst_texel_colorimetry_from_video (TexelColorimetry * c,
-    const GstVideoInfo * info);
+void gst_texel_colorimetry_from_video (TexelColorimetry *c,
+                                       const GstVideoInfo *info);
 /* Fixation: the output keeps the input's colorimetry and chroma-site where
  * both are YUV or both RGB, so that a conversion does not change the
  * matrix silently. */
-void gst_texel_colorimetry_fixate (GstStructure * ins, GstStructure * outs);
+void gst_texel_colorimetry_fixate (GstStructure *ins, GstStructure *outs);
 /* A border-color property (0xAARRGGBB) as the kernels' non-linear R'G'B'A
  * in [0, 1]. */
 void gst_texel_colorimetry_border_rgba (guint argb, double rgba[4]);

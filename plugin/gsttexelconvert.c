@@ -39,12 +39,9 @@
 #include "config.h"
 #endif
 
-#include "gsttexelconvert.h"
+#include "gsttexelconvert-private.h"
 #include "gsttexelcolorimetry.h"
 #include "gsttexelsettings.h"
-#if HAVE_CUDA
-#include "texel-cuda.h"
-#endif
 #include <math.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_convert_debug);
@@ -67,25 +64,6 @@ enum
   PROP_ADD_BORDERS,
   PROP_BORDER_COLOR,
   PROP_VIDEO_DIRECTION
-};
-
-struct _GstTexelConvert
-{
-  GstTexelBase parent;
-
-  /* properties, under the object lock */
-  TexelMethod method;
-  gint crop[4];                 /* left, right, top, bottom */
-  gboolean add_borders;
-  guint border_color;
-  GstVideoOrientationMethod direction;
-  GstVideoOrientationMethod tag_direction;
-
-  /* streaming thread */
-  TexelConvertPlan plan;
-#if HAVE_CUDA
-  TexelCudaConverter *converter;
-#endif
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -430,35 +408,6 @@ gst_texel_convert_input_rows (GstTexelBase * base, int row0, int row1,
   *in_row1 = (int) ceil (MAX (a, b)) + reach;
 }
 
-#if HAVE_CUDA
-static int
-gst_texel_convert_process_cuda (GstTexelBase * base, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, GstTexelStream stream)
-{
-  GstTexelConvert *self = GST_TEXEL_CONVERT (base);
-
-  return texel_cuda_convert (self->converter, &self->plan, in, out, row0,
-      row1, stream);
-}
-
-static gboolean
-gst_texel_convert_open_cuda (GstTexelBase * base, gint device)
-{
-  GstTexelConvert *self = GST_TEXEL_CONVERT (base);
-
-  return gst_texel_base_new_converter (base, device, &self->converter);
-}
-
-static void
-gst_texel_convert_close_cuda (GstTexelBase * base)
-{
-  GstTexelConvert *self = GST_TEXEL_CONVERT (base);
-
-  texel_cuda_converter_free (self->converter);
-  self->converter = NULL;
-}
-#endif
-
 static gboolean
 gst_texel_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -629,12 +578,7 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_convert_prepare);
   base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_convert_process_cpu);
   base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_convert_input_rows);
-#if HAVE_CUDA
-  base_class->process_cuda =
-      GST_DEBUG_FUNCPTR (gst_texel_convert_process_cuda);
-  base_class->open_cuda = GST_DEBUG_FUNCPTR (gst_texel_convert_open_cuda);
-  base_class->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_convert_close_cuda);
-#endif
+  gst_texel_convert_class_init_cuda (base_class);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_METHOD, 0);
 }
 

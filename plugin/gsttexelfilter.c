@@ -56,9 +56,8 @@
 
 #include <math.h>
 
-#include "gsttexelfilter.h"
+#include "gsttexelfilter-private.h"
 #include "gsttexelsettings.h"
-#include "texel-filter.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_filter_debug);
 #define GST_CAT_DEFAULT gst_texel_filter_debug
@@ -74,18 +73,6 @@ enum
   PROP_RADIUS,
   PROP_BORDER_MODE,
   PROP_PLANES
-};
-
-struct _GstTexelFilter
-{
-  GstTexelBase parent;
-
-  /* properties, under the object lock */
-  TexelFilterConfig settings;
-
-  /* streaming thread */
-  TexelFilterPlan plan;
-  gint device;
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -211,31 +198,6 @@ gst_texel_filter_input_rows (GstTexelBase * base, int row0, int row1,
   texel_filter_input_rows (&GST_TEXEL_FILTER (base)->plan, row0, row1,
       in_row0, in_row1);
 }
-
-#if HAVE_CUDA
-static int
-gst_texel_filter_process_cuda (GstTexelBase * base, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, GstTexelStream stream)
-{
-  GstTexelFilter *self = GST_TEXEL_FILTER (base);
-
-  return texel_cuda_filter (self->device, &self->plan, in, out, row0, row1,
-      (TexelFilterStream) stream);
-}
-
-static gboolean
-gst_texel_filter_open_cuda (GstTexelBase * base, gint device)
-{
-  /* No GPU state of its own: the plan travels with each launch. */
-  GST_TEXEL_FILTER (base)->device = device;
-  return TRUE;
-}
-
-static void
-gst_texel_filter_close_cuda (GstTexelBase * base)
-{
-}
-#endif
 
 static gboolean
 gst_texel_filter_update_double (gdouble * setting, const GValue * value)
@@ -418,11 +380,7 @@ gst_texel_filter_class_init (GstTexelFilterClass * klass)
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_filter_prepare);
   base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_filter_process_cpu);
   base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_filter_input_rows);
-#if HAVE_CUDA
-  base_class->process_cuda = GST_DEBUG_FUNCPTR (gst_texel_filter_process_cuda);
-  base_class->open_cuda = GST_DEBUG_FUNCPTR (gst_texel_filter_open_cuda);
-  base_class->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_filter_close_cuda);
-#endif
+  gst_texel_filter_class_init_cuda (base_class);
 }
 
 static void

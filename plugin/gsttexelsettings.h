@@ -24,8 +24,8 @@ GType gst_texel_method_get_type (void);
  * class's set_property (or a G_PARAM_LAX_VALIDATION param spec) gets past
  * it: there the value is refused the same way, with a warning, and the
  * property keeps its value. Call without the object lock (it logs). */
-gboolean gst_texel_settings_valid (GObject * object, const GValue * value,
-    GParamSpec * pspec);
+gboolean gst_texel_settings_valid (GObject *object, const GValue *value,
+                                   GParamSpec *pspec);
 
 typedef enum
 {
@@ -45,13 +45,14 @@ typedef enum
  * no frame reaches prepare, which would notice: the change is made here,
  * and renegotiating gives the element the output buffer pool that
  * passthrough does without. */
-void gst_texel_settings_changed (GstTexelBase * base, GstTexelChange change,
-    gboolean neutral);
+void gst_texel_settings_changed (GstTexelBase *base, GstTexelChange change,
+                                 gboolean neutral);
 
 /* For an element whose output is its input (texeladjust, texelfilter):
  * FALSE, after posting an error, where @in and @out differ. */
-gboolean gst_texel_settings_same_video (GstTexelBase * base,
-    const GstVideoInfo * in, const GstVideoInfo * out);
+gboolean gst_texel_settings_same_video (GstTexelBase *base,
+                                        const GstVideoInfo *in,
+                                        const GstVideoInfo *out);
 
 G_END_DECLS
 #endif

@@ -105,12 +105,7 @@
 
 #include "gsttexelcolorimetry.h"
 #include "gsttexelsettings.h"
-#include "gsttexelwarp.h"
-#include "texel-calib.h"
-#include "texel-warp.h"
-#if HAVE_CUDA
-#include "texel-cuda.h"
-#endif
+#include "gsttexelwarp-private.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_warp_debug);
 #define GST_CAT_DEFAULT gst_texel_warp_debug
@@ -126,15 +121,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_warp_debug);
  * this (relative) is warned about: a sensor mode of the same aspect is
  * scaled silently, another aspect usually means the wrong file. */
 #define ASPECT_TOLERANCE 0.01
-
-/* new-camera (the element's choice; TexelNewCamera the kernels'). */
-typedef enum
-{
-  GST_TEXEL_NEW_CAMERA_AUTO = 0,
-  GST_TEXEL_NEW_CAMERA_OPTIMAL,
-  GST_TEXEL_NEW_CAMERA_CAMERA,
-  GST_TEXEL_NEW_CAMERA_MATRIX
-} GstTexelNewCamera;
 
 enum
 {
@@ -173,48 +159,6 @@ enum
   PROP_SCALE,
   PROP_OFFSET_X,
   PROP_OFFSET_Y
-};
-
-struct _GstTexelWarp
-{
-  GstTexelBase parent;
-
-  /* properties, under the object lock (colorimetry and border colour
-   * come from the caps and border-color at prepare) */
-  TexelWarpConfig settings;
-  guint border_color;
-  /* The distortion property's last value, when its meaning depends on the
-   * model (4 coefficients: k1 k2 p1 p2 of a pinhole, k1..k4 of a fisheye):
-   * read with the model in force at prepare. n_pending 0: none. */
-  gdouble pending[TEXEL_CALIB_MAX_DISTORTION];
-  gint n_pending;
-  GstTexelNewCamera new_camera;
-  /* settings.new_camera_matrix holds new-camera-matrix (set by the
-   * property or a file's projection_matrix) */
-  gboolean has_new_camera_matrix;
-  gboolean alpha_set; /* alpha was set: auto uses it */
-  gboolean aspect_error; /* calibration-aspect-error */
-  gchar *calibration_file;
-  /* The file is read in the streaming thread (prepare), never in
-   * set_property: a FIFO or a hung network mount must not block
-   * g_object_set. Properties set between calibration-file and that read
-   * keep their values (bits of their ids in @overridden). */
-  gboolean calibration_reload;
-  guint64 overridden;
-  /* Why the calibration file was refused (posted once as an element
-   * error), or NULL. */
-  gchar *calibration_error;
-  gboolean calibration_error_posted;
-  /* The sizes last posted about (stream, calibration), and whether as an
-   * error: once per caps. */
-  gint aspect_warned[4];
-  gboolean aspect_warned_strict;
-
-  /* streaming thread */
-  TexelWarpPlan plan;
-#if HAVE_CUDA
-  TexelCudaConverter *converter;
-#endif
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -706,35 +650,6 @@ gst_texel_warp_input_rows (GstTexelBase * base, int row0, int row1,
   *in_row0 = 0;
   *in_row1 = GST_TEXEL_WARP (base)->plan.sampling.in_height;
 }
-
-#if HAVE_CUDA
-static int
-gst_texel_warp_process_cuda (GstTexelBase * base, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, GstTexelStream stream)
-{
-  GstTexelWarp *self = GST_TEXEL_WARP (base);
-
-  return texel_cuda_warp (self->converter, &self->plan, in, out, row0, row1,
-      (TexelCudaStream) stream);
-}
-
-static gboolean
-gst_texel_warp_open_cuda (GstTexelBase * base, gint device)
-{
-  GstTexelWarp *self = GST_TEXEL_WARP (base);
-
-  return gst_texel_base_new_converter (base, device, &self->converter);
-}
-
-static void
-gst_texel_warp_close_cuda (GstTexelBase * base)
-{
-  GstTexelWarp *self = GST_TEXEL_WARP (base);
-
-  texel_cuda_converter_free (self->converter);
-  self->converter = NULL;
-}
-#endif
 
 /* ------------------------------------------------------------------ */
 /* Properties */
@@ -1408,11 +1323,7 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_warp_prepare);
   base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_warp_process_cpu);
   base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_warp_input_rows);
-#if HAVE_CUDA
-  base_class->process_cuda = GST_DEBUG_FUNCPTR (gst_texel_warp_process_cuda);
-  base_class->open_cuda = GST_DEBUG_FUNCPTR (gst_texel_warp_open_cuda);
-  base_class->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_warp_close_cuda);
-#endif
+  gst_texel_warp_class_init_cuda (base_class);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_WARP_MODEL, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_BORDER_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_PROJECTION, 0);
