@@ -98,8 +98,6 @@
 #include "config.h"
 #endif
 
-#include <math.h>
-
 #include "gsttexeladjust-private.h"
 #include "gsttexelcolorimetry.h"
 #include "gsttexelsettings.h"

@@ -54,8 +54,6 @@
 #include "config.h"
 #endif
 
-#include <math.h>
-
 #include "gsttexelfilter-private.h"
 #include "gsttexelsettings.h"
 
