@@ -22,6 +22,49 @@ typedef enum
   GST_TEXEL_NEW_CAMERA_MATRIX
 } GstTexelNewCamera;
 
+/* Property ids: GstTexelWarp.overridden holds bits of them. */
+enum
+{
+  PROP_0,
+  PROP_MODEL,
+  PROP_PROJECTION,
+  PROP_CALIBRATION_FILE,
+  PROP_CALIBRATION_ASPECT_ERROR,
+  PROP_NEW_CAMERA,
+  PROP_NEW_CAMERA_MATRIX,
+  PROP_RECTIFICATION_MATRIX,
+  PROP_CAMERA_MATRIX,
+  PROP_DISTORTION,
+  PROP_HOMOGRAPHY,
+  PROP_BORDER_MODE,
+  PROP_BORDER_COLOR,
+  PROP_METHOD,
+  /* doubles, in this order (gst_texel_warp_install_doubles) */
+  PROP_FX,
+  PROP_FY,
+  PROP_CX,
+  PROP_CY,
+  PROP_K1,
+  PROP_K2,
+  PROP_K3,
+  PROP_K4,
+  PROP_K5,
+  PROP_K6,
+  PROP_P1,
+  PROP_P2,
+  PROP_ALPHA,
+  PROP_FOV,
+  PROP_PAN,
+  PROP_TILT,
+  PROP_ROTATION,
+  PROP_SCALE,
+  PROP_OFFSET_X,
+  PROP_OFFSET_Y
+};
+
+/* Bit of property @prop_id in GstTexelWarp.overridden. */
+#define PROP_BIT(prop_id) (G_GUINT64_CONSTANT (1) << (prop_id))
+
 struct _GstTexelWarp
 {
   GstTexelBase parent;
@@ -63,6 +106,35 @@ struct _GstTexelWarp
    * CPU-only builds) */
   TexelCudaConverter *converter;
 };
+
+/* The camera (gsttexelwarp-camera.c). From prepare, in the streaming
+ * thread: */
+gboolean gst_texel_warp_read_calibration (GstTexelWarp * self);
+gboolean gst_texel_warp_resolve_new_camera (GstTexelWarp * self,
+    TexelWarpConfig * cfg);
+const gchar *gst_texel_warp_resolve_camera (TexelWarpConfig * cfg,
+    const gdouble * pending, gint n_pending, gint in_w, gint in_h);
+gboolean gst_texel_warp_check_aspect (GstTexelWarp * self,
+    const TexelCamera * cam, gint in_w, gint in_h, gboolean strict);
+/* The properties (object lock: see each): */
+void gst_texel_warp_settle_distortion (GstTexelWarp * self,
+    TexelCamera * cam);
+void gst_texel_warp_set_array (GValue * array, const gdouble * values,
+    guint n);
+void gst_texel_warp_set_calibration_file (GstTexelWarp * self,
+    const gchar * path);
+void gst_texel_warp_set_camera_matrix (GstTexelWarp * self,
+    const GValue * value);
+void gst_texel_warp_get_camera_matrix (GstTexelWarp * self, GValue * value);
+void gst_texel_warp_set_distortion (GstTexelWarp * self,
+    const GValue * value);
+void gst_texel_warp_get_distortion (GstTexelWarp * self, GValue * value);
+void gst_texel_warp_set_homography (GstTexelWarp * self,
+    const GValue * value);
+void gst_texel_warp_set_new_camera_matrix (GstTexelWarp * self,
+    const GValue * value);
+void gst_texel_warp_set_rectification (GstTexelWarp * self,
+    const GValue * value);
 
 /* Installs the GPU path's process_cuda, open_cuda and close_cuda; nothing
  * in a CPU-only build, whose elements run on the CPU. */
