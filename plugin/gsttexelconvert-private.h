@@ -1,5 +1,5 @@
 /* gst-texel: texelconvert's instance, shared by gsttexelconvert.c and its
- * GPU path, gsttexelconvert-cuda.c.
+ * GPU path, gsttexelresampler-cuda.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -1,4 +1,6 @@
-/* gst-texel: the GPU resampler of the elements that resample
+/* gst-texel: the GPU path of the elements that resample, texelconvert and
+ * texelwarp (CUDA builds only): a TexelCudaConverter each, created in
+ * open_cuda and freed in close_cuda, which the two share.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -6,8 +8,11 @@
 #include "config.h"
 #endif
 
-#include "gsttexelresampler.h"
+#include "gsttexelconvert-private.h"
+#include "gsttexelwarp-private.h"
 
+/* Where an element class keeps its converter in the instance
+ * (G_STRUCT_OFFSET), as type data. */
 static GQuark
 gst_texel_resampler_quark (void)
 {
@@ -23,6 +28,7 @@ gst_texel_resampler_get (GstTexelBase *base)
   return G_STRUCT_MEMBER_P (base, offset);
 }
 
+/* The converter is told when the element's frames complete. */
 static gboolean
 gst_texel_resampler_open_cuda (GstTexelBase *base, gint device)
 {
@@ -39,11 +45,49 @@ gst_texel_resampler_close_cuda (GstTexelBase *base)
   *converter = NULL;
 }
 
-void
+static void
 gst_texel_resampler_class_init (GstTexelBaseClass *klass, glong offset)
 {
   g_type_set_qdata (G_TYPE_FROM_CLASS (klass), gst_texel_resampler_quark (),
                     GSIZE_TO_POINTER (offset));
   klass->open_cuda = GST_DEBUG_FUNCPTR (gst_texel_resampler_open_cuda);
   klass->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_resampler_close_cuda);
+}
+
+static int
+gst_texel_convert_process_cuda (GstTexelBase *base, const TexelImage *in,
+                                const TexelImage *out, int row0, int row1,
+                                GstTexelStream stream)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (base);
+
+  return texel_cuda_convert (self->converter, &self->plan, in, out, row0, row1,
+                             stream);
+}
+
+void
+gst_texel_convert_class_init_cuda (GstTexelBaseClass *klass)
+{
+  klass->process_cuda = GST_DEBUG_FUNCPTR (gst_texel_convert_process_cuda);
+  gst_texel_resampler_class_init (klass,
+                                  G_STRUCT_OFFSET (GstTexelConvert, converter));
+}
+
+static int
+gst_texel_warp_process_cuda (GstTexelBase *base, const TexelImage *in,
+                             const TexelImage *out, int row0, int row1,
+                             GstTexelStream stream)
+{
+  GstTexelWarp *self = GST_TEXEL_WARP (base);
+
+  return texel_cuda_warp (self->converter, &self->plan, in, out, row0, row1,
+                          (TexelCudaStream)stream);
+}
+
+void
+gst_texel_warp_class_init_cuda (GstTexelBaseClass *klass)
+{
+  klass->process_cuda = GST_DEBUG_FUNCPTR (gst_texel_warp_process_cuda);
+  gst_texel_resampler_class_init (klass,
+                                  G_STRUCT_OFFSET (GstTexelWarp, converter));
 }

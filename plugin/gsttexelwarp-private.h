@@ -1,5 +1,5 @@
-/* gst-texel: texelwarp's instance, shared by gsttexelwarp.c and its GPU
- * path, gsttexelwarp-cuda.c.
+/* gst-texel: texelwarp's instance, shared by gsttexelwarp.c,
+ * gsttexelwarp-camera.c and its GPU path, gsttexelresampler-cuda.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -109,32 +109,29 @@ struct _GstTexelWarp
 
 /* The camera (gsttexelwarp-camera.c). From prepare, in the streaming
  * thread: */
-gboolean gst_texel_warp_read_calibration (GstTexelWarp * self);
-gboolean gst_texel_warp_resolve_new_camera (GstTexelWarp * self,
-    TexelWarpConfig * cfg);
-const gchar *gst_texel_warp_resolve_camera (TexelWarpConfig * cfg,
-    const gdouble * pending, gint n_pending, gint in_w, gint in_h);
-gboolean gst_texel_warp_check_aspect (GstTexelWarp * self,
-    const TexelCamera * cam, gint in_w, gint in_h, gboolean strict);
+gboolean gst_texel_warp_read_calibration (GstTexelWarp *self);
+gboolean gst_texel_warp_resolve_new_camera (GstTexelWarp *self,
+                                            TexelWarpConfig *cfg);
+const gchar *gst_texel_warp_resolve_camera (TexelWarpConfig *cfg,
+                                            const gdouble *pending,
+                                            gint n_pending, gint in_w,
+                                            gint in_h);
+gboolean gst_texel_warp_check_aspect (GstTexelWarp *self,
+                                      const TexelCamera *cam, gint in_w,
+                                      gint in_h, gboolean strict);
 /* The properties (object lock: see each): */
-void gst_texel_warp_settle_distortion (GstTexelWarp * self,
-    TexelCamera * cam);
-void gst_texel_warp_set_array (GValue * array, const gdouble * values,
-    guint n);
-void gst_texel_warp_set_calibration_file (GstTexelWarp * self,
-    const gchar * path);
-void gst_texel_warp_set_camera_matrix (GstTexelWarp * self,
-    const GValue * value);
-void gst_texel_warp_get_camera_matrix (GstTexelWarp * self, GValue * value);
-void gst_texel_warp_set_distortion (GstTexelWarp * self,
-    const GValue * value);
-void gst_texel_warp_get_distortion (GstTexelWarp * self, GValue * value);
-void gst_texel_warp_set_homography (GstTexelWarp * self,
-    const GValue * value);
-void gst_texel_warp_set_new_camera_matrix (GstTexelWarp * self,
-    const GValue * value);
-void gst_texel_warp_set_rectification (GstTexelWarp * self,
-    const GValue * value);
+void gst_texel_warp_settle_distortion (GstTexelWarp *self, TexelCamera *cam);
+void gst_texel_warp_set_array (GValue *array, const gdouble *values, guint n);
+void gst_texel_warp_set_calibration_file (GstTexelWarp *self,
+                                          const gchar *path);
+void gst_texel_warp_set_camera_matrix (GstTexelWarp *self, const GValue *value);
+void gst_texel_warp_get_camera_matrix (GstTexelWarp *self, GValue *value);
+void gst_texel_warp_set_distortion (GstTexelWarp *self, const GValue *value);
+void gst_texel_warp_get_distortion (GstTexelWarp *self, GValue *value);
+void gst_texel_warp_set_homography (GstTexelWarp *self, const GValue *value);
+void gst_texel_warp_set_new_camera_matrix (GstTexelWarp *self,
+                                           const GValue *value);
+void gst_texel_warp_set_rectification (GstTexelWarp *self, const GValue *value);
 
 /* Installs the GPU path's process_cuda, open_cuda and close_cuda; nothing
  * in a CPU-only build, whose elements run on the CPU. */
