@@ -50,7 +50,7 @@ gst_texel_colorimetry_from_video (TexelColorimetry *c, const GstVideoInfo *info)
       = (info->chroma_site & GST_VIDEO_CHROMA_SITE_V_COSITED) != 0;
 }
 
-void
+static void
 gst_texel_colorimetry_fixate (GstStructure *ins, GstStructure *outs)
 {
   const gchar *in_fmt = gst_structure_get_string (ins, "format");
@@ -73,6 +73,26 @@ gst_texel_colorimetry_fixate (GstStructure *ins, GstStructure *outs)
       if (v && !gst_structure_has_field (outs, fields[i]))
         gst_structure_set_value (outs, fields[i], v);
     }
+}
+
+GstCaps *
+gst_texel_colorimetry_fixate_caps (GstBaseTransform *trans,
+                                   GstPadDirection direction, GstCaps *caps,
+                                   GstCaps *othercaps,
+                                   GstTexelFixateSize fixate_size)
+{
+  GstStructure *ins, *outs;
+  const gchar *in_fmt;
+
+  othercaps = gst_caps_make_writable (gst_caps_truncate (othercaps));
+  ins = gst_caps_get_structure (caps, 0);
+  outs = gst_caps_get_structure (othercaps, 0);
+  in_fmt = gst_structure_get_string (ins, "format");
+  if (in_fmt && gst_structure_has_field (outs, "format"))
+    gst_structure_fixate_field_string (outs, "format", in_fmt);
+  fixate_size (trans, direction, ins, outs);
+  gst_texel_colorimetry_fixate (ins, outs);
+  return gst_caps_fixate (othercaps);
 }
 
 void

@@ -193,17 +193,21 @@ gst_texel_convert_source_dar (GstTexelConvert * self, GstStructure * ins,
 }
 
 /* Fixates width, height and pixel-aspect-ratio keeping the display aspect
- * ratio of the source, preferring the source's own size. */
+ * ratio of the source, preferring the source's own size (output caps
+ * only). */
 static void
-gst_texel_convert_fixate_size (GstTexelConvert * self, GstStructure * ins,
-    GstStructure * outs)
+gst_texel_convert_fixate_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstStructure * ins, GstStructure * outs)
 {
+  GstTexelConvert *self = GST_TEXEL_CONVERT (trans);
   gint dar_n, dar_d, par_n = 1, par_d = 1, w, h, in_w = 1, in_h = 1, crop_w;
   const GValue *wv = gst_structure_get_value (outs, "width");
   const GValue *hv = gst_structure_get_value (outs, "height");
   gboolean w_fixed = !wv || gst_value_is_fixed (wv);
   gboolean h_fixed = !hv || gst_value_is_fixed (hv);
 
+  if (direction != GST_PAD_SINK)
+    return;
   gst_texel_convert_source_dar (self, ins, &dar_n, &dar_d);
   if (gst_structure_has_field (outs, "pixel-aspect-ratio"))
     gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio",
@@ -247,23 +251,9 @@ static GstCaps *
 gst_texel_convert_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
-  GstTexelConvert *self = GST_TEXEL_CONVERT (trans);
-  GstStructure *ins, *outs;
-  const gchar *in_fmt;
-
-  othercaps = gst_caps_truncate (othercaps);
-  othercaps = gst_caps_make_writable (othercaps);
-  ins = gst_caps_get_structure (caps, 0);
-  outs = gst_caps_get_structure (othercaps, 0);
-
-  in_fmt = gst_structure_get_string (ins, "format");
-  if (in_fmt && gst_structure_has_field (outs, "format"))
-    gst_structure_fixate_field_string (outs, "format", in_fmt);
-  if (direction == GST_PAD_SINK)
-    gst_texel_convert_fixate_size (self, ins, outs);
-  gst_texel_colorimetry_fixate (ins, outs);
-  othercaps = gst_caps_fixate (othercaps);
-  GST_DEBUG_OBJECT (self, "fixated to %" GST_PTR_FORMAT, othercaps);
+  othercaps = gst_texel_colorimetry_fixate_caps (trans, direction, caps,
+      othercaps, gst_texel_convert_fixate_size);
+  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
   return othercaps;
 }
 

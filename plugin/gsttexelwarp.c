@@ -170,26 +170,16 @@ gst_texel_warp_quarter_turn (gdouble degrees)
   return fmod (fabs (degrees), 180.0) == 90.0;
 }
 
-/* The input's format, size (turned for a quarter-turn rotation) and
- * pixel aspect ratio, where downstream leaves them open. */
-static GstCaps *
-gst_texel_warp_fixate_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+/* The input's size (turned for a quarter-turn rotation) and pixel aspect
+ * ratio, where downstream leaves them open. */
+static void
+gst_texel_warp_fixate_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstStructure * ins, GstStructure * outs)
 {
   GstTexelWarp *self = GST_TEXEL_WARP (trans);
-  GstStructure *ins, *outs;
-  const gchar *in_fmt;
   gint w = 0, h = 0, par_n = 1, par_d = 1;
   gboolean turn;
 
-  othercaps = gst_caps_truncate (othercaps);
-  othercaps = gst_caps_make_writable (othercaps);
-  ins = gst_caps_get_structure (caps, 0);
-  outs = gst_caps_get_structure (othercaps, 0);
-
-  in_fmt = gst_structure_get_string (ins, "format");
-  if (in_fmt && gst_structure_has_field (outs, "format"))
-    gst_structure_fixate_field_string (outs, "format", in_fmt);
   GST_OBJECT_LOCK (self);
   turn = gst_texel_warp_quarter_turn (self->settings.rotation);
   GST_OBJECT_UNLOCK (self);
@@ -202,9 +192,15 @@ gst_texel_warp_fixate_caps (GstBaseTransform * trans,
   if (gst_structure_has_field (outs, "pixel-aspect-ratio"))
     gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio",
         turn ? par_d : par_n, turn ? par_n : par_d);
-  gst_texel_colorimetry_fixate (ins, outs);
-  othercaps = gst_caps_fixate (othercaps);
-  GST_DEBUG_OBJECT (self, "fixated to %" GST_PTR_FORMAT, othercaps);
+}
+
+static GstCaps *
+gst_texel_warp_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  othercaps = gst_texel_colorimetry_fixate_caps (trans, direction, caps,
+      othercaps, gst_texel_warp_fixate_size);
+  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
   return othercaps;
 }
 
