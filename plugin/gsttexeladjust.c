@@ -98,14 +98,9 @@
 #include "config.h"
 #endif
 
-#include <math.h>
-
-#include "gsttexeladjust.h"
-#include "texel-adjust.h"
-#include "texel-cube.h"
-#if HAVE_CUDA
-#include "texel-cuda.h"
-#endif
+#include "gsttexeladjust-private.h"
+#include "gsttexelcolorimetry.h"
+#include "gsttexelsettings.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_adjust_debug);
 #define GST_CAT_DEFAULT gst_texel_adjust_debug
@@ -165,30 +160,6 @@ gst_texel_adjust_tone_map_get_type (void)
   return type;
 }
 
-struct _GstTexelAdjust
-{
-  GstTexelBase parent;
-
-  /* properties, under the object lock (settings' colorimetry and cube
-   * unused: the colorimetry comes from the caps, the table is read from
-   * lut_file into cube below) */
-  TexelAdjustConfig settings;
-  gchar *lut_file;              /* NULL: none */
-  gboolean lut_reload;          /* lut_file set: read it before a frame */
-
-  /* streaming thread (and READY -> PAUSED, when it is not running) */
-  TexelAdjustPlan plan;
-  TexelCube *cube;              /* lut_file's table */
-  gint device;
-  gboolean warned_transfer;
-#if HAVE_CUDA
-  /* The cube on the GPU. Replaced only in prepare and freed in
-   * close_cuda: GstTexelBase runs both with no frame in flight. */
-  TexelCudaLut3d *gpu_lut;
-  const TexelCube *gpu_lut_cube;
-#endif
-};
-
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_TEXEL_CAPS));
@@ -202,28 +173,6 @@ G_DEFINE_TYPE_WITH_CODE (GstTexelAdjust, gst_texel_adjust,
         "texeladjust element"));
 GST_ELEMENT_REGISTER_DEFINE (texeladjust, "texeladjust", GST_RANK_NONE,
     GST_TYPE_TEXEL_ADJUST);
-
-static TexelMatrix
-gst_texel_adjust_matrix (const GstVideoInfo * info)
-{
-  switch (info->colorimetry.matrix) {
-    case GST_VIDEO_COLOR_MATRIX_FCC:
-      return TEXEL_MATRIX_FCC;
-    case GST_VIDEO_COLOR_MATRIX_BT709:
-      return TEXEL_MATRIX_BT709;
-    case GST_VIDEO_COLOR_MATRIX_BT601:
-      return TEXEL_MATRIX_BT601;
-    case GST_VIDEO_COLOR_MATRIX_SMPTE240M:
-      return TEXEL_MATRIX_SMPTE240M;
-    case GST_VIDEO_COLOR_MATRIX_BT2020:
-      return TEXEL_MATRIX_BT2020;
-    default:
-      /* Unknown (or RGB on a YUV format): what GStreamer assumes, SD or HD
-       * by size. */
-      return GST_VIDEO_INFO_HEIGHT (info) > 576 ? TEXEL_MATRIX_BT709 :
-          TEXEL_MATRIX_BT601;
-  }
-}
 
 /* The primaries of the frames' linear RGB (the white point's gains are
  * computed in it): BT.709 where the caps do not say. */
@@ -340,37 +289,11 @@ gst_texel_adjust_load_lut (GstTexelAdjust * self)
 done:
   texel_cube_free (self->cube);
   self->cube = cube;
-#if HAVE_CUDA
   /* A new table may sit where the old one was: compare no addresses. */
   self->gpu_lut_cube = NULL;
-#endif
   g_free (file);
   return TRUE;
 }
-
-#if HAVE_CUDA
-/* The plan's 3D LUT on the GPU, uploaded once per table. */
-static gboolean
-gst_texel_adjust_upload_lut (GstTexelAdjust * self)
-{
-  int err;
-
-  if (self->gpu_lut != NULL && self->gpu_lut_cube == self->cube)
-    return TRUE;
-  texel_cuda_lut3d_free (self->gpu_lut);
-  self->gpu_lut = NULL;
-  self->gpu_lut_cube = NULL;
-  err = texel_cuda_lut3d_new (self->device, self->cube, &self->gpu_lut);
-  if (err) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Cannot copy the 3D LUT to the GPU: %s",
-            texel_cuda_error_string (err)), ("CUDA error %d", err));
-    return FALSE;
-  }
-  self->gpu_lut_cube = self->cube;
-  return TRUE;
-}
-#endif
 
 static gboolean
 gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
@@ -388,22 +311,13 @@ gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
   if (reload && !gst_texel_adjust_load_lut (self))
     return FALSE;
   cfg.cube = self->cube;
-  cfg.matrix = gst_texel_adjust_matrix (in);
-  /* GRAY8 without a range in its caps is full range, as in GStreamer. */
-  cfg.full_range = in->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255
-      || (GST_VIDEO_INFO_IS_GRAY (in)
-      && in->colorimetry.range == GST_VIDEO_COLOR_RANGE_UNKNOWN);
+  cfg.matrix = gst_texel_colorimetry_yuv_matrix (in);
+  cfg.full_range = gst_texel_colorimetry_full_range (in);
   cfg.transfer = gst_texel_adjust_transfer (self, in);
   gst_texel_adjust_primaries (in, cfg.primaries);
 
-  if (!gst_video_info_is_equal (in, out)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("texeladjust cannot convert %s %dx%d to %s %dx%d",
-            GST_VIDEO_INFO_NAME (in), GST_VIDEO_INFO_WIDTH (in),
-            GST_VIDEO_INFO_HEIGHT (in), GST_VIDEO_INFO_NAME (out),
-            GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out)), (NULL));
+  if (!gst_texel_settings_same_video (base, in, out))
     return FALSE;
-  }
   if (texel_adjust_plan_init (&self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)),
           GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in),
@@ -414,11 +328,8 @@ gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
         (NULL));
     return FALSE;
   }
-#if HAVE_CUDA
-  if (self->plan.kernel.lut3d && gst_texel_base_is_cuda (base)
-      && !gst_texel_adjust_upload_lut (self))
+  if (!gst_texel_adjust_prepare_cuda (self))
     return FALSE;
-#endif
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
       texel_adjust_config_is_neutral (&cfg));
   /* Output rows need the same input rows (4:2:0: their pair); the
@@ -458,37 +369,6 @@ gst_texel_adjust_input_rows (GstTexelBase * base, int row0, int row1,
   *in_row1 = MIN ((row1 + 1) & ~1, plan->height);
 }
 
-#if HAVE_CUDA
-static int
-gst_texel_adjust_process_cuda (GstTexelBase * base, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelStream stream)
-{
-  GstTexelAdjust *self = GST_TEXEL_ADJUST (base);
-
-  return texel_cuda_adjust (self->device, &self->plan, self->gpu_lut, in,
-      out, row0, row1, stream);
-}
-
-static gboolean
-gst_texel_adjust_open_cuda (GstTexelBase * base, gint device)
-{
-  /* No GPU state of its own: the plan (with its LUTs) travels with each
-   * launch. */
-  GST_TEXEL_ADJUST (base)->device = device;
-  return TRUE;
-}
-
-static void
-gst_texel_adjust_close_cuda (GstTexelBase * base)
-{
-  GstTexelAdjust *self = GST_TEXEL_ADJUST (base);
-
-  texel_cuda_lut3d_free (self->gpu_lut);
-  self->gpu_lut = NULL;
-  self->gpu_lut_cube = NULL;
-}
-#endif
-
 static gdouble *
 gst_texel_adjust_setting (GstTexelAdjust * self, guint prop_id)
 {
@@ -522,23 +402,6 @@ gst_texel_adjust_setting (GstTexelAdjust * self, guint prop_id)
   }
 }
 
-/* After a setting changed: a new plan before the next frame, and
- * passthrough exactly while every setting is neutral. */
-static void
-gst_texel_adjust_settings_changed (GstTexelAdjust * self, gboolean neutral)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-
-  gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
-  /* In passthrough no frame reaches prepare, which would notice: leave
-   * (or enter) it here. Renegotiating gives the element its output
-   * buffer pool (none is set up in passthrough). */
-  if (neutral != gst_base_transform_is_passthrough (trans)) {
-    gst_base_transform_set_passthrough (trans, neutral);
-    gst_base_transform_reconfigure_src (trans);
-  }
-}
-
 static void
 gst_texel_adjust_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -547,6 +410,9 @@ gst_texel_adjust_set_property (GObject * object, guint prop_id,
   TexelAdjustConfig *s = &self->settings;
   gboolean neutral, changed;
 
+  if (G_IS_PARAM_SPEC_DOUBLE (pspec)
+      && !gst_texel_settings_valid (object, value, pspec))
+    return;
   GST_OBJECT_LOCK (self);
   if (prop_id == PROP_TONE_MAP) {
     TexelToneMap tone_map = (TexelToneMap) g_value_get_enum (value);
@@ -570,25 +436,14 @@ gst_texel_adjust_set_property (GObject * object, guint prop_id,
       return;
     }
     v = g_value_get_double (value);
-    /* NaN must never reach a plan. g_object_set refuses it already (NaN
-     * differs from itself clamped to the range), but set_property is
-     * also reached without that validation (G_PARAM_LAX_VALIDATION,
-     * direct calls). */
-    if (isnan (v)) {
-      gdouble kept = *setting;
-
-      GST_OBJECT_UNLOCK (self);
-      GST_WARNING_OBJECT (self, "%s: NaN rejected, keeping %g",
-          g_param_spec_get_name (pspec), kept);
-      return;
-    }
     changed = *setting != v;
     *setting = v;
   }
   neutral = texel_adjust_config_is_neutral (s) && self->lut_file == NULL;
   GST_OBJECT_UNLOCK (self);
   if (changed)
-    gst_texel_adjust_settings_changed (self, neutral);
+    gst_texel_settings_changed (GST_TEXEL_BASE (self), GST_TEXEL_CHANGE_PLAN,
+        neutral);
 }
 
 static void
@@ -747,11 +602,7 @@ gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_adjust_prepare);
   base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_adjust_process_cpu);
   base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_adjust_input_rows);
-#if HAVE_CUDA
-  base_class->process_cuda = GST_DEBUG_FUNCPTR (gst_texel_adjust_process_cuda);
-  base_class->open_cuda = GST_DEBUG_FUNCPTR (gst_texel_adjust_open_cuda);
-  base_class->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_adjust_close_cuda);
-#endif
+  gst_texel_adjust_class_init_cuda (base_class);
 }
 
 static void

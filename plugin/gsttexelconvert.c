@@ -39,10 +39,9 @@
 #include "config.h"
 #endif
 
-#include "gsttexelconvert.h"
-#if HAVE_CUDA
-#include "texel-cuda.h"
-#endif
+#include "gsttexelconvert-private.h"
+#include "gsttexelcolorimetry.h"
+#include "gsttexelsettings.h"
 #include <math.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_convert_debug);
@@ -67,25 +66,6 @@ enum
   PROP_VIDEO_DIRECTION
 };
 
-struct _GstTexelConvert
-{
-  GstTexelBase parent;
-
-  /* properties, under the object lock */
-  TexelMethod method;
-  gint crop[4];                 /* left, right, top, bottom */
-  gboolean add_borders;
-  guint border_color;
-  GstVideoOrientationMethod direction;
-  GstVideoOrientationMethod tag_direction;
-
-  /* streaming thread */
-  TexelConvertPlan plan;
-#if HAVE_CUDA
-  TexelCudaConverter *converter;
-#endif
-};
-
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
@@ -104,24 +84,6 @@ G_DEFINE_TYPE_WITH_CODE (GstTexelConvert, gst_texel_convert,
         "texelconvert element"));
 GST_ELEMENT_REGISTER_DEFINE (texelconvert, "texelconvert", GST_RANK_NONE,
     GST_TYPE_TEXEL_CONVERT);
-
-GType
-gst_texel_method_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {TEXEL_METHOD_NEAREST, "Nearest neighbour", "nearest"},
-    {TEXEL_METHOD_BILINEAR, "Bilinear (hardware texture filtering)",
-        "bilinear"},
-    {TEXEL_METHOD_BICUBIC, "Cubic B-spline (4 bilinear fetches)", "bicubic"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstTexelMethod",
-            values));
-  return type;
-}
 
 static void
 gst_texel_convert_direction_init (GstVideoDirectionInterface * iface)
@@ -159,6 +121,15 @@ gst_texel_convert_reshapes (GstTexelConvert * self)
       || gst_texel_direction_swaps (gst_texel_convert_direction (self));
   GST_OBJECT_UNLOCK (self);
   return reshapes;
+}
+
+/* Whether the settings leave the picture as it is (passthrough where the
+ * caps are equal too). Object lock held. */
+static gboolean
+gst_texel_convert_is_identity (GstTexelConvert * self)
+{
+  return !(self->crop[0] || self->crop[1] || self->crop[2] || self->crop[3])
+      && gst_texel_convert_direction (self) == GST_VIDEO_ORIENTATION_IDENTITY;
 }
 
 /* Any size, any format: the element converts between all of them. The
@@ -222,17 +193,21 @@ gst_texel_convert_source_dar (GstTexelConvert * self, GstStructure * ins,
 }
 
 /* Fixates width, height and pixel-aspect-ratio keeping the display aspect
- * ratio of the source, preferring the source's own size. */
+ * ratio of the source, preferring the source's own size (output caps
+ * only). */
 static void
-gst_texel_convert_fixate_size (GstTexelConvert * self, GstStructure * ins,
-    GstStructure * outs)
+gst_texel_convert_fixate_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstStructure * ins, GstStructure * outs)
 {
+  GstTexelConvert *self = GST_TEXEL_CONVERT (trans);
   gint dar_n, dar_d, par_n = 1, par_d = 1, w, h, in_w = 1, in_h = 1, crop_w;
   const GValue *wv = gst_structure_get_value (outs, "width");
   const GValue *hv = gst_structure_get_value (outs, "height");
   gboolean w_fixed = !wv || gst_value_is_fixed (wv);
   gboolean h_fixed = !hv || gst_value_is_fixed (hv);
 
+  if (direction != GST_PAD_SINK)
+    return;
   gst_texel_convert_source_dar (self, ins, &dar_n, &dar_d);
   if (gst_structure_has_field (outs, "pixel-aspect-ratio"))
     gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio",
@@ -272,95 +247,14 @@ gst_texel_convert_fixate_size (GstTexelConvert * self, GstStructure * ins,
           MAX_SIZE));
 }
 
-/* Keeps the input's colorimetry where the output is of the same kind, so
- * that a YUV-to-YUV conversion does not change the matrix silently. */
-void
-gst_texel_convert_fixate_color (GstStructure * ins, GstStructure * outs)
-{
-  const gchar *in_fmt = gst_structure_get_string (ins, "format");
-  const gchar *out_fmt = gst_structure_get_string (outs, "format");
-  const GstVideoFormatInfo *in_info, *out_info;
-  const gchar *fields[] = { "colorimetry", "chroma-site" };
-  guint i;
-
-  if (!in_fmt || !out_fmt)
-    return;
-  in_info = gst_video_format_get_info (gst_video_format_from_string (in_fmt));
-  out_info = gst_video_format_get_info (gst_video_format_from_string
-      (out_fmt));
-  if (GST_VIDEO_FORMAT_INFO_IS_YUV (in_info) !=
-      GST_VIDEO_FORMAT_INFO_IS_YUV (out_info))
-    return;
-  for (i = 0; i < G_N_ELEMENTS (fields); i++) {
-    const GValue *v = gst_structure_get_value (ins, fields[i]);
-
-    if (v && !gst_structure_has_field (outs, fields[i]))
-      gst_structure_set_value (outs, fields[i], v);
-  }
-}
-
 static GstCaps *
 gst_texel_convert_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
-  GstTexelConvert *self = GST_TEXEL_CONVERT (trans);
-  GstStructure *ins, *outs;
-  const gchar *in_fmt;
-
-  othercaps = gst_caps_truncate (othercaps);
-  othercaps = gst_caps_make_writable (othercaps);
-  ins = gst_caps_get_structure (caps, 0);
-  outs = gst_caps_get_structure (othercaps, 0);
-
-  in_fmt = gst_structure_get_string (ins, "format");
-  if (in_fmt && gst_structure_has_field (outs, "format"))
-    gst_structure_fixate_field_string (outs, "format", in_fmt);
-  if (direction == GST_PAD_SINK)
-    gst_texel_convert_fixate_size (self, ins, outs);
-  gst_texel_convert_fixate_color (ins, outs);
-  othercaps = gst_caps_fixate (othercaps);
-  GST_DEBUG_OBJECT (self, "fixated to %" GST_PTR_FORMAT, othercaps);
+  othercaps = gst_texel_colorimetry_fixate_caps (trans, direction, caps,
+      othercaps, gst_texel_convert_fixate_size);
+  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
   return othercaps;
-}
-
-static TexelMatrix
-gst_texel_matrix_from_video (const GstVideoInfo * info)
-{
-  switch (info->colorimetry.matrix) {
-    case GST_VIDEO_COLOR_MATRIX_RGB:
-      return TEXEL_MATRIX_RGB;
-    case GST_VIDEO_COLOR_MATRIX_FCC:
-      return TEXEL_MATRIX_FCC;
-    case GST_VIDEO_COLOR_MATRIX_BT709:
-      return TEXEL_MATRIX_BT709;
-    case GST_VIDEO_COLOR_MATRIX_BT601:
-      return TEXEL_MATRIX_BT601;
-    case GST_VIDEO_COLOR_MATRIX_SMPTE240M:
-      return TEXEL_MATRIX_SMPTE240M;
-    case GST_VIDEO_COLOR_MATRIX_BT2020:
-      return TEXEL_MATRIX_BT2020;
-    default:
-      /* Unknown: what GStreamer assumes, SD or HD by size. */
-      return GST_VIDEO_INFO_HEIGHT (info) > 576 ? TEXEL_MATRIX_BT709 :
-          TEXEL_MATRIX_BT601;
-  }
-}
-
-void
-gst_texel_colorimetry_from_video (TexelColorimetry * c,
-    const GstVideoInfo * info)
-{
-  const GstVideoFormatInfo *finfo = info->finfo;
-
-  c->matrix = gst_texel_matrix_from_video (info);
-  /* GRAY8 without a range in its caps is full range, as in GStreamer. */
-  c->full_range = info->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255
-      || (GST_VIDEO_FORMAT_INFO_IS_GRAY (finfo)
-      && info->colorimetry.range == GST_VIDEO_COLOR_RANGE_UNKNOWN);
-  c->chroma_h_cosited = (info->chroma_site & GST_VIDEO_CHROMA_SITE_H_COSITED)
-      != 0;
-  c->chroma_v_cosited = (info->chroma_site & GST_VIDEO_CHROMA_SITE_V_COSITED)
-      != 0;
 }
 
 /* Letterbox: the largest rectangle of the output with the source's
@@ -443,10 +337,7 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
   cfg.direction = (TexelDirection) dir;
   gst_texel_colorimetry_from_video (&cfg.in_color, in);
   gst_texel_colorimetry_from_video (&cfg.out_color, out);
-  cfg.border_rgba[0] = ((argb >> 16) & 0xff) / 255.0;
-  cfg.border_rgba[1] = ((argb >> 8) & 0xff) / 255.0;
-  cfg.border_rgba[2] = (argb & 0xff) / 255.0;
-  cfg.border_rgba[3] = (argb >> 24) / 255.0;
+  gst_texel_colorimetry_border_rgba (argb, cfg.border_rgba);
 
   /* Same size after rotation: every output luma sample sits on an input
    * luma sample. Nearest copies it exactly, and so does bilinear, which
@@ -507,35 +398,6 @@ gst_texel_convert_input_rows (GstTexelBase * base, int row0, int row1,
   *in_row1 = (int) ceil (MAX (a, b)) + reach;
 }
 
-#if HAVE_CUDA
-static int
-gst_texel_convert_process_cuda (GstTexelBase * base, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelStream stream)
-{
-  GstTexelConvert *self = GST_TEXEL_CONVERT (base);
-
-  return texel_cuda_convert (self->converter, &self->plan, in, out, row0,
-      row1, stream);
-}
-
-static gboolean
-gst_texel_convert_open_cuda (GstTexelBase * base, gint device)
-{
-  GstTexelConvert *self = GST_TEXEL_CONVERT (base);
-
-  return gst_texel_base_new_converter (base, device, &self->converter);
-}
-
-static void
-gst_texel_convert_close_cuda (GstTexelBase * base)
-{
-  GstTexelConvert *self = GST_TEXEL_CONVERT (base);
-
-  texel_cuda_converter_free (self->converter);
-  self->converter = NULL;
-}
-#endif
-
 static gboolean
 gst_texel_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -554,10 +416,9 @@ gst_texel_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
           && self->direction == GST_VIDEO_ORIENTATION_AUTO;
       self->tag_direction = method;
       GST_OBJECT_UNLOCK (self);
-      if (changed) {
-        gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
-        gst_base_transform_reconfigure_src (trans);
-      }
+      if (changed)
+        gst_texel_settings_changed (GST_TEXEL_BASE (self),
+            GST_TEXEL_CHANGE_CAPS, FALSE);
     }
   }
   return GST_BASE_TRANSFORM_CLASS (gst_texel_convert_parent_class)->sink_event
@@ -569,13 +430,14 @@ gst_texel_convert_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstTexelConvert *self = GST_TEXEL_CONVERT (object);
-  gboolean renegotiate = TRUE;
+  GstTexelChange change = GST_TEXEL_CHANGE_CAPS;
+  gboolean neutral;
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_METHOD:
       self->method = g_value_get_enum (value);
-      renegotiate = FALSE;
+      change = GST_TEXEL_CHANGE_PLAN;
       break;
     case PROP_CROP_LEFT:
     case PROP_CROP_RIGHT:
@@ -588,21 +450,19 @@ gst_texel_convert_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BORDER_COLOR:
       self->border_color = g_value_get_uint (value);
-      renegotiate = FALSE;
+      change = GST_TEXEL_CHANGE_PLAN;
       break;
     case PROP_VIDEO_DIRECTION:
       self->direction = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      renegotiate = FALSE;
+      change = GST_TEXEL_CHANGE_PLAN;
       break;
   }
+  neutral = gst_texel_convert_is_identity (self);
   GST_OBJECT_UNLOCK (self);
-  gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
-  /* Sizes and passthrough may change: negotiate again. */
-  if (renegotiate)
-    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+  gst_texel_settings_changed (GST_TEXEL_BASE (self), change, neutral);
 }
 
 static void
@@ -708,12 +568,7 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_convert_prepare);
   base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_convert_process_cpu);
   base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_convert_input_rows);
-#if HAVE_CUDA
-  base_class->process_cuda =
-      GST_DEBUG_FUNCPTR (gst_texel_convert_process_cuda);
-  base_class->open_cuda = GST_DEBUG_FUNCPTR (gst_texel_convert_open_cuda);
-  base_class->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_convert_close_cuda);
-#endif
+  gst_texel_convert_class_init_cuda (base_class);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_METHOD, 0);
 }
 

@@ -14,17 +14,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstTexelConvert, gst_texel_convert, GST, TEXEL_CONVERT,
     GstTexelBase)
 
-#define GST_TYPE_TEXEL_METHOD (gst_texel_method_get_type ())
-GType gst_texel_method_get_type (void);
-
 GST_ELEMENT_REGISTER_DECLARE (texelconvert);
-
-/* Shared with the other elements that convert (texelwarp): the caps'
- * colorimetry and chroma siting as the kernels take them, and the output
- * caps keeping the input's colorimetry where both are of one kind. */
-void gst_texel_colorimetry_from_video (TexelColorimetry * c,
-    const GstVideoInfo * info);
-void gst_texel_convert_fixate_color (GstStructure * ins, GstStructure * outs);
 
 G_END_DECLS
 #endif

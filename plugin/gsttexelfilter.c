@@ -54,10 +54,8 @@
 #include "config.h"
 #endif
 
-#include <math.h>
-
-#include "gsttexelfilter.h"
-#include "texel-filter.h"
+#include "gsttexelfilter-private.h"
+#include "gsttexelsettings.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_filter_debug);
 #define GST_CAT_DEFAULT gst_texel_filter_debug
@@ -73,18 +71,6 @@ enum
   PROP_RADIUS,
   PROP_BORDER_MODE,
   PROP_PLANES
-};
-
-struct _GstTexelFilter
-{
-  GstTexelBase parent;
-
-  /* properties, under the object lock */
-  TexelFilterConfig settings;
-
-  /* streaming thread */
-  TexelFilterPlan plan;
-  gint device;
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -172,14 +158,8 @@ gst_texel_filter_prepare (GstTexelBase * base, GstVideoInfo * in,
   cfg = self->settings;
   GST_OBJECT_UNLOCK (self);
 
-  if (!gst_video_info_is_equal (in, out)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("texelfilter cannot convert %s %dx%d to %s %dx%d",
-            GST_VIDEO_INFO_NAME (in), GST_VIDEO_INFO_WIDTH (in),
-            GST_VIDEO_INFO_HEIGHT (in), GST_VIDEO_INFO_NAME (out),
-            GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out)), (NULL));
+  if (!gst_texel_settings_same_video (base, in, out))
     return FALSE;
-  }
   if (texel_filter_plan_init (&self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)),
           GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in),
@@ -217,31 +197,6 @@ gst_texel_filter_input_rows (GstTexelBase * base, int row0, int row1,
       in_row0, in_row1);
 }
 
-#if HAVE_CUDA
-static int
-gst_texel_filter_process_cuda (GstTexelBase * base, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelStream stream)
-{
-  GstTexelFilter *self = GST_TEXEL_FILTER (base);
-
-  return texel_cuda_filter (self->device, &self->plan, in, out, row0, row1,
-      stream);
-}
-
-static gboolean
-gst_texel_filter_open_cuda (GstTexelBase * base, gint device)
-{
-  /* No GPU state of its own: the plan travels with each launch. */
-  GST_TEXEL_FILTER (base)->device = device;
-  return TRUE;
-}
-
-static void
-gst_texel_filter_close_cuda (GstTexelBase * base)
-{
-}
-#endif
-
 static gboolean
 gst_texel_filter_update_double (gdouble * setting, const GValue * value)
 {
@@ -258,19 +213,12 @@ gst_texel_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstTexelFilter *self = GST_TEXEL_FILTER (object);
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (object);
   TexelFilterConfig *s = &self->settings;
   gboolean neutral, changed;
 
-  /* g_object_set and controller bindings refuse NaN (GLib's validation
-   * finds it changed by the range check), but set_property can be reached
-   * without them; NaN would reach the plan, which refuses it, as a stream
-   * error. */
-  if (G_VALUE_HOLDS_DOUBLE (value) && isnan (g_value_get_double (value))) {
-    GST_WARNING_OBJECT (self, "%s: NaN rejected, the value stays",
-        g_param_spec_get_name (pspec));
+  if (G_IS_PARAM_SPEC_DOUBLE (pspec)
+      && !gst_texel_settings_valid (object, value, pspec))
     return;
-  }
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -309,16 +257,9 @@ gst_texel_filter_set_property (GObject * object, guint prop_id,
   }
   neutral = texel_filter_config_is_neutral (s);
   GST_OBJECT_UNLOCK (self);
-  if (!changed)
-    return;
-  gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
-  /* In passthrough no frame reaches prepare, which would notice: leave
-   * (or enter) it here. Renegotiating gives the element its output
-   * buffer pool (none is set up in passthrough). */
-  if (neutral != gst_base_transform_is_passthrough (trans)) {
-    gst_base_transform_set_passthrough (trans, neutral);
-    gst_base_transform_reconfigure_src (trans);
-  }
+  if (changed)
+    gst_texel_settings_changed (GST_TEXEL_BASE (self), GST_TEXEL_CHANGE_PLAN,
+        neutral);
 }
 
 static void
@@ -437,11 +378,7 @@ gst_texel_filter_class_init (GstTexelFilterClass * klass)
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_filter_prepare);
   base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_filter_process_cpu);
   base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_filter_input_rows);
-#if HAVE_CUDA
-  base_class->process_cuda = GST_DEBUG_FUNCPTR (gst_texel_filter_process_cuda);
-  base_class->open_cuda = GST_DEBUG_FUNCPTR (gst_texel_filter_open_cuda);
-  base_class->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_filter_close_cuda);
-#endif
+  gst_texel_filter_class_init_cuda (base_class);
 }
 
 static void

@@ -103,15 +103,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "gsttexelconvert.h"
-#include "gsttexelwarp.h"
-#include "texel-calib.h"
-#include "texel-warp.h"
-#if HAVE_CUDA
-#include "texel-cuda.h"
-#endif
+#include "gsttexelcolorimetry.h"
+#include "gsttexelsettings.h"
+#include "gsttexelwarp-private.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_texel_warp_debug);
+GST_DEBUG_CATEGORY (gst_texel_warp_debug);
 #define GST_CAT_DEFAULT gst_texel_warp_debug
 
 #define DEFAULT_MODEL TEXEL_WARP_MODEL_NONE
@@ -121,100 +117,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_warp_debug);
 #define DEFAULT_BORDER_COLOR 0xff000000
 #define DEFAULT_CENTRE -1.0
 #define DEFAULT_NEW_CAMERA GST_TEXEL_NEW_CAMERA_AUTO
-/* A calibration whose aspect ratio differs from the stream's by more than
- * this (relative) is warned about: a sensor mode of the same aspect is
- * scaled silently, another aspect usually means the wrong file. */
-#define ASPECT_TOLERANCE 0.01
-
-/* new-camera (the element's choice; TexelNewCamera the kernels'). */
-typedef enum
-{
-  GST_TEXEL_NEW_CAMERA_AUTO = 0,
-  GST_TEXEL_NEW_CAMERA_OPTIMAL,
-  GST_TEXEL_NEW_CAMERA_CAMERA,
-  GST_TEXEL_NEW_CAMERA_MATRIX
-} GstTexelNewCamera;
-
-enum
-{
-  PROP_0,
-  PROP_MODEL,
-  PROP_PROJECTION,
-  PROP_CALIBRATION_FILE,
-  PROP_CALIBRATION_ASPECT_ERROR,
-  PROP_NEW_CAMERA,
-  PROP_NEW_CAMERA_MATRIX,
-  PROP_RECTIFICATION_MATRIX,
-  PROP_CAMERA_MATRIX,
-  PROP_DISTORTION,
-  PROP_HOMOGRAPHY,
-  PROP_BORDER_MODE,
-  PROP_BORDER_COLOR,
-  PROP_METHOD,
-  /* doubles, in this order (gst_texel_warp_install_doubles) */
-  PROP_FX,
-  PROP_FY,
-  PROP_CX,
-  PROP_CY,
-  PROP_K1,
-  PROP_K2,
-  PROP_K3,
-  PROP_K4,
-  PROP_K5,
-  PROP_K6,
-  PROP_P1,
-  PROP_P2,
-  PROP_ALPHA,
-  PROP_FOV,
-  PROP_PAN,
-  PROP_TILT,
-  PROP_ROTATION,
-  PROP_SCALE,
-  PROP_OFFSET_X,
-  PROP_OFFSET_Y
-};
-
-struct _GstTexelWarp
-{
-  GstTexelBase parent;
-
-  /* properties, under the object lock (colorimetry and border colour
-   * come from the caps and border-color at prepare) */
-  TexelWarpConfig settings;
-  guint border_color;
-  /* The distortion property's last value, when its meaning depends on the
-   * model (4 coefficients: k1 k2 p1 p2 of a pinhole, k1..k4 of a fisheye):
-   * read with the model in force at prepare. n_pending 0: none. */
-  gdouble pending[TEXEL_CALIB_MAX_DISTORTION];
-  gint n_pending;
-  GstTexelNewCamera new_camera;
-  /* settings.new_camera_matrix holds new-camera-matrix (set by the
-   * property or a file's projection_matrix) */
-  gboolean has_new_camera_matrix;
-  gboolean alpha_set; /* alpha was set: auto uses it */
-  gboolean aspect_error; /* calibration-aspect-error */
-  gchar *calibration_file;
-  /* The file is read in the streaming thread (prepare), never in
-   * set_property: a FIFO or a hung network mount must not block
-   * g_object_set. Properties set between calibration-file and that read
-   * keep their values (bits of their ids in @overridden). */
-  gboolean calibration_reload;
-  guint64 overridden;
-  /* Why the calibration file was refused (posted once as an element
-   * error), or NULL. */
-  gchar *calibration_error;
-  gboolean calibration_error_posted;
-  /* The sizes last posted about (stream, calibration), and whether as an
-   * error: once per caps. */
-  gint aspect_warned[4];
-  gboolean aspect_warned_strict;
-
-  /* streaming thread */
-  TexelWarpPlan plan;
-#if HAVE_CUDA
-  TexelCudaConverter *converter;
-#endif
-};
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
@@ -228,74 +130,6 @@ G_DEFINE_TYPE_WITH_CODE (GstTexelWarp, gst_texel_warp, GST_TYPE_TEXEL_BASE,
         "texelwarp element"));
 GST_ELEMENT_REGISTER_DEFINE (texelwarp, "texelwarp", GST_RANK_NONE,
     GST_TYPE_TEXEL_WARP);
-
-GType
-gst_texel_warp_model_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {TEXEL_WARP_MODEL_NONE, "No lens: rotation, homography, zoom and pan "
-          "only", "none"},
-    {TEXEL_WARP_MODEL_PINHOLE, "Pinhole lens: Brown-Conrady k1..k3, p1, p2 "
-          "and rational k4..k6 (OpenCV)", "pinhole"},
-    {TEXEL_WARP_MODEL_FISHEYE, "Fisheye lens: equidistant Kannala-Brandt "
-          "k1..k4 (OpenCV fisheye)", "fisheye"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstTexelWarpModel",
-            values));
-  return type;
-}
-
-GType
-gst_texel_new_camera_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[]
-      = { { GST_TEXEL_NEW_CAMERA_AUTO,
-            "new-camera-matrix (a ROS file's "
-            "projection_matrix) where set and alpha is not, else optimal",
-            "auto" },
-          { GST_TEXEL_NEW_CAMERA_OPTIMAL,
-            "From alpha: OpenCV's "
-            "getOptimalNewCameraMatrix (fisheye: estimateNewCameraMatrixFor"
-            "UndistortRectify)",
-            "optimal" },
-          { GST_TEXEL_NEW_CAMERA_CAMERA,
-            "The camera matrix itself, as "
-            "cv2.undistort (img, K, D)",
-            "camera" },
-          { GST_TEXEL_NEW_CAMERA_MATRIX,
-            "new-camera-matrix, as "
-            "initUndistortRectifyMap (K, D, R, new-camera-matrix)",
-            "matrix" },
-          { 0, NULL, NULL } };
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type,
-                       g_enum_register_static ("GstTexelNewCamera", values));
-  return type;
-}
-
-GType
-gst_texel_projection_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {TEXEL_PROJECTION_RECTILINEAR, "Rectilinear: a perspective camera "
-          "(straight lines stay straight)", "rectilinear"},
-    {TEXEL_PROJECTION_EQUIRECTANGULAR, "Equirectangular: a panorama, "
-          "longitude across and latitude down", "equirectangular"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstTexelProjection",
-            values));
-  return type;
-}
 
 GType
 gst_texel_warp_border_get_type (void)
@@ -336,26 +170,16 @@ gst_texel_warp_quarter_turn (gdouble degrees)
   return fmod (fabs (degrees), 180.0) == 90.0;
 }
 
-/* The input's format, size (turned for a quarter-turn rotation) and
- * pixel aspect ratio, where downstream leaves them open. */
-static GstCaps *
-gst_texel_warp_fixate_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+/* The input's size (turned for a quarter-turn rotation) and pixel aspect
+ * ratio, where downstream leaves them open. */
+static void
+gst_texel_warp_fixate_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstStructure * ins, GstStructure * outs)
 {
   GstTexelWarp *self = GST_TEXEL_WARP (trans);
-  GstStructure *ins, *outs;
-  const gchar *in_fmt;
   gint w = 0, h = 0, par_n = 1, par_d = 1;
   gboolean turn;
 
-  othercaps = gst_caps_truncate (othercaps);
-  othercaps = gst_caps_make_writable (othercaps);
-  ins = gst_caps_get_structure (caps, 0);
-  outs = gst_caps_get_structure (othercaps, 0);
-
-  in_fmt = gst_structure_get_string (ins, "format");
-  if (in_fmt && gst_structure_has_field (outs, "format"))
-    gst_structure_fixate_field_string (outs, "format", in_fmt);
   GST_OBJECT_LOCK (self);
   turn = gst_texel_warp_quarter_turn (self->settings.rotation);
   GST_OBJECT_UNLOCK (self);
@@ -368,9 +192,15 @@ gst_texel_warp_fixate_caps (GstBaseTransform * trans,
   if (gst_structure_has_field (outs, "pixel-aspect-ratio"))
     gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio",
         turn ? par_d : par_n, turn ? par_n : par_d);
-  gst_texel_convert_fixate_color (ins, outs);
-  othercaps = gst_caps_fixate (othercaps);
-  GST_DEBUG_OBJECT (self, "fixated to %" GST_PTR_FORMAT, othercaps);
+}
+
+static GstCaps *
+gst_texel_warp_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  othercaps = gst_texel_colorimetry_fixate_caps (trans, direction, caps,
+      othercaps, gst_texel_warp_fixate_size);
+  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
   return othercaps;
 }
 
@@ -395,228 +225,6 @@ gst_texel_warp_model_nick (TexelWarpModel model)
       (GST_TYPE_TEXEL_WARP_MODEL), model);
 
   return v ? v->value_nick : "?";
-}
-
-/* The camera of @cfg for its model: the pending distortion read for it,
- * a principal point left negative put at the frame's centre. Returns NULL
- * or why the camera is unusable. */
-static const gchar *
-gst_texel_warp_resolve_camera (TexelWarpConfig * cfg, const gdouble * pending,
-    gint n_pending, gint in_w, gint in_h)
-{
-  TexelCamera *cam = &cfg->camera;
-  const char *why = NULL;
-
-  if (n_pending > 0 && texel_calib_set_distortion (cam, cfg->model, pending,
-          n_pending, &why) != 0)
-    return why;
-  if (!(cam->fx > 0.0 && cam->fy > 0.0))
-    return "no camera: set calibration-file, camera-matrix, or fx and fy";
-  if (cam->cx < 0.0)
-    cam->cx = 0.5 * (cam->cal_width ? cam->cal_width : in_w) - 0.5;
-  if (cam->cy < 0.0)
-    cam->cy = 0.5 * (cam->cal_height ? cam->cal_height : in_h) - 0.5;
-  return NULL;
-}
-
-/* Bit of property @prop_id in GstTexelWarp.overridden. */
-#define PROP_BIT(prop_id) (G_GUINT64_CONSTANT (1) << (prop_id))
-/* The distortion's properties: a file's coefficients are taken as a whole
- * or not at all. */
-#define DISTORTION_BITS                                                        \
-  (PROP_BIT (PROP_DISTORTION)                                                  \
-   | ((PROP_BIT (PROP_P2) << 1) - PROP_BIT (PROP_K1)))
-G_STATIC_ASSERT (PROP_OFFSET_Y < 64);
-
-/* Takes the file's camera, size, distortion, model, R and P, except what
- * properties set since calibration-file gave. Object lock held. */
-static void
-gst_texel_warp_apply_calibration (GstTexelWarp *self,
-                                  const TexelCalibration *calib)
-{
-  TexelCamera *cam = &self->settings.camera;
-  const guint64 keep = self->overridden;
-
-  if (!(keep & PROP_BIT (PROP_FX)))
-    cam->fx = calib->camera_matrix[0][0];
-  if (!(keep & PROP_BIT (PROP_FY)))
-    cam->fy = calib->camera_matrix[1][1];
-  if (!(keep & PROP_BIT (PROP_CX)))
-    cam->cx = calib->camera_matrix[0][2];
-  if (!(keep & PROP_BIT (PROP_CY)))
-    cam->cy = calib->camera_matrix[1][2];
-  cam->cal_width = calib->width;
-  cam->cal_height = calib->height;
-  if (!(keep & DISTORTION_BITS))
-    {
-      memset (cam->k, 0, sizeof (cam->k));
-      memset (cam->p, 0, sizeof (cam->p));
-      memcpy (self->pending, calib->distortion, sizeof (calib->distortion));
-      self->n_pending = calib->n_distortion;
-    }
-  /* A ROS file names its model; an OpenCV one is a pinhole unless the
-   * element was told fisheye. */
-  if (!(keep & PROP_BIT (PROP_MODEL)))
-    {
-      if (calib->model != TEXEL_WARP_MODEL_NONE)
-        self->settings.model = calib->model;
-      else if (self->settings.model == TEXEL_WARP_MODEL_NONE)
-        self->settings.model = TEXEL_WARP_MODEL_PINHOLE;
-    }
-  if (!(keep & PROP_BIT (PROP_RECTIFICATION_MATRIX)))
-    memcpy (self->settings.rectification, calib->rectification,
-            sizeof (calib->rectification));
-  if (!(keep & PROP_BIT (PROP_NEW_CAMERA_MATRIX)))
-    {
-      self->has_new_camera_matrix = calib->has_projection;
-      if (calib->has_projection)
-        memcpy (self->settings.new_camera_matrix, calib->projection,
-                sizeof (calib->projection));
-    }
-}
-
-/* Reads and parses @path (no lock held: file I/O); returns NULL or why it
- * is refused (g_free). */
-static gchar *
-gst_texel_warp_parse_file (GstTexelWarp *self, const gchar *path,
-                           TexelCalibration *calib)
-{
-  gchar *data, *why = NULL;
-  gsize size;
-  char message[256];
-
-  data = gst_texel_read_settings_file (path, TEXEL_CALIB_MAX_SIZE, &size, &why);
-  if (data == NULL)
-    {
-      gchar *cannot = g_strdup_printf ("cannot read it: %s", why);
-
-      g_free (why);
-      return cannot;
-    }
-  if (texel_calib_parse (data, size, calib, message, sizeof (message)) != 0)
-    why = g_strdup (message);
-  else
-    GST_INFO_OBJECT (self,
-                     "calibration file %s: %s camera %dx%d, fx %g fy "
-                     "%g cx %g cy %g, %d coefficients, R %s, P %s",
-                     path, calib->format == TEXEL_CALIB_ROS ? "ROS" : "OpenCV",
-                     calib->width, calib->height, calib->camera_matrix[0][0],
-                     calib->camera_matrix[1][1], calib->camera_matrix[0][2],
-                     calib->camera_matrix[1][2], calib->n_distortion,
-                     calib->has_rectification ? "given" : "none",
-                     calib->has_projection ? "given" : "none");
-  g_free (data);
-  return why;
-}
-
-/* Reads calibration-file if it was set since the last frame (in the
- * streaming thread: a slow read blocks no application thread). Returns
- * FALSE, having posted why once, while the file is refused. */
-static gboolean
-gst_texel_warp_read_calibration (GstTexelWarp *self)
-{
-  TexelCalibration calib;
-  gchar *path, *why = NULL, *post = NULL;
-  gboolean ok;
-
-  GST_OBJECT_LOCK (self);
-  path = self->calibration_reload ? g_strdup (self->calibration_file) : NULL;
-  self->calibration_reload = FALSE;
-  GST_OBJECT_UNLOCK (self);
-  if (path)
-    why = gst_texel_warp_parse_file (self, path, &calib);
-
-  GST_OBJECT_LOCK (self);
-  /* Unless calibration-file changed meanwhile (read at the next frame). */
-  if (path && g_strcmp0 (path, self->calibration_file) == 0)
-    {
-      g_free (self->calibration_error);
-      self->calibration_error = why;
-      self->calibration_error_posted = FALSE;
-      why = NULL;
-      if (self->calibration_error == NULL)
-        gst_texel_warp_apply_calibration (self, &calib);
-    }
-  ok = self->calibration_error == NULL;
-  if (!ok && !self->calibration_error_posted)
-    {
-      post = g_strdup (self->calibration_error);
-      g_free (path);
-      path = g_strdup (self->calibration_file);
-      self->calibration_error_posted = TRUE;
-    }
-  GST_OBJECT_UNLOCK (self);
-  if (post)
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-                       ("Invalid calibration file '%s': %s", path, post),
-                       ("calibration-file=%s", path));
-  g_free (post);
-  g_free (why);
-  g_free (path);
-  return ok;
-}
-
-/* A calibration of another aspect ratio than the stream's: posted once
- * per stream and calibration size (scaling to the same aspect, another
- * sensor mode, is right and silent), as a warning or, with
- * calibration-aspect-error, an error. Returns FALSE where refused. */
-static gboolean
-gst_texel_warp_check_aspect (GstTexelWarp *self, const TexelCamera *cam,
-                             gint in_w, gint in_h, gboolean strict)
-{
-  gint sizes[4] = { in_w, in_h, cam->cal_width, cam->cal_height };
-  gdouble sx, sy;
-  gchar *text;
-
-  if (cam->cal_width <= 0 || cam->cal_height <= 0)
-    return TRUE;
-  sx = (gdouble)in_w / cam->cal_width;
-  sy = (gdouble)in_h / cam->cal_height;
-  if (fabs (sx / sy - 1.0) <= ASPECT_TOLERANCE)
-    return TRUE;
-  if (memcmp (sizes, self->aspect_warned, sizeof (sizes)) == 0
-      && self->aspect_warned_strict == strict)
-    return !strict;
-  memcpy (self->aspect_warned, sizes, sizeof (sizes));
-  self->aspect_warned_strict = strict;
-  text = g_strdup_printf ("Calibration made at %dx%d used on a %dx%d "
-                          "stream: another aspect ratio, x scaled by %g "
-                          "and y by %g (is it the right calibration-file?)",
-                          cam->cal_width, cam->cal_height, in_w, in_h, sx, sy);
-  if (strict)
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", text),
-                       ("calibration-aspect-error=true"));
-  else
-    GST_ELEMENT_WARNING (
-        self, STREAM, FORMAT, ("%s", text),
-        ("aspect ratios differ by more than %g %%", 100 * ASPECT_TOLERANCE));
-  g_free (text);
-  return !strict;
-}
-
-/* new-camera resolved for the kernels (auto: new-camera-matrix where set,
- * unless alpha was). Returns FALSE for matrix without one. Object lock
- * held. */
-static gboolean
-gst_texel_warp_resolve_new_camera (GstTexelWarp *self, TexelWarpConfig *cfg)
-{
-  switch (self->new_camera)
-    {
-      case GST_TEXEL_NEW_CAMERA_AUTO:
-        cfg->new_camera = self->has_new_camera_matrix && !self->alpha_set
-                              ? TEXEL_NEW_CAMERA_MATRIX
-                              : TEXEL_NEW_CAMERA_OPTIMAL;
-        return TRUE;
-      case GST_TEXEL_NEW_CAMERA_CAMERA:
-        cfg->new_camera = TEXEL_NEW_CAMERA_CAMERA;
-        return TRUE;
-      case GST_TEXEL_NEW_CAMERA_MATRIX:
-        cfg->new_camera = TEXEL_NEW_CAMERA_MATRIX;
-        return self->has_new_camera_matrix;
-      default:
-        cfg->new_camera = TEXEL_NEW_CAMERA_OPTIMAL;
-        return TRUE;
-    }
 }
 
 static gboolean
@@ -660,10 +268,7 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
   }
   gst_texel_colorimetry_from_video (&cfg.in_color, in);
   gst_texel_colorimetry_from_video (&cfg.out_color, out);
-  cfg.border_rgba[0] = ((argb >> 16) & 0xff) / 255.0;
-  cfg.border_rgba[1] = ((argb >> 8) & 0xff) / 255.0;
-  cfg.border_rgba[2] = (argb & 0xff) / 255.0;
-  cfg.border_rgba[3] = (argb >> 24) / 255.0;
+  gst_texel_colorimetry_border_rgba (argb, cfg.border_rgba);
   if (texel_warp_plan_init (&self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out)),
@@ -709,54 +314,8 @@ gst_texel_warp_input_rows (GstTexelBase * base, int row0, int row1,
   *in_row1 = GST_TEXEL_WARP (base)->plan.sampling.in_height;
 }
 
-#if HAVE_CUDA
-static int
-gst_texel_warp_process_cuda (GstTexelBase * base, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelStream stream)
-{
-  GstTexelWarp *self = GST_TEXEL_WARP (base);
-
-  return texel_cuda_warp (self->converter, &self->plan, in, out, row0, row1,
-      stream);
-}
-
-static gboolean
-gst_texel_warp_open_cuda (GstTexelBase * base, gint device)
-{
-  GstTexelWarp *self = GST_TEXEL_WARP (base);
-
-  return gst_texel_base_new_converter (base, device, &self->converter);
-}
-
-static void
-gst_texel_warp_close_cuda (GstTexelBase * base)
-{
-  GstTexelWarp *self = GST_TEXEL_WARP (base);
-
-  texel_cuda_converter_free (self->converter);
-  self->converter = NULL;
-}
-#endif
-
 /* ------------------------------------------------------------------ */
 /* Properties */
-
-/* Gives the pending distortion (if any) its meaning for the current model
- * before a single coefficient changes. Object lock held. */
-static void
-gst_texel_warp_settle_distortion (GstTexelWarp * self, TexelCamera * cam)
-{
-  const char *why = NULL;
-
-  if (self->n_pending == 0)
-    return;
-  /* The counts were checked when set: only a fisheye refuses 5 or 8 (and
-   * a file's 12 or 14 with thin-prism terms), and then the coefficients
-   * stay as they were. */
-  if (texel_calib_set_distortion (cam, self->settings.model, self->pending,
-          self->n_pending, &why) != 0)
-    GST_WARNING_OBJECT (self, "distortion: %s", why);
-}
 
 /* The double property @prop_id in @cfg. */
 static gdouble *
@@ -810,229 +369,11 @@ gst_texel_warp_is_distortion (guint prop_id)
   return prop_id >= PROP_K1 && prop_id <= PROP_P2;
 }
 
-/* The numbers of a GstValueArray, each a number GLib can turn into a
- * double (gst-launch writes <1, 0.5> as an int and a double). Returns
- * FALSE, with a warning, when an element is no finite number or the count
- * is not one of @counts (0-terminated). */
-static gboolean
-gst_texel_warp_array_values (GstTexelWarp * self, const gchar * name,
-    const GValue * array, gdouble * values, const guint * counts)
-{
-  guint n = gst_value_array_get_size (array), i;
-  gboolean count_ok = FALSE;
-
-  for (i = 0; counts[i]; i++)
-    count_ok |= n == counts[i];
-  if (!count_ok) {
-    GST_WARNING_OBJECT (self, "%s: %u values ignored (wrong count)", name, n);
-    return FALSE;
-  }
-  for (i = 0; i < n; i++) {
-    const GValue *v = gst_value_array_get_value (array, i);
-    GValue d = G_VALUE_INIT;
-
-    g_value_init (&d, G_TYPE_DOUBLE);
-    if (!g_value_type_transformable (G_VALUE_TYPE (v), G_TYPE_DOUBLE)
-        || !g_value_transform (v, &d) || !isfinite (g_value_get_double (&d))) {
-      GST_WARNING_OBJECT (self, "%s: value %u is not a finite number: "
-          "ignored", name, i);
-      g_value_unset (&d);
-      return FALSE;
-    }
-    values[i] = g_value_get_double (&d);
-    g_value_unset (&d);
-  }
-  return TRUE;
-}
-
-static void
-gst_texel_warp_set_array (GValue * array, const gdouble * values, guint n)
-{
-  guint i;
-
-  for (i = 0; i < n; i++) {
-    GValue v = G_VALUE_INIT;
-
-    g_value_init (&v, G_TYPE_DOUBLE);
-    g_value_set_double (&v, values[i]);
-    gst_value_array_append_and_take_value (array, &v);
-  }
-}
-
-/* camera-matrix: [fx 0 cx; 0 fy cy; 0 0 1], row by row. */
-static void
-gst_texel_warp_set_camera_matrix (GstTexelWarp * self, const GValue * value)
-{
-  static const guint nine[] = { 9, 0 };
-  gdouble m[9];
-  TexelCamera *cam = &self->settings.camera;
-
-  if (!gst_texel_warp_array_values (self, "camera-matrix", value, m, nine))
-    return;
-  if (m[1] != 0.0 || m[3] != 0.0 || m[6] != 0.0 || m[7] != 0.0 || m[8] != 1.0
-      || m[0] < 0.0 || m[4] < 0.0 || m[0] > TEXEL_WARP_FOCAL_MAX
-      || m[4] > TEXEL_WARP_FOCAL_MAX) {
-    GST_WARNING_OBJECT (self, "camera-matrix: not [fx 0 cx 0 fy cy 0 0 1] "
-        "with fx, fy in [0, 1e6]: ignored");
-    return;
-  }
-  GST_OBJECT_LOCK (self);
-  cam->fx = m[0];
-  cam->cx = m[2];
-  cam->fy = m[4];
-  cam->cy = m[5];
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_texel_warp_get_camera_matrix (GstTexelWarp * self, GValue * value)
-{
-  const TexelCamera *cam = &self->settings.camera;
-  gdouble m[9] = { 0, 0, 0, 0, 0, 0, 0, 0, 1 };
-
-  m[0] = cam->fx;
-  m[2] = cam->cx;
-  m[4] = cam->fy;
-  m[5] = cam->cy;
-  gst_texel_warp_set_array (value, m, 9);
-}
-
-/* distortion, in OpenCV's order: 4, 5, 8 (pinhole) or 4 (fisheye) values;
- * 4 are read for the model in force when the frames come. */
-static void
-gst_texel_warp_set_distortion (GstTexelWarp * self, const GValue * value)
-{
-  static const guint counts[] = { 4, 5, 8, 0 };
-  gdouble d[8];
-  guint n = gst_value_array_get_size (value), i;
-
-  if (!gst_texel_warp_array_values (self, "distortion", value, d, counts))
-    return;
-  for (i = 0; i < n; i++) {
-    if (fabs (d[i]) > TEXEL_WARP_COEF_MAX) {
-      GST_WARNING_OBJECT (self, "distortion: |%g| beyond %g: ignored", d[i],
-          TEXEL_WARP_COEF_MAX);
-      return;
-    }
-  }
-  GST_OBJECT_LOCK (self);
-  memcpy (self->pending, d, n * sizeof (gdouble));
-  self->n_pending = (gint) n;
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_texel_warp_get_distortion (GstTexelWarp * self, GValue * value)
-{
-  TexelCamera cam = self->settings.camera;
-  gdouble d[8];
-
-  if (self->n_pending > 0) {
-    gst_texel_warp_set_array (value, self->pending, MIN (self->n_pending, 8));
-    return;
-  }
-  if (self->settings.model == TEXEL_WARP_MODEL_FISHEYE) {
-    gst_texel_warp_set_array (value, cam.k, 4);
-    return;
-  }
-  d[0] = cam.k[0];
-  d[1] = cam.k[1];
-  d[2] = cam.p[0];
-  d[3] = cam.p[1];
-  d[4] = cam.k[2];
-  d[5] = cam.k[3];
-  d[6] = cam.k[4];
-  d[7] = cam.k[5];
-  gst_texel_warp_set_array (value, d, 8);
-}
-
-/* homography: 9 values, row by row. */
-static void
-gst_texel_warp_set_homography (GstTexelWarp * self, const GValue * value)
-{
-  static const guint nine[] = { 9, 0 };
-  gdouble m[9];
-
-  if (!gst_texel_warp_array_values (self, "homography", value, m, nine))
-    return;
-  GST_OBJECT_LOCK (self);
-  memcpy (self->settings.homography, m, sizeof (m));
-  GST_OBJECT_UNLOCK (self);
-}
-
-/* calibration-file: remembered here, read in the streaming thread before
- * the next frame (gst_texel_warp_read_calibration). */
-static void
-gst_texel_warp_set_calibration_file (GstTexelWarp *self, const gchar *path)
-{
-  gboolean none = path == NULL || path[0] == '\0';
-
-  GST_OBJECT_LOCK (self);
-  g_free (self->calibration_file);
-  self->calibration_file = none ? NULL : g_strdup (path);
-  g_clear_pointer (&self->calibration_error, g_free);
-  self->calibration_reload = !none;
-  self->overridden = 0;
-  if (none)
-    self->settings.camera.cal_width = self->settings.camera.cal_height = 0;
-  GST_OBJECT_UNLOCK (self);
-}
-
-/* new-camera-matrix: [fx 0 cx; 0 fy cy; 0 0 1] in pixels of the
- * calibration frame, or no values to unset it. */
-static void
-gst_texel_warp_set_new_camera_matrix (GstTexelWarp *self, const GValue *value)
-{
-  static const guint nine[] = { 9, 0 };
-  gdouble m[9];
-
-  if (gst_value_array_get_size (value) == 0)
-    {
-      GST_OBJECT_LOCK (self);
-      self->has_new_camera_matrix = FALSE;
-      GST_OBJECT_UNLOCK (self);
-      return;
-    }
-  if (!gst_texel_warp_array_values (self, "new-camera-matrix", value, m, nine))
-    return;
-  if (m[1] != 0.0 || m[3] != 0.0 || m[6] != 0.0 || m[7] != 0.0 || m[8] != 1.0
-      || !(m[0] > 0.0) || !(m[4] > 0.0) || m[0] > TEXEL_WARP_FOCAL_MAX
-      || m[4] > TEXEL_WARP_FOCAL_MAX || fabs (m[2]) > TEXEL_WARP_FOCAL_MAX
-      || fabs (m[5]) > TEXEL_WARP_FOCAL_MAX)
-    {
-      GST_WARNING_OBJECT (self, "new-camera-matrix: not [fx 0 cx 0 fy cy 0 0 "
-                                "1] with fx, fy in (0, 1e6]: ignored");
-      return;
-    }
-  GST_OBJECT_LOCK (self);
-  memcpy (self->settings.new_camera_matrix, m, sizeof (m));
-  self->has_new_camera_matrix = TRUE;
-  GST_OBJECT_UNLOCK (self);
-}
-
-/* rectification-matrix: 9 values, row by row (a singular one is refused
- * by the plan, with an element error). */
-static void
-gst_texel_warp_set_rectification (GstTexelWarp *self, const GValue *value)
-{
-  static const guint nine[] = { 9, 0 };
-  gdouble m[9];
-
-  if (!gst_texel_warp_array_values (self, "rectification-matrix", value, m,
-                                    nine))
-    return;
-  GST_OBJECT_LOCK (self);
-  memcpy (self->settings.rectification, m, sizeof (m));
-  GST_OBJECT_UNLOCK (self);
-}
-
 static void
 gst_texel_warp_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstTexelWarp *self = GST_TEXEL_WARP (object);
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (object);
-  GstVideoFilter *filter = GST_VIDEO_FILTER (object);
   gdouble *setting;
   gboolean identity;
 
@@ -1095,11 +436,8 @@ gst_texel_warp_set_property (GObject * object, guint prop_id,
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
         return;
       }
-      /* GLib's double param specs let NaN through their range check. */
-      if (isnan (g_value_get_double (value))) {
-        GST_WARNING_OBJECT (self, "%s: NaN ignored", pspec->name);
+      if (!gst_texel_settings_valid (object, value, pspec))
         return;
-      }
       GST_OBJECT_LOCK (self);
       self->alpha_set |= prop_id == PROP_ALPHA;
       if (gst_texel_warp_is_distortion (prop_id)) {
@@ -1123,17 +461,8 @@ gst_texel_warp_set_property (GObject * object, guint prop_id,
   identity = gst_texel_warp_is_identity (&self->settings)
              && !self->calibration_reload && self->calibration_error == NULL;
   GST_OBJECT_UNLOCK (self);
-  gst_texel_base_mark_dirty (GST_TEXEL_BASE (self));
-  /* In passthrough no frame reaches prepare, which would notice: leave it
-   * (or enter it, where the negotiated caps allow) here. Renegotiating
-   * gives the element its output buffer pool. */
-  if (filter->negotiated)
-    identity &= gst_video_info_is_equal (&filter->in_info, &filter->out_info);
-  if (identity != gst_base_transform_is_passthrough (trans)
-      && (filter->negotiated || !identity)) {
-    gst_base_transform_set_passthrough (trans, identity);
-    gst_base_transform_reconfigure_src (trans);
-  }
+  gst_texel_settings_changed (GST_TEXEL_BASE (self), GST_TEXEL_CHANGE_PLAN,
+      identity);
 }
 
 static void
@@ -1424,11 +753,7 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_warp_prepare);
   base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_warp_process_cpu);
   base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_warp_input_rows);
-#if HAVE_CUDA
-  base_class->process_cuda = GST_DEBUG_FUNCPTR (gst_texel_warp_process_cuda);
-  base_class->open_cuda = GST_DEBUG_FUNCPTR (gst_texel_warp_open_cuda);
-  base_class->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_warp_close_cuda);
-#endif
+  gst_texel_warp_class_init_cuda (base_class);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_WARP_MODEL, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_WARP_BORDER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_PROJECTION, 0);

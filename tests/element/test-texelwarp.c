@@ -428,6 +428,10 @@ GST_START_TEST (test_properties)
       g_value_set_double (&nan, NAN);
       G_OBJECT_GET_CLASS (e)->set_property (G_OBJECT (e), pspec->param_id,
           &nan, pspec);
+      /* Out of range the same way: the old value stays. */
+      g_value_set_double (&nan, doubles[i].max + 1.0);
+      G_OBJECT_GET_CLASS (e)->set_property (G_OBJECT (e), pspec->param_id,
+          &nan, pspec);
       g_value_unset (&nan);
     }
     g_object_get (e, doubles[i].name, &v, NULL);
