@@ -1,4 +1,6 @@
-/* gst-texel tests: per-component access to any frame, and bus hygiene.
+/* gst-texel tests: what the element tests share: per-component access to
+ * any frame, caps and buffers to push, harness and bus hygiene, the CPU
+ * reference's view of a frame, gst-launch lines run to EOS.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -8,6 +10,8 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <gst/check/gstharness.h>
+
+#include "texel-image.h"
 
 /* Code of component @comp at its sample (@x, @y), whatever the format:
  * planar, semi-planar, packed or 10-bit (P010 read as 10-bit codes). */
@@ -32,5 +36,39 @@ void texel_harness_teardown (GstHarness * h);
 /* Error and warning messages (@types) waiting on an element's bus, popped,
  * as one line of text ("" where there are none; free it). */
 gchar *bus_messages_text (GstElement * e, GstMessageType types);
+
+/* Before gst_check_init: objects alive when a test's process ends fail
+ * it (the leaks tracer, unless GST_TRACERS or TEXEL_TEST_NO_LEAKS_TRACER
+ * is set). Then gst_check_init. */
+void texel_check_init (int *argc, char ***argv);
+
+/* Fixed caps "video/x-raw,format=@format,width=@width,height=@height,
+ * framerate=30/1,pixel-aspect-ratio=1/1", then ",@yuv_fields" for YUV
+ * formats or ",@rgb_fields" for RGB ones where given (free it). */
+gchar *texel_caps_new (const gchar * format, gint width, gint height,
+    const gchar * yuv_fields, const gchar * rgb_fields);
+GstVideoInfo texel_video_info_from_caps_string (const gchar * s);
+
+/* The code of component @c at (@x, @y), at most @max. */
+typedef guint (*TexelCodeFunc) (gpointer user_data, guint c, gint x, gint y,
+    guint max);
+/* A buffer in the default layout of @info (padding bytes 0xff) holding
+ * @code's codes (P010: 10-bit codes), at @pts, 1/30 s long. */
+GstBuffer *texel_buffer_new_filled (const GstVideoInfo * info,
+    TexelCodeFunc code, gpointer user_data, GstClockTime pts);
+/* The same with random valid codes from @rand. */
+GstBuffer *texel_buffer_new_random (const GstVideoInfo * info, GRand * rand,
+    GstClockTime pts);
+
+/* Pushes @in, which must be accepted, and pulls the output. */
+GstBuffer *texel_push_pull (GstHarness * h, GstBuffer * in);
+
+/* @f's planes as the kernels' CPU reference takes them. */
+void texel_image_from_frame (TexelImage * img, GstVideoFrame * f);
+
+/* Runs each gst-launch line of @lines to EOS (no error, within
+ * @timeout). */
+void texel_run_launch_lines (const gchar * const *lines, guint n_lines,
+    GstClockTime timeout);
 
 #endif
