@@ -159,9 +159,81 @@ texel_video_info_from_caps_string (const gchar * s)
   GstCaps *caps = gst_caps_from_string (s);
   GstVideoInfo info;
 
-  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless (caps != NULL, "bad caps %s", s);
+  fail_unless (gst_video_info_from_caps (&info, caps), "bad video caps %s",
+      s);
   gst_caps_unref (caps);
   return info;
+}
+
+void
+texel_harness_out_info (GstHarness * h, GstVideoInfo * info)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+
+  fail_unless (caps != NULL, "no output caps");
+  fail_unless (gst_video_info_from_caps (info, caps), "bad output caps");
+  gst_caps_unref (caps);
+}
+
+void
+texel_set_properties (GObject * object, const gchar * props,
+    gboolean skip_unknown)
+{
+  gchar **tokens, **t;
+
+  if (props == NULL)
+    return;
+  tokens = g_strsplit_set (props, " \t", -1);
+  for (t = tokens; *t; t++) {
+    gchar *eq;
+
+    if (**t == '\0')
+      continue;
+    eq = strchr (*t, '=');
+    fail_unless (eq != NULL, "bad property setting '%s'", *t);
+    *eq = '\0';
+    if (!g_object_class_find_property (G_OBJECT_GET_CLASS (object), *t)) {
+      fail_unless (skip_unknown, "%s has no property '%s'",
+          G_OBJECT_TYPE_NAME (object), *t);
+      continue;
+    }
+    gst_util_set_object_arg (object, *t, eq + 1);
+  }
+  g_strfreev (tokens);
+}
+
+GstElement *
+texel_test_element_new (const gchar * factory, const gchar * props)
+{
+  GstElement *e = gst_element_factory_make (factory, NULL);
+  GstBus *bus;
+
+  fail_unless (e != NULL, "could not create '%s' (GST_PLUGIN_PATH_1_0=%s)",
+      factory, GST_STR_NULL (g_getenv ("GST_PLUGIN_PATH_1_0")));
+  texel_set_properties (G_OBJECT (e), props, FALSE);
+  bus = gst_bus_new ();
+  gst_element_set_bus (e, bus);
+  gst_object_unref (bus);
+  return e;
+}
+
+GstHarness *
+texel_harness_new_with (GstElement * e)
+{
+  GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
+
+  gst_object_unref (e);
+  return h;
+}
+
+gint
+texel_get_int (gpointer object, const gchar * name)
+{
+  gint v = -12345;
+
+  g_object_get (object, name, &v, NULL);
+  return v;
 }
 
 GstBuffer *
@@ -197,6 +269,44 @@ texel_buffer_new_random (const GstVideoInfo * info, GRand * rand,
     GstClockTime pts)
 {
   return texel_buffer_new_filled (info, random_code, rand, pts);
+}
+
+gint
+texel_info_plane_height (const GstVideoInfo * info, guint plane)
+{
+  guint c;
+
+  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
+    if (GST_VIDEO_FORMAT_INFO_PLANE (info->finfo, c) == plane)
+      return GST_VIDEO_INFO_COMP_HEIGHT (info, c);
+  }
+  return GST_VIDEO_INFO_HEIGHT (info);
+}
+
+GstBuffer *
+texel_buffer_new_padded (const GstVideoInfo * info, gint extra_stride,
+    gsize lead, gsize gap, GstVideoInfo * padded)
+{
+  gsize offset = lead;
+  GstBuffer *buf;
+  guint p;
+
+  *padded = *info;
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    padded->stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p) + extra_stride;
+    padded->offset[p] = offset;
+    offset += (gsize) padded->stride[p] * texel_info_plane_height (info, p)
+        + gap;
+  }
+  padded->size = offset;
+
+  buf = gst_buffer_new_allocate (NULL, padded->size, NULL);
+  gst_buffer_memset (buf, 0, 0xa5, padded->size);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
+      padded->offset, padded->stride);
+  return buf;
 }
 
 GstBuffer *

@@ -48,6 +48,20 @@ void texel_check_init (int *argc, char ***argv);
 gchar *texel_caps_new (const gchar * format, gint width, gint height,
     const gchar * yuv_fields, const gchar * rgb_fields);
 GstVideoInfo texel_video_info_from_caps_string (const gchar * s);
+/* The video info of @h's output caps. */
+void texel_harness_out_info (GstHarness * h, GstVideoInfo * info);
+
+/* "name=value name=value" on @object: every name must be a property of
+ * it, unless @skip_unknown. */
+void texel_set_properties (GObject * object, const gchar * props,
+    gboolean skip_unknown);
+/* @factory with @props (texel_set_properties), on a bus of its own so
+ * that its messages can be read. */
+GstElement *texel_test_element_new (const gchar * factory,
+    const gchar * props);
+/* @e (taken) in a harness, which sets it to PLAYING right away. */
+GstHarness *texel_harness_new_with (GstElement * e);
+gint texel_get_int (gpointer object, const gchar * name);
 
 /* The code of component @c at (@x, @y), at most @max. */
 typedef guint (*TexelCodeFunc) (gpointer user_data, guint c, gint x, gint y,
@@ -59,6 +73,15 @@ GstBuffer *texel_buffer_new_filled (const GstVideoInfo * info,
 /* The same with random valid codes from @rand. */
 GstBuffer *texel_buffer_new_random (const GstVideoInfo * info, GRand * rand,
     GstClockTime pts);
+
+/* Rows of plane @plane of @info. */
+gint texel_info_plane_height (const GstVideoInfo * info, guint plane);
+/* A buffer whose rows are @extra_stride bytes longer than the default and
+ * whose planes start at non-default offsets (@lead bytes before the first
+ * plane, @gap bytes between planes), described by a GstVideoMeta and by
+ * @padded; all bytes 0xa5 (so that reading padding shows) until filled. */
+GstBuffer *texel_buffer_new_padded (const GstVideoInfo * info,
+    gint extra_stride, gsize lead, gsize gap, GstVideoInfo * padded);
 
 /* Pushes @in, which must be accepted, and pulls the output. */
 GstBuffer *texel_push_pull (GstHarness * h, GstBuffer * in);
