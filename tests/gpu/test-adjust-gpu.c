@@ -46,6 +46,7 @@
 #include "texel-cuda.h"
 #include "texel-gpu-image.h"
 #include "../unit/texel-gst-def.h"
+#include "../unit/texel-test-luts.h"
 
 /* ------------------------------------------------------------------ */
 /* Settings */
@@ -67,57 +68,17 @@ typedef struct
 /* ------------------------------------------------------------------ */
 /* 3D LUTs */
 
-typedef void (*LutFunction) (double r, double g, double b, double o[3]);
-
-static void
-lut_identity (double r, double g, double b, double o[3])
-{
-  o[0] = r;
-  o[1] = g;
-  o[2] = b;
-}
-
-static void
-lut_invert (double r, double g, double b, double o[3])
-{
-  o[0] = 1.0 - r;
-  o[1] = 1.0 - g;
-  o[2] = 1.0 - b;
-}
-
-/* A smooth grade with cross-channel terms, a little outside [0, 1]. */
-static void
-lut_grade (double r, double g, double b, double o[3])
-{
-  o[0] = 0.9 * pow (r > 0.0 ? r : 0.0, 0.8) + 0.15 * g - 0.02;
-  o[1] = pow (g > 0.0 ? g : 0.0, 1.1) + 0.05 * (b - r);
-  o[2] = 0.85 * b + 0.1 * r + 0.05;
-}
-
 /* @f on an @n^3 lattice over [@lo, @hi], as .cube text, parsed. */
 static TexelCube *
 cube_new (int n, LutFunction f, double lo, double hi)
 {
-  size_t cap = 256 + (size_t) n * n * n * 48, len = 0;
-  char *text = malloc (cap);
+  size_t len = 0;
+  char *text = lut_cube_text (n, f, lo, hi, &len);
   TexelCubeError error;
   TexelCube *cube;
-  int r, g, b;
 
   if (text == NULL)
     return NULL;
-  len += (size_t) snprintf (text + len, cap - len, "TITLE \"gpu test\"\n"
-      "LUT_3D_SIZE %d\nDOMAIN_MIN %.9g %.9g %.9g\nDOMAIN_MAX %.9g %.9g "
-      "%.9g\n", n, lo, lo, lo, hi, hi, hi);
-  for (b = 0; b < n; b++)
-    for (g = 0; g < n; g++)
-      for (r = 0; r < n; r++) {
-        double o[3], d = (hi - lo) / (n - 1);
-
-        f (lo + r * d, lo + g * d, lo + b * d, o);
-        len += (size_t) snprintf (text + len, cap - len, "%.9g %.9g %.9g\n",
-            o[0], o[1], o[2]);
-      }
   cube = texel_cube_parse (text, len, &error);
   if (cube == NULL)
     printf ("generated LUT, line %d: %s\n", error.line, error.message);
