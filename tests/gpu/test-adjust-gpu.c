@@ -229,8 +229,7 @@ typedef struct
   cudaStream_t stream[2];
   int passed, failed;
   /* Per setting, over all formats and modes. */
-  long samples[N_SETTINGS], over0[N_SETTINGS], over1[N_SETTINGS];
-  int max_error[N_SETTINGS];
+  Tally tally[N_SETTINGS];
   double lut_bound[N_SETTINGS]; /* hardware LUT filtering's bound E */
 } Context;
 
@@ -345,23 +344,17 @@ run_case (Context * ctx, int s, TexelFormat format, int ci, int width,
     if (st->force_hw && plan.kernel.lut3d)
       ok = ok && cmp.max_error <= (int) floor (plan.lut3d_hw_error) + 1;
     if (!ok) {
-      printf ("FAIL %s %s colorimetry %d %s%s: max error %d (component %d "
-          "at (%d, %d): cpu %u, gpu %u), %ld of %ld samples off by > 1, "
-          "%ld by > 2; %d bytes unwritten, %d stray writes, %d padding "
-          "bytes differ\n", texel_format_desc (format)->name, st->name, ci,
-          memory_names[modes[m]], bands ? " bands" : "", cmp.max_error,
-          cmp.worst_comp, cmp.worst_x, cmp.worst_y, cmp.worst_cpu,
-          cmp.worst_gpu, cmp.over1, cmp.samples, cmp.over2, cmp.unwritten,
-          cmp.stray, cmp.bad_padding);
+      char label[160];
+
+      snprintf (label, sizeof (label), "%s %s colorimetry %d %s%s",
+          texel_format_desc (format)->name, st->name, ci,
+          memory_names[modes[m]], bands ? " bands" : "");
+      comparison_print_failure (label, &cmp);
       ctx->failed++;
     } else {
       ctx->passed++;
     }
-    ctx->samples[s] += cmp.samples;
-    ctx->over0[s] += cmp.over0;
-    ctx->over1[s] += cmp.over1;
-    if (cmp.max_error > ctx->max_error[s])
-      ctx->max_error[s] = cmp.max_error;
+    tally_add (&ctx->tally[s], &cmp);
   }
 
   host_image_clear (&in);
@@ -576,8 +569,7 @@ main (int argc, char **argv)
   Context ctx;
   int quick, width, height;
   int s, f, ci, n = 0;
-  long samples = 0, over0 = 0, over1 = 0;
-  int max_error = 0;
+  Tally asserted = { 0 };
 
   if (gpu_test_begin (argc, argv, 0, &opts) != 0)
     return SKIP_EXIT_CODE;
@@ -601,25 +593,19 @@ main (int argc, char **argv)
       }
 
   for (s = 0; s < N_SETTINGS; s++) {
-    printf ("%-24s max error %d code(s); of %ld samples %ld (%.4f %%) off "
-        "by 1, %ld by more%s\n", settings[s].name, ctx.max_error[s],
-        ctx.samples[s], ctx.over0[s] - ctx.over1[s],
-        100.0 * (ctx.over0[s] - ctx.over1[s]) / (ctx.samples[s] ?
-            ctx.samples[s] : 1), ctx.over1[s],
+    char label[64];
+
+    snprintf (label, sizeof (label), "%-24s", settings[s].name);
+    tally_print (label, &ctx.tally[s],
         settings[s].informative ? " (informative)" : "");
     if (ctx.lut_bound[s] > 0.0)
       printf ("%-24s hardware LUT filtering, bound E up to %.2f codes\n", "",
           ctx.lut_bound[s]);
     if (settings[s].informative)
       continue;
-    samples += ctx.samples[s];
-    over0 += ctx.over0[s];
-    over1 += ctx.over1[s];
-    if (ctx.max_error[s] > max_error)
-      max_error = ctx.max_error[s];
+    tally_add_tally (&asserted, &ctx.tally[s]);
   }
-  printf ("asserted settings: max error %d code(s); of %ld samples %ld off "
-      "by 1, %ld by more\n", max_error, samples, over0 - over1, over1);
+  tally_print_total ("asserted settings", &asserted);
 
   test_cubes_free ();
   gpu_test_streams_destroy (ctx.stream, 2);

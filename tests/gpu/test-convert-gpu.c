@@ -72,10 +72,6 @@
 /* ------------------------------------------------------------------ */
 /* Test cases */
 
-static const char *const method_names[3] = {
-  "nearest", "bilinear", "bicubic"
-};
-
 typedef struct
 {
   const char *name;
@@ -802,7 +798,7 @@ main (int argc, char **argv)
   GpuTestOptions opts;
   Context ctx;
   int quick;
-  int i, o, m, t, gi;
+  int i, o, m, gi;
 
   if (gpu_test_begin (argc, argv, 0, &opts) != 0)
     return SKIP_EXIT_CODE;
@@ -842,11 +838,7 @@ main (int argc, char **argv)
     }
   }
 
-  for (t = 1; t >= 0; t--)
-    for (m = 0; m < 3; m++)
-      printf ("worst %s%s: %d codes (bound of that case %d)\n",
-          t ? "" : "raw-", method_names[m], ctx.worst[t][m],
-          ctx.worst_bound[t][m]);
+  print_worst_by_method (ctx.worst, ctx.worst_bound);
 
   texel_cuda_converter_free (ctx.conv);
   gpu_test_streams_destroy (ctx.stream, 2);

@@ -132,8 +132,7 @@ typedef struct
   cudaStream_t stream[N_BANDS];
   int passed, failed;
   /* Per setting, over all formats and modes. */
-  long samples[N_SETTINGS], over0[N_SETTINGS], over1[N_SETTINGS];
-  int max_error[N_SETTINGS];
+  Tally tally[N_SETTINGS];
 } Context;
 
 /* Band @b of N_BANDS: luma rows [*row0, *row1), starting on even rows. */
@@ -264,23 +263,18 @@ run_case (Context * ctx, int s, TexelFormat format, int border, int planes,
     ok = !cmp.unwritten && !cmp.stray && !cmp.bad_padding
         && cmp.over2 == 0 && cmp.over1 * 1000 <= cmp.samples;
     if (!ok) {
-      printf ("FAIL %s %dx%d %s %s %s %s%s: max error %d (component %d at "
-          "(%d, %d): cpu %u, gpu %u), %ld of %ld samples off by > 1, %ld by "
-          "> 2; %d bytes unwritten, %d stray writes, %d padding bytes "
-          "differ\n", fmt, width, height, st->name, border ? "mirror" :
-          "clamp", planes ? "all" : "luma", memory_names[modes[m]],
-          bands ? " bands" : "", cmp.max_error, cmp.worst_comp, cmp.worst_x,
-          cmp.worst_y, cmp.worst_cpu, cmp.worst_gpu, cmp.over1, cmp.samples,
-          cmp.over2, cmp.unwritten, cmp.stray, cmp.bad_padding);
+      char label[160];
+
+      snprintf (label, sizeof (label), "%s %dx%d %s %s %s %s%s", fmt, width,
+          height, st->name, border ? "mirror" : "clamp",
+          planes ? "all" : "luma", memory_names[modes[m]],
+          bands ? " bands" : "");
+      comparison_print_failure (label, &cmp);
       ctx->failed++;
     } else {
       ctx->passed++;
     }
-    ctx->samples[s] += cmp.samples;
-    ctx->over0[s] += cmp.over0;
-    ctx->over1[s] += cmp.over1;
-    if (cmp.max_error > ctx->max_error[s])
-      ctx->max_error[s] = cmp.max_error;
+    tally_add (&ctx->tally[s], &cmp);
   }
 
   host_image_clear (&in);
@@ -344,8 +338,7 @@ main (int argc, char **argv)
   Context ctx;
   int quick, tiny;
   int s, f, border, z, n = 0;
-  long samples = 0, over0 = 0, over1 = 0;
-  int max_error = 0;
+  Tally all = { 0 };
 
   if (gpu_test_begin (argc, argv, 1, &opts) != 0)
     return SKIP_EXIT_CODE;
@@ -373,19 +366,14 @@ main (int argc, char **argv)
         }
 
   for (s = 0; s < N_SETTINGS; s++) {
-    printf ("%-22s %-9s max error %d code(s); of %ld samples %ld (%.4f %%) "
-        "off by 1, %ld by more\n", settings[s].name,
-        filter_names[settings[s].filter], ctx.max_error[s], ctx.samples[s],
-        ctx.over0[s] - ctx.over1[s], 100.0 * (ctx.over0[s] - ctx.over1[s]) /
-        (ctx.samples[s] ? ctx.samples[s] : 1), ctx.over1[s]);
-    samples += ctx.samples[s];
-    over0 += ctx.over0[s];
-    over1 += ctx.over1[s];
-    if (ctx.max_error[s] > max_error)
-      max_error = ctx.max_error[s];
+    char label[64];
+
+    snprintf (label, sizeof (label), "%-22s %-9s", settings[s].name,
+        filter_names[settings[s].filter]);
+    tally_print (label, &ctx.tally[s], "");
+    tally_add_tally (&all, &ctx.tally[s]);
   }
-  printf ("all settings: max error %d code(s); of %ld samples %ld off by 1, "
-      "%ld by more\n", max_error, samples, over0 - over1, over1);
+  tally_print_total ("all settings", &all);
 
   gpu_test_streams_destroy (ctx.stream, N_BANDS);
   printf ("%d passed, %d failed\n", ctx.passed, ctx.failed);

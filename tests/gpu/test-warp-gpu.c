@@ -78,10 +78,6 @@
 /* ------------------------------------------------------------------ */
 /* Cases */
 
-static const char *const method_names[3] = {
-  "nearest", "bilinear", "bicubic"
-};
-
 typedef struct
 {
   const char *name;
@@ -901,7 +897,7 @@ main (int argc, char **argv)
   GpuTestOptions opts;
   Context ctx;
   int quick;
-  int ci, i, o, m, t;
+  int ci, i, o, m;
 
   if (gpu_test_begin (argc, argv, 0, &opts) != 0)
     return SKIP_EXIT_CODE;
@@ -941,11 +937,7 @@ main (int argc, char **argv)
         ctx.passed, ctx.failed);
   }
 
-  for (t = 1; t >= 0; t--)
-    for (m = 0; m < 3; m++)
-      printf ("worst %s%s: %d codes (bound of that case %d)\n",
-          t ? "" : "raw-", method_names[m], ctx.worst[t][m],
-          ctx.worst_bound[t][m]);
+  print_worst_by_method (ctx.worst, ctx.worst_bound);
   printf ("most ambiguous samples beyond the bound in one case: %.2f %%\n",
       100.0 * ctx.worst_tolerated);
 

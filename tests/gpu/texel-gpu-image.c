@@ -13,6 +13,7 @@
 
 const char *const memory_names[MEMORY_MODES]
     = { "device", "mapped", "misaligned" };
+const char *const method_names[3] = { "nearest", "bilinear", "bicubic" };
 
 /* ------------------------------------------------------------------ */
 /* Options and set-up */
@@ -485,6 +486,66 @@ compare_outputs (const HostImage cpu[2], const HostImage gpu[2],
   compare_written (cpu, gpu, is_sample, &cmp->unwritten, &cmp->stray,
                    &cmp->bad_padding);
   free (is_sample);
+}
+
+void
+comparison_print_failure (const char *label, const Comparison *cmp)
+{
+  printf ("FAIL %s: max error %d (component %d at (%d, %d): cpu %u, gpu %u), "
+          "%ld of %ld samples off by > 1, %ld by > 2; %d bytes unwritten, %d "
+          "stray writes, %d padding bytes differ\n",
+          label, cmp->max_error, cmp->worst_comp, cmp->worst_x, cmp->worst_y,
+          cmp->worst_cpu, cmp->worst_gpu, cmp->over1, cmp->samples, cmp->over2,
+          cmp->unwritten, cmp->stray, cmp->bad_padding);
+}
+
+void
+print_worst_by_method (int worst[2][3], int bound[2][3])
+{
+  int t, m;
+
+  for (t = 1; t >= 0; t--)
+    for (m = 0; m < 3; m++)
+      printf ("worst %s%s: %d codes (bound of that case %d)\n", t ? "" : "raw-",
+              method_names[m], worst[t][m], bound[t][m]);
+}
+
+void
+tally_add (Tally *t, const Comparison *cmp)
+{
+  t->samples += cmp->samples;
+  t->over0 += cmp->over0;
+  t->over1 += cmp->over1;
+  if (cmp->max_error > t->max_error)
+    t->max_error = cmp->max_error;
+}
+
+void
+tally_add_tally (Tally *t, const Tally *u)
+{
+  t->samples += u->samples;
+  t->over0 += u->over0;
+  t->over1 += u->over1;
+  if (u->max_error > t->max_error)
+    t->max_error = u->max_error;
+}
+
+void
+tally_print (const char *label, const Tally *t, const char *suffix)
+{
+  printf ("%s max error %d code(s); of %ld samples %ld (%.4f %%) off by 1, "
+          "%ld by more%s\n",
+          label, t->max_error, t->samples, t->over0 - t->over1,
+          100.0 * (t->over0 - t->over1) / (t->samples ? t->samples : 1),
+          t->over1, suffix);
+}
+
+void
+tally_print_total (const char *what, const Tally *t)
+{
+  printf ("%s: max error %d code(s); of %ld samples %ld off by 1, %ld by "
+          "more\n",
+          what, t->max_error, t->samples, t->over0 - t->over1, t->over1);
 }
 
 /* ------------------------------------------------------------------ */

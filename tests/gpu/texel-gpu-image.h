@@ -91,6 +91,8 @@ typedef enum
 } MemoryMode;
 
 extern const char *const memory_names[MEMORY_MODES];
+/* TexelMethod's names. */
+extern const char *const method_names[3];
 
 typedef struct
 {
@@ -148,6 +150,28 @@ void compare_outputs (const HostImage cpu[2], const HostImage gpu[2],
 void compare_written (const HostImage cpu[2], const HostImage gpu[2],
                       const uint8_t *is_sample, int *unwritten, int *stray,
                       int *bad_padding);
+
+/* "FAIL @label: max error ... padding bytes differ" for @cmp. */
+void comparison_print_failure (const char *label, const Comparison *cmp);
+
+/* "worst [raw-]method: E codes (bound of that case B)", textured first
+ * ([1]: through textures, [0]: plain loads). */
+void print_worst_by_method (int worst[2][3], int bound[2][3]);
+
+/* Comparisons summed (per setting, over formats and modes). */
+typedef struct
+{
+  long samples, over0, over1;
+  int max_error;
+} Tally;
+
+void tally_add (Tally *t, const Comparison *cmp);
+void tally_add_tally (Tally *t, const Tally *u);
+/* "@label max error E code(s); of N samples n (p %) off by 1, m by
+ * more@suffix" */
+void tally_print (const char *label, const Tally *t, const char *suffix);
+/* "@what: max error E code(s); of N samples n off by 1, m by more" */
+void tally_print_total (const char *what, const Tally *t);
 
 /* ------------------------------------------------------------------ */
 /* Two GPU runs of one kernel */
