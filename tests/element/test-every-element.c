@@ -379,10 +379,8 @@ static Suite *
 every_element_suite (void)
 {
   Suite *s = suite_create ("every-element");
-  TCase *tc = tcase_create ("bad-input");
+  TCase *tc = texel_suite_add_tcase (s, "bad-input", 120);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
   tcase_add_loop_test (tc, test_bad_buffers, 0,
       G_N_ELEMENTS (elements) * N_BAD);
   tcase_add_loop_test (tc, test_renegotiation, 0, G_N_ELEMENTS (elements));

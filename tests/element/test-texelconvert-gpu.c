@@ -907,10 +907,8 @@ static Suite *
 texelconvert_gpu_suite (void)
 {
   Suite *s = suite_create ("texelconvert-gpu");
-  TCase *tc = tcase_create ("cuda-vs-cpu");
+  TCase *tc = texel_suite_add_tcase (s, "cuda-vs-cpu", 300);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 300);
   tcase_add_loop_test (tc, test_input_formats, 0,
       G_N_ELEMENTS (all_formats));
   tcase_add_loop_test (tc, test_output_formats, 0,

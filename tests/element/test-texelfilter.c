@@ -627,10 +627,8 @@ static Suite *
 texelfilter_suite (void)
 {
   Suite *s = suite_create ("texelfilter");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = texel_suite_add_tcase (s, "general", 120);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_bad_values);
   tcase_add_test (tc, test_passthrough);

@@ -135,6 +135,17 @@ texel_check_init (int *argc, char ***argv)
   gst_check_init (argc, argv);
 }
 
+TCase *
+texel_suite_add_tcase (Suite * s, const gchar * name, gint timeout)
+{
+  TCase *tc = tcase_create (name);
+
+  suite_add_tcase (s, tc);
+  if (timeout > 0)
+    tcase_set_timeout (tc, timeout);
+  return tc;
+}
+
 gchar *
 texel_caps_new (const gchar * format, gint width, gint height,
     const gchar * yuv_fields, const gchar * rgb_fields)

@@ -9,6 +9,7 @@
 
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 
 #include "texel-image.h"
@@ -41,6 +42,9 @@ gchar *bus_messages_text (GstElement * e, GstMessageType types);
  * it (the leaks tracer, unless GST_TRACERS or TEXEL_TEST_NO_LEAKS_TRACER
  * is set). Then gst_check_init. */
 void texel_check_init (int *argc, char ***argv);
+
+/* A test case @name of @s, with a timeout of @timeout s where > 0. */
+TCase *texel_suite_add_tcase (Suite * s, const gchar * name, gint timeout);
 
 /* Fixed caps "video/x-raw,format=@format,width=@width,height=@height,
  * framerate=30/1,pixel-aspect-ratio=1/1", then ",@yuv_fields" for YUV
