@@ -29,11 +29,6 @@
 #include "texel-cube.h"
 #include "texel-frames.h"
 
-static const gchar *all_formats[] = {
-  "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
-  "BGRx", "ARGB", "ABGR", "RGB", "BGR", "GRAY8", "P010_10LE"
-};
-
 /* The double properties, their range and default. */
 typedef struct
 {
@@ -291,7 +286,7 @@ GST_END_TEST;
  * output, exactly. Odd sizes. */
 GST_START_TEST (test_formats)
 {
-  const gchar *format = all_formats[__i__];
+  const gchar *format = texel_all_formats[__i__];
   gchar *caps = make_caps (format, 37, 23);
   GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (__i__);
@@ -862,7 +857,7 @@ GST_END_TEST;
  * reference's output with the same table, exactly. */
 GST_START_TEST (test_lut_formats)
 {
-  const gchar *format = all_formats[__i__];
+  const gchar *format = texel_all_formats[__i__];
   gchar *caps = make_caps (format, 21, 13);
   GstVideoInfo info = texel_video_info_from_caps_string (caps);
   gchar *path = data_path ("squares-5.cube");
@@ -1051,7 +1046,7 @@ texeladjust_suite (void)
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_tone_map_property);
   tcase_add_test (tc, test_passthrough);
-  tcase_add_loop_test (tc, test_formats, 0, G_N_ELEMENTS (all_formats));
+  tcase_add_loop_test (tc, test_formats, 0, TEXEL_N_FORMATS);
   tcase_add_test (tc, test_known_values);
   tcase_add_loop_test (tc, test_gst_elements, 0, G_N_ELEMENTS (gst_formats));
   tcase_add_test (tc, test_white_point_primaries);
@@ -1062,7 +1057,7 @@ texeladjust_suite (void)
 #endif
   tcase_add_test (tc, test_lut_property);
   tcase_add_test (tc, test_lut_known);
-  tcase_add_loop_test (tc, test_lut_formats, 0, G_N_ELEMENTS (all_formats));
+  tcase_add_loop_test (tc, test_lut_formats, 0, TEXEL_N_FORMATS);
   tcase_add_test (tc, test_lut_broken_at_start);
   tcase_add_test (tc, test_lut_while_playing);
   tcase_add_test (tc, test_pipeline);

@@ -62,11 +62,6 @@
 #define IN_W 320
 #define IN_H 240
 
-static const gchar *all_formats[] = {
-  "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
-  "BGRx", "ARGB", "ABGR", "RGB", "BGR", "GRAY8", "P010_10LE"
-};
-
 /* Every input format into these ... */
 static const gchar *rep_outputs[] = { "RGBA", "NV12", "I420", "P010_10LE",
   "BGR"
@@ -364,7 +359,7 @@ compare_backends (const gchar * in_fmt, const gchar * out_fmt)
 
 GST_START_TEST (test_input_formats)
 {
-  const gchar *in_fmt = all_formats[__i__];
+  const gchar *in_fmt = texel_all_formats[__i__];
   guint o;
 
   for (o = 0; o < G_N_ELEMENTS (rep_outputs); o++)
@@ -378,14 +373,14 @@ GST_START_TEST (test_output_formats)
   const gchar *in_fmt = rep_inputs[__i__];
   guint o, r;
 
-  for (o = 0; o < G_N_ELEMENTS (all_formats); o++) {
+  for (o = 0; o < TEXEL_N_FORMATS; o++) {
     gboolean done = FALSE;
 
     /* Pairs test_input_formats already covers. */
     for (r = 0; r < G_N_ELEMENTS (rep_outputs); r++)
-      done |= g_str_equal (all_formats[o], rep_outputs[r]);
+      done |= g_str_equal (texel_all_formats[o], rep_outputs[r]);
     if (!done)
-      compare_backends (in_fmt, all_formats[o]);
+      compare_backends (in_fmt, texel_all_formats[o]);
   }
 }
 
@@ -909,8 +904,7 @@ texelconvert_gpu_suite (void)
   Suite *s = suite_create ("texelconvert-gpu");
   TCase *tc = texel_suite_add_tcase (s, "cuda-vs-cpu", 300);
 
-  tcase_add_loop_test (tc, test_input_formats, 0,
-      G_N_ELEMENTS (all_formats));
+  tcase_add_loop_test (tc, test_input_formats, 0, TEXEL_N_FORMATS);
   tcase_add_loop_test (tc, test_output_formats, 0,
       G_N_ELEMENTS (rep_inputs));
   tcase_add_test (tc, test_frames_in_flight);

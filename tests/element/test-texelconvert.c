@@ -57,11 +57,6 @@
 /* Codes between texelconvert's and videoconvert's subsampled output. */
 #define VIDEOCONVERT_TOL 1
 
-static const gchar *all_formats[] = {
-  "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
-  "BGRx", "ARGB", "ABGR", "RGB", "BGR", "GRAY8", "P010_10LE"
-};
-
 /* ------------------------------------------------------------------------ */
 /* Frames: generic per-component access through GstVideoFrame, so that one
  * helper serves every format (planar, semi-planar, packed, 10-bit). */
@@ -418,13 +413,13 @@ GST_START_TEST (test_create)
   fail_unless (sink != NULL && src != NULL);
 
   /* Every format, any size 1..32767, on both pads. */
-  for (i = 0; i < G_N_ELEMENTS (all_formats); i++) {
+  for (i = 0; i < TEXEL_N_FORMATS; i++) {
     const gint sizes[][2] = { {1, 1}, {32767, 32767}, {1921, 1081} };
     guint k;
 
     for (k = 0; k < G_N_ELEMENTS (sizes); k++) {
       gchar *s = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d",
-          all_formats[i], sizes[k][0], sizes[k][1]);
+          texel_all_formats[i], sizes[k][0], sizes[k][1]);
       GstCaps *c = gst_caps_from_string (s);
 
       tmpl = gst_pad_get_pad_template_caps (sink);
@@ -1040,7 +1035,7 @@ static const struct
 
 GST_START_TEST (test_round_trip)
 {
-  const gchar *fmt = all_formats[__i__];
+  const gchar *fmt = texel_all_formats[__i__];
   const GstVideoFormatInfo *finfo =
       gst_video_format_get_info (gst_video_format_from_string (fmt));
   gboolean yuv = GST_VIDEO_FORMAT_INFO_IS_YUV (finfo);
@@ -2198,7 +2193,7 @@ texelconvert_suite (void)
   tcase_add_test (tc, test_colour_known_bt601);
   tcase_add_test (tc, test_colour_known_other_matrices);
   tcase_add_test (tc, test_colour_known_yuv_to_rgb);
-  tcase_add_loop_test (tc, test_round_trip, 0, G_N_ELEMENTS (all_formats));
+  tcase_add_loop_test (tc, test_round_trip, 0, TEXEL_N_FORMATS);
 
   tc = tcase_create ("geometry");
   suite_add_tcase (s, tc);

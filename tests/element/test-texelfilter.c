@@ -31,11 +31,6 @@
 #include "texel-filter.h"
 #include "texel-frames.h"
 
-static const gchar *all_formats[] = {
-  "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
-  "BGRx", "ARGB", "ABGR", "RGB", "BGR", "GRAY8", "P010_10LE"
-};
-
 /* The numeric properties: range and default. */
 typedef struct
 {
@@ -391,7 +386,7 @@ GST_END_TEST;
  * that read across their edges). */
 GST_START_TEST (test_formats)
 {
-  const gchar *format = all_formats[__i__];
+  const gchar *format = texel_all_formats[__i__];
   gchar *caps = make_caps (format, 37, 23);
   GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (__i__);
@@ -632,7 +627,7 @@ texelfilter_suite (void)
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_bad_values);
   tcase_add_test (tc, test_passthrough);
-  tcase_add_loop_test (tc, test_formats, 0, G_N_ELEMENTS (all_formats));
+  tcase_add_loop_test (tc, test_formats, 0, TEXEL_N_FORMATS);
   tcase_add_test (tc, test_planes_luma);
   tcase_add_test (tc, test_caps);
   tcase_add_test (tc, test_change_while_playing);

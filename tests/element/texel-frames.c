@@ -8,6 +8,11 @@
 
 #include <gst/check/gstcheck.h>
 
+const gchar *const texel_all_formats[TEXEL_N_FORMATS] = {
+  "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
+  "BGRx", "ARGB", "ABGR", "RGB", "BGR", "GRAY8", "P010_10LE"
+};
+
 static guint8 *
 frame_comp_ptr (const GstVideoFrame * f, guint comp, gint x, gint y)
 {

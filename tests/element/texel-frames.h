@@ -14,6 +14,10 @@
 
 #include "texel-image.h"
 
+/* Every raw video format the elements take. */
+#define TEXEL_N_FORMATS 16
+extern const gchar *const texel_all_formats[TEXEL_N_FORMATS];
+
 /* Code of component @comp at its sample (@x, @y), whatever the format:
  * planar, semi-planar, packed or 10-bit (P010 read as 10-bit codes). */
 guint frame_get (const GstVideoFrame * f, guint comp, gint x, gint y);

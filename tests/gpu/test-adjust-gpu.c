@@ -310,14 +310,10 @@ run_case (Context * ctx, int s, TexelFormat format, int ci, int width,
     plan.kernel.lut3d_hw = 1;
   if (plan.kernel.lut3d_hw && plan.lut3d_hw_error > ctx->lut_bound[s])
     ctx->lut_bound[s] = plan.lut3d_hw_error;
-  host_image_init (&in, format, width, height);
-  host_image_randomize (&in);
-  for (i = 0; i < 2; i++) {
-    host_image_init (&cpu[i], format, width, height);
-    host_image_init (&gpu[i], format, width, height);
-    memset (cpu[i].mem, i ? POISON_B : POISON_A, cpu[i].size);
+  case_images_init (&in, cpu, gpu, format, width, height, format, width,
+      height);
+  for (i = 0; i < 2; i++)
     texel_adjust_cpu (&plan, &in.img, &cpu[i].img, 0, height);
-  }
 
   for (m = 0; m < n_modes; m++) {
     Comparison cmp;
@@ -357,11 +353,7 @@ run_case (Context * ctx, int s, TexelFormat format, int ci, int width,
     tally_add (&ctx->tally[s], &cmp);
   }
 
-  host_image_clear (&in);
-  for (i = 0; i < 2; i++) {
-    host_image_clear (&cpu[i]);
-    host_image_clear (&gpu[i]);
-  }
+  case_images_clear (&in, cpu, gpu);
 }
 
 /* ------------------------------------------------------------------ */

@@ -277,14 +277,10 @@ run_case (Context * ctx, PairSummary * pair, const Geometry * g,
     return;
   }
 
-  host_image_init (&in, in_format, in_w, g->in_h);
-  host_image_randomize (&in);
-  for (i = 0; i < 2; i++) {
-    host_image_init (&cpu[i], out_format, out_w, g->out_h);
-    host_image_init (&gpu[i], out_format, out_w, g->out_h);
-    memset (cpu[i].mem, i ? POISON_B : POISON_A, cpu[i].size);
+  case_images_init (&in, cpu, gpu, in_format, in_w, g->in_h, out_format,
+      out_w, g->out_h);
+  for (i = 0; i < 2; i++)
     texel_convert_cpu (&plan, &in.img, &cpu[i].img, 0, g->out_h);
-  }
 
   for (m = 0; m < n_modes; m++) {
     int textured = uses_textures (in_format, modes[m]);
@@ -320,11 +316,7 @@ run_case (Context * ctx, PairSummary * pair, const Geometry * g,
     record (ctx, pair, &plan, textured, cmp.max_error, bound);
   }
 
-  host_image_clear (&in);
-  for (i = 0; i < 2; i++) {
-    host_image_clear (&cpu[i]);
-    host_image_clear (&gpu[i]);
-  }
+  case_images_clear (&in, cpu, gpu);
 }
 
 static void

@@ -235,18 +235,14 @@ run_case (Context * ctx, int s, TexelFormat format, int border, int planes,
     ctx->failed++;
     return;
   }
-  if (host_image_init (&in, format, width, height) != 0) {
+  if (case_images_init (&in, cpu, gpu, format, width, height, format, width,
+          height) != 0) {
     printf ("FAIL: out of memory\n");
     ctx->failed++;
     return;
   }
-  host_image_randomize (&in);
-  for (i = 0; i < 2; i++) {
-    host_image_init (&cpu[i], format, width, height);
-    host_image_init (&gpu[i], format, width, height);
-    memset (cpu[i].mem, i ? POISON_B : POISON_A, cpu[i].size);
+  for (i = 0; i < 2; i++)
     texel_filter_cpu (&plan, &in.img, &cpu[i].img, 0, height);
-  }
 
   for (m = 0; m < n_modes; m++) {
     Comparison cmp;
@@ -277,11 +273,7 @@ run_case (Context * ctx, int s, TexelFormat format, int border, int planes,
     tally_add (&ctx->tally[s], &cmp);
   }
 
-  host_image_clear (&in);
-  for (i = 0; i < 2; i++) {
-    host_image_clear (&cpu[i]);
-    host_image_clear (&gpu[i]);
-  }
+  case_images_clear (&in, cpu, gpu);
 }
 
 static void

@@ -666,14 +666,10 @@ run_case (Context * ctx, const Case * cs, TexelFormat in_format,
     ctx->failed++;
     return;
   }
-  host_image_init (&in, in_format, cs->in_w, cs->in_h);
-  host_image_randomize (&in);
-  for (r = 0; r < 2; r++) {
-    host_image_init (&cpu[r], out_format, cs->out_w, cs->out_h);
-    host_image_init (&gpu[r], out_format, cs->out_w, cs->out_h);
-    memset (cpu[r].mem, r ? POISON_B : POISON_A, cpu[r].size);
+  case_images_init (&in, cpu, gpu, in_format, cs->in_w, cs->in_h, out_format,
+      cs->out_w, cs->out_h);
+  for (r = 0; r < 2; r++)
     texel_warp_cpu (&plan, &in.img, &cpu[r].img, 0, cs->out_h);
-  }
 
   err = warp_image_alloc (&gin, mode, &in);
   if (err == cudaSuccess)
@@ -711,11 +707,7 @@ run_case (Context * ctx, const Case * cs, TexelFormat in_format,
   }
   gpu_image_free (&gin);
   gpu_image_free (&gout);
-  free (in.mem);
-  for (r = 0; r < 2; r++) {
-    free (cpu[r].mem);
-    free (gpu[r].mem);
-  }
+  case_images_clear (&in, cpu, gpu);
 }
 
 /* ------------------------------------------------------------------ */
@@ -846,8 +838,8 @@ check_opencv_view (Context *ctx, const Case *cs)
 done:
   gpu_image_free (&gin);
   gpu_image_free (&gout);
-  free (in.mem);
-  free (out.mem);
+  host_image_clear (&in);
+  host_image_clear (&out);
 }
 
 /* The entry point refuses the default stream and a mismatching output. */
@@ -887,8 +879,8 @@ check_api (Context * ctx)
   }
   gpu_image_free (&gin);
   gpu_image_free (&gout);
-  free (in.mem);
-  free (out.mem);
+  host_image_clear (&in);
+  host_image_clear (&out);
 }
 
 int

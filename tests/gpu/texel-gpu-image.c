@@ -161,18 +161,40 @@ host_image_randomize (HostImage *h)
 }
 
 int
-host_image_init_poisoned (HostImage out[2], TexelFormat format, int width,
-                          int height)
+case_images_init (HostImage *in, HostImage cpu[2], HostImage gpu[2],
+                  TexelFormat in_format, int in_w, int in_h,
+                  TexelFormat out_format, int out_w, int out_h)
+{
+  int failed, i;
+
+  memset (cpu, 0, 2 * sizeof (HostImage));
+  memset (gpu, 0, 2 * sizeof (HostImage));
+  failed = host_image_init (in, in_format, in_w, in_h);
+  if (!failed)
+    host_image_randomize (in);
+  for (i = 0; i < 2 && !failed; i++)
+    {
+      failed |= host_image_init (&cpu[i], out_format, out_w, out_h);
+      failed |= host_image_init (&gpu[i], out_format, out_w, out_h);
+      if (!failed)
+        memset (cpu[i].mem, i ? POISON_B : POISON_A, cpu[i].size);
+    }
+  if (failed)
+    case_images_clear (in, cpu, gpu);
+  return failed ? -1 : 0;
+}
+
+void
+case_images_clear (HostImage *in, HostImage cpu[2], HostImage gpu[2])
 {
   int i;
 
+  host_image_clear (in);
   for (i = 0; i < 2; i++)
     {
-      if (host_image_init (&out[i], format, width, height) != 0)
-        return -1;
-      memset (out[i].mem, i ? POISON_B : POISON_A, out[i].size);
+      host_image_clear (&cpu[i]);
+      host_image_clear (&gpu[i]);
     }
-  return 0;
 }
 
 int

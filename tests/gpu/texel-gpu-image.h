@@ -72,9 +72,13 @@ void host_image_clear (HostImage *h);
  * every producer writes them: textures would filter the low bits, the CPU
  * drops them). */
 void host_image_randomize (HostImage *h);
-/* Two outputs, poisoned with POISON_A and POISON_B. */
-int host_image_init_poisoned (HostImage out[2], TexelFormat format, int width,
-                              int height);
+/* One case's images: a random input @in (@in_format, @in_w x @in_h),
+ * two CPU outputs @cpu (poisoned with POISON_A and POISON_B) and two GPU
+ * outputs @gpu (@out_format, @out_w x @out_h). -1 where out of memory. */
+int case_images_init (HostImage *in, HostImage cpu[2], HostImage gpu[2],
+                      TexelFormat in_format, int in_w, int in_h,
+                      TexelFormat out_format, int out_w, int out_h);
+void case_images_clear (HostImage *in, HostImage cpu[2], HostImage gpu[2]);
 int plane_rows (const TexelImage *img, int p);
 /* The first byte of component @c's sample (@x, @y), in its own grid. */
 uint8_t *host_sample (const HostImage *h, int c, int x, int y);
