@@ -565,49 +565,51 @@ typedef struct
   int unwritten, stray;
 } WarpComparison;
 
+typedef struct
+{
+  const TexelWarpPlan *plan;
+  const HostImage *cpu, *gpu;
+  int bound;
+  WarpComparison *cmp;
+} WarpCompareData;
+
+static void
+compare_warp_sample (void *data, int c, int x, int y, size_t at)
+{
+  WarpCompareData *d = data;
+  WarpComparison *cmp = d->cmp;
+  const TexelConvertPlan *s = &d->plan->sampling;
+  const TexelFormatDesc *desc = &s->out;
+  const TexelComponent *comp = &desc->comp[c];
+  double lx = comp->x_shift ? 2.0 * x + s->out_chroma_off[0] : x + 0.5;
+  double ly = comp->y_shift ? 2.0 * y + s->out_chroma_off[1] : y + 0.5;
+  int diff = abs ((int) read_code (desc, d->cpu[0].mem + at)
+      - (int) read_code (desc, d->gpu[0].mem + at));
+
+  cmp->samples++;
+  if (diff > d->bound && ambiguous (d->plan, lx, ly)) {
+    cmp->tolerated++;
+    return;
+  }
+  if (diff > cmp->max_error) {
+    cmp->max_error = diff;
+    cmp->worst_comp = c;
+    cmp->worst_x = x;
+    cmp->worst_y = y;
+    cmp->worst_cpu = read_code (desc, d->cpu[0].mem + at);
+    cmp->worst_gpu = read_code (desc, d->gpu[0].mem + at);
+  }
+}
+
 /* @cpu and @gpu: two runs each (poisons A and B) of one output. */
 static void
 compare_warp_outputs (const TexelWarpPlan * plan, const HostImage cpu[2],
     const HostImage gpu[2], int bound, WarpComparison * cmp)
 {
-  const TexelConvertPlan *s = &plan->sampling;
-  const TexelImage *img = &cpu[0].img;
-  const TexelFormatDesc *desc = &s->out;
-  int c;
+  WarpCompareData d = { plan, cpu, gpu, bound, cmp };
 
   memset (cmp, 0, sizeof (*cmp));
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    const TexelComponent *comp = &desc->comp[c];
-    int w, h, x, y;
-
-    if (comp->plane < 0)
-      continue;
-    w = -((-img->width) >> comp->x_shift);
-    h = -((-img->height) >> comp->y_shift);
-    for (y = 0; y < h; y++) {
-      for (x = 0; x < w; x++) {
-        size_t at = (size_t) (host_sample (&cpu[0], c, x, y) - cpu[0].mem);
-        double lx = comp->x_shift ? 2.0 * x + s->out_chroma_off[0] : x + 0.5;
-        double ly = comp->y_shift ? 2.0 * y + s->out_chroma_off[1] : y + 0.5;
-        int diff = abs ((int) read_code (desc, cpu[0].mem + at)
-            - (int) read_code (desc, gpu[0].mem + at));
-
-        cmp->samples++;
-        if (diff > bound && ambiguous (plan, lx, ly)) {
-          cmp->tolerated++;
-          continue;
-        }
-        if (diff > cmp->max_error) {
-          cmp->max_error = diff;
-          cmp->worst_comp = c;
-          cmp->worst_x = x;
-          cmp->worst_y = y;
-          cmp->worst_cpu = read_code (desc, cpu[0].mem + at);
-          cmp->worst_gpu = read_code (desc, gpu[0].mem + at);
-        }
-      }
-    }
-  }
+  for_each_sample (&cpu[0], compare_warp_sample, &d);
   compare_written (cpu, gpu, NULL, &cmp->unwritten, &cmp->stray, NULL);
 }
 

@@ -456,58 +456,73 @@ compare_written (const HostImage cpu[2], const HostImage gpu[2],
 }
 
 void
-compare_outputs (const HostImage cpu[2], const HostImage gpu[2],
-                 Comparison *cmp)
+for_each_sample (const HostImage *h, SampleFunc f, void *data)
 {
-  const TexelImage *img = &cpu[0].img;
-  const TexelFormatDesc *desc = texel_format_desc (img->format);
-  uint8_t *is_sample = calloc (cpu[0].size, 1);
+  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
   int c;
 
-  memset (cmp, 0, sizeof (*cmp));
   for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
     {
       const TexelComponent *comp = &desc->comp[c];
-      int w, h, x, y;
+      int w, hh, x, y;
 
       if (comp->plane < 0)
         continue;
-      w = -((-img->width) >> comp->x_shift);
-      h = -((-img->height) >> comp->y_shift);
-      for (y = 0; y < h; y++)
-        {
-          for (x = 0; x < w; x++)
-            {
-              size_t at = (size_t)(host_sample (&cpu[0], c, x, y) - cpu[0].mem);
-              int written = memcmp (cpu[0].mem + at, cpu[1].mem + at,
-                                    desc->bytes_per_sample)
-                            == 0;
-              int diff;
-
-              memset (is_sample + at, 1, desc->bytes_per_sample);
-              if (!written)
-                continue;
-              diff = abs ((int)read_code (desc, cpu[0].mem + at)
-                          - (int)read_code (desc, gpu[0].mem + at));
-              cmp->samples++;
-              cmp->over0 += diff > 0;
-              cmp->over1 += diff > 1;
-              cmp->over2 += diff > 2;
-              if (diff > cmp->max_error)
-                {
-                  cmp->max_error = diff;
-                  cmp->worst_comp = c;
-                  cmp->worst_x = x;
-                  cmp->worst_y = y;
-                  cmp->worst_cpu = read_code (desc, cpu[0].mem + at);
-                  cmp->worst_gpu = read_code (desc, gpu[0].mem + at);
-                }
-            }
-        }
+      w = -((-h->img.width) >> comp->x_shift);
+      hh = -((-h->img.height) >> comp->y_shift);
+      for (y = 0; y < hh; y++)
+        for (x = 0; x < w; x++)
+          f (data, c, x, y, (size_t)(host_sample (h, c, x, y) - h->mem));
     }
-  compare_written (cpu, gpu, is_sample, &cmp->unwritten, &cmp->stray,
+}
+
+typedef struct
+{
+  const HostImage *cpu, *gpu;
+  const TexelFormatDesc *desc;
+  uint8_t *is_sample;
+  Comparison *cmp;
+} CompareData;
+
+static void
+compare_sample (void *data, int c, int x, int y, size_t at)
+{
+  CompareData *d = data;
+  Comparison *cmp = d->cmp;
+  const uint8_t *a = d->cpu[0].mem + at, *b = d->gpu[0].mem + at;
+  int diff;
+
+  memset (d->is_sample + at, 1, d->desc->bytes_per_sample);
+  if (memcmp (a, d->cpu[1].mem + at, d->desc->bytes_per_sample) != 0)
+    return; /* not written by the CPU */
+  diff = abs ((int)read_code (d->desc, a) - (int)read_code (d->desc, b));
+  cmp->samples++;
+  cmp->over0 += diff > 0;
+  cmp->over1 += diff > 1;
+  cmp->over2 += diff > 2;
+  if (diff > cmp->max_error)
+    {
+      cmp->max_error = diff;
+      cmp->worst_comp = c;
+      cmp->worst_x = x;
+      cmp->worst_y = y;
+      cmp->worst_cpu = read_code (d->desc, a);
+      cmp->worst_gpu = read_code (d->desc, b);
+    }
+}
+
+void
+compare_outputs (const HostImage cpu[2], const HostImage gpu[2],
+                 Comparison *cmp)
+{
+  CompareData d = { cpu, gpu, texel_format_desc (cpu[0].img.format),
+                    calloc (cpu[0].size, 1), cmp };
+
+  memset (cmp, 0, sizeof (*cmp));
+  for_each_sample (&cpu[0], compare_sample, &d);
+  compare_written (cpu, gpu, d.is_sample, &cmp->unwritten, &cmp->stray,
                    &cmp->bad_padding);
-  free (is_sample);
+  free (d.is_sample);
 }
 
 void

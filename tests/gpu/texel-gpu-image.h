@@ -142,6 +142,11 @@ typedef struct
   int bad_padding; /* written non-component bytes that differ */
 } Comparison;
 
+/* Calls @f for every sample of every component of @h: the component,
+ * (@x, @y) in its own grid and the sample's offset into @h->mem. */
+typedef void (*SampleFunc) (void *data, int c, int x, int y, size_t at);
+void for_each_sample (const HostImage *h, SampleFunc f, void *data);
+
 unsigned read_code (const TexelFormatDesc *desc, const uint8_t *p);
 
 /* @cpu and @gpu hold two runs each (poisons A and B) of one output:
