@@ -704,10 +704,8 @@ static Suite *
 cudamemory_gpu_suite (void)
 {
   Suite *s = suite_create ("cudamemory-gpu");
-  TCase *tc = tcase_create ("cuda-memory");
+  TCase *tc = texel_suite_add_tcase (s, "cuda-memory", 300);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 300);
   tcase_add_loop_test (tc, test_upload_convert_download, 0,
                        2 * G_N_ELEMENTS (cases));
   tcase_add_test (tc, test_chain_stays_on_device);

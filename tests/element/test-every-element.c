@@ -55,25 +55,6 @@ static const TexelElement elements[] = {
       {"pan=10 tilt=5 rotation=-20", "pan=-15 tilt=0 rotation=5"}},
 };
 
-/* "name=value name=value" on @object. */
-static void
-set_properties (GObject * object, const gchar * settings)
-{
-  gchar **tokens = g_strsplit (settings, " ", -1);
-  gchar **t;
-
-  for (t = tokens; *t; t++) {
-    gchar *eq = strchr (*t, '=');
-
-    fail_unless (eq != NULL, "bad setting '%s'", *t);
-    *eq = '\0';
-    fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (object),
-            *t) != NULL, "no property %s", *t);
-    gst_util_set_object_arg (object, *t, eq + 1);
-  }
-  g_strfreev (tokens);
-}
-
 /* The backend under test: TEXEL_TEST_BACKEND, else the CPU reference. */
 static const gchar *
 test_backend (void)
@@ -93,7 +74,7 @@ element_harness_new (const TexelElement * te)
   fail_unless (e != NULL, "no %s (GST_PLUGIN_PATH_1_0=%s)", te->factory,
       GST_STR_NULL (g_getenv ("GST_PLUGIN_PATH_1_0")));
   gst_util_set_object_arg (G_OBJECT (e), "backend", test_backend ());
-  set_properties (G_OBJECT (e), te->props);
+  texel_set_properties (G_OBJECT (e), te->props, FALSE);
   /* A bus of its own, so that its messages can be read. */
   gst_element_set_bus (e, bus);
   gst_object_unref (bus);
@@ -294,7 +275,8 @@ GST_START_TEST (test_properties_from_another_thread)
   /* This thread changes the element's settings while the streaming thread
    * processes frames, until the stream ends. */
   while (!msg) {
-    set_properties (G_OBJECT (element), te->changes[changes++ % 2]);
+    texel_set_properties (G_OBJECT (element), te->changes[changes++ % 2],
+        FALSE);
     msg = gst_bus_timed_pop_filtered (bus, GST_MSECOND,
         GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
   }
@@ -397,10 +379,8 @@ static Suite *
 every_element_suite (void)
 {
   Suite *s = suite_create ("every-element");
-  TCase *tc = tcase_create ("bad-input");
+  TCase *tc = texel_suite_add_tcase (s, "bad-input", 120);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
   tcase_add_loop_test (tc, test_bad_buffers, 0,
       G_N_ELEMENTS (elements) * N_BAD);
   tcase_add_loop_test (tc, test_renegotiation, 0, G_N_ELEMENTS (elements));

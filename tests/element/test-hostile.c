@@ -45,31 +45,15 @@ harness_new (const gchar *factory, const gchar *props)
 {
   GstElement *e = gst_element_factory_make (factory, NULL);
   GstBus *bus = gst_bus_new ();
-  gchar **tokens = g_strsplit (props, " ", -1), **t;
-  GstHarness *h;
 
   fail_unless (e != NULL, "no %s", factory);
   gst_util_set_object_arg (G_OBJECT (e), "backend", test_backend ());
   /* On the GPU path each output comes out with its own input. */
   g_object_set (e, "frames-in-flight", 0, NULL);
-  for (t = tokens; *t; t++)
-    {
-      gchar *eq = strchr (*t, '=');
-
-      if (!eq)
-        continue;
-      *eq = '\0';
-      fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (e), *t)
-                       != NULL,
-                   "no property %s", *t);
-      gst_util_set_object_arg (G_OBJECT (e), *t, eq + 1);
-    }
-  g_strfreev (tokens);
+  texel_set_properties (G_OBJECT (e), props, FALSE);
   gst_element_set_bus (e, bus);
   gst_object_unref (bus);
-  h = gst_harness_new_with_element (e, "sink", "src");
-  gst_object_unref (e);
-  return h;
+  return texel_harness_new_with (e);
 }
 
 /* The messages of @type waiting on the element's bus: how many, and their

@@ -29,11 +29,6 @@
 #include "texel-cube.h"
 #include "texel-frames.h"
 
-static const gchar *all_formats[] = {
-  "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
-  "BGRx", "ARGB", "ABGR", "RGB", "BGR", "GRAY8", "P010_10LE"
-};
-
 /* The double properties, their range and default. */
 typedef struct
 {
@@ -63,63 +58,8 @@ static const DoubleProperty properties[] = {
 static gchar *
 make_caps (const gchar * format, gint width, gint height)
 {
-  const GstVideoFormatInfo *finfo =
-      gst_video_format_get_info (gst_video_format_from_string (format));
-
-  fail_unless (finfo != NULL);
-  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1,pixel-aspect-ratio=1/1%s", format, width, height,
-      GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) ? ",colorimetry=bt709" :
-      GST_VIDEO_FORMAT_INFO_IS_RGB (finfo) ? ",colorimetry=sRGB" : "");
-}
-
-static GstVideoInfo
-info_from_caps_string (const gchar * s)
-{
-  GstCaps *caps = gst_caps_from_string (s);
-  GstVideoInfo info;
-
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  gst_caps_unref (caps);
-  return info;
-}
-
-/* Random valid codes (P010: 10-bit codes). */
-static GstBuffer *
-make_random_buffer (const GstVideoInfo * info, GRand * rand, GstClockTime pts)
-{
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info),
-      NULL);
-  GstVideoFrame f;
-  guint c, max = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? 1023 : 255;
-  gint x, y;
-
-  gst_buffer_memset (buf, 0, 0xff, GST_VIDEO_INFO_SIZE (info));
-  fail_unless (gst_video_frame_map (&f, info, buf, GST_MAP_WRITE));
-  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&f); c++)
-    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&f, c); y++)
-      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&f, c); x++)
-        frame_set (&f, c, x, y, g_rand_int_range (rand, 0, max + 1));
-  gst_video_frame_unmap (&f);
-  GST_BUFFER_PTS (buf) = pts;
-  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
-  return buf;
-}
-
-static void
-image_from_frame (TexelImage * img, GstVideoFrame * f)
-{
-  guint p;
-
-  memset (img, 0, sizeof (*img));
-  img->format = texel_format_from_name (gst_video_format_to_string
-      (GST_VIDEO_FRAME_FORMAT (f)));
-  img->width = GST_VIDEO_FRAME_WIDTH (f);
-  img->height = GST_VIDEO_FRAME_HEIGHT (f);
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (f); p++) {
-    img->data[p] = GST_VIDEO_FRAME_PLANE_DATA (f, p);
-    img->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (f, p);
-  }
+  return texel_caps_new (format, width, height, "colorimetry=bt709",
+      "colorimetry=sRGB");
 }
 
 /* The colorimetry make_caps () gives, as the element reads it. */
@@ -211,8 +151,8 @@ check_reference (const GstVideoInfo * info, GstBuffer * in, GstBuffer * out,
   fail_unless (gst_video_frame_map (&fin, info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fout, info, out, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fref, info, ref, GST_MAP_WRITE));
-  image_from_frame (&iin, &fin);
-  image_from_frame (&iref, &fref);
+  texel_image_from_frame (&iin, &fin);
+  texel_image_from_frame (&iref, &fref);
   fail_unless (texel_adjust_plan_init (&plan, cfg, iin.format, iin.width,
           iin.height, &why) == 0, "plan: %s", why);
   texel_adjust_cpu (&plan, &iin, &iref, 0, iin.height);
@@ -253,13 +193,6 @@ adjust_harness_new (const gchar * props)
   h = gst_harness_new_with_element (e, "sink", "src");
   gst_object_unref (e);
   return h;
-}
-
-static GstBuffer *
-push_pull (GstHarness * h, GstBuffer * in)
-{
-  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-  return gst_harness_pull (h);
 }
 
 /* ------------------------------------------------------------------ */
@@ -330,14 +263,14 @@ GST_END_TEST;
 GST_START_TEST (test_passthrough)
 {
   gchar *caps = make_caps ("NV12", 32, 16);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (1);
   GstHarness *h = adjust_harness_new (NULL);
   GstBuffer *in, *out;
 
   gst_harness_set_caps_str (h, caps, caps);
-  in = make_random_buffer (&info, rand, 0);
-  out = push_pull (h, in);
+  in = texel_buffer_new_random (&info, rand, 0);
+  out = texel_push_pull (h, in);
   fail_unless (out == in, "neutral settings: not passthrough");
   fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
           (h->element)));
@@ -353,9 +286,9 @@ GST_END_TEST;
  * output, exactly. Odd sizes. */
 GST_START_TEST (test_formats)
 {
-  const gchar *format = all_formats[__i__];
+  const gchar *format = texel_all_formats[__i__];
   gchar *caps = make_caps (format, 37, 23);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (__i__);
   static const gchar *settings[] = {
     "gamma=1.5 saturation=1.3",
@@ -378,9 +311,9 @@ GST_START_TEST (test_formats)
     TexelAdjustConfig cfg;
 
     gst_harness_set_caps_str (h, caps, caps);
-    in = make_random_buffer (&info, rand, 0);
+    in = texel_buffer_new_random (&info, rand, 0);
     gst_buffer_ref (in);
-    out = push_pull (h, in);
+    out = texel_push_pull (h, in);
     fail_if (out == in, "%s %s: passthrough", format, settings[s]);
     out_caps = gst_pad_get_current_caps (h->sinkpad);
     {
@@ -447,7 +380,7 @@ static GstBuffer *
 run_harness (GstHarness * h, const gchar * caps, GstBuffer * in)
 {
   gst_harness_set_caps_str (h, caps, caps);
-  return push_pull (h, gst_buffer_copy_deep (in));
+  return texel_push_pull (h, gst_buffer_copy_deep (in));
 }
 
 GST_START_TEST (test_gst_elements)
@@ -469,10 +402,10 @@ GST_START_TEST (test_gst_elements)
        * YUV: plane 1 taken for U); texeladjust reads the components. */
       gchar *props = gst_settings_string (&gst_settings[s], " ",
           strcmp (format, "YV12") == 0 ? -1.0 : 1.0);
-      GstVideoInfo info = info_from_caps_string (caps);
+      GstVideoInfo info = texel_video_info_from_caps_string (caps);
       GstHarness *ref = gst_harness_new_parse (chain);
       GstHarness *h = adjust_harness_new (props);
-      GstBuffer *in = make_random_buffer (&info, rand, 0);
+      GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
       GstBuffer *want = run_harness (ref, caps, in);
       GstBuffer *got = run_harness (h, caps, in);
       GstVideoFrame fw, fg;
@@ -523,7 +456,7 @@ GST_START_TEST (test_white_point_primaries)
   };
   const gchar *caps = "video/x-raw,format=NV12,width=32,height=16,"
       "framerate=30/1,colorimetry=bt2020";
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (12);
   GstHarness *h = adjust_harness_new ("white-point=3000");
   GstBuffer *in, *out, *ref;
@@ -535,9 +468,9 @@ GST_START_TEST (test_white_point_primaries)
   gint x, y;
 
   gst_harness_set_caps_str (h, caps, caps);
-  in = make_random_buffer (&info, rand, 0);
+  in = texel_buffer_new_random (&info, rand, 0);
   gst_buffer_ref (in);
-  out = push_pull (h, in);
+  out = texel_push_pull (h, in);
 
   texel_adjust_config_init (&cfg);
   cfg.white_point = 3000;
@@ -550,8 +483,8 @@ GST_START_TEST (test_white_point_primaries)
   fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fref, &info, ref, GST_MAP_WRITE));
   fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
-  image_from_frame (&iin, &fin);
-  image_from_frame (&iref, &fref);
+  texel_image_from_frame (&iin, &fin);
+  texel_image_from_frame (&iref, &fref);
   texel_adjust_cpu (&plan, &iin, &iref, 0, 16);
   for (c = 0; c < 3; c++)
     for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fout, c); y++)
@@ -589,7 +522,7 @@ GST_END_TEST;
 GST_START_TEST (test_known_values)
 {
   gchar *caps = make_caps ("RGBA", 4, 4);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GstHarness *h = adjust_harness_new ("saturation=0");
   GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info),
       NULL), *out;
@@ -606,7 +539,7 @@ GST_START_TEST (test_known_values)
       frame_set (&f, 3, x, y, 77);
     }
   gst_video_frame_unmap (&f);
-  out = push_pull (h, in);
+  out = texel_push_pull (h, in);
   fail_unless (gst_video_frame_map (&f, &info, out, GST_MAP_READ));
   for (x = 0; x < 3; x++)
     fail_unless_equals_int (frame_get (&f, x, 1, 1), 123);
@@ -620,7 +553,7 @@ GST_START_TEST (test_known_values)
   frame_set (&f, 0, 1, 1, 200);
   frame_set (&f, 1, 1, 1, 100);
   gst_video_frame_unmap (&f);
-  out = push_pull (h, in);
+  out = texel_push_pull (h, in);
   fail_unless (gst_video_frame_map (&f, &info, out, GST_MAP_READ));
   fail_unless_equals_int (frame_get (&f, 0, 1, 1), 0);
   fail_unless_equals_int (frame_get (&f, 1, 1, 1), 100);
@@ -638,7 +571,7 @@ GST_END_TEST;
 GST_START_TEST (test_change_while_playing)
 {
   gchar *caps = make_caps ("I420", 16, 8);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (2);
   GstHarness *h = adjust_harness_new (NULL);
   GstBuffer *in, *out;
@@ -650,15 +583,15 @@ GST_START_TEST (test_change_while_playing)
     const gchar *name = properties[i].name;
     gdouble v = changed_value (&properties[i]);
 
-    in = make_random_buffer (&info, rand, i * GST_SECOND / 30);
-    out = push_pull (h, in);
+    in = texel_buffer_new_random (&info, rand, i * GST_SECOND / 30);
+    out = texel_push_pull (h, in);
     fail_unless (out == in, "%s: neutral but not passthrough", name);
     gst_buffer_unref (out);
 
     g_object_set (h->element, name, v, NULL);
-    in = make_random_buffer (&info, rand, i * GST_SECOND / 30);
+    in = texel_buffer_new_random (&info, rand, i * GST_SECOND / 30);
     gst_buffer_ref (in);
-    out = push_pull (h, in);
+    out = texel_push_pull (h, in);
     fail_if (out == in, "%s=%g: passthrough", name, v);
     texel_adjust_config_init (&cfg);
     config_set (&cfg, name, v);
@@ -673,9 +606,9 @@ GST_START_TEST (test_change_while_playing)
         TEXEL_TONE_MAP_NONE;
 
     g_object_set (h->element, "tone-map", tm, NULL);
-    in = make_random_buffer (&info, rand, 0);
+    in = texel_buffer_new_random (&info, rand, 0);
     gst_buffer_ref (in);
-    out = push_pull (h, in);
+    out = texel_push_pull (h, in);
     if (tm == TEXEL_TONE_MAP_NONE) {
       fail_unless (out == in, "tone-map=none: not passthrough");
     } else {
@@ -720,7 +653,7 @@ set_nan (GstElement * e, const gchar * name)
 GST_START_TEST (test_nan_rejected)
 {
   gchar *caps = make_caps ("NV12", 16, 8);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (6);
   GstHarness *h = adjust_harness_new (NULL);
   guint i;
@@ -736,8 +669,8 @@ GST_START_TEST (test_nan_rejected)
     set_nan (h->element, name);
     g_object_get (h->element, name, &got, NULL);
     fail_unless_equals_float (got, properties[i].def);
-    in = make_random_buffer (&info, rand, 0);
-    out = push_pull (h, in);
+    in = texel_buffer_new_random (&info, rand, 0);
+    out = texel_push_pull (h, in);
     fail_unless (out == in, "%s=NaN: left passthrough", name);
     gst_buffer_unref (out);
 
@@ -746,9 +679,9 @@ GST_START_TEST (test_nan_rejected)
     set_nan (h->element, name);
     g_object_get (h->element, name, &got, NULL);
     fail_unless_equals_float (got, v);
-    in = make_random_buffer (&info, rand, 0);
+    in = texel_buffer_new_random (&info, rand, 0);
     gst_buffer_ref (in);
-    out = push_pull (h, in);
+    out = texel_push_pull (h, in);
     fail_if (out == in, "%s=%g then NaN: passthrough", name, v);
     texel_adjust_config_init (&cfg);
     config_set (&cfg, name, v);
@@ -770,7 +703,7 @@ GST_END_TEST;
 GST_START_TEST (test_controller)
 {
   gchar *caps = make_caps ("NV12", 16, 8);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (4);
   GstHarness *h = adjust_harness_new (NULL);
   GstControlSource *cs = gst_interpolation_control_source_new ();
@@ -788,9 +721,9 @@ GST_START_TEST (test_controller)
           cs));
   gst_harness_set_caps_str (h, caps, caps);
 
-  in = make_random_buffer (&info, rand, GST_SECOND / 2);
+  in = texel_buffer_new_random (&info, rand, GST_SECOND / 2);
   gst_buffer_ref (in);
-  out = push_pull (h, in);
+  out = texel_push_pull (h, in);
   g_object_get (h->element, "saturation", &sat, NULL);
   fail_unless (fabs (sat - 0.5) < 1e-9, "saturation %g at 0.5 s", sat);
   fail_if (out == in, "controlled saturation: passthrough");
@@ -879,7 +812,7 @@ GST_START_TEST (test_lut_known)
 
   for (i = 0; i < G_N_ELEMENTS (cases); i++) {
     gchar *caps = make_caps (cases[i].format, 19, 7);
-    GstVideoInfo info = info_from_caps_string (caps);
+    GstVideoInfo info = texel_video_info_from_caps_string (caps);
     gchar *path = data_path (cases[i].file);
     gchar *props = g_strdup_printf ("lut-file=%s", path);
     GstHarness *h = adjust_harness_new (props);
@@ -889,9 +822,9 @@ GST_START_TEST (test_lut_known)
     gint x, y;
 
     gst_harness_set_caps_str (h, caps, caps);
-    in = make_random_buffer (&info, rand, 0);
+    in = texel_buffer_new_random (&info, rand, 0);
     gst_buffer_ref (in);
-    out = push_pull (h, in);
+    out = texel_push_pull (h, in);
     fail_if (out == in, "%s: passthrough", cases[i].file);
     fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
     fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
@@ -924,9 +857,9 @@ GST_END_TEST;
  * reference's output with the same table, exactly. */
 GST_START_TEST (test_lut_formats)
 {
-  const gchar *format = all_formats[__i__];
+  const gchar *format = texel_all_formats[__i__];
   gchar *caps = make_caps (format, 21, 13);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   gchar *path = data_path ("squares-5.cube");
   gchar *props = g_strdup_printf ("lut-file=%s gamma=1.2 saturation=1.2",
       path);
@@ -937,9 +870,9 @@ GST_START_TEST (test_lut_formats)
   TexelAdjustConfig cfg;
 
   gst_harness_set_caps_str (h, caps, caps);
-  in = make_random_buffer (&info, rand, 0);
+  in = texel_buffer_new_random (&info, rand, 0);
   gst_buffer_ref (in);
-  out = push_pull (h, in);
+  out = texel_push_pull (h, in);
   config_from_element (h->element, &cfg);
   cfg.cube = cube;
   check_reference (&info, in, out, &cfg, "squares-5");
@@ -1028,7 +961,7 @@ GST_END_TEST;
 GST_START_TEST (test_lut_while_playing)
 {
   gchar *caps = make_caps ("RGBA", 8, 4);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (70);
   GstHarness *h = adjust_harness_new (NULL);
   gchar *invert = data_path ("invert-2-crlf.cube");
@@ -1038,15 +971,15 @@ GST_START_TEST (test_lut_while_playing)
   GstVideoFrame fin, fout;
 
   gst_harness_set_caps_str (h, caps, caps);
-  in = make_random_buffer (&info, rand, 0);
-  out = push_pull (h, in);
+  in = texel_buffer_new_random (&info, rand, 0);
+  out = texel_push_pull (h, in);
   fail_unless (out == in, "neutral: not passthrough");
   gst_buffer_unref (out);
 
   g_object_set (h->element, "lut-file", invert, NULL);
-  in = make_random_buffer (&info, rand, 0);
+  in = texel_buffer_new_random (&info, rand, 0);
   gst_buffer_ref (in);
-  out = push_pull (h, in);
+  out = texel_push_pull (h, in);
   fail_if (out == in, "lut-file set: passthrough");
   fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
@@ -1058,15 +991,15 @@ GST_START_TEST (test_lut_while_playing)
   gst_buffer_unref (out);
 
   g_object_set (h->element, "lut-file", NULL, NULL);
-  in = make_random_buffer (&info, rand, 0);
-  out = push_pull (h, in);
+  in = texel_buffer_new_random (&info, rand, 0);
+  out = texel_push_pull (h, in);
   fail_unless (out == in, "lut-file unset: not passthrough");
   gst_buffer_unref (out);
 
   bus = gst_bus_new ();
   gst_element_set_bus (h->element, bus);
   g_object_set (h->element, "lut-file", broken, NULL);
-  in = make_random_buffer (&info, rand, 0);
+  in = texel_buffer_new_random (&info, rand, 0);
   fail_if (gst_harness_push (h, in) == GST_FLOW_OK);
   text = pop_error (h->element);
   fail_unless (strstr (text, broken) != NULL, "%s", text);
@@ -1098,27 +1031,8 @@ GST_START_TEST (test_pipeline)
         "backend=cpu ! fakesink",
     "videotestsrc num-buffers=10 ! texeladjust backend=cpu ! fakesink",
   };
-  guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (lines); i++) {
-    GError *err = NULL;
-    GstElement *p = gst_parse_launch (lines[i], &err);
-    GstBus *bus;
-    GstMessage *msg;
-
-    fail_unless (p != NULL, "%s: %s", lines[i], err ? err->message : "?");
-    bus = gst_element_get_bus (p);
-    fail_unless_equals_int (gst_element_set_state (p, GST_STATE_PLAYING),
-        GST_STATE_CHANGE_ASYNC);
-    msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
-        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-    fail_unless (msg != NULL, "%s: timed out", lines[i]);
-    fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
-    gst_message_unref (msg);
-    gst_element_set_state (p, GST_STATE_NULL);
-    gst_object_unref (bus);
-    gst_object_unref (p);
-  }
+  texel_run_launch_lines (lines, G_N_ELEMENTS (lines), 30 * GST_SECOND);
 }
 
 GST_END_TEST;
@@ -1127,14 +1041,12 @@ static Suite *
 texeladjust_suite (void)
 {
   Suite *s = suite_create ("texeladjust");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = texel_suite_add_tcase (s, "general", 120);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_tone_map_property);
   tcase_add_test (tc, test_passthrough);
-  tcase_add_loop_test (tc, test_formats, 0, G_N_ELEMENTS (all_formats));
+  tcase_add_loop_test (tc, test_formats, 0, TEXEL_N_FORMATS);
   tcase_add_test (tc, test_known_values);
   tcase_add_loop_test (tc, test_gst_elements, 0, G_N_ELEMENTS (gst_formats));
   tcase_add_test (tc, test_white_point_primaries);
@@ -1145,7 +1057,7 @@ texeladjust_suite (void)
 #endif
   tcase_add_test (tc, test_lut_property);
   tcase_add_test (tc, test_lut_known);
-  tcase_add_loop_test (tc, test_lut_formats, 0, G_N_ELEMENTS (all_formats));
+  tcase_add_loop_test (tc, test_lut_formats, 0, TEXEL_N_FORMATS);
   tcase_add_test (tc, test_lut_broken_at_start);
   tcase_add_test (tc, test_lut_while_playing);
   tcase_add_test (tc, test_pipeline);
@@ -1155,10 +1067,6 @@ texeladjust_suite (void)
 int
 main (int argc, char **argv)
 {
-  /* Before gst_init: objects alive when a test's process ends fail it. */
-  if (!g_getenv ("GST_TRACERS") && !g_getenv ("TEXEL_TEST_NO_LEAKS_TRACER"))
-    g_setenv ("GST_TRACERS", "leaks", TRUE);
-
-  gst_check_init (&argc, &argv);
+  texel_check_init (&argc, &argv);
   return gst_check_run_suite (texeladjust_suite (), "texeladjust", __FILE__);
 }

@@ -62,11 +62,6 @@
 #define IN_W 320
 #define IN_H 240
 
-static const gchar *all_formats[] = {
-  "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
-  "BGRx", "ARGB", "ABGR", "RGB", "BGR", "GRAY8", "P010_10LE"
-};
-
 /* Every input format into these ... */
 static const gchar *rep_outputs[] = { "RGBA", "NV12", "I420", "P010_10LE",
   "BGR"
@@ -131,29 +126,10 @@ frame_fill_random (GstVideoFrame * f)
   }
 }
 
-static GstVideoInfo
-video_info_from_string (const gchar * caps_str)
-{
-  GstVideoInfo info;
-  GstCaps *caps = gst_caps_from_string (caps_str);
-
-  fail_unless (caps != NULL, "bad caps %s", caps_str);
-  fail_unless (gst_video_info_from_caps (&info, caps), "bad video caps %s",
-      caps_str);
-  gst_caps_unref (caps);
-  return info;
-}
-
 static gchar *
 make_caps (const gchar * format, gint width, gint height)
 {
-  const GstVideoFormatInfo *finfo =
-      gst_video_format_get_info (gst_video_format_from_string (format));
-
-  fail_unless (finfo != NULL, "unknown format %s", format);
-  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1,pixel-aspect-ratio=1/1%s", format, width, height,
-      GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) ? ",colorimetry=bt601" : "");
+  return texel_caps_new (format, width, height, "colorimetry=bt601", NULL);
 }
 
 static void
@@ -178,42 +154,15 @@ make_plain_buffer (const GstVideoInfo * info)
   return buf;
 }
 
-static gint
-plane_height (const GstVideoInfo * info, guint plane)
-{
-  guint c;
-
-  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
-    if (GST_VIDEO_FORMAT_INFO_PLANE (info->finfo, c) == plane)
-      return GST_VIDEO_INFO_COMP_HEIGHT (info, c);
-  }
-  return GST_VIDEO_INFO_HEIGHT (info);
-}
-
 /* Rows 64 bytes longer than the default, planes 40 bytes into the buffer
  * and 24 bytes apart (addresses and pitches that break the GPU's texture
  * alignment), described by a GstVideoMeta. */
 static GstBuffer *
 make_padded_buffer (const GstVideoInfo * info)
 {
-  GstVideoInfo pinfo = *info;
-  gsize offset = 40;
-  GstBuffer *buf;
-  guint p;
+  GstVideoInfo pinfo;
+  GstBuffer *buf = texel_buffer_new_padded (info, 64, 40, 24, &pinfo);
 
-  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    pinfo.stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p) + 64;
-    pinfo.offset[p] = offset;
-    offset += (gsize) pinfo.stride[p] * plane_height (info, p) + 24;
-  }
-  pinfo.size = offset;
-
-  buf = gst_buffer_new_allocate (NULL, pinfo.size, NULL);
-  gst_buffer_memset (buf, 0, 0xa5, pinfo.size);
-  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
-      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
-      pinfo.offset, pinfo.stride);
   fill_buffer (&pinfo, buf);
   return buf;
 }
@@ -235,28 +184,8 @@ make_pool_buffer (GstHarness * h, const GstVideoInfo * info)
 static GstHarness *
 texel_harness_new (const gchar * props)
 {
-  GstElement *e = gst_element_factory_make ("texelconvert", NULL);
-  gchar **tokens, **t;
-  GstHarness *h;
-  GstBus *bus;
-
-  fail_unless (e != NULL, "could not create texelconvert");
-  tokens = g_strsplit_set (props, " ", -1);
-  for (t = tokens; *t; t++) {
-    gchar *eq = strchr (*t, '=');
-
-    if (!eq)
-      continue;
-    *eq = '\0';
-    gst_util_set_object_arg (G_OBJECT (e), *t, eq + 1);
-  }
-  g_strfreev (tokens);
-  bus = gst_bus_new ();
-  gst_element_set_bus (e, bus);
-  gst_object_unref (bus);
-  h = gst_harness_new_with_element (e, "sink", "src");
-  gst_object_unref (e);
-  return h;
+  return texel_harness_new_with (texel_test_element_new ("texelconvert",
+          props));
 }
 
 static gchar *
@@ -299,25 +228,6 @@ push_pull (GstHarness * h, GstBuffer * in, const gchar * what)
   return out;
 }
 
-static void
-harness_out_info (GstHarness * h, GstVideoInfo * info)
-{
-  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
-
-  fail_unless (caps != NULL, "no output caps");
-  fail_unless (gst_video_info_from_caps (info, caps));
-  gst_caps_unref (caps);
-}
-
-static gint
-get_int_prop (gpointer obj, const gchar * name)
-{
-  gint v = -12345;
-
-  g_object_get (obj, name, &v, NULL);
-  return v;
-}
-
 static const gchar *
 strategy_memory_mode (GstElement * e, gchar ** backend)
 {
@@ -352,7 +262,7 @@ convert_cpu (const gchar * method, const gchar * in_caps,
 
   gst_harness_set_caps_str (h, in_caps, out_caps);
   out = push_pull (h, make_plain_buffer (in_info), props);
-  harness_out_info (h, out_info);
+  texel_harness_out_info (h, out_info);
   texel_harness_teardown (h);
   g_free (props);
   return out;
@@ -374,7 +284,7 @@ compare_backends (const gchar * in_fmt, const gchar * out_fmt)
     for (s = 0; s < G_N_ELEMENTS (out_sizes); s++) {
       gchar *in_caps = make_caps (in_fmt, IN_W, IN_H);
       gchar *out_caps = make_caps (out_fmt, out_sizes[s].w, out_sizes[s].h);
-      GstVideoInfo in_info = video_info_from_string (in_caps);
+      GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
       GstVideoInfo cpu_info;
       GstBuffer *cpu;
       GstVideoFrame cf;
@@ -406,7 +316,7 @@ compare_backends (const gchar * in_fmt, const gchar * out_fmt)
           gchar *where;
           guint diff;
 
-          harness_out_info (h, &out_info);
+          texel_harness_out_info (h, &out_info);
           fail_unless (gst_video_info_is_equal (&out_info, &cpu_info),
               "%s: output caps differ from the CPU's", what);
           fail_unless (gst_video_frame_map (&gf, &out_info, out,
@@ -424,9 +334,9 @@ compare_backends (const gchar * in_fmt, const gchar * out_fmt)
             gchar *backend = NULL;
             const gchar *mode;
 
-            fail_unless_equals_int (get_int_prop (h->element,
+            fail_unless_equals_int (texel_get_int (h->element,
                     "active-backend"), BACKEND_CUDA);
-            fail_unless_equals_int (get_int_prop (h->element,
+            fail_unless_equals_int (texel_get_int (h->element,
                     "active-memory-mode"), modes[k].active);
             mode = strategy_memory_mode (h->element, &backend);
             fail_unless (mode != NULL, "%s: no texel-strategy message", what);
@@ -449,7 +359,7 @@ compare_backends (const gchar * in_fmt, const gchar * out_fmt)
 
 GST_START_TEST (test_input_formats)
 {
-  const gchar *in_fmt = all_formats[__i__];
+  const gchar *in_fmt = texel_all_formats[__i__];
   guint o;
 
   for (o = 0; o < G_N_ELEMENTS (rep_outputs); o++)
@@ -463,14 +373,14 @@ GST_START_TEST (test_output_formats)
   const gchar *in_fmt = rep_inputs[__i__];
   guint o, r;
 
-  for (o = 0; o < G_N_ELEMENTS (all_formats); o++) {
+  for (o = 0; o < TEXEL_N_FORMATS; o++) {
     gboolean done = FALSE;
 
     /* Pairs test_input_formats already covers. */
     for (r = 0; r < G_N_ELEMENTS (rep_outputs); r++)
-      done |= g_str_equal (all_formats[o], rep_outputs[r]);
+      done |= g_str_equal (texel_all_formats[o], rep_outputs[r]);
     if (!done)
-      compare_backends (in_fmt, all_formats[o]);
+      compare_backends (in_fmt, texel_all_formats[o]);
   }
 }
 
@@ -487,7 +397,7 @@ GST_START_TEST (test_frames_in_flight)
   const gchar *out_caps = "video/x-raw,format=RGBA,width=200,height=150,"
       "framerate=30/1";
   const guint n_frames = 7, base_seed = seed;
-  GstVideoInfo in_info = video_info_from_string (in_caps);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
   GstBuffer *cpu[7];
   guint k, depth, i;
 
@@ -503,7 +413,7 @@ GST_START_TEST (test_frames_in_flight)
           "method=bilinear add-borders=false frames-in-flight=%u",
           modes[k].nick, depth);
       GstHarness *h = texel_harness_new (props);
-      GstVideoInfo out_info = video_info_from_string (out_caps);
+      GstVideoInfo out_info = texel_video_info_from_caps_string (out_caps);
 
       gst_harness_set_caps_str (h, in_caps, out_caps);
       for (i = 0; i < n_frames; i++) {
@@ -570,7 +480,7 @@ GST_START_TEST (test_memory_paths)
   const gchar *in_caps = "video/x-raw,format=NV12,width=320,height=240";
   const gchar *out_caps = "video/x-raw,format=RGBA,width=200,height=150";
   const guint64 in_bytes = 320 * 240 * 3 / 2, out_bytes = 200 * 150 * 4;
-  GstVideoInfo in_info = video_info_from_string (in_caps);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
   GstVideoInfo cpu_info;
   GstBuffer *cpu = convert_cpu ("bilinear", in_caps, out_caps, &in_info,
       &cpu_info);
@@ -638,7 +548,7 @@ GST_START_TEST (test_flush_in_flight)
         "frames-in-flight=1", modes[k].nick);
     GstHarness *h = texel_harness_new (props);
     GstVideoInfo info =
-        video_info_from_string ("video/x-raw,format=NV12,width=64,height=48");
+        texel_video_info_from_caps_string ("video/x-raw,format=NV12,width=64,height=48");
     GstSegment segment;
     GstBuffer *out;
 
@@ -875,7 +785,7 @@ GST_START_TEST (test_fault_register_falls_back)
   const gchar *in_caps = "video/x-raw,format=NV12,width=320,height=240";
   const gchar *out_caps = "video/x-raw,format=RGBA,width=200,height=150";
   const guint64 in_bytes = 320 * 240 * 3 / 2;
-  GstVideoInfo in_info = video_info_from_string (in_caps);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
   GstVideoInfo cpu_info;
   GstBuffer *cpu = convert_cpu ("bilinear", in_caps, out_caps, &in_info,
       &cpu_info);
@@ -992,12 +902,9 @@ static Suite *
 texelconvert_gpu_suite (void)
 {
   Suite *s = suite_create ("texelconvert-gpu");
-  TCase *tc = tcase_create ("cuda-vs-cpu");
+  TCase *tc = texel_suite_add_tcase (s, "cuda-vs-cpu", 300);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 300);
-  tcase_add_loop_test (tc, test_input_formats, 0,
-      G_N_ELEMENTS (all_formats));
+  tcase_add_loop_test (tc, test_input_formats, 0, TEXEL_N_FORMATS);
   tcase_add_loop_test (tc, test_output_formats, 0,
       G_N_ELEMENTS (rep_inputs));
   tcase_add_test (tc, test_frames_in_flight);

@@ -57,11 +57,6 @@
 /* Codes between texelconvert's and videoconvert's subsampled output. */
 #define VIDEOCONVERT_TOL 1
 
-static const gchar *all_formats[] = {
-  "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
-  "BGRx", "ARGB", "ABGR", "RGB", "BGR", "GRAY8", "P010_10LE"
-};
-
 /* ------------------------------------------------------------------------ */
 /* Frames: generic per-component access through GstVideoFrame, so that one
  * helper serves every format (planar, semi-planar, packed, 10-bit). */
@@ -150,19 +145,6 @@ pattern_any (gint x, gint y, guint comp, gpointer user_data)
   return max > 255 ? (v << 2) | (v >> 6) : v;
 }
 
-static GstVideoInfo
-video_info_from_string (const gchar * caps_str)
-{
-  GstVideoInfo info;
-  GstCaps *caps = gst_caps_from_string (caps_str);
-
-  fail_unless (caps != NULL, "bad caps %s", caps_str);
-  fail_unless (gst_video_info_from_caps (&info, caps), "bad video caps %s",
-      caps_str);
-  gst_caps_unref (caps);
-  return info;
-}
-
 /* Fixed caps with square pixels; YUV formats get BT.601 limited range
  * unless @extra names a colorimetry. */
 static gchar *
@@ -197,18 +179,6 @@ make_buffer (const GstVideoInfo * info, PixelFunc func, gpointer user_data)
   return buf;
 }
 
-static gint
-plane_height (const GstVideoInfo * info, guint plane)
-{
-  guint c;
-
-  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
-    if (GST_VIDEO_FORMAT_INFO_PLANE (info->finfo, c) == plane)
-      return GST_VIDEO_INFO_COMP_HEIGHT (info, c);
-  }
-  return GST_VIDEO_INFO_HEIGHT (info);
-}
-
 /* A buffer whose rows are @extra_stride bytes longer than the default and
  * whose planes start at non-default offsets (@lead bytes before the first
  * plane, @gap bytes between planes), described by a GstVideoMeta. Padding
@@ -217,25 +187,11 @@ static GstBuffer *
 make_padded_buffer (const GstVideoInfo * info, gint extra_stride, gsize lead,
     gsize gap, PixelFunc func, gpointer user_data)
 {
-  GstVideoInfo pinfo = *info;
-  gsize offset = lead;
-  GstBuffer *buf;
+  GstVideoInfo pinfo;
+  GstBuffer *buf = texel_buffer_new_padded (info, extra_stride, lead, gap,
+      &pinfo);
   GstVideoFrame f;
-  guint p;
 
-  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    pinfo.stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p) + extra_stride;
-    pinfo.offset[p] = offset;
-    offset += (gsize) pinfo.stride[p] * plane_height (info, p) + gap;
-  }
-  pinfo.size = offset;
-
-  buf = gst_buffer_new_allocate (NULL, pinfo.size, NULL);
-  gst_buffer_memset (buf, 0, 0xa5, pinfo.size);
-  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
-      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
-      pinfo.offset, pinfo.stride);
   fail_unless (gst_video_frame_map (&f, &pinfo, buf, GST_MAP_WRITE));
   fail_unless_equals_int (GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0),
       pinfo.stride[0]);
@@ -327,39 +283,13 @@ ref_yuv_to_rgb (const RefMatrix * m, gint bits, const guint yuv[3],
 static GstElement *
 texel_element_new (const gchar * props)
 {
-  GstElement *e = gst_element_factory_make (TEXEL_TEST_FACTORY, NULL);
-  GstBus *bus;
+  GstElement *e = texel_test_element_new (TEXEL_TEST_FACTORY, NULL);
 
-  fail_unless (e != NULL, "could not create '%s' (GST_PLUGIN_PATH_1_0=%s)",
-      TEXEL_TEST_FACTORY, GST_STR_NULL (g_getenv ("GST_PLUGIN_PATH_1_0")));
-
-  if (props) {
-    gchar **tokens = g_strsplit_set (props, " \t", -1);
-    gchar **t;
-
-    for (t = tokens; *t; t++) {
-      gchar *eq;
-
-      if (**t == '\0')
-        continue;
-      eq = strchr (*t, '=');
-      fail_unless (eq != NULL, "bad property setting '%s'", *t);
-      *eq = '\0';
-      if (!g_object_class_find_property (G_OBJECT_GET_CLASS (e), *t)) {
 #ifdef TEXEL_TEST_LAX_PROPS
-        continue;
+  texel_set_properties (G_OBJECT (e), props, TRUE);
 #else
-        fail ("%s has no property '%s'", TEXEL_TEST_FACTORY, *t);
+  texel_set_properties (G_OBJECT (e), props, FALSE);
 #endif
-      }
-      gst_util_set_object_arg (G_OBJECT (e), *t, eq + 1);
-    }
-    g_strfreev (tokens);
-  }
-
-  bus = gst_bus_new ();
-  gst_element_set_bus (e, bus);
-  gst_object_unref (bus);
   return e;
 }
 
@@ -367,11 +297,7 @@ texel_element_new (const gchar * props)
 static GstHarness *
 texel_harness_new (const gchar * props)
 {
-  GstElement *e = texel_element_new (props);
-  GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
-
-  gst_object_unref (e);
-  return h;
+  return texel_harness_new_with (texel_element_new (props));
 }
 
 static GstBuffer *
@@ -392,16 +318,6 @@ push_pull (GstHarness * h, GstBuffer * in)
   return out;
 }
 
-static void
-harness_out_info (GstHarness * h, GstVideoInfo * info)
-{
-  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
-
-  fail_unless (caps != NULL, "no output caps");
-  fail_unless (gst_video_info_from_caps (info, caps), "bad output caps");
-  gst_caps_unref (caps);
-}
-
 /* One buffer through a fresh element: @in_caps upstream, @out_caps (fixed
  * or not) downstream. Returns the output and its video info. */
 static GstBuffer *
@@ -413,7 +329,7 @@ convert_one (const gchar * props, const gchar * in_caps,
 
   gst_harness_set_caps_str (h, in_caps, out_caps);
   out = push_pull (h, in);
-  harness_out_info (h, out_info);
+  texel_harness_out_info (h, out_info);
   texel_harness_teardown (h);
   return out;
 }
@@ -424,7 +340,7 @@ check_solid_conversion (const gchar * props, const gchar * in_caps,
     const Codes * in, const gchar * out_caps, const Codes * want, guint tol,
     const gchar * what)
 {
-  GstVideoInfo in_info = video_info_from_string (in_caps);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
   GstVideoInfo out_info;
   GstBuffer *out;
   GstVideoFrame f;
@@ -435,15 +351,6 @@ check_solid_conversion (const gchar * props, const gchar * in_caps,
   check_frame (&f, solid_func, (gpointer) want, tol, what);
   gst_video_frame_unmap (&f);
   gst_buffer_unref (out);
-}
-
-static gint
-get_int_prop (gpointer obj, const gchar * name)
-{
-  gint v = -12345;
-
-  g_object_get (obj, name, &v, NULL);
-  return v;
 }
 
 static guint
@@ -506,13 +413,13 @@ GST_START_TEST (test_create)
   fail_unless (sink != NULL && src != NULL);
 
   /* Every format, any size 1..32767, on both pads. */
-  for (i = 0; i < G_N_ELEMENTS (all_formats); i++) {
+  for (i = 0; i < TEXEL_N_FORMATS; i++) {
     const gint sizes[][2] = { {1, 1}, {32767, 32767}, {1921, 1081} };
     guint k;
 
     for (k = 0; k < G_N_ELEMENTS (sizes); k++) {
       gchar *s = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d",
-          all_formats[i], sizes[k][0], sizes[k][1]);
+          texel_all_formats[i], sizes[k][0], sizes[k][1]);
       GstCaps *c = gst_caps_from_string (s);
 
       tmpl = gst_pad_get_pad_template_caps (sink);
@@ -627,18 +534,18 @@ GST_START_TEST (test_property_defaults)
       GST_VIDEO_ORIENTATION_IDENTITY);
 
   /* And the values a new instance reports. */
-  fail_unless_equals_int (get_int_prop (e, "device-id"), -1);
-  fail_unless_equals_int (get_int_prop (e, "backend"), BACKEND_AUTO);
-  fail_unless_equals_int (get_int_prop (e, "memory-mode"), MEMORY_AUTO);
-  fail_unless_equals_int (get_int_prop (e, "active-backend"), BACKEND_AUTO);
-  fail_unless_equals_int (get_int_prop (e, "active-memory-mode"),
+  fail_unless_equals_int (texel_get_int (e, "device-id"), -1);
+  fail_unless_equals_int (texel_get_int (e, "backend"), BACKEND_AUTO);
+  fail_unless_equals_int (texel_get_int (e, "memory-mode"), MEMORY_AUTO);
+  fail_unless_equals_int (texel_get_int (e, "active-backend"), BACKEND_AUTO);
+  fail_unless_equals_int (texel_get_int (e, "active-memory-mode"),
       ACTIVE_MEMORY_NONE);
-  fail_unless_equals_int (get_int_prop (e, "method"), METHOD_BILINEAR);
+  fail_unless_equals_int (texel_get_int (e, "method"), METHOD_BILINEAR);
   for (i = 0; i < G_N_ELEMENTS (crops); i++)
-    fail_unless_equals_int (get_int_prop (e, crops[i]), 0);
+    fail_unless_equals_int (texel_get_int (e, crops[i]), 0);
   fail_unless (get_bool_prop (e, "add-borders") == TRUE);
   fail_unless_equals_uint64 (get_uint_prop (e, "border-color"), 0xff000000);
-  fail_unless_equals_int (get_int_prop (e, "video-direction"),
+  fail_unless_equals_int (texel_get_int (e, "video-direction"),
       GST_VIDEO_ORIENTATION_IDENTITY);
 
   gst_object_unref (e);
@@ -658,34 +565,34 @@ GST_START_TEST (test_property_set_get)
 
   /* In range: taken. */
   g_object_set (e, "device-id", 0, NULL);
-  fail_unless_equals_int (get_int_prop (e, "device-id"), 0);
+  fail_unless_equals_int (texel_get_int (e, "device-id"), 0);
   g_object_set (e, "device-id", 3, NULL);
-  fail_unless_equals_int (get_int_prop (e, "device-id"), 3);
+  fail_unless_equals_int (texel_get_int (e, "device-id"), 3);
   g_object_set (e, "device-id", G_MAXINT, NULL);
-  fail_unless_equals_int (get_int_prop (e, "device-id"), G_MAXINT);
+  fail_unless_equals_int (texel_get_int (e, "device-id"), G_MAXINT);
   g_object_set (e, "device-id", -1, NULL);
-  fail_unless_equals_int (get_int_prop (e, "device-id"), -1);
+  fail_unless_equals_int (texel_get_int (e, "device-id"), -1);
 
   for (v = 0; v <= 2; v++) {
     g_object_set (e, "backend", v, "memory-mode", v, "method", v, NULL);
-    fail_unless_equals_int (get_int_prop (e, "backend"), v);
-    fail_unless_equals_int (get_int_prop (e, "memory-mode"), v);
-    fail_unless_equals_int (get_int_prop (e, "method"), v);
+    fail_unless_equals_int (texel_get_int (e, "backend"), v);
+    fail_unless_equals_int (texel_get_int (e, "memory-mode"), v);
+    fail_unless_equals_int (texel_get_int (e, "method"), v);
   }
   gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
-  fail_unless_equals_int (get_int_prop (e, "backend"), BACKEND_CPU);
+  fail_unless_equals_int (texel_get_int (e, "backend"), BACKEND_CPU);
   gst_util_set_object_arg (G_OBJECT (e), "memory-mode", "zero-copy");
-  fail_unless_equals_int (get_int_prop (e, "memory-mode"), MEMORY_ZERO_COPY);
+  fail_unless_equals_int (texel_get_int (e, "memory-mode"), MEMORY_ZERO_COPY);
   gst_util_set_object_arg (G_OBJECT (e), "method", "bicubic");
-  fail_unless_equals_int (get_int_prop (e, "method"), METHOD_BICUBIC);
+  fail_unless_equals_int (texel_get_int (e, "method"), METHOD_BICUBIC);
 
   for (i = 0; i < G_N_ELEMENTS (crops); i++) {
     g_object_set (e, crops[i], 5 + i, NULL);
-    fail_unless_equals_int (get_int_prop (e, crops[i]), 5 + i);
+    fail_unless_equals_int (texel_get_int (e, crops[i]), 5 + i);
     g_object_set (e, crops[i], G_MAXINT, NULL);
-    fail_unless_equals_int (get_int_prop (e, crops[i]), G_MAXINT);
+    fail_unless_equals_int (texel_get_int (e, crops[i]), G_MAXINT);
     g_object_set (e, crops[i], 0, NULL);
-    fail_unless_equals_int (get_int_prop (e, crops[i]), 0);
+    fail_unless_equals_int (texel_get_int (e, crops[i]), 0);
   }
 
   g_object_set (e, "add-borders", FALSE, NULL);
@@ -703,10 +610,10 @@ GST_START_TEST (test_property_set_get)
   for (v = GST_VIDEO_ORIENTATION_IDENTITY; v <= GST_VIDEO_ORIENTATION_AUTO;
       v++) {
     g_object_set (e, "video-direction", v, NULL);
-    fail_unless_equals_int (get_int_prop (e, "video-direction"), v);
+    fail_unless_equals_int (texel_get_int (e, "video-direction"), v);
   }
   gst_util_set_object_arg (G_OBJECT (e), "video-direction", "90r");
-  fail_unless_equals_int (get_int_prop (e, "video-direction"),
+  fail_unless_equals_int (texel_get_int (e, "video-direction"),
       GST_VIDEO_ORIENTATION_90R);
 
   /* Out of range: the param spec rejects the value (GLib warns) and the
@@ -714,22 +621,22 @@ GST_START_TEST (test_property_set_get)
   g_object_set (e, "device-id", 2, "backend", BACKEND_CPU, "memory-mode",
       MEMORY_STAGED, "method", METHOD_NEAREST, "crop-left", 4, NULL);
   ASSERT_WARNING (g_object_set (e, "device-id", -2, NULL));
-  fail_unless_equals_int (get_int_prop (e, "device-id"), 2);
+  fail_unless_equals_int (texel_get_int (e, "device-id"), 2);
   ASSERT_WARNING (g_object_set (e, "backend", 3, NULL));
-  fail_unless_equals_int (get_int_prop (e, "backend"), BACKEND_CPU);
+  fail_unless_equals_int (texel_get_int (e, "backend"), BACKEND_CPU);
   ASSERT_WARNING (g_object_set (e, "memory-mode", 3, NULL));
-  fail_unless_equals_int (get_int_prop (e, "memory-mode"), MEMORY_STAGED);
+  fail_unless_equals_int (texel_get_int (e, "memory-mode"), MEMORY_STAGED);
   ASSERT_WARNING (g_object_set (e, "method", 3, NULL));
-  fail_unless_equals_int (get_int_prop (e, "method"), METHOD_NEAREST);
+  fail_unless_equals_int (texel_get_int (e, "method"), METHOD_NEAREST);
   ASSERT_WARNING (g_object_set (e, "method", -1, NULL));
-  fail_unless_equals_int (get_int_prop (e, "method"), METHOD_NEAREST);
+  fail_unless_equals_int (texel_get_int (e, "method"), METHOD_NEAREST);
   for (i = 0; i < G_N_ELEMENTS (crops); i++) {
     g_object_set (e, crops[i], 4, NULL);
     ASSERT_WARNING (g_object_set (e, crops[i], -1, NULL));
-    fail_unless_equals_int (get_int_prop (e, crops[i]), 4);
+    fail_unless_equals_int (texel_get_int (e, crops[i]), 4);
   }
   ASSERT_WARNING (g_object_set (e, "video-direction", 42, NULL));
-  fail_unless_equals_int (get_int_prop (e, "video-direction"),
+  fail_unless_equals_int (texel_get_int (e, "video-direction"),
       GST_VIDEO_ORIENTATION_90R);
 
   gst_object_unref (e);
@@ -755,7 +662,7 @@ GST_START_TEST (test_property_read_only)
     fail_if (ps->flags & G_PARAM_CONSTRUCT_ONLY);
     /* GLib refuses with a warning; the value stays. */
     ASSERT_WARNING (g_object_set (e, names[i], 1, NULL));
-    fail_unless_equals_int (get_int_prop (e, names[i]), 0);
+    fail_unless_equals_int (texel_get_int (e, names[i]), 0);
   }
   gst_object_unref (e);
 }
@@ -770,7 +677,7 @@ check_out_caps (GstHarness * h, const gchar * format, gint width, gint height)
 {
   GstVideoInfo info;
 
-  harness_out_info (h, &info);
+  texel_harness_out_info (h, &info);
   fail_unless_equals_string (gst_video_format_to_string
       (GST_VIDEO_INFO_FORMAT (&info)), format);
   fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), width);
@@ -783,7 +690,7 @@ negotiate_and_check (const gchar * props, const gchar * in_caps,
     const gchar * out_caps, const gchar * format, gint width, gint height)
 {
   GstHarness *h = texel_harness_new (props);
-  GstVideoInfo in_info = video_info_from_string (in_caps);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
   Codes grey = { {128, 128, 128, 255} };
 
   gst_harness_set_caps_str (h, in_caps, out_caps);
@@ -864,7 +771,7 @@ GST_END_TEST;
 GST_START_TEST (test_passthrough)
 {
   gchar *caps = make_caps ("RGBA", 64, 48, NULL);
-  GstVideoInfo info = video_info_from_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GstHarness *h = texel_harness_new ("backend=cpu");
   GstBuffer *in, *out;
   GstElement *conv = h->element;
@@ -880,7 +787,7 @@ GST_START_TEST (test_passthrough)
   /* The same I420 caps on both sides: passthrough as well. */
   g_free (caps);
   caps = make_caps ("I420", 32, 32, NULL);
-  info = video_info_from_string (caps);
+  info = texel_video_info_from_caps_string (caps);
   gst_harness_set_caps_str (h, caps, caps);
   in = make_buffer (&info, pattern_any, GUINT_TO_POINTER (255));
   out = push_pull (h, in);
@@ -900,7 +807,7 @@ GST_START_TEST (test_no_passthrough_when_changing)
     "backend=cpu video-direction=horiz",
   };
   gchar *caps = make_caps ("RGBA", 8, 8, NULL);
-  GstVideoInfo info = video_info_from_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (props); i++) {
@@ -1128,7 +1035,7 @@ static const struct
 
 GST_START_TEST (test_round_trip)
 {
-  const gchar *fmt = all_formats[__i__];
+  const gchar *fmt = texel_all_formats[__i__];
   const GstVideoFormatInfo *finfo =
       gst_video_format_get_info (gst_video_format_from_string (fmt));
   gboolean yuv = GST_VIDEO_FORMAT_INFO_IS_YUV (finfo);
@@ -1137,8 +1044,8 @@ GST_START_TEST (test_round_trip)
   gint bits = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0);
   gchar *x_caps = make_caps (fmt, 16, 12, NULL);
   gchar *rgba_caps = make_caps ("RGBA", 16, 12, NULL);
-  GstVideoInfo x_info = video_info_from_string (x_caps);
-  GstVideoInfo rgba_info = video_info_from_string (rgba_caps);
+  GstVideoInfo x_info = texel_video_info_from_caps_string (x_caps);
+  GstVideoInfo rgba_info = texel_video_info_from_caps_string (rgba_caps);
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (rt_colours); i++) {
@@ -1274,7 +1181,7 @@ GST_START_TEST (test_odd_sizes)
   /* Odd-sized patterned RGBA flipped: each pixel lands exactly. */
   {
     gchar *caps = make_caps ("RGBA", 3, 3, NULL);
-    GstVideoInfo info = video_info_from_string (caps);
+    GstVideoInfo info = texel_video_info_from_caps_string (caps);
     GstVideoInfo out_info;
     GstBuffer *out;
     GstVideoFrame f;
@@ -1343,7 +1250,7 @@ GST_START_TEST (test_padded_strides)
       "RGBA";
   static const gint out_sizes[][2] = { {62, 46}, {40, 30} };
   gchar *in_caps = make_caps (fmt, 62, 46, NULL);
-  GstVideoInfo in_info = video_info_from_string (in_caps);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
   gpointer max = GUINT_TO_POINTER ((1u << GST_VIDEO_FORMAT_INFO_DEPTH (finfo,
               0)) - 1);
   guint s, m;
@@ -1415,7 +1322,7 @@ GST_START_TEST (test_crop)
 {
   gchar *in = make_caps ("RGBA", 8, 8, NULL);
   gchar *out4 = make_caps ("RGBA", 4, 4, NULL);
-  GstVideoInfo in_info = video_info_from_string (in);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in);
   guint m;
 
   /* 8x8 minus 2 pixels on each side is the 4x4 centre, unscaled: nearest
@@ -1448,7 +1355,7 @@ GST_END_TEST;
 GST_START_TEST (test_crop_caps_follow)
 {
   gchar *in = make_caps ("RGBA", 8, 8, NULL);
-  GstVideoInfo in_info = video_info_from_string (in);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in);
   GstVideoInfo out_info;
   GstBuffer *out;
   GstVideoFrame f;
@@ -1537,8 +1444,8 @@ GST_START_TEST (test_add_borders)
   gchar *in_tall = make_caps ("RGBA", 48, 64, NULL);
   gchar *out = make_caps ("RGBA", 64, 64, NULL);
   gchar *out_i420 = make_caps ("I420", 64, 64, NULL);
-  GstVideoInfo in_info = video_info_from_string (in);
-  GstVideoInfo tall_info = video_info_from_string (in_tall);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in);
+  GstVideoInfo tall_info = texel_video_info_from_caps_string (in_tall);
   GstVideoInfo out_info;
   GstBuffer *buf;
   GstVideoFrame f;
@@ -1721,7 +1628,7 @@ GST_START_TEST (test_direction)
   gint oh = direction_swaps (method) ? w : h;
   gchar *in = make_caps ("RGBA", w, h, NULL);
   gchar *out = make_caps ("RGBA", ow, oh, NULL);
-  GstVideoInfo in_info = video_info_from_string (in);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in);
   guint m;
 
   /* 1:1: nearest and bilinear sample pixel centres exactly. */
@@ -1769,7 +1676,7 @@ GST_END_TEST;
 GST_START_TEST (test_direction_auto_tag)
 {
   gchar *in = make_caps ("RGBA", 4, 2, NULL);
-  GstVideoInfo in_info = video_info_from_string (in);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in);
   GstHarness *h = texel_harness_new ("backend=cpu video-direction=auto");
   GstVideoInfo out_info;
   GstBuffer *buf;
@@ -1781,7 +1688,7 @@ GST_START_TEST (test_direction_auto_tag)
           gst_event_new_tag (gst_tag_list_new (GST_TAG_IMAGE_ORIENTATION,
                   "rotate-90", NULL))));
   buf = push_pull (h, make_buffer (&in_info, pattern_unique, NULL));
-  harness_out_info (h, &out_info);
+  texel_harness_out_info (h, &out_info);
   fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&out_info), 2);
   fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&out_info), 4);
   fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
@@ -1794,7 +1701,7 @@ GST_START_TEST (test_direction_auto_tag)
           gst_event_new_tag (gst_tag_list_new (GST_TAG_IMAGE_ORIENTATION,
                   "flip-rotate-0", NULL))));
   buf = push_pull (h, make_buffer (&in_info, pattern_unique, NULL));
-  harness_out_info (h, &out_info);
+  texel_harness_out_info (h, &out_info);
   fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
   check_direction (&f, GST_VIDEO_ORIENTATION_HORIZ, 4, 2,
       "auto, flip-rotate-0");
@@ -1855,7 +1762,7 @@ GST_START_TEST (test_nearest_upscale)
    * pixel X / 2, never on an edge. */
   gchar *in = make_caps ("RGBA", 3, 2, NULL);
   gchar *out = make_caps ("RGBA", 6, 4, NULL);
-  GstVideoInfo in_info = video_info_from_string (in);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in);
   GstVideoInfo out_info;
   GstBuffer *buf;
   GstVideoFrame f;
@@ -1887,7 +1794,7 @@ GST_START_TEST (test_downscale_average)
    * neighbour shifts it by ~4). */
   gchar *in = make_caps ("RGBA", 8, 8, NULL);
   gchar *out = make_caps ("RGBA", 4, 4, NULL);
-  GstVideoInfo in_info = video_info_from_string (in);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in);
   guint m;
 
   for (m = METHOD_BILINEAR; m <= METHOD_BICUBIC; m++) {
@@ -1950,7 +1857,7 @@ GST_START_TEST (test_strategy_message_cpu)
 {
   gchar *in = make_caps ("RGBA", 16, 8, NULL);
   gchar *out = make_caps ("I420", 16, 8, NULL);
-  GstVideoInfo in_info = video_info_from_string (in);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in);
   GstHarness *h = texel_harness_new ("backend=cpu");
   Codes red = { {255, 0, 0, 255} };
   GstMessage *msg;
@@ -1972,9 +1879,9 @@ GST_START_TEST (test_strategy_message_cpu)
   fail_unless_equals_int (device, -1);
   gst_message_unref (msg);
 
-  fail_unless_equals_int (get_int_prop (h->element, "active-backend"),
+  fail_unless_equals_int (texel_get_int (h->element, "active-backend"),
       BACKEND_CPU);
-  fail_unless_equals_int (get_int_prop (h->element, "active-memory-mode"),
+  fail_unless_equals_int (texel_get_int (h->element, "active-memory-mode"),
       ACTIVE_MEMORY_SYSTEM);
 
   texel_harness_teardown (h);
@@ -1988,7 +1895,7 @@ GST_START_TEST (test_backend_auto)
 {
   gchar *in = make_caps ("RGBA", 16, 8, NULL);
   gchar *out = make_caps ("I420", 16, 8, NULL);
-  GstVideoInfo in_info = video_info_from_string (in);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in);
   GstHarness *h = texel_harness_new ("backend=auto");
   Codes red = { {255, 0, 0, 255} };
   Codes red_yuv = { {81, 90, 240, 0} };
@@ -2002,20 +1909,20 @@ GST_START_TEST (test_backend_auto)
 
   gst_harness_set_caps_str (h, in, out);
   buf = push_pull (h, make_buffer (&in_info, solid_func, &red));
-  harness_out_info (h, &out_info);
+  texel_harness_out_info (h, &out_info);
   fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
   /* Solid colour at 1:1: +-1 on either backend. */
   check_frame (&f, solid_func, &red_yuv, 1, "backend=auto RGBA -> I420");
   gst_video_frame_unmap (&f);
   gst_buffer_unref (buf);
 
-  active = get_int_prop (h->element, "active-backend");
+  active = texel_get_int (h->element, "active-backend");
   msg = pop_strategy_message (h->element);
   fail_unless (msg != NULL, "no texel-strategy element message");
   if (!have_gpu) {
     /* Falls back to the CPU: a debug-log warning, no bus warning. */
     fail_unless_equals_int (active, BACKEND_CPU);
-    fail_unless_equals_int (get_int_prop (h->element, "active-memory-mode"),
+    fail_unless_equals_int (texel_get_int (h->element, "active-memory-mode"),
         ACTIVE_MEMORY_SYSTEM);
     fail_unless_equals_string (gst_structure_get_string
         (gst_message_get_structure (msg), "backend"), "cpu");
@@ -2071,7 +1978,7 @@ GST_START_TEST (test_backend_cuda_without_gpu)
   gst_message_unref (msg);
   gst_object_unref (bus);
 
-  fail_unless_equals_int (get_int_prop (e, "active-backend"), BACKEND_AUTO);
+  fail_unless_equals_int (texel_get_int (e, "active-backend"), BACKEND_AUTO);
   fail_unless_equals_int (gst_element_set_state (e, GST_STATE_NULL),
       GST_STATE_CHANGE_SUCCESS);
   drop_bus_messages (e);
@@ -2097,7 +2004,7 @@ run_cycle (GstHarness * h, guint i, gboolean restart)
   guint k = i % G_N_ELEMENTS (cfg);
   gchar *in = make_caps (cfg[k].in, cfg[k].w, cfg[k].h, NULL);
   gchar *out = make_caps (cfg[k].out, cfg[k].w, cfg[k].h, NULL);
-  GstVideoInfo in_info = video_info_from_string (in);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in);
   Codes grey = { {128, 128, 128, 255} };
   guint n;
 
@@ -2166,9 +2073,9 @@ GST_START_TEST (test_renegotiation)
   gchar *in1 = make_caps ("RGBA", 64, 48, NULL);
   gchar *in2 = make_caps ("RGBA", 32, 32, NULL);
   gchar *in3 = make_caps ("NV12", 32, 32, NULL);
-  GstVideoInfo info1 = video_info_from_string (in1);
-  GstVideoInfo info2 = video_info_from_string (in2);
-  GstVideoInfo info3 = video_info_from_string (in3);
+  GstVideoInfo info1 = texel_video_info_from_caps_string (in1);
+  GstVideoInfo info2 = texel_video_info_from_caps_string (in2);
+  GstVideoInfo info3 = texel_video_info_from_caps_string (in3);
   GstHarness *h = texel_harness_new ("backend=cpu");
   Codes red = { {255, 0, 0, 255} };
   Codes red_yuv = { {81, 90, 240, 0} };
@@ -2182,7 +2089,7 @@ GST_START_TEST (test_renegotiation)
   gst_harness_set_caps_str (h, in1, "video/x-raw,format=I420");
   buf = push_pull (h, make_buffer (&info1, solid_func, &red));
   check_out_caps (h, "I420", 64, 48);
-  harness_out_info (h, &out_info);
+  texel_harness_out_info (h, &out_info);
   fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
   check_frame (&f, solid_func, &red_yuv, 1, "64x48 red");
   gst_video_frame_unmap (&f);
@@ -2192,7 +2099,7 @@ GST_START_TEST (test_renegotiation)
   gst_harness_set_src_caps_str (h, in2);
   buf = push_pull (h, make_buffer (&info2, solid_func, &green));
   check_out_caps (h, "I420", 32, 32);
-  harness_out_info (h, &out_info);
+  texel_harness_out_info (h, &out_info);
   fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
   check_frame (&f, solid_func, &green_yuv, 1, "32x32 green");
   gst_video_frame_unmap (&f);
@@ -2202,7 +2109,7 @@ GST_START_TEST (test_renegotiation)
   gst_harness_set_src_caps_str (h, in3);
   buf = push_pull (h, make_buffer (&info3, solid_func, &red_yuv));
   check_out_caps (h, "I420", 32, 32);
-  harness_out_info (h, &out_info);
+  texel_harness_out_info (h, &out_info);
   fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
   check_frame (&f, solid_func, &red_yuv, 1, "NV12 -> I420 32x32");
   gst_video_frame_unmap (&f);
@@ -2286,7 +2193,7 @@ texelconvert_suite (void)
   tcase_add_test (tc, test_colour_known_bt601);
   tcase_add_test (tc, test_colour_known_other_matrices);
   tcase_add_test (tc, test_colour_known_yuv_to_rgb);
-  tcase_add_loop_test (tc, test_round_trip, 0, G_N_ELEMENTS (all_formats));
+  tcase_add_loop_test (tc, test_round_trip, 0, TEXEL_N_FORMATS);
 
   tc = tcase_create ("geometry");
   suite_add_tcase (s, tc);

@@ -31,11 +31,6 @@
 #include "texel-filter.h"
 #include "texel-frames.h"
 
-static const gchar *all_formats[] = {
-  "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
-  "BGRx", "ARGB", "ABGR", "RGB", "BGR", "GRAY8", "P010_10LE"
-};
-
 /* The numeric properties: range and default. */
 typedef struct
 {
@@ -79,57 +74,7 @@ static const gchar *filter_settings[] = {
 static gchar *
 make_caps (const gchar * format, gint width, gint height)
 {
-  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1,pixel-aspect-ratio=1/1", format, width, height);
-}
-
-static GstVideoInfo
-info_from_caps_string (const gchar * s)
-{
-  GstCaps *caps = gst_caps_from_string (s);
-  GstVideoInfo info;
-
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  gst_caps_unref (caps);
-  return info;
-}
-
-/* Random valid codes (P010: 10-bit codes); padding bytes 0xff. */
-static GstBuffer *
-make_random_buffer (const GstVideoInfo * info, GRand * rand, GstClockTime pts)
-{
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info),
-      NULL);
-  GstVideoFrame f;
-  guint c, max = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? 1023 : 255;
-  gint x, y;
-
-  gst_buffer_memset (buf, 0, 0xff, GST_VIDEO_INFO_SIZE (info));
-  fail_unless (gst_video_frame_map (&f, info, buf, GST_MAP_WRITE));
-  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&f); c++)
-    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&f, c); y++)
-      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&f, c); x++)
-        frame_set (&f, c, x, y, g_rand_int_range (rand, 0, max + 1));
-  gst_video_frame_unmap (&f);
-  GST_BUFFER_PTS (buf) = pts;
-  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
-  return buf;
-}
-
-static void
-image_from_frame (TexelImage * img, GstVideoFrame * f)
-{
-  guint p;
-
-  memset (img, 0, sizeof (*img));
-  img->format = texel_format_from_name (gst_video_format_to_string
-      (GST_VIDEO_FRAME_FORMAT (f)));
-  img->width = GST_VIDEO_FRAME_WIDTH (f);
-  img->height = GST_VIDEO_FRAME_HEIGHT (f);
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (f); p++) {
-    img->data[p] = GST_VIDEO_FRAME_PLANE_DATA (f, p);
-    img->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (f, p);
-  }
+  return texel_caps_new (format, width, height, NULL, NULL);
 }
 
 /* The element's settings, read back through its properties. */
@@ -165,8 +110,8 @@ check_reference (const GstVideoInfo * info, GstBuffer * in, GstBuffer * out,
   fail_unless (gst_video_frame_map (&fin, info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fout, info, out, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fref, info, ref, GST_MAP_WRITE));
-  image_from_frame (&iin, &fin);
-  image_from_frame (&iref, &fref);
+  texel_image_from_frame (&iin, &fin);
+  texel_image_from_frame (&iref, &fref);
   fail_unless (texel_filter_plan_init (&plan, cfg, iin.format, iin.width,
           iin.height, &why) == 0, "plan: %s", why);
   texel_filter_cpu (&plan, &iin, &iref, 0, iin.height);
@@ -217,24 +162,17 @@ filter_harness_new (const gchar * props)
   return h;
 }
 
-static GstBuffer *
-push_pull (GstHarness * h, GstBuffer * in)
-{
-  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-  return gst_harness_pull (h);
-}
-
 /* Pushes a random frame (keeping a reference to it) and checks the
  * output against the reference with the element's current settings. */
 static void
 push_and_check (GstHarness * h, const GstVideoInfo * info, GRand * rand,
     GstClockTime pts, const gchar * what)
 {
-  GstBuffer *in = make_random_buffer (info, rand, pts), *out;
+  GstBuffer *in = texel_buffer_new_random (info, rand, pts), *out;
   TexelFilterConfig cfg;
 
   gst_buffer_ref (in);
-  out = push_pull (h, in);
+  out = texel_push_pull (h, in);
   fail_if (out == in, "%s: passthrough", what);
   config_from_element (h->element, &cfg);
   check_reference (info, in, out, &cfg, what);
@@ -354,7 +292,7 @@ set_property_unchecked (GstElement * e, const gchar * name, gdouble v)
 GST_START_TEST (test_bad_values)
 {
   gchar *caps = make_caps ("I420", 24, 16);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (3);
   GstHarness *h = filter_harness_new ("filter=bilateral");
   GstElement *e = h->element;
@@ -417,7 +355,7 @@ GST_START_TEST (test_passthrough)
     "filter=box radius=0",
   };
   gchar *caps = make_caps ("NV12", 32, 16);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (1);
   guint i;
 
@@ -426,8 +364,8 @@ GST_START_TEST (test_passthrough)
     GstBuffer *in, *out;
 
     gst_harness_set_caps_str (h, caps, caps);
-    in = make_random_buffer (&info, rand, 0);
-    out = push_pull (h, in);
+    in = texel_buffer_new_random (&info, rand, 0);
+    out = texel_push_pull (h, in);
     fail_unless (out == in, "%s: not passthrough", neutral[i]);
     fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
             (h->element)));
@@ -453,9 +391,9 @@ GST_END_TEST;
  * that read across their edges). */
 GST_START_TEST (test_formats)
 {
-  const gchar *format = all_formats[__i__];
+  const gchar *format = texel_all_formats[__i__];
   gchar *caps = make_caps (format, 37, 23);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (__i__);
   guint s;
 
@@ -494,10 +432,10 @@ GST_START_TEST (test_planes_luma)
 
   for (i = 0; i < G_N_ELEMENTS (formats); i++) {
     gchar *caps = make_caps (formats[i], 33, 18);
-    GstVideoInfo info = info_from_caps_string (caps);
+    GstVideoInfo info = texel_video_info_from_caps_string (caps);
     GstHarness *h = filter_harness_new ("filter=box radius=2 planes=luma");
     GstHarness *all = filter_harness_new ("filter=box radius=2 planes=all");
-    GstBuffer *in = make_random_buffer (&info, rand, 0), *out, *out_all;
+    GstBuffer *in = texel_buffer_new_random (&info, rand, 0), *out, *out_all;
     GstVideoFrame fin, fout, fall;
     gboolean luma_changed = FALSE;
     guint c;
@@ -505,8 +443,8 @@ GST_START_TEST (test_planes_luma)
 
     gst_harness_set_caps_str (h, caps, caps);
     gst_harness_set_caps_str (all, caps, caps);
-    out = push_pull (h, gst_buffer_ref (in));
-    out_all = push_pull (all, gst_buffer_ref (in));
+    out = texel_push_pull (h, gst_buffer_ref (in));
+    out_all = texel_push_pull (all, gst_buffer_ref (in));
     fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
     fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
     fail_unless (gst_video_frame_map (&fall, &info, out_all, GST_MAP_READ));
@@ -549,7 +487,7 @@ GST_START_TEST (test_caps)
   GstHarness *h = filter_harness_new (NULL);
   GstCaps *peer, *want;
   GstBuffer *in;
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (5);
 
   gst_harness_set_sink_caps_str (h, other);
@@ -564,7 +502,7 @@ GST_START_TEST (test_caps)
   gst_caps_unref (want);
 
   gst_harness_set_src_caps_str (h, caps);
-  in = make_random_buffer (&info, rand, 0);
+  in = texel_buffer_new_random (&info, rand, 0);
   fail_if (gst_harness_push (h, in) == GST_FLOW_OK,
       "NV12 64x48 in, I420 32x32 out accepted");
   texel_harness_teardown (h);
@@ -580,7 +518,7 @@ GST_END_TEST;
 GST_START_TEST (test_change_while_playing)
 {
   gchar *caps = make_caps ("I420", 26, 14);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (2);
   GstHarness *h = filter_harness_new (NULL);
   GstBuffer *in, *out;
@@ -601,8 +539,8 @@ GST_START_TEST (test_change_while_playing)
     /* Into passthrough and out again. */
     g_object_set (h->element, "filter", TEXEL_FILTER_GAUSSIAN, "sigma", 0.0,
         NULL);
-    in = make_random_buffer (&info, rand, i * GST_SECOND / 30);
-    out = push_pull (h, in);
+    in = texel_buffer_new_random (&info, rand, i * GST_SECOND / 30);
+    out = texel_push_pull (h, in);
     fail_unless (out == in, "sigma=0 after %s: not passthrough",
         filter_settings[i]);
     gst_buffer_unref (out);
@@ -623,7 +561,7 @@ GST_END_TEST;
 GST_START_TEST (test_controller)
 {
   gchar *caps = make_caps ("NV12", 16, 8);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (4);
   GstHarness *h = filter_harness_new (NULL);
   GstControlSource *cs = gst_interpolation_control_source_new ();
@@ -643,14 +581,14 @@ GST_START_TEST (test_controller)
   g_object_get (h->element, "sigma", &sigma, NULL);
   fail_unless (fabs (sigma - 1.0) < 1e-9, "sigma %g at 0.5 s", sigma);
 
-  in = make_random_buffer (&info, rand, 0);
-  out = push_pull (h, in);
+  in = texel_buffer_new_random (&info, rand, 0);
+  out = texel_push_pull (h, in);
   g_object_get (h->element, "sigma", &sigma, NULL);
   fail_unless_equals_float (sigma, 0.0);
   /* Passthrough is decided for the next frame. */
   gst_buffer_unref (out);
-  in = make_random_buffer (&info, rand, 0);
-  out = push_pull (h, in);
+  in = texel_buffer_new_random (&info, rand, 0);
+  out = texel_push_pull (h, in);
   fail_unless (out == in, "sigma 0 from the controller: not passthrough");
   gst_buffer_unref (out);
 
@@ -679,27 +617,8 @@ GST_START_TEST (test_pipeline)
     "videotestsrc num-buffers=5 ! video/x-raw,format=YUY2 ! texelfilter "
         "filter=box radius=4 backend=cpu ! fakesink",
   };
-  guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (lines); i++) {
-    GError *err = NULL;
-    GstElement *p = gst_parse_launch (lines[i], &err);
-    GstBus *bus;
-    GstMessage *msg;
-
-    fail_unless (p != NULL, "%s: %s", lines[i], err ? err->message : "?");
-    bus = gst_element_get_bus (p);
-    fail_unless_equals_int (gst_element_set_state (p, GST_STATE_PLAYING),
-        GST_STATE_CHANGE_ASYNC);
-    msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-    fail_unless (msg != NULL, "%s: timed out", lines[i]);
-    fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
-    gst_message_unref (msg);
-    gst_element_set_state (p, GST_STATE_NULL);
-    gst_object_unref (bus);
-    gst_object_unref (p);
-  }
+  texel_run_launch_lines (lines, G_N_ELEMENTS (lines), 60 * GST_SECOND);
 }
 
 GST_END_TEST;
@@ -708,14 +627,12 @@ static Suite *
 texelfilter_suite (void)
 {
   Suite *s = suite_create ("texelfilter");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = texel_suite_add_tcase (s, "general", 120);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_bad_values);
   tcase_add_test (tc, test_passthrough);
-  tcase_add_loop_test (tc, test_formats, 0, G_N_ELEMENTS (all_formats));
+  tcase_add_loop_test (tc, test_formats, 0, TEXEL_N_FORMATS);
   tcase_add_test (tc, test_planes_luma);
   tcase_add_test (tc, test_caps);
   tcase_add_test (tc, test_change_while_playing);
@@ -729,10 +646,6 @@ texelfilter_suite (void)
 int
 main (int argc, char **argv)
 {
-  /* Before gst_init: objects alive when a test's process ends fail it. */
-  if (!g_getenv ("GST_TRACERS") && !g_getenv ("TEXEL_TEST_NO_LEAKS_TRACER"))
-    g_setenv ("GST_TRACERS", "leaks", TRUE);
-
-  gst_check_init (&argc, &argv);
+  texel_check_init (&argc, &argv);
   return gst_check_run_suite (texelfilter_suite (), "texelfilter", __FILE__);
 }

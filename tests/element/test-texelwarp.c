@@ -59,64 +59,22 @@ static const struct
 static gchar *
 make_caps (const gchar * format, gint width, gint height)
 {
-  const GstVideoFormatInfo *finfo =
-      gst_video_format_get_info (gst_video_format_from_string (format));
-
-  fail_unless (finfo != NULL);
-  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1,pixel-aspect-ratio=1/1%s", format, width, height,
-      GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) ?
-      ",colorimetry=bt709,chroma-site=mpeg2" : "");
-}
-
-static GstVideoInfo
-info_from_caps_string (const gchar * s)
-{
-  GstCaps *caps = gst_caps_from_string (s);
-  GstVideoInfo info;
-
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  gst_caps_unref (caps);
-  return info;
+  return texel_caps_new (format, width, height,
+      "colorimetry=bt709,chroma-site=mpeg2", NULL);
 }
 
 /* A smooth pattern plus noise: every code used, and structure to move. */
+static guint
+pattern_code (gpointer rand, guint c, gint x, gint y, guint max)
+{
+  return (guint) ((x * 7 + y * 3 + c * 50 + g_rand_int_range (rand, 0,
+              20)) % (max + 1));
+}
+
 static GstBuffer *
 make_buffer (const GstVideoInfo * info, GRand * rand, GstClockTime pts)
 {
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info),
-      NULL);
-  GstVideoFrame f;
-  guint c, max = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? 1023 : 255;
-  gint x, y;
-
-  gst_buffer_memset (buf, 0, 0xff, GST_VIDEO_INFO_SIZE (info));
-  fail_unless (gst_video_frame_map (&f, info, buf, GST_MAP_WRITE));
-  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&f); c++)
-    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&f, c); y++)
-      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&f, c); x++)
-        frame_set (&f, c, x, y, (guint) ((x * 7 + y * 3 + c * 50 +
-                    g_rand_int_range (rand, 0, 20)) % (max + 1)));
-  gst_video_frame_unmap (&f);
-  GST_BUFFER_PTS (buf) = pts;
-  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
-  return buf;
-}
-
-static void
-image_from_frame (TexelImage * img, GstVideoFrame * f)
-{
-  guint p;
-
-  memset (img, 0, sizeof (*img));
-  img->format = texel_format_from_name (gst_video_format_to_string
-      (GST_VIDEO_FRAME_FORMAT (f)));
-  img->width = GST_VIDEO_FRAME_WIDTH (f);
-  img->height = GST_VIDEO_FRAME_HEIGHT (f);
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (f); p++) {
-    img->data[p] = GST_VIDEO_FRAME_PLANE_DATA (f, p);
-    img->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (f, p);
-  }
+  return texel_buffer_new_filled (info, pattern_code, rand, pts);
 }
 
 /* The caps of make_caps () as the kernels take them. */
@@ -223,8 +181,8 @@ check_reference (const GstVideoInfo * in_info, const GstVideoInfo * out_info,
   fail_unless (gst_video_frame_map (&fin, in_info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fout, out_info, out, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fref, out_info, ref, GST_MAP_WRITE));
-  image_from_frame (&iin, &fin);
-  image_from_frame (&iref, &fref);
+  texel_image_from_frame (&iin, &fin);
+  texel_image_from_frame (&iref, &fref);
   fail_unless (texel_warp_plan_init (&plan, cfg, iin.format, iin.width,
           iin.height, iref.format, iref.width, iref.height, &why) == 0,
       "plan: %s", why);
@@ -272,13 +230,6 @@ warp_harness_new (const gchar * props)
   return h;
 }
 
-static GstBuffer *
-push_pull (GstHarness * h, GstBuffer * in)
-{
-  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-  return gst_harness_pull (h);
-}
-
 /* The first error message on @e's bus, as "message (debug)", or NULL. */
 static gchar *
 bus_error (GstElement * e)
@@ -305,12 +256,12 @@ static void
 warp_one (GstHarness * h, const gchar * in_caps, const gchar * out_caps,
     GRand * rand, GstBuffer ** in, GstBuffer ** out)
 {
-  GstVideoInfo info = info_from_caps_string (in_caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (in_caps);
 
   gst_harness_set_caps_str (h, in_caps, out_caps);
   *in = make_buffer (&info, rand, 0);
   gst_buffer_ref (*in);
-  *out = push_pull (h, *in);
+  *out = texel_push_pull (h, *in);
 }
 
 /* Pops every message of @type on @e's bus: how many, the first one's text
@@ -535,8 +486,8 @@ GST_START_TEST (test_identity)
 {
   gchar *caps = make_caps ("RGBA", 32, 24), *small = make_caps ("RGBA", 16,
       12);
-  GstVideoInfo in_info = info_from_caps_string (caps);
-  GstVideoInfo out_info = info_from_caps_string (small);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (caps);
+  GstVideoInfo out_info = texel_video_info_from_caps_string (small);
   GRand *rand = g_rand_new_with_seed (1);
   GstHarness *h = warp_harness_new (NULL);
   GstBuffer *in, *out;
@@ -589,14 +540,14 @@ GST_START_TEST (test_models)
           "tilt=20", "RGBA", 80, 40},
   };
   gchar *in_caps = make_caps ("NV12", 64, 48);
-  GstVideoInfo in_info = info_from_caps_string (in_caps);
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
   GRand *rand = g_rand_new_with_seed (2);
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (cases); i++) {
     gchar *out_caps = make_caps (cases[i].out_format, cases[i].out_w,
         cases[i].out_h);
-    GstVideoInfo out_info = info_from_caps_string (out_caps);
+    GstVideoInfo out_info = texel_video_info_from_caps_string (out_caps);
     GstHarness *h = warp_harness_new (cases[i].props);
     GstBuffer *in, *out;
     TexelWarpConfig cfg;
@@ -671,7 +622,7 @@ GST_START_TEST (test_calibration_errors)
       { "model=fisheye", "distortion" } },
   };
   gchar *caps = make_caps ("RGBA", 32, 24);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (3);
   guint i, j;
 
@@ -811,7 +762,7 @@ GST_START_TEST (test_rectify_views)
   for (i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       gchar *caps = make_caps ("GRAY8", 64 * cases[i].size, 48 * cases[i].size);
-      GstVideoInfo info = info_from_caps_string (caps);
+      GstVideoInfo info = texel_video_info_from_caps_string (caps);
       GstHarness *h = warp_harness_new (cases[i].props);
       CvRectify cv = cases[i].cv;
       GstBuffer *in, *out;
@@ -839,7 +790,7 @@ GST_END_TEST;
 GST_START_TEST (test_rectify_choice)
 {
   gchar *caps = make_caps ("RGBA", 64, 48);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (8);
   static const gchar *props[] = {
     "calibration-file=" CALIB ("ros-stereo-left.yaml") " alpha=0",
@@ -920,7 +871,7 @@ GST_START_TEST (test_calibration_hostile)
 {
   gchar *dir = g_dir_make_tmp ("texelwarp-XXXXXX", NULL);
   gchar *caps = make_caps ("RGBA", 32, 24);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (9);
   struct
   {
@@ -1011,7 +962,7 @@ GST_START_TEST (test_calibration_aspect)
     {
       gchar *caps = make_caps ("RGBA", steps[i].w, steps[i].h);
       gchar *size = g_strdup_printf ("%dx%d", steps[i].w, steps[i].h);
-      GstVideoInfo info = info_from_caps_string (caps);
+      GstVideoInfo info = texel_video_info_from_caps_string (caps);
       gchar *warning;
       guint j;
 
@@ -1019,7 +970,7 @@ GST_START_TEST (test_calibration_aspect)
       for (j = 0; j < 3; j++)
         {
           g_object_set (h->element, "pan", 2.0 * j, NULL);
-          gst_buffer_unref (push_pull (h, make_buffer (&info, rand, 0)));
+          gst_buffer_unref (texel_push_pull (h, make_buffer (&info, rand, 0)));
         }
       fail_unless_equals_int (
           pop_messages (h->element, GST_MESSAGE_WARNING, &warning),
@@ -1042,7 +993,7 @@ GST_START_TEST (test_calibration_aspect)
           "opencv-square.yaml"));
   {
     gchar *caps = make_caps ("RGBA", 64, 48), *error;
-    GstVideoInfo info = info_from_caps_string (caps);
+    GstVideoInfo info = texel_video_info_from_caps_string (caps);
     guint j;
 
     gst_harness_set_caps_str (h, caps, caps);
@@ -1063,10 +1014,10 @@ GST_START_TEST (test_calibration_aspect)
   h = warp_harness_new ("calibration-file=" CALIB ("opencv-pinhole.yaml"));
   {
     gchar *caps = make_caps ("RGBA", 64, 36), *warning;
-    GstVideoInfo info = info_from_caps_string (caps);
+    GstVideoInfo info = texel_video_info_from_caps_string (caps);
 
     gst_harness_set_caps_str (h, caps, caps);
-    gst_buffer_unref (push_pull (h, make_buffer (&info, rand, 0)));
+    gst_buffer_unref (texel_push_pull (h, make_buffer (&info, rand, 0)));
     fail_unless_equals_int (
         pop_messages (h->element, GST_MESSAGE_WARNING, &warning), 0);
     g_free (caps);
@@ -1082,7 +1033,7 @@ GST_END_TEST;
 GST_START_TEST (test_calibration_scaled)
 {
   gchar *caps = make_caps ("RGBA", 64, 36);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (4);
   GstHarness *h = warp_harness_new ("calibration-file="
       CALIB ("opencv-pinhole.yaml"));
@@ -1126,7 +1077,7 @@ GST_START_TEST (test_change_while_playing)
     "offset-x=0",
   };
   gchar *caps = make_caps ("RGBA", 32, 32);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (5);
   GstHarness *h = warp_harness_new (NULL);
   guint i;
@@ -1146,7 +1097,7 @@ GST_START_TEST (test_change_while_playing)
     g_strfreev (settings);
     in = make_buffer (&info, rand, i * GST_SECOND / 30);
     gst_buffer_ref (in);
-    out = push_pull (h, in);
+    out = texel_push_pull (h, in);
     config_from_element (h->element, &cfg);
     if (i == 3) {
       cfg.camera.cal_width = 640;
@@ -1173,7 +1124,7 @@ GST_END_TEST;
 GST_START_TEST (test_controller)
 {
   gchar *caps = make_caps ("RGBA", 40, 30);
-  GstVideoInfo info = info_from_caps_string (caps);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (6);
   GstHarness *h = warp_harness_new ("model=fisheye fx=15 fy=15 fov=80");
   GstControlSource *cs = gst_interpolation_control_source_new ();
@@ -1192,7 +1143,7 @@ GST_START_TEST (test_controller)
 
   in = make_buffer (&info, rand, GST_SECOND / 4);
   gst_buffer_ref (in);
-  out = push_pull (h, in);
+  out = texel_push_pull (h, in);
   g_object_get (h->element, "pan", &pan, NULL);
   fail_unless (fabs (pan + 15.0) < 1e-9, "pan %g at 0.25 s", pan);
   config_from_element (h->element, &cfg);
@@ -1222,27 +1173,8 @@ GST_START_TEST (test_pipeline)
     "videotestsrc num-buffers=5 ! texelwarp backend=cpu rotation=15 "
         "border-mode=mirror method=bicubic ! fakesink",
   };
-  guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (lines); i++) {
-    GError *err = NULL;
-    GstElement *p = gst_parse_launch (lines[i], &err);
-    GstBus *bus;
-    GstMessage *msg;
-
-    fail_unless (p != NULL, "%s: %s", lines[i], err ? err->message : "?");
-    bus = gst_element_get_bus (p);
-    fail_unless_equals_int (gst_element_set_state (p, GST_STATE_PLAYING),
-        GST_STATE_CHANGE_ASYNC);
-    msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-    fail_unless (msg != NULL, "%s: timed out", lines[i]);
-    fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
-    gst_message_unref (msg);
-    gst_element_set_state (p, GST_STATE_NULL);
-    gst_object_unref (bus);
-    gst_object_unref (p);
-  }
+  texel_run_launch_lines (lines, G_N_ELEMENTS (lines), 60 * GST_SECOND);
 }
 
 GST_END_TEST;
@@ -1251,10 +1183,8 @@ static Suite *
 texelwarp_suite (void)
 {
   Suite *s = suite_create ("texelwarp");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = texel_suite_add_tcase (s, "general", 120);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_array_properties);
   tcase_add_test (tc, test_identity);
@@ -1276,10 +1206,6 @@ texelwarp_suite (void)
 int
 main (int argc, char **argv)
 {
-  /* Before gst_init: objects alive when a test's process ends fail it. */
-  if (!g_getenv ("GST_TRACERS") && !g_getenv ("TEXEL_TEST_NO_LEAKS_TRACER"))
-    g_setenv ("GST_TRACERS", "leaks", TRUE);
-
-  gst_check_init (&argc, &argv);
+  texel_check_init (&argc, &argv);
   return gst_check_run_suite (texelwarp_suite (), "texelwarp", __FILE__);
 }

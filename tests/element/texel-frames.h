@@ -1,4 +1,6 @@
-/* gst-texel tests: per-component access to any frame, and bus hygiene.
+/* gst-texel tests: what the element tests share: per-component access to
+ * any frame, caps and buffers to push, harness and bus hygiene, the CPU
+ * reference's view of a frame, gst-launch lines run to EOS.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -7,7 +9,14 @@
 
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+
+#include "texel-image.h"
+
+/* Every raw video format the elements take. */
+#define TEXEL_N_FORMATS 16
+extern const gchar *const texel_all_formats[TEXEL_N_FORMATS];
 
 /* Code of component @comp at its sample (@x, @y), whatever the format:
  * planar, semi-planar, packed or 10-bit (P010 read as 10-bit codes). */
@@ -32,5 +41,65 @@ void texel_harness_teardown (GstHarness * h);
 /* Error and warning messages (@types) waiting on an element's bus, popped,
  * as one line of text ("" where there are none; free it). */
 gchar *bus_messages_text (GstElement * e, GstMessageType types);
+
+/* Before gst_check_init: objects alive when a test's process ends fail
+ * it (the leaks tracer, unless GST_TRACERS or TEXEL_TEST_NO_LEAKS_TRACER
+ * is set). Then gst_check_init. */
+void texel_check_init (int *argc, char ***argv);
+
+/* A test case @name of @s, with a timeout of @timeout s where > 0. */
+TCase *texel_suite_add_tcase (Suite * s, const gchar * name, gint timeout);
+
+/* Fixed caps "video/x-raw,format=@format,width=@width,height=@height,
+ * framerate=30/1,pixel-aspect-ratio=1/1", then ",@yuv_fields" for YUV
+ * formats or ",@rgb_fields" for RGB ones where given (free it). */
+gchar *texel_caps_new (const gchar * format, gint width, gint height,
+    const gchar * yuv_fields, const gchar * rgb_fields);
+GstVideoInfo texel_video_info_from_caps_string (const gchar * s);
+/* The video info of @h's output caps. */
+void texel_harness_out_info (GstHarness * h, GstVideoInfo * info);
+
+/* "name=value name=value" on @object: every name must be a property of
+ * it, unless @skip_unknown. */
+void texel_set_properties (GObject * object, const gchar * props,
+    gboolean skip_unknown);
+/* @factory with @props (texel_set_properties), on a bus of its own so
+ * that its messages can be read. */
+GstElement *texel_test_element_new (const gchar * factory,
+    const gchar * props);
+/* @e (taken) in a harness, which sets it to PLAYING right away. */
+GstHarness *texel_harness_new_with (GstElement * e);
+gint texel_get_int (gpointer object, const gchar * name);
+
+/* The code of component @c at (@x, @y), at most @max. */
+typedef guint (*TexelCodeFunc) (gpointer user_data, guint c, gint x, gint y,
+    guint max);
+/* A buffer in the default layout of @info (padding bytes 0xff) holding
+ * @code's codes (P010: 10-bit codes), at @pts, 1/30 s long. */
+GstBuffer *texel_buffer_new_filled (const GstVideoInfo * info,
+    TexelCodeFunc code, gpointer user_data, GstClockTime pts);
+/* The same with random valid codes from @rand. */
+GstBuffer *texel_buffer_new_random (const GstVideoInfo * info, GRand * rand,
+    GstClockTime pts);
+
+/* Rows of plane @plane of @info. */
+gint texel_info_plane_height (const GstVideoInfo * info, guint plane);
+/* A buffer whose rows are @extra_stride bytes longer than the default and
+ * whose planes start at non-default offsets (@lead bytes before the first
+ * plane, @gap bytes between planes), described by a GstVideoMeta and by
+ * @padded; all bytes 0xa5 (so that reading padding shows) until filled. */
+GstBuffer *texel_buffer_new_padded (const GstVideoInfo * info,
+    gint extra_stride, gsize lead, gsize gap, GstVideoInfo * padded);
+
+/* Pushes @in, which must be accepted, and pulls the output. */
+GstBuffer *texel_push_pull (GstHarness * h, GstBuffer * in);
+
+/* @f's planes as the kernels' CPU reference takes them. */
+void texel_image_from_frame (TexelImage * img, GstVideoFrame * f);
+
+/* Runs each gst-launch line of @lines to EOS (no error, within
+ * @timeout). */
+void texel_run_launch_lines (const gchar * const *lines, guint n_lines,
+    GstClockTime timeout);
 
 #endif

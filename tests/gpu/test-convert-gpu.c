@@ -25,20 +25,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cuda_runtime_api.h>
 
 #include "texel-cuda.h"
+#include "texel-gpu-image.h"
 #include "../unit/texel-exact.h"
-
-#define SKIP_EXIT_CODE 77
-#define POISON_A 0x5a
-#define POISON_B 0xa5
-/* Host images: rows and planes aligned so that a mapped copy with the
- * same layout meets any device's texture alignment (512 on an H100). */
-#define HOST_STRIDE_ALIGN 64
-#define HOST_PLANE_ALIGN 4096
 
 /* ------------------------------------------------------------------ */
 /* Error bounds, in output codes.
@@ -78,38 +70,7 @@
 #define FILTER_WEIGHT_ERROR (1.0 / 256.0)
 
 /* ------------------------------------------------------------------ */
-/* Random numbers: xorshift64*, seeded and printed, so a failure can be
- * replayed with --seed. */
-
-static uint64_t rng_state;
-
-static uint64_t
-rng_next (void)
-{
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 0x2545f4914f6cdd1dull;
-}
-
-/* ------------------------------------------------------------------ */
 /* Test cases */
-
-typedef enum
-{
-  MEMORY_DEVICE,                /* cudaMallocPitch, cudaMemcpy2DAsync */
-  MEMORY_MAPPED,                /* cudaHostAllocMapped, zero-copy */
-  MEMORY_MISALIGNED,            /* device, planes off any texture alignment */
-  MEMORY_MODES
-} MemoryMode;
-
-static const char *const memory_names[MEMORY_MODES] = {
-  "device", "mapped", "misaligned"
-};
-
-static const char *const method_names[3] = {
-  "nearest", "bilinear", "bicubic"
-};
 
 typedef struct
 {
@@ -225,313 +186,6 @@ error_bound (const TexelConvertPlan * plan, int textured)
 }
 
 /* ------------------------------------------------------------------ */
-/* Images in host memory */
-
-typedef struct
-{
-  TexelImage img;
-  uint8_t *mem;
-  size_t size;
-} HostImage;
-
-static int
-host_image_init (HostImage * h, TexelFormat format, int width, int height)
-{
-  h->size = texel_image_layout (&h->img, format, width, height,
-      HOST_STRIDE_ALIGN, HOST_PLANE_ALIGN, NULL);
-  h->mem = malloc (h->size);
-  if (h->mem == NULL)
-    return -1;
-  texel_image_layout (&h->img, format, width, height, HOST_STRIDE_ALIGN,
-      HOST_PLANE_ALIGN, h->mem);
-  return 0;
-}
-
-static void
-host_image_clear (HostImage * h)
-{
-  free (h->mem);
-  h->mem = NULL;
-}
-
-/* Random bytes; P010 gets valid words only (10 bits << 6, low bits 0, as
- * every producer writes them: textures would filter the low bits, the CPU
- * drops them). */
-static void
-host_image_randomize (HostImage * h)
-{
-  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
-  size_t i;
-
-  for (i = 0; i + 8 <= h->size; i += 8) {
-    uint64_t r = rng_next ();
-
-    memcpy (h->mem + i, &r, 8);
-  }
-  for (; i < h->size; i++)
-    h->mem[i] = (uint8_t) rng_next ();
-  if (desc->bytes_per_sample == 2)
-    for (i = 0; i + 1 < h->size; i += 2)
-      h->mem[i] &= (uint8_t) (0xff << desc->shift);
-}
-
-static int
-plane_rows (const TexelImage * img, int p)
-{
-  return texel_plane_height (img->format, p, img->height);
-}
-
-/* ------------------------------------------------------------------ */
-/* Images the GPU reads and writes */
-
-typedef struct
-{
-  MemoryMode mode;
-  TexelImage dev;               /* device-accessible addresses */
-  size_t row_bytes[TEXEL_MAX_PLANES];
-  void *plane_mem[TEXEL_MAX_PLANES];    /* device: one allocation a plane */
-  void *mem;                    /* mapped host or misaligned device block */
-  size_t size;
-} GpuImage;
-
-static cudaError_t
-gpu_image_alloc (GpuImage * g, MemoryMode mode, const HostImage * shape,
-    int misalign)
-{
-  const TexelImage *img = &shape->img;
-  const TexelFormatDesc *desc = texel_format_desc (img->format);
-  cudaError_t err = cudaSuccess;
-  int p;
-
-  memset (g, 0, sizeof (*g));
-  g->mode = mode;
-  g->dev = *img;
-  for (p = 0; p < desc->n_planes; p++)
-    g->row_bytes[p] = (size_t) texel_plane_row_bytes (img->format, p,
-        img->width);
-
-  if (mode == MEMORY_DEVICE) {
-    for (p = 0; p < desc->n_planes && err == cudaSuccess; p++) {
-      size_t pitch;
-
-      /* As wide as the host stride, so row padding comes back too. */
-      err = cudaMallocPitch (&g->plane_mem[p], &pitch, img->stride[p],
-          plane_rows (img, p));
-      g->dev.data[p] = g->plane_mem[p];
-      g->dev.stride[p] = (int) pitch;
-    }
-    return err;
-  }
-  if (mode == MEMORY_MAPPED) {
-    void *dev;
-
-    g->size = shape->size;
-    err = cudaHostAlloc (&g->mem, g->size, cudaHostAllocMapped);
-    if (err != cudaSuccess)
-      return err;
-    err = cudaHostGetDevicePointer (&dev, g->mem, 0);
-    if (err != cudaSuccess)
-      return err;
-    /* Same layout as the host image, at the device address. */
-    for (p = 0; p < desc->n_planes; p++)
-      g->dev.data[p] = (uint8_t *) dev + (img->data[p] - shape->mem);
-    return cudaSuccess;
-  }
-
-  /* Misaligned: pitch = row bytes + @misalign (never a multiple of the
-   * texture pitch alignment, 32 on current GPUs) and planes starting
-   * @misalign bytes past an aligned address. */
-  g->size = 0;
-  for (p = 0; p < desc->n_planes; p++) {
-    size_t pitch = g->row_bytes[p] + misalign;
-
-    if (pitch % 32 == 0)
-      pitch += misalign;
-    g->dev.stride[p] = (int) pitch;
-    g->size += 512 + pitch * plane_rows (img, p);
-  }
-  err = cudaMalloc (&g->mem, g->size);
-  if (err != cudaSuccess)
-    return err;
-  {
-    uint8_t *at = g->mem;
-
-    for (p = 0; p < desc->n_planes; p++) {
-      g->dev.data[p] = at + misalign;
-      at += 512 + (size_t) g->dev.stride[p] * plane_rows (img, p);
-    }
-  }
-  return cudaSuccess;
-}
-
-static void
-gpu_image_free (GpuImage * g)
-{
-  int p;
-
-  for (p = 0; p < TEXEL_MAX_PLANES; p++)
-    if (g->plane_mem[p] != NULL)
-      cudaFree (g->plane_mem[p]);
-  if (g->mem != NULL) {
-    if (g->mode == MEMORY_MAPPED)
-      cudaFreeHost (g->mem);
-    else
-      cudaFree (g->mem);
-  }
-  memset (g, 0, sizeof (*g));
-}
-
-/* Bytes per row moved between host and GPU images: the whole host stride
- * where the GPU pitch has room for it, else the pixel bytes. */
-static size_t
-gpu_copy_width (const GpuImage * g, const HostImage * h, int p)
-{
-  return (size_t) h->img.stride[p] <= (size_t) g->dev.stride[p] ?
-      (size_t) h->img.stride[p] : g->row_bytes[p];
-}
-
-static cudaError_t
-gpu_image_upload (GpuImage * g, const HostImage * h, cudaStream_t stream)
-{
-  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
-  cudaError_t err = cudaSuccess;
-  int p;
-
-  if (g->mode == MEMORY_MAPPED) {
-    memcpy (g->mem, h->mem, h->size);
-    return cudaSuccess;
-  }
-  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++)
-    err = cudaMemcpy2DAsync (g->dev.data[p], g->dev.stride[p],
-        h->img.data[p], h->img.stride[p], gpu_copy_width (g, h, p),
-        plane_rows (&h->img, p), cudaMemcpyHostToDevice, stream);
-  return err;
-}
-
-static cudaError_t
-gpu_image_poison (GpuImage * g, int byte, cudaStream_t stream)
-{
-  const TexelFormatDesc *desc = texel_format_desc (g->dev.format);
-  cudaError_t err = cudaSuccess;
-  int p;
-
-  if (g->mode == MEMORY_MAPPED) {
-    memset (g->mem, byte, g->size);
-    return cudaSuccess;
-  }
-  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++)
-    err = cudaMemset2DAsync (g->dev.data[p], g->dev.stride[p], byte,
-        g->dev.stride[p], plane_rows (&g->dev, p), stream);
-  return err;
-}
-
-/* Fills @h (poisoned with @byte first, for what is not copied) with the
- * GPU image; @stream must be idle for mapped memory. */
-static cudaError_t
-gpu_image_download (const GpuImage * g, HostImage * h, int byte,
-    cudaStream_t stream)
-{
-  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
-  cudaError_t err = cudaSuccess;
-  int p;
-
-  if (g->mode == MEMORY_MAPPED) {
-    memcpy (h->mem, g->mem, h->size);
-    return cudaSuccess;
-  }
-  memset (h->mem, byte, h->size);
-  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++)
-    err = cudaMemcpy2DAsync (h->img.data[p], h->img.stride[p],
-        g->dev.data[p], g->dev.stride[p], gpu_copy_width (g, h, p),
-        plane_rows (&h->img, p), cudaMemcpyDeviceToHost, stream);
-  if (err == cudaSuccess)
-    err = cudaStreamSynchronize (stream);
-  return err;
-}
-
-/* ------------------------------------------------------------------ */
-/* Comparison */
-
-typedef struct
-{
-  int max_error;
-  /* Where max_error was seen first. */
-  int worst_comp, worst_x, worst_y;
-  unsigned worst_cpu, worst_gpu;
-  int unwritten;                /* bytes the CPU wrote, the GPU did not */
-  int stray;                    /* bytes the GPU wrote, the CPU did not */
-  int bad_padding;              /* written non-component bytes that differ */
-} Comparison;
-
-static unsigned
-read_code (const TexelFormatDesc * desc, const uint8_t * p)
-{
-  if (desc->bytes_per_sample == 2)
-    return (unsigned) (p[0] | (p[1] << 8)) >> desc->shift;
-  return p[0];
-}
-
-/* @cpu and @gpu hold two runs each (poisons A and B) of one output. */
-static void
-compare_outputs (const HostImage cpu[2], const HostImage gpu[2],
-    Comparison * cmp)
-{
-  const TexelImage *img = &cpu[0].img;
-  const TexelFormatDesc *desc = texel_format_desc (img->format);
-  size_t size = cpu[0].size, i;
-  uint8_t *is_sample = calloc (size, 1);
-  int c;
-
-  memset (cmp, 0, sizeof (*cmp));
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    const TexelComponent *comp = &desc->comp[c];
-    int w, h, x, y;
-
-    if (comp->plane < 0)
-      continue;
-    w = -((-img->width) >> comp->x_shift);
-    h = -((-img->height) >> comp->y_shift);
-    for (y = 0; y < h; y++) {
-      for (x = 0; x < w; x++) {
-        size_t at = (size_t) (img->data[comp->plane] - cpu[0].mem)
-            + (size_t) y * img->stride[comp->plane] + comp->offset
-            + (size_t) x * comp->pixel_stride;
-        int written = memcmp (cpu[0].mem + at, cpu[1].mem + at,
-            desc->bytes_per_sample) == 0;
-        int diff;
-
-        memset (is_sample + at, 1, desc->bytes_per_sample);
-        if (!written)
-          continue;
-        diff = abs ((int) read_code (desc, cpu[0].mem + at)
-            - (int) read_code (desc, gpu[0].mem + at));
-        if (diff > cmp->max_error) {
-          cmp->max_error = diff;
-          cmp->worst_comp = c;
-          cmp->worst_x = x;
-          cmp->worst_y = y;
-          cmp->worst_cpu = read_code (desc, cpu[0].mem + at);
-          cmp->worst_gpu = read_code (desc, gpu[0].mem + at);
-        }
-      }
-    }
-  }
-
-  for (i = 0; i < size; i++) {
-    int cpu_wrote = cpu[0].mem[i] == cpu[1].mem[i];
-    int gpu_wrote = gpu[0].mem[i] == gpu[1].mem[i];
-
-    if (cpu_wrote && !gpu_wrote)
-      cmp->unwritten++;
-    else if (!cpu_wrote && gpu_wrote)
-      cmp->stray++;
-    else if (cpu_wrote && !is_sample[i] && cpu[0].mem[i] != gpu[0].mem[i])
-      cmp->bad_padding++;
-  }
-  free (is_sample);
-}
-
-/* ------------------------------------------------------------------ */
 /* Running one case */
 
 typedef struct
@@ -553,14 +207,20 @@ typedef struct
   int failed;
 } PairSummary;
 
-static int
-check_cuda (cudaError_t err, const char *what)
+typedef struct
 {
-  if (err == cudaSuccess)
-    return 0;
-  fprintf (stderr, "  %s: %s (%s)\n", what, cudaGetErrorName (err),
-      cudaGetErrorString (err));
-  return -1;
+  TexelCudaConverter *conv;
+  const TexelConvertPlan *plan;
+} Launch;
+
+static cudaError_t
+launch_convert (void *data, const TexelImage * in, const TexelImage * out,
+    int row0, int row1, cudaStream_t stream)
+{
+  const Launch *l = data;
+
+  return (cudaError_t) texel_cuda_convert (l->conv, l->plan, in, out, row0,
+      row1, stream);
 }
 
 /* Converts on the GPU into @gpu (two runs, poisons A and B). */
@@ -568,49 +228,10 @@ static int
 run_gpu (Context * ctx, const TexelConvertPlan * plan, const HostImage * in,
     HostImage gpu[2], MemoryMode mode, int bands)
 {
-  static const int poison[2] = { POISON_A, POISON_B };
-  GpuImage gin, gout;
-  int failed = 0, run;
+  Launch l = { ctx->conv, plan };
 
-  failed |= check_cuda (gpu_image_alloc (&gin, mode, in, 4), "input alloc");
-  /* In the misaligned mode outputs are off by 1 byte (address and pitch):
-   * stores must fall back to bytes. */
-  failed |= check_cuda (gpu_image_alloc (&gout, mode, &gpu[0], 1),
-      "output alloc");
-  if (!failed)
-    failed |= check_cuda (gpu_image_upload (&gin, in, ctx->stream[0]),
-        "upload");
-
-  for (run = 0; run < 2 && !failed; run++) {
-    int h = plan->out_height;
-
-    failed |= check_cuda (gpu_image_poison (&gout, poison[run],
-            ctx->stream[0]), "poison");
-    if (!failed && bands && plan->rows_monotonic) {
-      int mid = (h / 2) & ~1;
-
-      /* The second band on another stream, after the upload it needs. */
-      failed |= check_cuda (cudaStreamSynchronize (ctx->stream[0]),
-          "sync");
-      failed |= check_cuda (texel_cuda_convert (ctx->conv, plan, &gin.dev,
-              &gout.dev, 0, mid, ctx->stream[0]), "convert band 0");
-      failed |= check_cuda (texel_cuda_convert (ctx->conv, plan, &gin.dev,
-              &gout.dev, mid, h, ctx->stream[1]), "convert band 1");
-      failed |= check_cuda (cudaStreamSynchronize (ctx->stream[1]),
-          "sync band 1");
-    } else if (!failed) {
-      failed |= check_cuda (texel_cuda_convert (ctx->conv, plan, &gin.dev,
-              &gout.dev, 0, h, ctx->stream[0]), "convert");
-    }
-    if (!failed)
-      failed |= check_cuda (cudaStreamSynchronize (ctx->stream[0]), "sync");
-    if (!failed)
-      failed |= check_cuda (gpu_image_download (&gout, &gpu[run],
-              poison[run], ctx->stream[0]), "download");
-  }
-  gpu_image_free (&gin);
-  gpu_image_free (&gout);
-  return failed ? -1 : 0;
+  return gpu_run_twice (ctx->stream, launch_convert, &l, "convert", in, gpu,
+      mode, 4, plan->out_height, bands && plan->rows_monotonic);
 }
 
 static void
@@ -656,14 +277,10 @@ run_case (Context * ctx, PairSummary * pair, const Geometry * g,
     return;
   }
 
-  host_image_init (&in, in_format, in_w, g->in_h);
-  host_image_randomize (&in);
-  for (i = 0; i < 2; i++) {
-    host_image_init (&cpu[i], out_format, out_w, g->out_h);
-    host_image_init (&gpu[i], out_format, out_w, g->out_h);
-    memset (cpu[i].mem, i ? POISON_B : POISON_A, cpu[i].size);
+  case_images_init (&in, cpu, gpu, in_format, in_w, g->in_h, out_format,
+      out_w, g->out_h);
+  for (i = 0; i < 2; i++)
     texel_convert_cpu (&plan, &in.img, &cpu[i].img, 0, g->out_h);
-  }
 
   for (m = 0; m < n_modes; m++) {
     int textured = uses_textures (in_format, modes[m]);
@@ -699,11 +316,7 @@ run_case (Context * ctx, PairSummary * pair, const Geometry * g,
     record (ctx, pair, &plan, textured, cmp.max_error, bound);
   }
 
-  host_image_clear (&in);
-  for (i = 0; i < 2; i++) {
-    host_image_clear (&cpu[i]);
-    host_image_clear (&gpu[i]);
-  }
+  case_images_clear (&in, cpu, gpu);
 }
 
 static void
@@ -889,16 +502,6 @@ check_fence (Context * ctx)
  * exact and the bilinear weights 0, 1/4, 1/2, 3/4 are exact in the
  * hardware's 8-bit fixed point, so that only float arithmetic remains;
  * scaled, error_bound, as against the CPU. */
-
-static uint8_t *
-host_sample (const HostImage * h, int c, int x, int y)
-{
-  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
-  const TexelComponent *comp = &desc->comp[c];
-
-  return h->img.data[comp->plane] + (size_t) y * h->img.stride[comp->plane]
-      + comp->offset + (size_t) x * comp->pixel_stride;
-}
 
 static void
 host_set_code (HostImage * h, int c, int x, int y, unsigned code)
@@ -1179,61 +782,22 @@ check_chroma_exact (Context * ctx, int quick)
       ctx->failed == before ? "ok" : "FAIL");
 }
 
-static int
-print_device (void)
-{
-  TexelCudaCaps caps;
-  int count = 0, n;
-
-  n = texel_cuda_device_count (&count);
-  if (n <= 0) {
-    printf ("SKIP: no usable CUDA device: %s\n",
-        n < 0 ? texel_cuda_error_string (n) : "none found");
-    return -1;
-  }
-  if (texel_cuda_probe (0, &caps) != 0) {
-    printf ("SKIP: cannot probe device 0\n");
-    return -1;
-  }
-  printf ("device 0: %s, compute %d.%d, %d SMs, integrated %d, texture "
-      "alignment %zu, pitch alignment %zu, driver %d, runtime %d\n",
-      caps.name, caps.cc_major, caps.cc_minor, caps.sm_count,
-      caps.integrated, caps.texture_alignment, caps.texture_pitch_alignment,
-      caps.driver_version, caps.runtime_version);
-  return 0;
-}
-
 int
 main (int argc, char **argv)
 {
   static const MemoryMode both[] = { MEMORY_DEVICE, MEMORY_MAPPED };
   static const MemoryMode misaligned[] = { MEMORY_MISALIGNED };
+  GpuTestOptions opts;
   Context ctx;
-  uint64_t seed = (uint64_t) time (NULL);
-  int quick = 0;
-  int a, i, o, m, t, gi;
+  int quick;
+  int i, o, m, gi;
 
-  /* One stream for the summary and the failures, in order, also when
-   * both go to one log file. */
-  setvbuf (stdout, NULL, _IOLBF, 0);
-  for (a = 1; a < argc; a++) {
-    if (strcmp (argv[a], "--quick") == 0)
-      quick = 1;
-    else if (strcmp (argv[a], "--seed") == 0 && a + 1 < argc)
-      seed = strtoull (argv[++a], NULL, 0);
-  }
-  if (print_device () != 0)
+  if (gpu_test_begin (argc, argv, 0, &opts) != 0)
     return SKIP_EXIT_CODE;
-  printf ("seed %llu%s\n", (unsigned long long) seed,
-      quick ? " (quick)" : "");
-  rng_state = seed ? seed : 1;
+  quick = opts.quick;
 
   memset (&ctx, 0, sizeof (ctx));
-  if (check_cuda (cudaSetDevice (0), "cudaSetDevice")
-      || check_cuda (cudaStreamCreateWithFlags (&ctx.stream[0],
-              cudaStreamNonBlocking), "stream")
-      || check_cuda (cudaStreamCreateWithFlags (&ctx.stream[1],
-              cudaStreamNonBlocking), "stream")
+  if (gpu_test_streams_create (ctx.stream, 2)
       || check_cuda ((cudaError_t) texel_cuda_converter_new (0, &ctx.conv),
           "converter"))
     return 1;
@@ -1266,15 +830,10 @@ main (int argc, char **argv)
     }
   }
 
-  for (t = 1; t >= 0; t--)
-    for (m = 0; m < 3; m++)
-      printf ("worst %s%s: %d codes (bound of that case %d)\n",
-          t ? "" : "raw-", method_names[m], ctx.worst[t][m],
-          ctx.worst_bound[t][m]);
+  print_worst_by_method (ctx.worst, ctx.worst_bound);
 
   texel_cuda_converter_free (ctx.conv);
-  cudaStreamDestroy (ctx.stream[0]);
-  cudaStreamDestroy (ctx.stream[1]);
+  gpu_test_streams_destroy (ctx.stream, 2);
   printf ("%d passed, %d failed\n", ctx.passed, ctx.failed);
   return ctx.failed ? 1 : 0;
 }

@@ -32,50 +32,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cuda_runtime_api.h>
 
 #include "texel-filter.h"
 #include "texel-cuda.h"
+#include "texel-gpu-image.h"
 
-#define SKIP_EXIT_CODE 77
-#define POISON_A 0x5a
-#define POISON_B 0xa5
 #define POISON_INPUT 0x77
-#define HOST_STRIDE_ALIGN 64
-#define HOST_PLANE_ALIGN 4096
 #define N_BANDS 3
 
 /* ------------------------------------------------------------------ */
-/* Random numbers: xorshift64*, seeded and printed, so a failure can be
- * replayed with --seed. */
-
-static uint64_t rng_state;
-
-static uint64_t
-rng_next (void)
-{
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 0x2545f4914f6cdd1dull;
-}
-
-/* ------------------------------------------------------------------ */
 /* Settings */
-
-typedef enum
-{
-  MEMORY_DEVICE,                /* cudaMallocPitch, cudaMemcpy2DAsync */
-  MEMORY_MAPPED,                /* cudaHostAllocMapped, zero-copy */
-  MEMORY_MISALIGNED,            /* device, odd addresses and pitches */
-  MEMORY_MODES
-} MemoryMode;
-
-static const char *const memory_names[MEMORY_MODES] = {
-  "device", "mapped", "misaligned"
-};
 
 static const char *const filter_names[TEXEL_FILTER_N_KINDS] = {
   "gaussian", "unsharp", "bilateral", "box", "sobel"
@@ -121,60 +89,7 @@ static const TexelFormat all_formats[] = {
 #define N_FORMATS ((int) (sizeof (all_formats) / sizeof (all_formats[0])))
 
 /* ------------------------------------------------------------------ */
-/* Images in host memory */
-
-typedef struct
-{
-  TexelImage img;
-  uint8_t *mem;
-  size_t size;
-} HostImage;
-
-static int
-host_image_init (HostImage * h, TexelFormat format, int width, int height)
-{
-  h->size = texel_image_layout (&h->img, format, width, height,
-      HOST_STRIDE_ALIGN, HOST_PLANE_ALIGN, NULL);
-  h->mem = malloc (h->size);
-  if (h->mem == NULL)
-    return -1;
-  texel_image_layout (&h->img, format, width, height, HOST_STRIDE_ALIGN,
-      HOST_PLANE_ALIGN, h->mem);
-  return 0;
-}
-
-static void
-host_image_clear (HostImage * h)
-{
-  free (h->mem);
-  h->mem = NULL;
-}
-
-/* Random bytes; P010 gets valid words only (10 bits << 6, low bits 0, as
- * every producer writes them). */
-static void
-host_image_randomize (HostImage * h)
-{
-  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
-  size_t i;
-
-  for (i = 0; i + 8 <= h->size; i += 8) {
-    uint64_t r = rng_next ();
-
-    memcpy (h->mem + i, &r, 8);
-  }
-  for (; i < h->size; i++)
-    h->mem[i] = (uint8_t) rng_next ();
-  if (desc->bytes_per_sample == 2)
-    for (i = 0; i + 1 < h->size; i += 2)
-      h->mem[i] &= (uint8_t) (0xff << desc->shift);
-}
-
-static int
-plane_rows (const TexelImage * img, int p)
-{
-  return texel_plane_height (img->format, p, img->height);
-}
+/* Inputs of the staged path's bands */
 
 /* Rows of plane @p that luma rows [row0, row1) cover (as the staged path
  * copies them). */
@@ -210,261 +125,6 @@ host_image_keep_rows (HostImage * dst, const HostImage * src, int row0,
 }
 
 /* ------------------------------------------------------------------ */
-/* Images the GPU reads and writes */
-
-typedef struct
-{
-  MemoryMode mode;
-  TexelImage dev;               /* device-accessible addresses */
-  size_t row_bytes[TEXEL_MAX_PLANES];
-  void *plane_mem[TEXEL_MAX_PLANES];    /* device: one allocation a plane */
-  void *mem;                    /* mapped host or misaligned device block */
-  size_t size;
-} GpuImage;
-
-static cudaError_t
-gpu_image_alloc (GpuImage * g, MemoryMode mode, const HostImage * shape,
-    int misalign)
-{
-  const TexelImage *img = &shape->img;
-  const TexelFormatDesc *desc = texel_format_desc (img->format);
-  cudaError_t err = cudaSuccess;
-  uint8_t *at;
-  int p;
-
-  memset (g, 0, sizeof (*g));
-  g->mode = mode;
-  g->dev = *img;
-  for (p = 0; p < desc->n_planes; p++)
-    g->row_bytes[p] = (size_t) texel_plane_row_bytes (img->format, p,
-        img->width);
-
-  if (mode == MEMORY_DEVICE) {
-    for (p = 0; p < desc->n_planes && err == cudaSuccess; p++) {
-      size_t pitch;
-
-      /* As wide as the host stride, so row padding comes back too. */
-      err = cudaMallocPitch (&g->plane_mem[p], &pitch, img->stride[p],
-          plane_rows (img, p));
-      g->dev.data[p] = g->plane_mem[p];
-      g->dev.stride[p] = (int) pitch;
-    }
-    return err;
-  }
-  if (mode == MEMORY_MAPPED) {
-    void *dev;
-
-    g->size = shape->size;
-    err = cudaHostAlloc (&g->mem, g->size, cudaHostAllocMapped);
-    if (err != cudaSuccess)
-      return err;
-    err = cudaHostGetDevicePointer (&dev, g->mem, 0);
-    if (err != cudaSuccess)
-      return err;
-    /* Same layout as the host image, at the device address. */
-    for (p = 0; p < desc->n_planes; p++)
-      g->dev.data[p] = (uint8_t *) dev + (img->data[p] - shape->mem);
-    return cudaSuccess;
-  }
-
-  /* Misaligned: pitch = row bytes + @misalign (never a multiple of 32)
-   * and planes starting @misalign bytes past an aligned address. */
-  for (p = 0; p < desc->n_planes; p++) {
-    size_t pitch = g->row_bytes[p] + misalign;
-
-    if (pitch % 32 == 0)
-      pitch += misalign;
-    g->dev.stride[p] = (int) pitch;
-    g->size += 512 + pitch * plane_rows (img, p);
-  }
-  err = cudaMalloc (&g->mem, g->size);
-  if (err != cudaSuccess)
-    return err;
-  at = g->mem;
-  for (p = 0; p < desc->n_planes; p++) {
-    g->dev.data[p] = at + misalign;
-    at += 512 + (size_t) g->dev.stride[p] * plane_rows (img, p);
-  }
-  return cudaSuccess;
-}
-
-static void
-gpu_image_free (GpuImage * g)
-{
-  int p;
-
-  for (p = 0; p < TEXEL_MAX_PLANES; p++)
-    if (g->plane_mem[p] != NULL)
-      cudaFree (g->plane_mem[p]);
-  if (g->mem != NULL) {
-    if (g->mode == MEMORY_MAPPED)
-      cudaFreeHost (g->mem);
-    else
-      cudaFree (g->mem);
-  }
-  memset (g, 0, sizeof (*g));
-}
-
-/* Bytes per row moved between host and GPU images: the whole host stride
- * where the GPU pitch has room for it, else the pixel bytes. */
-static size_t
-gpu_copy_width (const GpuImage * g, const HostImage * h, int p)
-{
-  return (size_t) h->img.stride[p] <= (size_t) g->dev.stride[p] ?
-      (size_t) h->img.stride[p] : g->row_bytes[p];
-}
-
-/* Synchronous: @stream is idle afterwards. */
-static cudaError_t
-gpu_image_upload (GpuImage * g, const HostImage * h, cudaStream_t stream)
-{
-  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
-  cudaError_t err = cudaSuccess;
-  int p;
-
-  if (g->mode == MEMORY_MAPPED) {
-    memcpy (g->mem, h->mem, h->size);
-    return cudaSuccess;
-  }
-  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++)
-    err = cudaMemcpy2DAsync (g->dev.data[p], g->dev.stride[p],
-        h->img.data[p], h->img.stride[p], gpu_copy_width (g, h, p),
-        plane_rows (&h->img, p), cudaMemcpyHostToDevice, stream);
-  if (err == cudaSuccess)
-    err = cudaStreamSynchronize (stream);
-  return err;
-}
-
-static cudaError_t
-gpu_image_poison (GpuImage * g, int byte, cudaStream_t stream)
-{
-  const TexelFormatDesc *desc = texel_format_desc (g->dev.format);
-  cudaError_t err = cudaSuccess;
-  int p;
-
-  if (g->mode == MEMORY_MAPPED) {
-    memset (g->mem, byte, g->size);
-    return cudaSuccess;
-  }
-  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++)
-    err = cudaMemset2DAsync (g->dev.data[p], g->dev.stride[p], byte,
-        g->dev.stride[p], plane_rows (&g->dev, p), stream);
-  if (err == cudaSuccess)
-    err = cudaStreamSynchronize (stream);
-  return err;
-}
-
-/* Fills @h (poisoned with @byte first, for what is not copied) with the
- * GPU image; @stream must be idle for mapped memory. */
-static cudaError_t
-gpu_image_download (const GpuImage * g, HostImage * h, int byte,
-    cudaStream_t stream)
-{
-  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
-  cudaError_t err = cudaSuccess;
-  int p;
-
-  if (g->mode == MEMORY_MAPPED) {
-    memcpy (h->mem, g->mem, h->size);
-    return cudaSuccess;
-  }
-  memset (h->mem, byte, h->size);
-  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++)
-    err = cudaMemcpy2DAsync (h->img.data[p], h->img.stride[p],
-        g->dev.data[p], g->dev.stride[p], gpu_copy_width (g, h, p),
-        plane_rows (&h->img, p), cudaMemcpyDeviceToHost, stream);
-  if (err == cudaSuccess)
-    err = cudaStreamSynchronize (stream);
-  return err;
-}
-
-/* ------------------------------------------------------------------ */
-/* Comparison */
-
-typedef struct
-{
-  long samples, over0, over1, over2;
-  int max_error;
-  int worst_comp, worst_x, worst_y;
-  unsigned worst_cpu, worst_gpu;
-  int unwritten;                /* bytes the CPU wrote, the GPU did not */
-  int stray;                    /* bytes the GPU wrote, the CPU did not */
-  int bad_padding;              /* written non-component bytes that differ */
-} Comparison;
-
-static unsigned
-read_code (const TexelFormatDesc * desc, const uint8_t * p)
-{
-  if (desc->bytes_per_sample == 2)
-    return (unsigned) (p[0] | (p[1] << 8)) >> desc->shift;
-  return p[0];
-}
-
-/* @cpu and @gpu hold two runs each (poisons A and B) of one output. */
-static void
-compare_outputs (const HostImage cpu[2], const HostImage gpu[2],
-    Comparison * cmp)
-{
-  const TexelImage *img = &cpu[0].img;
-  const TexelFormatDesc *desc = texel_format_desc (img->format);
-  size_t size = cpu[0].size, i;
-  uint8_t *is_sample = calloc (size, 1);
-  int c;
-
-  memset (cmp, 0, sizeof (*cmp));
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    const TexelComponent *comp = &desc->comp[c];
-    int w, h, x, y;
-
-    if (comp->plane < 0)
-      continue;
-    w = -((-img->width) >> comp->x_shift);
-    h = -((-img->height) >> comp->y_shift);
-    for (y = 0; y < h; y++) {
-      for (x = 0; x < w; x++) {
-        size_t at = (size_t) (img->data[comp->plane] - cpu[0].mem)
-            + (size_t) y * img->stride[comp->plane] + comp->offset
-            + (size_t) x * comp->pixel_stride;
-        int written = memcmp (cpu[0].mem + at, cpu[1].mem + at,
-            desc->bytes_per_sample) == 0;
-        int diff;
-
-        memset (is_sample + at, 1, desc->bytes_per_sample);
-        if (!written)
-          continue;
-        diff = abs ((int) read_code (desc, cpu[0].mem + at)
-            - (int) read_code (desc, gpu[0].mem + at));
-        cmp->samples++;
-        cmp->over0 += diff > 0;
-        cmp->over1 += diff > 1;
-        cmp->over2 += diff > 2;
-        if (diff > cmp->max_error) {
-          cmp->max_error = diff;
-          cmp->worst_comp = c;
-          cmp->worst_x = x;
-          cmp->worst_y = y;
-          cmp->worst_cpu = read_code (desc, cpu[0].mem + at);
-          cmp->worst_gpu = read_code (desc, gpu[0].mem + at);
-        }
-      }
-    }
-  }
-
-  for (i = 0; i < size; i++) {
-    int cpu_wrote = cpu[0].mem[i] == cpu[1].mem[i];
-    int gpu_wrote = gpu[0].mem[i] == gpu[1].mem[i];
-
-    if (cpu_wrote && !gpu_wrote)
-      cmp->unwritten++;
-    else if (!cpu_wrote && gpu_wrote)
-      cmp->stray++;
-    else if (cpu_wrote && !is_sample[i] && cpu[0].mem[i] != gpu[0].mem[i])
-      cmp->bad_padding++;
-  }
-  free (is_sample);
-}
-
-/* ------------------------------------------------------------------ */
 /* Running one case */
 
 typedef struct
@@ -472,19 +132,8 @@ typedef struct
   cudaStream_t stream[N_BANDS];
   int passed, failed;
   /* Per setting, over all formats and modes. */
-  long samples[N_SETTINGS], over0[N_SETTINGS], over1[N_SETTINGS];
-  int max_error[N_SETTINGS];
+  Tally tally[N_SETTINGS];
 } Context;
-
-static int
-check_cuda (cudaError_t err, const char *what)
-{
-  if (err == cudaSuccess)
-    return 0;
-  fprintf (stderr, "  %s: %s (%s)\n", what, cudaGetErrorName (err),
-      cudaGetErrorString (err));
-  return -1;
-}
 
 /* Band @b of N_BANDS: luma rows [*row0, *row1), starting on even rows. */
 static void
@@ -586,18 +235,14 @@ run_case (Context * ctx, int s, TexelFormat format, int border, int planes,
     ctx->failed++;
     return;
   }
-  if (host_image_init (&in, format, width, height) != 0) {
+  if (case_images_init (&in, cpu, gpu, format, width, height, format, width,
+          height) != 0) {
     printf ("FAIL: out of memory\n");
     ctx->failed++;
     return;
   }
-  host_image_randomize (&in);
-  for (i = 0; i < 2; i++) {
-    host_image_init (&cpu[i], format, width, height);
-    host_image_init (&gpu[i], format, width, height);
-    memset (cpu[i].mem, i ? POISON_B : POISON_A, cpu[i].size);
+  for (i = 0; i < 2; i++)
     texel_filter_cpu (&plan, &in.img, &cpu[i].img, 0, height);
-  }
 
   for (m = 0; m < n_modes; m++) {
     Comparison cmp;
@@ -614,30 +259,21 @@ run_case (Context * ctx, int s, TexelFormat format, int border, int planes,
     ok = !cmp.unwritten && !cmp.stray && !cmp.bad_padding
         && cmp.over2 == 0 && cmp.over1 * 1000 <= cmp.samples;
     if (!ok) {
-      printf ("FAIL %s %dx%d %s %s %s %s%s: max error %d (component %d at "
-          "(%d, %d): cpu %u, gpu %u), %ld of %ld samples off by > 1, %ld by "
-          "> 2; %d bytes unwritten, %d stray writes, %d padding bytes "
-          "differ\n", fmt, width, height, st->name, border ? "mirror" :
-          "clamp", planes ? "all" : "luma", memory_names[modes[m]],
-          bands ? " bands" : "", cmp.max_error, cmp.worst_comp, cmp.worst_x,
-          cmp.worst_y, cmp.worst_cpu, cmp.worst_gpu, cmp.over1, cmp.samples,
-          cmp.over2, cmp.unwritten, cmp.stray, cmp.bad_padding);
+      char label[160];
+
+      snprintf (label, sizeof (label), "%s %dx%d %s %s %s %s%s", fmt, width,
+          height, st->name, border ? "mirror" : "clamp",
+          planes ? "all" : "luma", memory_names[modes[m]],
+          bands ? " bands" : "");
+      comparison_print_failure (label, &cmp);
       ctx->failed++;
     } else {
       ctx->passed++;
     }
-    ctx->samples[s] += cmp.samples;
-    ctx->over0[s] += cmp.over0;
-    ctx->over1[s] += cmp.over1;
-    if (cmp.max_error > ctx->max_error[s])
-      ctx->max_error[s] = cmp.max_error;
+    tally_add (&ctx->tally[s], &cmp);
   }
 
-  host_image_clear (&in);
-  for (i = 0; i < 2; i++) {
-    host_image_clear (&cpu[i]);
-    host_image_clear (&gpu[i]);
-  }
+  case_images_clear (&in, cpu, gpu);
 }
 
 static void
@@ -683,28 +319,6 @@ check_api (Context * ctx)
   host_image_clear (&rgba);
 }
 
-static int
-print_device (void)
-{
-  TexelCudaCaps caps;
-  int count = 0, n;
-
-  n = texel_cuda_device_count (&count);
-  if (n <= 0) {
-    printf ("SKIP: no usable CUDA device: %s\n",
-        n < 0 ? texel_cuda_error_string (n) : "none found");
-    return -1;
-  }
-  if (texel_cuda_probe (0, &caps) != 0) {
-    printf ("SKIP: cannot probe device 0\n");
-    return -1;
-  }
-  printf ("device 0: %s, compute %d.%d, %d SMs, driver %d, runtime %d\n",
-      caps.name, caps.cc_major, caps.cc_minor, caps.sm_count,
-      caps.driver_version, caps.runtime_version);
-  return 0;
-}
-
 int
 main (int argc, char **argv)
 {
@@ -712,35 +326,20 @@ main (int argc, char **argv)
     MEMORY_DEVICE, MEMORY_MAPPED, MEMORY_MISALIGNED
   };
   static const int sizes[][2] = { {317, 179}, {7, 5}, {64, 48} };
+  GpuTestOptions opts;
   Context ctx;
-  uint64_t seed = (uint64_t) time (NULL);
-  int quick = 0, tiny = 0;
-  int a, s, f, border, z, b, n = 0;
-  long samples = 0, over0 = 0, over1 = 0;
-  int max_error = 0;
+  int quick, tiny;
+  int s, f, border, z, n = 0;
+  Tally all = { 0 };
 
-  setvbuf (stdout, NULL, _IOLBF, 0);
-  for (a = 1; a < argc; a++) {
-    if (strcmp (argv[a], "--quick") == 0)
-      quick = 1;
-    else if (strcmp (argv[a], "--tiny") == 0)
-      tiny = 1;
-    else if (strcmp (argv[a], "--seed") == 0 && a + 1 < argc)
-      seed = strtoull (argv[++a], NULL, 0);
-  }
-  if (print_device () != 0)
+  if (gpu_test_begin (argc, argv, 1, &opts) != 0)
     return SKIP_EXIT_CODE;
-  printf ("seed %llu%s\n", (unsigned long long) seed,
-      tiny ? " (tiny)" : quick ? " (quick)" : "");
-  rng_state = seed ? seed : 1;
+  quick = opts.quick;
+  tiny = opts.tiny;
 
   memset (&ctx, 0, sizeof (ctx));
-  if (check_cuda (cudaSetDevice (0), "cudaSetDevice"))
+  if (gpu_test_streams_create (ctx.stream, N_BANDS))
     return 1;
-  for (b = 0; b < N_BANDS; b++)
-    if (check_cuda (cudaStreamCreateWithFlags (&ctx.stream[b],
-                cudaStreamNonBlocking), "stream"))
-      return 1;
 
   check_api (&ctx);
   for (s = 0; s < N_SETTINGS; s++)
@@ -759,22 +358,16 @@ main (int argc, char **argv)
         }
 
   for (s = 0; s < N_SETTINGS; s++) {
-    printf ("%-22s %-9s max error %d code(s); of %ld samples %ld (%.4f %%) "
-        "off by 1, %ld by more\n", settings[s].name,
-        filter_names[settings[s].filter], ctx.max_error[s], ctx.samples[s],
-        ctx.over0[s] - ctx.over1[s], 100.0 * (ctx.over0[s] - ctx.over1[s]) /
-        (ctx.samples[s] ? ctx.samples[s] : 1), ctx.over1[s]);
-    samples += ctx.samples[s];
-    over0 += ctx.over0[s];
-    over1 += ctx.over1[s];
-    if (ctx.max_error[s] > max_error)
-      max_error = ctx.max_error[s];
-  }
-  printf ("all settings: max error %d code(s); of %ld samples %ld off by 1, "
-      "%ld by more\n", max_error, samples, over0 - over1, over1);
+    char label[64];
 
-  for (b = 0; b < N_BANDS; b++)
-    cudaStreamDestroy (ctx.stream[b]);
+    snprintf (label, sizeof (label), "%-22s %-9s", settings[s].name,
+        filter_names[settings[s].filter]);
+    tally_print (label, &ctx.tally[s], "");
+    tally_add_tally (&all, &ctx.tally[s]);
+  }
+  tally_print_total ("all settings", &all);
+
+  gpu_test_streams_destroy (ctx.stream, N_BANDS);
   printf ("%d passed, %d failed\n", ctx.passed, ctx.failed);
   return ctx.failed ? 1 : 0;
 }

@@ -61,19 +61,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cuda_runtime_api.h>
 
 #include "opencv-rectify.h"
 #include "texel-cuda.h"
+#include "texel-gpu-image.h"
 #include "texel-warp.h"
 
-#define SKIP_EXIT_CODE 77
-#define POISON_A 0x5a
-#define POISON_B 0xa5
-#define HOST_STRIDE_ALIGN 64
-#define HOST_PLANE_ALIGN 4096
 #define FILTER_WEIGHT_ERROR (1.0 / 256.0)
 /* Largest distance between the GPU's float position and the double one,
  * in input pixels (TEXEL_TEST_FLOAT_MAP_BOUND of the unit test). */
@@ -81,37 +76,7 @@
 #define MAX_TOLERATED_FRACTION 0.02
 
 /* ------------------------------------------------------------------ */
-/* Random numbers: xorshift64*, seeded and printed. */
-
-static uint64_t rng_state;
-
-static uint64_t
-rng_next (void)
-{
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 0x2545f4914f6cdd1dull;
-}
-
-/* ------------------------------------------------------------------ */
 /* Cases */
-
-typedef enum
-{
-  MEMORY_DEVICE,
-  MEMORY_MAPPED,
-  MEMORY_MISALIGNED,
-  MEMORY_MODES
-} MemoryMode;
-
-static const char *const memory_names[MEMORY_MODES] = {
-  "device", "mapped", "misaligned"
-};
-
-static const char *const method_names[3] = {
-  "nearest", "bilinear", "bicubic"
-};
 
 typedef struct
 {
@@ -512,170 +477,17 @@ error_bound (const TexelWarpPlan * plan, int textured)
 }
 
 /* ------------------------------------------------------------------ */
-/* Images in host memory and on the GPU */
+/* Images on the GPU */
 
-typedef struct
-{
-  TexelImage img;
-  uint8_t *mem;
-  size_t size;
-} HostImage;
-
-static int
-host_image_init (HostImage * h, TexelFormat format, int width, int height)
-{
-  h->size = texel_image_layout (&h->img, format, width, height,
-      HOST_STRIDE_ALIGN, HOST_PLANE_ALIGN, NULL);
-  h->mem = malloc (h->size);
-  if (h->mem == NULL)
-    return -1;
-  texel_image_layout (&h->img, format, width, height, HOST_STRIDE_ALIGN,
-      HOST_PLANE_ALIGN, h->mem);
-  return 0;
-}
-
-/* Random bytes; P010 valid words only (low 6 bits 0). */
-static void
-host_image_randomize (HostImage * h)
-{
-  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
-  size_t i;
-
-  for (i = 0; i < h->size; i++)
-    h->mem[i] = (uint8_t) rng_next ();
-  if (desc->bytes_per_sample == 2)
-    for (i = 0; i + 1 < h->size; i += 2)
-      h->mem[i] &= (uint8_t) (0xff << desc->shift);
-}
-
-static int
-plane_rows (const TexelImage * img, int p)
-{
-  return texel_plane_height (img->format, p, img->height);
-}
-
-typedef struct
-{
-  MemoryMode mode;
-  TexelImage dev;
-  void *mem;                    /* one block: mapped host or device */
-  size_t size;
-} GpuImage;
-
-/* Device blocks start HOST_PLANE_ALIGN bytes aligned (cudaMalloc promises
- * only 256; textures on an H100 need 512). */
-static uint8_t *
-align_up (void *p)
-{
-  uintptr_t a = (uintptr_t) p;
-
-  return (uint8_t *) ((a + HOST_PLANE_ALIGN - 1) & ~(uintptr_t)
-      (HOST_PLANE_ALIGN - 1));
-}
-
-/* Device and mapped images keep the host layout (aligned); misaligned ones
- * get pitches of row bytes + 3 and planes 3 bytes past an aligned
- * address. */
+/* Device images keep the host layout (aligned), unlike the other GPU
+ * tests' pitched ones; misaligned ones get pitches of row bytes + 3 and
+ * planes 3 bytes past an aligned address. */
 static cudaError_t
-gpu_image_alloc (GpuImage * g, MemoryMode mode, const HostImage * shape)
+warp_image_alloc (GpuImage * g, MemoryMode mode, const HostImage * shape)
 {
-  const TexelImage *img = &shape->img;
-  const TexelFormatDesc *desc = texel_format_desc (img->format);
-  cudaError_t err;
-  void *dev;
-  int p;
-
-  memset (g, 0, sizeof (*g));
-  g->mode = mode;
-  g->dev = *img;
-  if (mode == MEMORY_MISALIGNED) {
-    size_t at = 0;
-
-    for (p = 0; p < desc->n_planes; p++) {
-      g->dev.stride[p] = texel_plane_row_bytes (img->format, p,
-          img->width) + 3;
-      if (g->dev.stride[p] % 32 == 0)
-        g->dev.stride[p] += 3;
-      g->size += 512 + (size_t) g->dev.stride[p] * plane_rows (img, p);
-    }
-    err = cudaMalloc (&g->mem, g->size);
-    if (err != cudaSuccess)
-      return err;
-    for (p = 0; p < desc->n_planes; p++) {
-      g->dev.data[p] = (uint8_t *) g->mem + at + 3;
-      at += 512 + (size_t) g->dev.stride[p] * plane_rows (img, p);
-    }
-    return cudaSuccess;
-  }
-  g->size = shape->size;
-  if (mode == MEMORY_MAPPED) {
-    err = cudaHostAlloc (&g->mem, g->size, cudaHostAllocMapped);
-    if (err != cudaSuccess)
-      return err;
-    err = cudaHostGetDevicePointer (&dev, g->mem, 0);
-  } else {
-    err = cudaMalloc (&g->mem, g->size + HOST_PLANE_ALIGN);
-    dev = align_up (g->mem);
-  }
-  if (err != cudaSuccess)
-    return err;
-  for (p = 0; p < desc->n_planes; p++)
-    g->dev.data[p] = (uint8_t *) dev + (img->data[p] - shape->mem);
-  return cudaSuccess;
-}
-
-static void
-gpu_image_free (GpuImage * g)
-{
-  if (g->mem != NULL) {
-    if (g->mode == MEMORY_MAPPED)
-      cudaFreeHost (g->mem);
-    else
-      cudaFree (g->mem);
-  }
-  memset (g, 0, sizeof (*g));
-}
-
-/* Copies @h into @g (@to_gpu) or @g into @h, plane by plane. */
-static cudaError_t
-gpu_image_copy (GpuImage * g, HostImage * h, int to_gpu, cudaStream_t s)
-{
-  const TexelFormatDesc *desc = texel_format_desc (h->img.format);
-  cudaError_t err = cudaSuccess;
-  int p;
-
-  if (g->mode == MEMORY_MAPPED) {
-    err = cudaStreamSynchronize (s);
-    if (to_gpu)
-      memcpy (g->mem, h->mem, h->size);
-    else
-      memcpy (h->mem, g->mem, h->size);
-    return err;
-  }
-  for (p = 0; p < desc->n_planes && err == cudaSuccess; p++) {
-    size_t row = (size_t) texel_plane_row_bytes (h->img.format, p,
-        h->img.width);
-
-    if (to_gpu)
-      err = cudaMemcpy2DAsync (g->dev.data[p], g->dev.stride[p],
-          h->img.data[p], h->img.stride[p], row, plane_rows (&h->img, p),
-          cudaMemcpyHostToDevice, s);
-    else
-      err = cudaMemcpy2DAsync (h->img.data[p], h->img.stride[p],
-          g->dev.data[p], g->dev.stride[p], row, plane_rows (&h->img, p),
-          cudaMemcpyDeviceToHost, s);
-  }
-  if (err == cudaSuccess)
-    err = cudaStreamSynchronize (s);
-  return err;
-}
-
-/* The GPU output, poisoned with @byte first (rows, padding included). */
-static cudaError_t
-gpu_image_poison (GpuImage * g, HostImage * h, int byte, cudaStream_t s)
-{
-  memset (h->mem, byte, h->size);
-  return gpu_image_copy (g, h, 1, s);
+  if (mode == MEMORY_DEVICE)
+    return gpu_image_alloc_packed (g, shape);
+  return gpu_image_alloc (g, mode, shape, 3);
 }
 
 /* ------------------------------------------------------------------ */
@@ -751,71 +563,54 @@ typedef struct
   int tolerated;                /* ambiguous samples beyond the bound */
   int samples;
   int unwritten, stray;
-} Comparison;
+} WarpComparison;
 
-static unsigned
-read_code (const TexelFormatDesc * desc, const uint8_t * p)
+typedef struct
 {
-  if (desc->bytes_per_sample == 2)
-    return (unsigned) (p[0] | (p[1] << 8)) >> desc->shift;
-  return p[0];
+  const TexelWarpPlan *plan;
+  const HostImage *cpu, *gpu;
+  int bound;
+  WarpComparison *cmp;
+} WarpCompareData;
+
+static void
+compare_warp_sample (void *data, int c, int x, int y, size_t at)
+{
+  WarpCompareData *d = data;
+  WarpComparison *cmp = d->cmp;
+  const TexelConvertPlan *s = &d->plan->sampling;
+  const TexelFormatDesc *desc = &s->out;
+  const TexelComponent *comp = &desc->comp[c];
+  double lx = comp->x_shift ? 2.0 * x + s->out_chroma_off[0] : x + 0.5;
+  double ly = comp->y_shift ? 2.0 * y + s->out_chroma_off[1] : y + 0.5;
+  int diff = abs ((int) read_code (desc, d->cpu[0].mem + at)
+      - (int) read_code (desc, d->gpu[0].mem + at));
+
+  cmp->samples++;
+  if (diff > d->bound && ambiguous (d->plan, lx, ly)) {
+    cmp->tolerated++;
+    return;
+  }
+  if (diff > cmp->max_error) {
+    cmp->max_error = diff;
+    cmp->worst_comp = c;
+    cmp->worst_x = x;
+    cmp->worst_y = y;
+    cmp->worst_cpu = read_code (desc, d->cpu[0].mem + at);
+    cmp->worst_gpu = read_code (desc, d->gpu[0].mem + at);
+  }
 }
 
 /* @cpu and @gpu: two runs each (poisons A and B) of one output. */
 static void
-compare_outputs (const TexelWarpPlan * plan, const HostImage cpu[2],
-    const HostImage gpu[2], int bound, Comparison * cmp)
+compare_warp_outputs (const TexelWarpPlan * plan, const HostImage cpu[2],
+    const HostImage gpu[2], int bound, WarpComparison * cmp)
 {
-  const TexelConvertPlan *s = &plan->sampling;
-  const TexelImage *img = &cpu[0].img;
-  const TexelFormatDesc *desc = &s->out;
-  size_t i;
-  int c;
+  WarpCompareData d = { plan, cpu, gpu, bound, cmp };
 
   memset (cmp, 0, sizeof (*cmp));
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    const TexelComponent *comp = &desc->comp[c];
-    int w, h, x, y;
-
-    if (comp->plane < 0)
-      continue;
-    w = -((-img->width) >> comp->x_shift);
-    h = -((-img->height) >> comp->y_shift);
-    for (y = 0; y < h; y++) {
-      for (x = 0; x < w; x++) {
-        size_t at = (size_t) (img->data[comp->plane] - cpu[0].mem)
-            + (size_t) y * img->stride[comp->plane] + comp->offset
-            + (size_t) x * comp->pixel_stride;
-        double lx = comp->x_shift ? 2.0 * x + s->out_chroma_off[0] : x + 0.5;
-        double ly = comp->y_shift ? 2.0 * y + s->out_chroma_off[1] : y + 0.5;
-        int diff = abs ((int) read_code (desc, cpu[0].mem + at)
-            - (int) read_code (desc, gpu[0].mem + at));
-
-        cmp->samples++;
-        if (diff > bound && ambiguous (plan, lx, ly)) {
-          cmp->tolerated++;
-          continue;
-        }
-        if (diff > cmp->max_error) {
-          cmp->max_error = diff;
-          cmp->worst_comp = c;
-          cmp->worst_x = x;
-          cmp->worst_y = y;
-          cmp->worst_cpu = read_code (desc, cpu[0].mem + at);
-          cmp->worst_gpu = read_code (desc, gpu[0].mem + at);
-        }
-      }
-    }
-  }
-  for (i = 0; i < cpu[0].size; i++) {
-    int cpu_wrote = cpu[0].mem[i] == cpu[1].mem[i];
-    int gpu_wrote = gpu[0].mem[i] == gpu[1].mem[i];
-
-    if (cpu_wrote && !gpu_wrote)
-      cmp->unwritten++;
-    else if (!cpu_wrote && gpu_wrote)
-      cmp->stray++;
-  }
+  for_each_sample (&cpu[0], compare_warp_sample, &d);
+  compare_written (cpu, gpu, NULL, &cmp->unwritten, &cmp->stray, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -830,15 +625,6 @@ typedef struct
   double worst_tolerated;
 } Context;
 
-static int
-check_cuda (cudaError_t err, const char *what)
-{
-  if (err == cudaSuccess)
-    return 0;
-  printf ("FAIL: %s: %s\n", what, cudaGetErrorString (err));
-  return 1;
-}
-
 /* Warps on the GPU into @out (poisoned with @byte), in one or two bands
  * on the two streams. */
 static cudaError_t
@@ -846,7 +632,7 @@ gpu_warp (Context * ctx, const TexelWarpPlan * plan, GpuImage * in,
     GpuImage * out, HostImage * host_out, int byte, int bands)
 {
   int h = plan->sampling.out_height, cut = bands ? (h / 2) & ~1 : h;
-  cudaError_t err = gpu_image_poison (out, host_out, byte, ctx->stream[0]);
+  cudaError_t err = gpu_image_poison (out, byte, ctx->stream[0]);
 
   if (err == cudaSuccess)
     err = (cudaError_t) texel_cuda_warp (ctx->conv, plan, &in->dev,
@@ -857,7 +643,7 @@ gpu_warp (Context * ctx, const TexelWarpPlan * plan, GpuImage * in,
   if (err == cudaSuccess)
     err = cudaStreamSynchronize (ctx->stream[1]);
   if (err == cudaSuccess)
-    err = gpu_image_copy (out, host_out, 0, ctx->stream[0]);
+    err = gpu_image_download (out, host_out, byte, ctx->stream[0]);
   return err;
 }
 
@@ -870,7 +656,7 @@ run_case (Context * ctx, const Case * cs, TexelFormat in_format,
   TexelWarpPlan plan;
   HostImage in, cpu[2], gpu[2];
   GpuImage gin, gout;
-  Comparison cmp;
+  WarpComparison cmp;
   char label[256];
   int textured = uses_textures (in_format, mode);
   int bound, r, ok;
@@ -882,20 +668,16 @@ run_case (Context * ctx, const Case * cs, TexelFormat in_format,
     ctx->failed++;
     return;
   }
-  host_image_init (&in, in_format, cs->in_w, cs->in_h);
-  host_image_randomize (&in);
-  for (r = 0; r < 2; r++) {
-    host_image_init (&cpu[r], out_format, cs->out_w, cs->out_h);
-    host_image_init (&gpu[r], out_format, cs->out_w, cs->out_h);
-    memset (cpu[r].mem, r ? POISON_B : POISON_A, cpu[r].size);
+  case_images_init (&in, cpu, gpu, in_format, cs->in_w, cs->in_h, out_format,
+      cs->out_w, cs->out_h);
+  for (r = 0; r < 2; r++)
     texel_warp_cpu (&plan, &in.img, &cpu[r].img, 0, cs->out_h);
-  }
 
-  err = gpu_image_alloc (&gin, mode, &in);
+  err = warp_image_alloc (&gin, mode, &in);
   if (err == cudaSuccess)
-    err = gpu_image_alloc (&gout, mode, &cpu[0]);
+    err = warp_image_alloc (&gout, mode, &cpu[0]);
   if (err == cudaSuccess)
-    err = gpu_image_copy (&gin, &in, 1, ctx->stream[0]);
+    err = gpu_image_upload (&gin, &in, ctx->stream[0]);
   for (r = 0; r < 2 && err == cudaSuccess; r++)
     err = gpu_warp (ctx, &plan, &gin, &gout, &gpu[r], r ? POISON_B :
         POISON_A, cs->bands);
@@ -904,7 +686,7 @@ run_case (Context * ctx, const Case * cs, TexelFormat in_format,
     ctx->failed++;
   } else {
     bound = error_bound (&plan, textured);
-    compare_outputs (&plan, cpu, gpu, bound, &cmp);
+    compare_warp_outputs (&plan, cpu, gpu, bound, &cmp);
     ok = cmp.max_error <= bound && !cmp.unwritten && !cmp.stray
         && cmp.tolerated <= MAX_TOLERATED_FRACTION * cmp.samples;
     if (!ok) {
@@ -927,11 +709,7 @@ run_case (Context * ctx, const Case * cs, TexelFormat in_format,
   }
   gpu_image_free (&gin);
   gpu_image_free (&gout);
-  free (in.mem);
-  for (r = 0; r < 2; r++) {
-    free (cpu[r].mem);
-    free (gpu[r].mem);
-  }
+  case_images_clear (&in, cpu, gpu);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1011,11 +789,11 @@ check_opencv_view (Context *ctx, const Case *cs)
   host_image_init (&in, TEXEL_FORMAT_GRAY8, cs->in_w, cs->in_h);
   host_image_init (&out, TEXEL_FORMAT_GRAY8, cs->out_w, cs->out_h);
   host_image_randomize (&in);
-  err = gpu_image_alloc (&gin, MEMORY_DEVICE, &in);
+  err = warp_image_alloc (&gin, MEMORY_DEVICE, &in);
   if (err == cudaSuccess)
-    err = gpu_image_alloc (&gout, MEMORY_DEVICE, &out);
+    err = warp_image_alloc (&gout, MEMORY_DEVICE, &out);
   if (err == cudaSuccess)
-    err = gpu_image_copy (&gin, &in, 1, ctx->stream[0]);
+    err = gpu_image_upload (&gin, &in, ctx->stream[0]);
   if (err == cudaSuccess)
     err = gpu_warp (ctx, &plan, &gin, &gout, &out, POISON_A, 0);
   if (err != cudaSuccess)
@@ -1062,8 +840,8 @@ check_opencv_view (Context *ctx, const Case *cs)
 done:
   gpu_image_free (&gin);
   gpu_image_free (&gout);
-  free (in.mem);
-  free (out.mem);
+  host_image_clear (&in);
+  host_image_clear (&out);
 }
 
 /* The entry point refuses the default stream and a mismatching output. */
@@ -1080,8 +858,8 @@ check_api (Context * ctx)
   host_image_init (&in, TEXEL_FORMAT_RGBA, cases[0].in_w, cases[0].in_h);
   host_image_init (&out, TEXEL_FORMAT_RGBA, cases[0].in_w + 2,
       cases[0].in_h);
-  if (gpu_image_alloc (&gin, MEMORY_DEVICE, &in) != cudaSuccess
-      || gpu_image_alloc (&gout, MEMORY_DEVICE, &out) != cudaSuccess) {
+  if (warp_image_alloc (&gin, MEMORY_DEVICE, &in) != cudaSuccess
+      || warp_image_alloc (&gout, MEMORY_DEVICE, &out) != cudaSuccess) {
     printf ("FAIL: api: allocation\n");
     ctx->failed++;
     return;
@@ -1103,58 +881,24 @@ check_api (Context * ctx)
   }
   gpu_image_free (&gin);
   gpu_image_free (&gout);
-  free (in.mem);
-  free (out.mem);
-}
-
-static int
-print_device (void)
-{
-  TexelCudaCaps caps;
-  int count = 0, n;
-
-  n = texel_cuda_device_count (&count);
-  if (n <= 0) {
-    printf ("SKIP: no usable CUDA device: %s\n",
-        n < 0 ? texel_cuda_error_string (n) : "none found");
-    return -1;
-  }
-  if (texel_cuda_probe (0, &caps) != 0) {
-    printf ("SKIP: cannot probe device 0\n");
-    return -1;
-  }
-  printf ("device 0: %s, compute %d.%d, %d SMs\n", caps.name, caps.cc_major,
-      caps.cc_minor, caps.sm_count);
-  return 0;
+  host_image_clear (&in);
+  host_image_clear (&out);
 }
 
 int
 main (int argc, char **argv)
 {
+  GpuTestOptions opts;
   Context ctx;
-  uint64_t seed = (uint64_t) time (NULL);
-  int quick = 0;
-  int a, ci, i, o, m, t;
+  int quick;
+  int ci, i, o, m;
 
-  setvbuf (stdout, NULL, _IOLBF, 0);
-  for (a = 1; a < argc; a++) {
-    if (strcmp (argv[a], "--quick") == 0)
-      quick = 1;
-    else if (strcmp (argv[a], "--seed") == 0 && a + 1 < argc)
-      seed = strtoull (argv[++a], NULL, 0);
-  }
-  if (print_device () != 0)
+  if (gpu_test_begin (argc, argv, 0, &opts) != 0)
     return SKIP_EXIT_CODE;
-  printf ("seed %llu%s\n", (unsigned long long) seed,
-      quick ? " (quick)" : "");
-  rng_state = seed ? seed : 1;
+  quick = opts.quick;
 
   memset (&ctx, 0, sizeof (ctx));
-  if (check_cuda (cudaSetDevice (0), "cudaSetDevice")
-      || check_cuda (cudaStreamCreateWithFlags (&ctx.stream[0],
-              cudaStreamNonBlocking), "stream")
-      || check_cuda (cudaStreamCreateWithFlags (&ctx.stream[1],
-              cudaStreamNonBlocking), "stream")
+  if (gpu_test_streams_create (ctx.stream, 2)
       || check_cuda ((cudaError_t) texel_cuda_converter_new (0, &ctx.conv),
           "converter"))
     return 1;
@@ -1187,17 +931,12 @@ main (int argc, char **argv)
         ctx.passed, ctx.failed);
   }
 
-  for (t = 1; t >= 0; t--)
-    for (m = 0; m < 3; m++)
-      printf ("worst %s%s: %d codes (bound of that case %d)\n",
-          t ? "" : "raw-", method_names[m], ctx.worst[t][m],
-          ctx.worst_bound[t][m]);
+  print_worst_by_method (ctx.worst, ctx.worst_bound);
   printf ("most ambiguous samples beyond the bound in one case: %.2f %%\n",
       100.0 * ctx.worst_tolerated);
 
   texel_cuda_converter_free (ctx.conv);
-  cudaStreamDestroy (ctx.stream[0]);
-  cudaStreamDestroy (ctx.stream[1]);
+  gpu_test_streams_destroy (ctx.stream, 2);
   printf ("%d passed, %d failed\n", ctx.passed, ctx.failed);
   return ctx.failed ? 1 : 0;
 }

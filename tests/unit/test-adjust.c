@@ -23,6 +23,7 @@ static float test_lut3d_weight (float f);
 #include "texel-adjust.h"
 
 #include "texel-gst-def.h"
+#include "texel-test-luts.h"
 #include "texel-test-util.h"
 
 #ifndef M_PI
@@ -1085,75 +1086,21 @@ test_white_point_rgb (void)
 /* ------------------------------------------------------------------ */
 /* 3D LUT */
 
-typedef void (*LutFunction) (double r, double g, double b, double o[3]);
-
-static void
-lut_identity (double r, double g, double b, double o[3])
-{
-  o[0] = r;
-  o[1] = g;
-  o[2] = b;
-}
-
-static void
-lut_invert (double r, double g, double b, double o[3])
-{
-  o[0] = 1.0 - r;
-  o[1] = 1.0 - g;
-  o[2] = 1.0 - b;
-}
-
-static void
-lut_swap_rb (double r, double g, double b, double o[3])
-{
-  o[0] = b;
-  o[1] = g;
-  o[2] = r;
-}
-
-static void
-lut_squares (double r, double g, double b, double o[3])
-{
-  o[0] = r * r;
-  o[1] = g * g;
-  o[2] = b * b;
-}
-
-/* A smooth grade with cross-channel terms, a little outside [0, 1]. */
-static void
-lut_grade (double r, double g, double b, double o[3])
-{
-  o[0] = 0.9 * pow (MAX (r, 0.0), 0.8) + 0.15 * g - 0.02;
-  o[1] = pow (MAX (g, 0.0), 1.1) + 0.05 * (b - r);
-  o[2] = 0.85 * b + 0.1 * r + 0.05;
-}
-
 /* A .cube file's text for @f sampled on an @n^3 lattice over the domain
  * [@lo, @hi] (the LUT's inputs), parsed as the element parses files. */
 static TexelCube *
 cube_new (int n, LutFunction f, double lo, double hi)
 {
-  GString *text = g_string_new ("# made by test-adjust\nTITLE \"test\"\n");
+  size_t len = 0;
+  char *text = lut_cube_text (n, f, lo, hi, &len);
   TexelCubeError error;
   TexelCube *cube;
-  int r, g, b;
 
-  g_string_append_printf (text, "LUT_3D_SIZE %d\n", n);
-  if (lo != 0.0 || hi != 1.0)
-    g_string_append_printf (text, "DOMAIN_MIN %.9g %.9g %.9g\n"
-        "DOMAIN_MAX %.9g %.9g %.9g\n", lo, lo, lo, hi, hi, hi);
-  for (b = 0; b < n; b++)
-    for (g = 0; g < n; g++)
-      for (r = 0; r < n; r++) {
-        double o[3], d = (hi - lo) / (n - 1);
-
-        f (lo + r * d, lo + g * d, lo + b * d, o);
-        g_string_append_printf (text, "%.9g %.9g %.9g\n", o[0], o[1], o[2]);
-      }
-  cube = texel_cube_parse (text->str, text->len, &error);
+  g_assert_nonnull (text);
+  cube = texel_cube_parse (text, len, &error);
   if (cube == NULL)
     g_error ("generated LUT, line %d: %s", error.line, error.message);
-  g_string_free (text, TRUE);
+  free (text);
   return cube;
 }
 

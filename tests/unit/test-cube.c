@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "texel-cube.h"
+#include "texel-test-luts.h"
 
 /* Parses @length bytes of @text from an exact-size copy. */
 static TexelCube *
@@ -54,49 +55,6 @@ parse_file (const char *name, TexelCubeError *error)
 
 /* ------------------------------------------------------------------ */
 
-typedef void (*LutFunction) (double r, double g, double b, double out[3]);
-
-static void
-identity (double r, double g, double b, double out[3])
-{
-  out[0] = r;
-  out[1] = g;
-  out[2] = b;
-}
-
-static void
-invert (double r, double g, double b, double out[3])
-{
-  out[0] = 1.0 - r;
-  out[1] = 1.0 - g;
-  out[2] = 1.0 - b;
-}
-
-static void
-swap_rb (double r, double g, double b, double out[3])
-{
-  out[0] = b;
-  out[1] = g;
-  out[2] = r;
-}
-
-static void
-squares (double r, double g, double b, double out[3])
-{
-  out[0] = r * r;
-  out[1] = g * g;
-  out[2] = b * b;
-}
-
-/* Identity on [-0.5, 1.5], lattice fraction t at -0.5 + 2 t. */
-static void
-range_identity (double r, double g, double b, double out[3])
-{
-  out[0] = 2.0 * r - 0.5;
-  out[1] = 2.0 * g - 0.5;
-  out[2] = 2.0 * b - 0.5;
-}
-
 /* The committed good files: each entry (r, g, b) (red fastest) must be
  * the function at the lattice point, to the files' 6 decimals. */
 static void
@@ -111,13 +69,14 @@ test_good_files (void)
     double domain_min, domain_max;
     double step; /* expected max_step on every axis */
   } files[] = {
-    { "identity-2.cube", 2, "identity, 2 points", identity, 0, 1, 1.0 },
-    { "identity-9.cube", 9, "identity, 9 points", identity, 0, 1, 0.125 },
-    { "invert-2-crlf.cube", 2, "invert (CR LF line ends)", invert, 0, 1, 1.0 },
-    { "swap-rb-3.cube", 3, "red and blue swapped", swap_rb, 0, 1, 0.5 },
-    { "squares-5.cube", 5, "each channel squared", squares, 0, 1, 0.4375 },
+    { "identity-2.cube", 2, "identity, 2 points", lut_identity, 0, 1, 1.0 },
+    { "identity-9.cube", 9, "identity, 9 points", lut_identity, 0, 1, 0.125 },
+    { "invert-2-crlf.cube", 2, "invert (CR LF line ends)", lut_invert, 0, 1,
+      1.0 },
+    { "swap-rb-3.cube", 3, "red and blue swapped", lut_swap_rb, 0, 1, 0.5 },
+    { "squares-5.cube", 5, "each channel squared", lut_squares, 0, 1, 0.4375 },
     { "resolve-range.cube", 3, "Resolve style, input range [-0.5, 1.5]",
-      range_identity, -0.5, 1.5, 1.0 },
+      lut_range_identity, -0.5, 1.5, 1.0 },
   };
   guint i;
 
