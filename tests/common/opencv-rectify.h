@@ -34,6 +34,22 @@ typedef struct
   double P[3][3]; /* the new camera (P's left 3x3) */
 } CvRectify;
 
+/* The rectifying rotations (rectification_matrix) of the stereo pair in
+ * tests/data/calib/ros-stereo-left.yaml and ros-stereo-right.yaml, for
+ * the tests that check those files' views. */
+#define CV_TEST_STEREO_LEFT_R                                                  \
+  {                                                                            \
+    {0.998532192, -0.015327258, -0.051947435},                                 \
+    {0.013943046, 0.999540754, -0.026904870},                                  \
+    {0.052335956, 0.026141074, 0.998287329}                                    \
+  }
+#define CV_TEST_STEREO_RIGHT_R                                                 \
+  {                                                                            \
+    {0.997222210, 0.023727370, 0.070603653},                                   \
+    {-0.026113183, 0.999112088, 0.033062638},                                  \
+    {-0.069756474, -0.034814483, 0.996956361}                                  \
+  }
+
 /* @out = @m^-1 by cofactors; returns 0 for a singular @m. */
 static inline int
 cv_mat3_invert (double out[3][3], const double m[3][3])

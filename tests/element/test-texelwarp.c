@@ -660,14 +660,6 @@ GST_END_TEST;
       0, 0, 1                                                                  \
     }                                                                          \
   }
-#define STEREO_LEFT_R                                                          \
-  {                                                                            \
-    { 0.998532192, -0.015327258, -0.051947435 },                               \
-        { 0.013943046, 0.999540754, -0.026904870 },                            \
-    {                                                                          \
-      0.052335956, 0.026141074, 0.998287329                                    \
-    }                                                                          \
-  }
 #define STEREO_LEFT_P                                                          \
   {                                                                            \
     { 48.37, 0, 33.15 }, { 0, 48.37, 22.41 },                                  \
@@ -712,7 +704,7 @@ GST_START_TEST (test_rectify_views)
   } cases[] = {
     { "calibration-file=" CALIB ("ros-stereo-left.yaml"),
       1,
-      { FALSE, STEREO_LEFT_K, STEREO_LEFT_D, STEREO_LEFT_R, STEREO_LEFT_P } },
+      { FALSE, STEREO_LEFT_K, STEREO_LEFT_D, CV_TEST_STEREO_LEFT_R, STEREO_LEFT_P } },
     { "calibration-file=" CALIB ("ros-stereo-fisheye.yaml"),
       1,
       { TRUE,
@@ -754,7 +746,7 @@ GST_START_TEST (test_rectify_views)
         { { 44, 0, 30 }, { 0, 45, 25.5 }, { 0, 0, 1 } } } },
     { "calibration-file=" CALIB ("ros-stereo-left.yaml"),
       2,
-      { FALSE, STEREO_LEFT_K, STEREO_LEFT_D, STEREO_LEFT_R, STEREO_LEFT_P } },
+      { FALSE, STEREO_LEFT_K, STEREO_LEFT_D, CV_TEST_STEREO_LEFT_R, STEREO_LEFT_P } },
   };
   GRand *rand = g_rand_new_with_seed (7);
   guint i;
@@ -798,7 +790,7 @@ GST_START_TEST (test_rectify_choice)
                                                        "alpha=0.5",
     "calibration-file=" CALIB ("ros-stereo-left.yaml") " fov=70",
   };
-  const gdouble r[3][3] = STEREO_LEFT_R;
+  const gdouble r[3][3] = CV_TEST_STEREO_LEFT_R;
   GstHarness *h;
   GstBuffer *in, *out;
   TexelWarpConfig cfg;

@@ -99,23 +99,6 @@ typedef struct
 } Case;
 
 #define UNIT {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
-/* A stereo pair's rectifying rotations (ROS camera_info). */
-#define ROT_LEFT                                                               \
-  {                                                                            \
-    { 0.998532192, -0.015327258, -0.051947435 },                               \
-        { 0.013943046, 0.999540754, -0.026904870 },                            \
-    {                                                                          \
-      0.052335956, 0.026141074, 0.998287329                                    \
-    }                                                                          \
-  }
-#define ROT_RIGHT                                                              \
-  {                                                                            \
-    { 0.997222210, 0.023727370, 0.070603653 },                                 \
-        { -0.026113183, 0.999112088, 0.033062638 },                            \
-    {                                                                          \
-      -0.069756474, -0.034814483, 0.996956361                                  \
-    }                                                                          \
-  }
 
 static const Case cases[] = {
   { "identity", 64,
@@ -299,7 +282,7 @@ static const Case cases[] = {
     1,
     TEXEL_NEW_CAMERA_MATRIX,
     { { 121, 0, 82.9 }, { 0, 121, 56 }, { 0, 0, 1 } },
-    ROT_LEFT },
+    CV_TEST_STEREO_LEFT_R },
   { "fisheye R+P (ROS stereo)",
     200,
     150,
@@ -323,7 +306,7 @@ static const Case cases[] = {
     0,
     TEXEL_NEW_CAMERA_MATRIX,
     { { 58, 0, 95.6 }, { 0, 58, 77.8 }, { 0, 0, 1 } },
-    ROT_RIGHT },
+    CV_TEST_STEREO_RIGHT_R },
   { "pinhole keep K (cv2.undistort)",
     160,
     120,
