@@ -26,8 +26,20 @@ export GST_REGISTRY_FORK=no
 # itself for a cross build (dpkg-buildpackage -d, since the CUDA build
 # dependencies of a native build are not installed).
 say "dpkg-buildpackage -a arm64 (tests under qemu)"
-dpkg-buildpackage -aarm64 -Pcross -d -b -us -uc >/out/build.log 2>&1 || {
-  tail -n 80 /out/build.log; exit 1; }
+if ! dpkg-buildpackage -aarm64 -Pcross -d -b -us -uc >/out/build.log 2>&1; then
+  tail -n 30 /out/build.log
+  # The failing tests' own output, from meson's log.
+  log=obj-aarch64-linux-gnu/meson-logs/testlog.txt
+  [ -f "$log" ] && cp "$log" /out/ && python3 - obj-aarch64-linux-gnu/meson-logs/testlog.json <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["result"] not in ("OK", "SKIP", "EXPECTEDFAIL"):
+        print(f"--- {r['name']}: {r['result']}")
+        print("\n".join((r.get("stdout") or "").splitlines()[-40:]))
+PY
+  exit 1
+fi
 grep -E 'CPU-only plugin|CUDA +: ' /out/build.log | head -n 3 || true
 deb=$(ls /gstreamer1.0-texel_*_arm64.deb)
 cp "$deb" /out/

@@ -60,7 +60,7 @@ $sudo mmdebstrap --mode=root --variant=buildd --architectures=amd64,arm64 \
   --include=gstreamer1.0-tools:arm64,gstreamer1.0-plugins-base:arm64,gstreamer1.0-plugins-good:arm64 \
   --customize-hook='mkdir -p "$1/src" "$1/out"' \
   --customize-hook="sync-in $work/src /src" \
-  --customize-hook='chroot "$1" bash /src/scripts/ci-arm64-chroot.sh' \
+  --customize-hook='chroot "$1" bash /src/scripts/ci-arm64-chroot.sh || touch "$1/out/failed"' \
   --customize-hook="sync-out /out $outdir" \
   --skip=cleanup/apt --skip=cleanup/tmp \
   "$suite" "$work/root" "$sources" >"$outdir/mmdebstrap.log" 2>&1 || {
@@ -69,5 +69,11 @@ $sudo mmdebstrap --mode=root --variant=buildd --architectures=amd64,arm64 \
   exit 1
 }
 grep '^== arm64' "$outdir/mmdebstrap.log" || true
+# The chroot's logs come out even when it failed (the hook never fails).
+if [ -e "$outdir/failed" ] || [ ! -f "$outdir/summary.txt" ]; then
+  sed -n '/^== arm64/,$p' "$outdir/mmdebstrap.log" | grep -v '^I: ' | tail -n 120
+  echo "ci-arm64: failed, logs in $outdir" >&2
+  exit 1
+fi
 cat "$outdir/summary.txt"
 say "done in $(( $(date +%s) - t0 )) s"

@@ -383,6 +383,21 @@ run_harness (GstHarness * h, const gchar * caps, GstBuffer * in)
   return texel_push_pull (h, gst_buffer_copy_deep (in));
 }
 
+/* How far GStreamer's elements, as built for this machine, may be from
+ * texeladjust. texeladjust rounds every operation on its own, as the
+ * definition does, on every machine (test-adjust: 0 codes from it
+ * everywhere). Where the target has a fused multiply-add (__FP_FAST_FMA:
+ * arm64), gcc's default for GNU C fuses a * b + c in the elements' own
+ * build, which rounds a few of videobalance's table entries the other way:
+ * there, up to 2 codes on at most 1 % of the samples. */
+#ifdef __FP_FAST_FMA
+#define GST_ELEMENTS_MAX_CODES 2
+#define GST_ELEMENTS_MAX_DIFFER_PERCENT 1
+#else
+#define GST_ELEMENTS_MAX_CODES 0
+#define GST_ELEMENTS_MAX_DIFFER_PERCENT 0
+#endif
+
 GST_START_TEST (test_gst_elements)
 {
   const gchar *format = gst_formats[__i__];
@@ -409,7 +424,7 @@ GST_START_TEST (test_gst_elements)
       GstBuffer *want = run_harness (ref, caps, in);
       GstBuffer *got = run_harness (h, caps, in);
       GstVideoFrame fw, fg;
-      gint x, y, differ = 0, max_diff = 0;
+      gint x, y, differ = 0, max_diff = 0, samples = 0;
 
       fail_unless (gst_video_frame_map (&fw, &info, want, GST_MAP_READ));
       fail_unless (gst_video_frame_map (&fg, &info, got, GST_MAP_READ));
@@ -421,10 +436,13 @@ GST_START_TEST (test_gst_elements)
 
             differ += e > 0;
             max_diff = MAX (max_diff, e);
+            samples++;
           }
-      fail_unless (differ == 0, "%s, %s range, '%s': %d samples differ from "
-          "GStreamer's elements (max %d codes)", format,
-          full ? "full" : "limited", chain, differ, max_diff);
+      fail_unless (max_diff <= GST_ELEMENTS_MAX_CODES &&
+          differ * 100 <= samples * GST_ELEMENTS_MAX_DIFFER_PERCENT,
+          "%s, %s range, '%s': %d of %d samples differ from GStreamer's "
+          "elements (max %d codes)", format, full ? "full" : "limited", chain,
+          differ, samples, max_diff);
       gst_video_frame_unmap (&fw);
       gst_video_frame_unmap (&fg);
       gst_buffer_unref (in);
