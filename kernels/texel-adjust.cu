@@ -88,6 +88,7 @@
 #include <cuda_runtime.h>
 
 #include "texel-adjust.h"
+#include "texel-cuda.h"
 #include "texel-fault.h"
 
 #define TEXEL_ADJUST_BLOCK_W 32
@@ -267,76 +268,61 @@ texel_lut3d_release (TexelCudaLut3d * lut)
 }
 
 extern "C" int
-texel_cuda_lut3d_new (int device, const TexelCube * cube,
+texel_cuda_lut3d_new (TexelCudaContext * ctx, const TexelCube * cube,
     TexelCudaLut3d ** out)
 {
   TexelCudaLut3d *lut;
   cudaError_t err;
-  int previous;
 
   *out = NULL;
-  if (cube == NULL || cube->table == NULL || cube->size < TEXEL_CUBE_MIN_SIZE
-      || cube->size > TEXEL_CUBE_MAX_SIZE)
+  if (ctx == NULL || cube == NULL || cube->table == NULL
+      || cube->size < TEXEL_CUBE_MIN_SIZE || cube->size > TEXEL_CUBE_MAX_SIZE)
     return cudaErrorInvalidValue;
-  err = cudaGetDevice (&previous);
-  if (err != cudaSuccess)
-    return err;
-  if (previous != device && (err = cudaSetDevice (device)) != cudaSuccess)
-    return err;
   lut = (TexelCudaLut3d *) calloc (1, sizeof (*lut));
-  if (lut == NULL) {
-    err = cudaErrorMemoryAllocation;
-  } else {
-    lut->device = device;
-    lut->size = cube->size;
-    err = texel_lut3d_upload (lut, cube);
-    if (err != cudaSuccess) {
-      texel_lut3d_release (lut);
-      free (lut);
-    } else {
-      *out = lut;
-    }
+  if (lut == NULL)
+    return cudaErrorMemoryAllocation;
+  /* On the current device: the caller's (texel-kernel.h). */
+  lut->device = texel_cuda_context_device (ctx);
+  lut->size = cube->size;
+  err = texel_lut3d_upload (lut, cube);
+  if (err != cudaSuccess) {
+    texel_lut3d_release (lut);
+    free (lut);
+    return err;
   }
-  if (previous != device)
-    (void) cudaSetDevice (previous);
-  return err;
+  *out = lut;
+  return cudaSuccess;
 }
 
+/* With the LUT's device current (the caller's). */
 extern "C" void
 texel_cuda_lut3d_free (TexelCudaLut3d * lut)
 {
-  int previous;
-
   if (lut == NULL)
     return;
-  if (cudaGetDevice (&previous) != cudaSuccess)
-    previous = lut->device;
-  if (previous != lut->device)
-    (void) cudaSetDevice (lut->device);
   texel_lut3d_release (lut);
-  if (previous != lut->device)
-    (void) cudaSetDevice (previous);
   free (lut);
 }
 
 /* ------------------------------------------------------------------ */
 
 extern "C" int
-texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
-    const TexelCudaLut3d * lut, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelStream stream)
+texel_cuda_adjust (TexelCudaContext * ctx, const TexelAdjustPlan * plan,
+    const TexelImage * in, const TexelImage * out, int row0, int row1,
+    TexelStream stream)
 {
   TexelAdjustLut3dSource lut3d;
   const TexelAdjustKernelPlan *kp;
-  cudaError_t err;
-  int previous;
+  const TexelCudaLut3d *lut;
 
-  if (plan == NULL || in == NULL || out == NULL)
+  if (ctx == NULL || plan == NULL || in == NULL || out == NULL)
     return cudaErrorInvalidValue;
   kp = &plan->kernel;
+  lut = plan->lut3d;
   memset (&lut3d, 0, sizeof (lut3d));
   if (kp->lut3d) {
-    if (lut == NULL || lut->size != kp->lut3d_size || lut->device != device)
+    if (lut == NULL || lut->size != kp->lut3d_size
+        || lut->device != texel_cuda_context_device (ctx))
       return cudaErrorInvalidValue;
     lut3d.linear = lut->linear;
     lut3d.point = lut->point;
@@ -360,14 +346,7 @@ texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
   /* cudaGetLastError () after the launch must report that launch, not an
    * error some earlier call of the caller's left behind. */
   (void) cudaGetLastError ();
-  err = cudaGetDevice (&previous);
-  if (err != cudaSuccess)
-    return err;
-  if (previous != device && (err = cudaSetDevice (device)) != cudaSuccess)
-    return err;
-  err = texel_adjust_launch (kp, &lut3d, in, out, row0, row1,
+  /* On the current device: the caller's (texel-kernel.h). */
+  return texel_adjust_launch (kp, &lut3d, in, out, row0, row1,
       (cudaStream_t) stream);
-  if (previous != device)
-    (void) cudaSetDevice (previous);
-  return err;
 }

@@ -330,6 +330,9 @@ typedef struct
   float lut[3][TEXEL_ADJUST_LUT_SIZE];
 } TexelAdjustKernelPlan;
 
+/* A 3D LUT on the GPU (texel_cuda_lut3d_new, below). */
+typedef struct TexelCudaLut3d TexelCudaLut3d;
+
 /* The whole plan: the kernels' part, and the same in double precision
  * for the CPU reference. */
 typedef struct
@@ -340,6 +343,10 @@ typedef struct
   TexelAdjustCurve curve;
   double vignette;              /* strength */
   const TexelCube *cube;        /* the 3D LUT, or NULL */
+  /* The same on the GPU, for texel_cuda_adjust: left NULL by
+   * texel_adjust_plan_init, set by the caller after uploading @cube
+   * (texel_cuda_lut3d_new); the CPU reference reads @cube. */
+  const TexelCudaLut3d *lut3d;
   /* The bound E on hardware filtering's error (codes; see above). */
   double lut3d_hw_error;
 } TexelAdjustPlan;
@@ -402,25 +409,25 @@ void texel_adjust_gst_rgb_d (const TexelAdjustGst * gst, unsigned rgb[3]);
 void texel_adjust_cpu (const TexelAdjustPlan * plan, const TexelImage * in,
     TexelImage * out, int row0, int row1);
 
-/* The CUDA side (built only with CUDA; returns 0 or a cudaError_t).
+/* The CUDA side (built only with CUDA; returns 0 or a cudaError_t), each
+ * call made with @ctx's device current.
  *
- * A 3D LUT on @device: a cudaArray of float4 and two texture objects on
- * it (hardware linear filtering, and none). Made once per LUT (the copy
- * is synchronous); free it only when no kernel using it can be queued
- * any more. */
-typedef struct TexelCudaLut3d TexelCudaLut3d;
-int texel_cuda_lut3d_new (int device, const TexelCube * cube,
+ * A 3D LUT on @ctx's device: a cudaArray of float4 and two texture
+ * objects on it (hardware linear filtering, and none). Made once per LUT
+ * (the copy is synchronous); free it, with the same device current, only
+ * when no kernel using it can be queued any more. */
+int texel_cuda_lut3d_new (TexelCudaContext * ctx, const TexelCube * cube,
     TexelCudaLut3d ** lut);
 void texel_cuda_lut3d_free (TexelCudaLut3d * lut);
 
 /* Enqueues output rows [row0, row1) on @stream (never the legacy default
- * stream: NULL is refused) on @device; @in and @out hold device-accessible
- * addresses (device memory, mapped or registered host memory). @lut: the
- * plan's 3D LUT on @device when it has one (plan->kernel.lut3d), else
- * ignored. */
-int texel_cuda_adjust (int device, const TexelAdjustPlan * plan,
-    const TexelCudaLut3d * lut, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelStream stream);
+ * stream: NULL is refused); @in and @out hold device-accessible addresses
+ * (device memory, mapped or registered host memory). Where the plan has a
+ * 3D LUT (plan->kernel.lut3d), plan->lut3d must hold it, made on @ctx's
+ * device. */
+int texel_cuda_adjust (TexelCudaContext * ctx, const TexelAdjustPlan * plan,
+    const TexelImage * in, const TexelImage * out, int row0, int row1,
+    TexelStream stream);
 
 TEXEL_END_DECLS
 

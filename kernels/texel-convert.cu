@@ -62,7 +62,7 @@ texel_convert_launch_source (const TexelConvertPlan * plan,
 }
 
 static cudaError_t
-texel_convert_launch (TexelCudaConverter * conv,
+texel_convert_launch (TexelCudaContext * ctx,
     const TexelConvertPlan * plan, const TexelSource * src,
     const TexelFastSource * fast, const TexelSink * sink, cudaStream_t stream,
     const void *data)
@@ -91,10 +91,10 @@ texel_convert_launch (TexelCudaConverter * conv,
 }
 
 extern "C" int
-texel_cuda_convert (TexelCudaConverter * conv, const TexelConvertPlan * plan,
+texel_cuda_convert (TexelCudaContext * ctx, const TexelConvertPlan * plan,
     const TexelImage * in, const TexelImage * out, int row0, int row1,
     TexelStream stream)
 {
-  return texel_cuda_resample (conv, plan, in, out, row0, row1, stream,
+  return texel_cuda_resample (ctx, plan, in, out, row0, row1, stream,
       texel_convert_launch, NULL);
 }

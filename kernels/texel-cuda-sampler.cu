@@ -46,7 +46,7 @@ typedef struct
   uint64_t unit;
 } TexelTextureEntry;
 
-/* A stream the converter's kernels were queued on, and an event recorded
+/* A stream the context's kernels were queued on, and an event recorded
  * after the last call's launches there: one record per call whatever the
  * number of textures read (each record costs host time, ~0.3 us on an
  * H100 host). With a fence, the event is recorded only when a wait needs
@@ -57,7 +57,7 @@ typedef struct
   cudaEvent_t done;
 } TexelStreamUse;
 
-struct TexelCudaConverter
+struct TexelCudaContext
 {
   int device;
   size_t texture_alignment;
@@ -85,31 +85,31 @@ texel_texture_key_equal (const TexelTextureKey * a, const TexelTextureKey * b)
  * its event was recorded after the last call there, or with a fence, is
  * recorded now. */
 static cudaError_t
-texel_stream_settle (TexelCudaConverter * conv, int s)
+texel_stream_settle (TexelCudaContext * ctx, int s)
 {
   cudaError_t err = cudaSuccess;
 
-  if (conv->fence != NULL)
-    err = cudaEventRecord (conv->streams[s].done, conv->streams[s].stream);
+  if (ctx->fence != NULL)
+    err = cudaEventRecord (ctx->streams[s].done, ctx->streams[s].stream);
   if (err != cudaSuccess)
     return err;
-  return cudaEventSynchronize (conv->streams[s].done);
+  return cudaEventSynchronize (ctx->streams[s].done);
 }
 
 /* Waits for the tracked streams of the bits of *@pending (kernels queued
  * there may read a texture or group buffer) unless the fence says @unit,
  * the last one to read it, is complete; then clears them. */
 static cudaError_t
-texel_pending_wait (TexelCudaConverter * conv, uint32_t * pending,
+texel_pending_wait (TexelCudaContext * ctx, uint32_t * pending,
     uint64_t unit)
 {
   int s;
 
-  if (conv->fence != NULL && unit <= conv->fence->complete)
+  if (ctx->fence != NULL && unit <= ctx->fence->complete)
     *pending = 0;
   for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++) {
     if (*pending & (1u << s)) {
-      cudaError_t err = texel_stream_settle (conv, s);
+      cudaError_t err = texel_stream_settle (ctx, s);
 
       if (err != cudaSuccess)
         return err;
@@ -120,14 +120,14 @@ texel_pending_wait (TexelCudaConverter * conv, uint32_t * pending,
 }
 
 static cudaError_t
-texel_texture_entry_release (TexelCudaConverter * conv,
+texel_texture_entry_release (TexelCudaContext * ctx,
     TexelTextureEntry * entry)
 {
   cudaError_t err;
 
   if (!entry->valid)
     return cudaSuccess;
-  err = texel_pending_wait (conv, &entry->pending, entry->unit);
+  err = texel_pending_wait (ctx, &entry->pending, entry->unit);
   if (err != cudaSuccess)
     return err;
   entry->valid = 0;
@@ -138,34 +138,34 @@ texel_texture_entry_release (TexelCudaConverter * conv,
  * slot is taken over once its work is done: the textures marked with it
  * then wait on the new stream's event, later, which is still safe. */
 static cudaError_t
-texel_stream_slot (TexelCudaConverter * conv, cudaStream_t stream, int *slot)
+texel_stream_slot (TexelCudaContext * ctx, cudaStream_t stream, int *slot)
 {
   cudaError_t err;
   int s;
 
   for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
-    if (conv->streams[s].stream == stream)
+    if (ctx->streams[s].stream == stream)
       break;
   if (s == TEXEL_TEXTURE_STREAMS) {
     for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
-      if (conv->streams[s].stream == NULL)
+      if (ctx->streams[s].stream == NULL)
         break;
   }
   if (s == TEXEL_TEXTURE_STREAMS) {
-    s = conv->next_stream;
-    conv->next_stream = (s + 1) % TEXEL_TEXTURE_STREAMS;
-    err = texel_stream_settle (conv, s);
+    s = ctx->next_stream;
+    ctx->next_stream = (s + 1) % TEXEL_TEXTURE_STREAMS;
+    err = texel_stream_settle (ctx, s);
     if (err != cudaSuccess)
       return err;
   }
-  if (conv->streams[s].done == NULL) {
+  if (ctx->streams[s].done == NULL) {
     /* Created once per slot, not per frame. */
-    err = cudaEventCreateWithFlags (&conv->streams[s].done,
+    err = cudaEventCreateWithFlags (&ctx->streams[s].done,
         cudaEventDisableTiming);
     if (err != cudaSuccess)
       return err;
   }
-  conv->streams[s].stream = stream;
+  ctx->streams[s].stream = stream;
   *slot = s;
   return cudaSuccess;
 }
@@ -173,20 +173,20 @@ texel_stream_slot (TexelCudaConverter * conv, cudaStream_t stream, int *slot)
 /* Notes that the kernels just queued on @stream read the textures of
  * @used (NULL entries: plain loads) and the group buffers marked read. */
 static cudaError_t
-texel_textures_used (TexelCudaConverter * conv, cudaStream_t stream,
+texel_textures_used (TexelCudaContext * ctx, cudaStream_t stream,
     TexelTextureEntry * used[TEXEL_MAX_COMPONENTS])
 {
-  uint64_t unit = conv->fence != NULL ? conv->fence->current : 0;
+  uint64_t unit = ctx->fence != NULL ? ctx->fence->current : 0;
   cudaError_t err;
   int c, s;
 
-  err = texel_stream_slot (conv, stream, &s);
-  if (err == cudaSuccess && conv->fence == NULL)
-    err = cudaEventRecord (conv->streams[s].done, stream);
+  err = texel_stream_slot (ctx, stream, &s);
+  if (err == cudaSuccess && ctx->fence == NULL)
+    err = cudaEventRecord (ctx->streams[s].done, stream);
   if (err != cudaSuccess)
     return err;
   for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    TexelGroupBuffer *buffer = &conv->group_buffers[c];
+    TexelGroupBuffer *buffer = &ctx->group_buffers[c];
 
     if (used[c] != NULL) {
       used[c]->pending |= 1u << s;
@@ -202,14 +202,14 @@ texel_textures_used (TexelCudaConverter * conv, cudaStream_t stream,
 }
 
 cudaError_t
-texel_group_buffer (TexelCudaConverter * conv, const TexelSink * sink,
+texel_group_buffer (TexelCudaContext * ctx, const TexelSink * sink,
     uint64_t key, TexelGroupBuffer ** buffer)
 {
-  TexelGroupBuffer *b = &conv->group_buffers[sink->group];
+  TexelGroupBuffer *b = &ctx->group_buffers[sink->group];
 
   *buffer = b;
   if (b->calls == 0 || b->key != key) {
-    cudaError_t err = texel_pending_wait (conv, &b->pending, b->unit);
+    cudaError_t err = texel_pending_wait (ctx, &b->pending, b->unit);
 
     if (err != cudaSuccess)
       return err;
@@ -273,7 +273,7 @@ texel_texture_create (const TexelTextureKey * key,
 /* The cached texture for @key, created (evicting the least recently used
  * one) when there is none. */
 static cudaError_t
-texel_texture_lookup (TexelCudaConverter * conv, const TexelTextureKey * key,
+texel_texture_lookup (TexelCudaContext * ctx, const TexelTextureKey * key,
     TexelTextureEntry ** found)
 {
   TexelTextureEntry *victim = NULL;
@@ -281,10 +281,10 @@ texel_texture_lookup (TexelCudaConverter * conv, const TexelTextureKey * key,
   int e;
 
   for (e = 0; e < TEXEL_TEXTURE_CACHE_SIZE; e++) {
-    TexelTextureEntry *entry = &conv->textures[e];
+    TexelTextureEntry *entry = &ctx->textures[e];
 
     if (entry->valid && texel_texture_key_equal (&entry->key, key)) {
-      entry->last_use = ++conv->clock;
+      entry->last_use = ++ctx->clock;
       *found = entry;
       return cudaSuccess;
     }
@@ -293,7 +293,7 @@ texel_texture_lookup (TexelCudaConverter * conv, const TexelTextureKey * key,
       victim = entry;
   }
 
-  err = texel_texture_entry_release (conv, victim);
+  err = texel_texture_entry_release (ctx, victim);
   if (err != cudaSuccess)
     return err;
   err = texel_texture_create (key, &victim->texture);
@@ -301,7 +301,7 @@ texel_texture_lookup (TexelCudaConverter * conv, const TexelTextureKey * key,
     return err;
   victim->valid = 1;
   victim->key = *key;
-  victim->last_use = ++conv->clock;
+  victim->last_use = ++ctx->clock;
   *found = victim;
   return cudaSuccess;
 }
@@ -319,7 +319,7 @@ texel_subsampled_size (int size, int shift)
  * (pixel_stride bytes) hold 1, 2 or 4 samples of 8 or 16 bits, and the
  * plane's address and pitch meet the device's alignment and limits. */
 static int
-texel_texture_key (const TexelCudaConverter * conv,
+texel_texture_key (const TexelCudaContext * ctx,
     const TexelConvertPlan * plan, const TexelImage * in, int c,
     TexelTextureKey * key, int *lane)
 {
@@ -346,12 +346,12 @@ texel_texture_key (const TexelCudaConverter * conv,
       : cudaFilterModeLinear;
   *lane = comp->offset / bps;
 
-  if (stride <= 0 || (uintptr_t) data % conv->texture_alignment != 0
-      || (size_t) stride % conv->texture_pitch_alignment != 0)
+  if (stride <= 0 || (uintptr_t) data % ctx->texture_alignment != 0
+      || (size_t) stride % ctx->texture_pitch_alignment != 0)
     return 0;
-  if (key->width > conv->max_texture_width
-      || key->height > conv->max_texture_height
-      || stride > conv->max_texture_pitch
+  if (key->width > ctx->max_texture_width
+      || key->height > ctx->max_texture_height
+      || stride > ctx->max_texture_pitch
       || (size_t) key->width * comp->pixel_stride > (size_t) stride)
     return 0;
   return 1;
@@ -360,7 +360,7 @@ texel_texture_key (const TexelCudaConverter * conv,
 /* Fills @src with every input component: a texture where possible,
  * plain loads otherwise. @used gets the cache entries read. */
 static cudaError_t
-texel_source_init (TexelCudaConverter * conv, const TexelConvertPlan * plan,
+texel_source_init (TexelCudaContext * ctx, const TexelConvertPlan * plan,
     const TexelImage * in, TexelSource * src,
     TexelTextureEntry * used[TEXEL_MAX_COMPONENTS])
 {
@@ -392,8 +392,8 @@ texel_source_init (TexelCudaConverter * conv, const TexelConvertPlan * plan,
     sc->y_shift = comp->y_shift;
     sc->kind = TEXEL_SOURCE_RAW;
 
-    if (texel_texture_key (conv, plan, in, c, &key, &lane)) {
-      cudaError_t err = texel_texture_lookup (conv, &key, &used[c]);
+    if (texel_texture_key (ctx, plan, in, c, &key, &lane)) {
+      cudaError_t err = texel_texture_lookup (ctx, &key, &used[c]);
 
       if (err == cudaErrorInvalidValue) {
         /* A limit not checked above: plain loads read it correctly. */
@@ -710,116 +710,101 @@ texel_has_vertical_subsampling (const TexelFormatDesc * desc)
   return 0;
 }
 
-/* Makes @device current for the calling thread, remembering the previous
- * one so the caller's own CUDA work is left undisturbed. */
-static cudaError_t
-texel_switch_device (int device, int *previous)
-{
-  cudaError_t err = cudaGetDevice (previous);
-
-  if (err != cudaSuccess)
-    return err;
-  return *previous == device ? cudaSuccess : cudaSetDevice (device);
-}
-
-static void
-texel_restore_device (int device, int previous)
-{
-  if (previous != device)
-    (void) cudaSetDevice (previous);
-}
-
 /* ------------------------------------------------------------------ */
 /* Public API */
 
 static cudaError_t
-texel_converter_query (TexelCudaConverter * conv)
+texel_context_query (TexelCudaContext * ctx)
 {
   int value;
   cudaError_t err;
 
   err = cudaDeviceGetAttribute (&value, cudaDevAttrTextureAlignment,
-      conv->device);
+      ctx->device);
   if (err != cudaSuccess)
     return err;
-  conv->texture_alignment = value > 0 ? (size_t) value : 1;
+  ctx->texture_alignment = value > 0 ? (size_t) value : 1;
   err = cudaDeviceGetAttribute (&value, cudaDevAttrTexturePitchAlignment,
-      conv->device);
+      ctx->device);
   if (err != cudaSuccess)
     return err;
-  conv->texture_pitch_alignment = value > 0 ? (size_t) value : 1;
-  err = cudaDeviceGetAttribute (&conv->max_texture_width,
-      cudaDevAttrMaxTexture2DLinearWidth, conv->device);
+  ctx->texture_pitch_alignment = value > 0 ? (size_t) value : 1;
+  err = cudaDeviceGetAttribute (&ctx->max_texture_width,
+      cudaDevAttrMaxTexture2DLinearWidth, ctx->device);
   if (err != cudaSuccess)
     return err;
-  err = cudaDeviceGetAttribute (&conv->max_texture_height,
-      cudaDevAttrMaxTexture2DLinearHeight, conv->device);
+  err = cudaDeviceGetAttribute (&ctx->max_texture_height,
+      cudaDevAttrMaxTexture2DLinearHeight, ctx->device);
   if (err != cudaSuccess)
     return err;
-  return cudaDeviceGetAttribute (&conv->max_texture_pitch,
-      cudaDevAttrMaxTexture2DLinearPitch, conv->device);
+  return cudaDeviceGetAttribute (&ctx->max_texture_pitch,
+      cudaDevAttrMaxTexture2DLinearPitch, ctx->device);
 }
 
 extern "C" int
-texel_cuda_converter_new (int device, TexelCudaConverter ** conv)
+texel_cuda_context_new (int device, TexelCudaContext ** ctx)
 {
-  TexelCudaConverter *self;
+  TexelCudaContext *self;
   const char *sampler;
   cudaError_t err;
 
-  *conv = NULL;
-  self = (TexelCudaConverter *) calloc (1, sizeof (*self));
+  *ctx = NULL;
+  self = (TexelCudaContext *) calloc (1, sizeof (*self));
   if (self == NULL)
     return cudaErrorMemoryAllocation;
   self->device = device;
   sampler = getenv ("GST_TEXEL_SAMPLER");
   self->generic_only = sampler != NULL && strcmp (sampler, "generic") == 0;
-  err = texel_converter_query (self);
+  err = texel_context_query (self);
   if (err != cudaSuccess) {
     free (self);
     return err;
   }
-  *conv = self;
+  *ctx = self;
   return cudaSuccess;
 }
 
 extern "C" void
-texel_cuda_converter_set_fence (TexelCudaConverter * conv,
+texel_cuda_context_set_fence (TexelCudaContext * ctx,
     const TexelCudaFence * fence)
 {
-  if (conv != NULL)
-    conv->fence = fence;
+  if (ctx != NULL)
+    ctx->fence = fence;
 }
 
-extern "C" void
-texel_cuda_converter_free (TexelCudaConverter * conv)
+extern "C" int
+texel_cuda_context_device (const TexelCudaContext * ctx)
 {
-  int previous = conv ? conv->device : 0;
+  return ctx->device;
+}
+
+/* With the context's device current (the caller's). */
+extern "C" void
+texel_cuda_context_free (TexelCudaContext * ctx)
+{
   int e, s;
 
-  if (conv == NULL)
+  if (ctx == NULL)
     return;
-  if (texel_switch_device (conv->device, &previous) != cudaSuccess)
-    previous = conv->device;
   /* Nothing to report to: a failure here leaves the context broken
    * anyway. */
   for (e = 0; e < TEXEL_TEXTURE_CACHE_SIZE; e++)
-    (void) texel_texture_entry_release (conv, &conv->textures[e]);
+    (void) texel_texture_entry_release (ctx, &ctx->textures[e]);
   for (e = 0; e < TEXEL_MAX_COMPONENTS; e++) {
-    TexelGroupBuffer *buffer = &conv->group_buffers[e];
+    TexelGroupBuffer *buffer = &ctx->group_buffers[e];
 
-    (void) texel_pending_wait (conv, &buffer->pending, buffer->unit);
+    (void) texel_pending_wait (ctx, &buffer->pending, buffer->unit);
     if (buffer->data != NULL)
       (void) cudaFree (buffer->data);
   }
   for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
-    if (conv->streams[s].done != NULL)
-      (void) cudaEventDestroy (conv->streams[s].done);
-  texel_restore_device (conv->device, previous);
-  free (conv);
+    if (ctx->streams[s].done != NULL)
+      (void) cudaEventDestroy (ctx->streams[s].done);
+  free (ctx);
 }
+
 static cudaError_t
-texel_resample_enqueue (TexelCudaConverter * conv,
+texel_resample_enqueue (TexelCudaContext * ctx,
     const TexelConvertPlan * plan, const TexelImage * in,
     const TexelImage * out, int row0, int row1, cudaStream_t stream,
     TexelGroupLaunch launch, const void *data)
@@ -832,7 +817,7 @@ texel_resample_enqueue (TexelCudaConverter * conv,
   /* cudaGetLastError () after each launch must report that launch, not
    * an error some earlier call of the caller's left behind. */
   (void) cudaGetLastError ();
-  err = texel_source_init (conv, plan, in, &all, used);
+  err = texel_source_init (ctx, plan, in, &all, used);
   if (err != cudaSuccess)
     return err;
 
@@ -846,28 +831,25 @@ texel_resample_enqueue (TexelCudaConverter * conv,
       continue;
     texel_sink_init (plan, out, k, row0, row1, &sink);
     texel_source_for_sink (&all, &sink, &src);
-    use_fast = !conv->generic_only
+    use_fast = !ctx->generic_only
         && texel_fast_source_init (plan, &src, &sink, &fast);
-    err = launch (conv, plan, &src, use_fast ? &fast : NULL, &sink, stream,
+    err = launch (ctx, plan, &src, use_fast ? &fast : NULL, &sink, stream,
         data);
   }
 
   /* Also after a failed launch: the groups launched before it read the
    * textures. */
-  tracked = texel_textures_used (conv, stream, used);
+  tracked = texel_textures_used (ctx, stream, used);
   return err != cudaSuccess ? err : tracked;
 }
 
 int
-texel_cuda_resample (TexelCudaConverter * conv,
+texel_cuda_resample (TexelCudaContext * ctx,
     const TexelConvertPlan * plan, const TexelImage * in,
     const TexelImage * out, int row0, int row1, TexelStream stream,
     TexelGroupLaunch launch, const void *data)
 {
-  cudaError_t err;
-  int previous;
-
-  if (conv == NULL || plan == NULL || in == NULL || out == NULL)
+  if (ctx == NULL || plan == NULL || in == NULL || out == NULL)
     return cudaErrorInvalidValue;
   /* The legacy default stream would serialise with all other work of the
    * process: callers must bring a stream of their own. */
@@ -887,12 +869,8 @@ texel_cuda_resample (TexelCudaConverter * conv,
   if (row0 == row1)
     return cudaSuccess;
 
-  err = texel_switch_device (conv->device, &previous);
-  if (err != cudaSuccess)
-    return err;
-  err = texel_resample_enqueue (conv, plan, in, out, row0, row1,
+  /* On the current device: the caller's (texel-kernel.h). */
+  return texel_resample_enqueue (ctx, plan, in, out, row0, row1,
       (cudaStream_t) stream, launch, data);
-  texel_restore_device (conv->device, previous);
-  return err;
 }
 

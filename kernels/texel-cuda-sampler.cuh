@@ -29,7 +29,7 @@
 #define TEXEL_BLOCK_W 32
 #define TEXEL_BLOCK_H 8
 
-/* Texture objects kept per converter: enough for the planes of 32
+/* Texture objects kept per context: enough for the planes of 32
  * two-plane frames, so that a cycling pool, a decoder's included, finds
  * its textures again. A miss costs the host 5-6 us for a two-plane frame
  * (textures created and the least recently used destroyed; H100 host). */
@@ -673,14 +673,14 @@ texel_launch_grid (const TexelSink * sink, dim3 * grid, dim3 * block)
 /* Launches the kernel of one group (@sink) on @stream, on the grid of
  * texel_launch_grid, reading the input as @src says or, where
  * @fast is not NULL, through the fast path (texel_resample_store for a
- * TexelFastSource). @conv: for texel_group_buffer. @data: the caller's. */
-typedef cudaError_t (*TexelGroupLaunch) (TexelCudaConverter * conv,
+ * TexelFastSource). @ctx: for texel_group_buffer. @data: the caller's. */
+typedef cudaError_t (*TexelGroupLaunch) (TexelCudaContext * ctx,
     const TexelConvertPlan * plan, const TexelSource * src,
     const TexelFastSource * fast, const TexelSink * sink,
     cudaStream_t stream, const void *data);
 
 /* Device memory a kernel derives from its plan, one per output group
- * (texelwarp's map of source positions), kept by the converter across
+ * (texelwarp's map of source positions), kept by the context across
  * calls: filled once, read by the calls that follow with the same plan. */
 typedef struct
 {
@@ -694,11 +694,11 @@ typedef struct
   uint64_t unit;
 } TexelGroupBuffer;
 
-/* @conv's buffer for the group of @sink, for data derived from a plan
+/* @ctx's buffer for the group of @sink, for data derived from a plan
  * whose digest is @key: a new key (after waiting until no queued kernel
  * reads the old data) restarts its count of calls and empties it. Counts
  * this call. */
-cudaError_t texel_group_buffer (TexelCudaConverter * conv,
+cudaError_t texel_group_buffer (TexelCudaContext * ctx,
     const TexelSink * sink, uint64_t key, TexelGroupBuffer ** buffer);
 
 /* Makes @buffer hold at least @size bytes (contents undefined). */
@@ -706,11 +706,11 @@ cudaError_t texel_group_buffer_reserve (TexelGroupBuffer * buffer,
     size_t size);
 
 /* Checks the images and rows against @plan (formats, sizes, even first
- * row for 4:2:0 output, a stream of the caller's), makes @conv's device
- * current, reads @in through textures or plain loads, and calls @launch
- * for each group of output components over rows [row0, row1). Returns 0
- * or a cudaError_t. */
-int texel_cuda_resample (TexelCudaConverter * conv,
+ * row for 4:2:0 output, a stream of the caller's), reads @in through
+ * textures or plain loads, and calls @launch for each group of output
+ * components over rows [row0, row1), on the current device (the
+ * caller's). Returns 0 or a cudaError_t. */
+int texel_cuda_resample (TexelCudaContext * ctx,
     const TexelConvertPlan * plan, const TexelImage * in,
     const TexelImage * out, int row0, int row1, TexelStream stream,
     TexelGroupLaunch launch, const void *data);

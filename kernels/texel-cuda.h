@@ -46,19 +46,27 @@ const char *texel_cuda_error_name (int err);
 int texel_cuda_device_count (int *count);
 int texel_cuda_probe (int device, TexelCudaCaps * caps);
 
-/* Converter state on one device: texture objects for the current input,
- * rebuilt only when the input's addresses or pitches change. */
-int texel_cuda_converter_new (int device, TexelCudaConverter ** conv);
-void texel_cuda_converter_free (TexelCudaConverter * conv);
+/* The kernels' state on one device: the texture objects of recent inputs
+ * (rebuilt only when an input's addresses or pitches change) and the
+ * per-group buffers of texel_cuda_convert and texel_cuda_warp, the events
+ * that say when kernels reading them are done, and the optional fence
+ * below. Made with @device current (it reads the device's texture
+ * limits); freed with it current too, once no call's kernels can still
+ * be queued on a stream it cannot wait for. A context is used by one
+ * thread at a time. */
+int texel_cuda_context_new (int device, TexelCudaContext ** ctx);
+void texel_cuda_context_free (TexelCudaContext * ctx);
+/* The device @ctx was made for. */
+int texel_cuda_context_device (const TexelCudaContext * ctx);
 
 /* Completion of a caller's work as the caller counts it. The calls made
  * while @current is N belong to the caller's unit of work N (a frame);
- * every unit up to @complete has finished on the GPU. A converter given a
+ * every unit up to @complete has finished on the GPU. A context given a
  * fence records no event of its own after each call to learn when the
  * textures it caches are no longer read (a record costs the host
  * 0.3-0.5 us): it destroys one whose last unit is complete at once, and
  * otherwise waits for the streams that read it. The caller keeps the
- * fence alive as long as the converter, raises @current before each unit
+ * fence alive as long as the context, raises @current before each unit
  * and @complete only once the unit's work is done; calls made outside any
  * unit are counted as never complete (@current = UINT64_MAX). */
 typedef struct
@@ -67,9 +75,9 @@ typedef struct
   uint64_t complete;
 } TexelCudaFence;
 
-/* Set before the converter's first call. NULL: the converter tracks its
+/* Set before the context's first call. NULL: the context tracks its
  * calls with events (the default). */
-void texel_cuda_converter_set_fence (TexelCudaConverter * conv,
+void texel_cuda_context_set_fence (TexelCudaContext * ctx,
     const TexelCudaFence * fence);
 
 /* Enqueues the conversion of output rows [row0, row1) (luma rows; even
@@ -79,7 +87,7 @@ void texel_cuda_converter_set_fence (TexelCudaConverter * conv,
  * are read without textures, never wrongly. Asynchronous: returns once
  * queued; launch errors are reported here, execution errors by the next
  * synchronisation. */
-int texel_cuda_convert (TexelCudaConverter * conv,
+int texel_cuda_convert (TexelCudaContext * ctx,
     const TexelConvertPlan * plan, const TexelImage * in,
     const TexelImage * out, int row0, int row1, TexelStream stream);
 

@@ -225,14 +225,13 @@ texel_filter_enqueue (const TexelFilterPlan * plan, const TexelImage * in,
 }
 
 extern "C" int
-texel_cuda_filter (int device, const TexelFilterPlan * plan,
+texel_cuda_filter (TexelCudaContext * ctx, const TexelFilterPlan * plan,
     const TexelImage * in, const TexelImage * out, int row0, int row1,
     TexelStream stream)
 {
-  cudaError_t err;
-  int previous, p;
+  int p;
 
-  if (plan == NULL || in == NULL || out == NULL)
+  if (ctx == NULL || plan == NULL || in == NULL || out == NULL)
     return cudaErrorInvalidValue;
   /* The legacy default stream would serialise with all other work of the
    * process: callers must bring a stream of their own. */
@@ -257,14 +256,7 @@ texel_cuda_filter (int device, const TexelFilterPlan * plan,
   /* cudaGetLastError () after a launch must report that launch, not an
    * error some earlier call of the caller's left behind. */
   (void) cudaGetLastError ();
-  err = cudaGetDevice (&previous);
-  if (err != cudaSuccess)
-    return err;
-  if (previous != device && (err = cudaSetDevice (device)) != cudaSuccess)
-    return err;
-  err = texel_filter_enqueue (plan, in, out, row0, row1,
+  /* On the current device: the caller's (texel-kernel.h). */
+  return texel_filter_enqueue (plan, in, out, row0, row1,
       (cudaStream_t) stream);
-  if (previous != device)
-    (void) cudaSetDevice (previous);
-  return err;
 }

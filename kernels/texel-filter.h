@@ -164,11 +164,12 @@ void texel_filter_cpu (const TexelFilterPlan * plan, const TexelImage * in,
 
 /* The CUDA side (built only with CUDA; returns 0 or a cudaError_t).
  * Enqueues output rows [row0, row1) on @stream (never the legacy default
- * stream: NULL is refused) on @device; @in and @out hold
- * device-accessible addresses (device memory, mapped or registered host
- * memory) and may not alias. The input rows texel_filter_input_rows ()
- * names must be in place when the kernels run. */
-int texel_cuda_filter (int device, const TexelFilterPlan * plan,
+ * stream: NULL is refused) with @ctx's device current (the filter keeps
+ * nothing in @ctx); @in and @out hold device-accessible addresses (device
+ * memory, mapped or registered host memory) and may not alias. The input
+ * rows texel_filter_input_rows () names must be in place when the kernels
+ * run. */
+int texel_cuda_filter (TexelCudaContext * ctx, const TexelFilterPlan * plan,
     const TexelImage * in, const TexelImage * out, int row0, int row1,
     TexelStream stream);
 

@@ -1,11 +1,10 @@
 /* gst-texel: what every kernel header shares.
  *
- * One stream type for every CUDA entry point, one converter handle (the
- * texture cache texelconvert and texelwarp share), one prelude for the
- * code compiled both by the C compiler (CPU reference, tests) and by nvcc
- * (kernels), and the C linkage markers. Every other kernels/ header
- * includes this one, and all of them can be included together
- * (tests/unit/test-kernel-headers.c checks it).
+ * One stream type and one context type for every CUDA entry point, one
+ * prelude for the code compiled both by the C compiler (CPU reference,
+ * tests) and by nvcc (kernels), and the C linkage markers. Every other
+ * kernels/ header includes this one, and all of them can be included
+ * together (tests/unit/test-kernel-headers.c checks it).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -38,9 +37,18 @@ TEXEL_BEGIN_DECLS
  * (NULL is refused). */
 typedef struct CUstream_st *TexelStream;
 
-/* The texture cache on one device that texel_cuda_convert and
- * texel_cuda_warp share (texel-cuda.h). */
-typedef struct TexelCudaConverter TexelCudaConverter;
+/* What the kernels keep on one device between calls (texel-cuda.h):
+ * every CUDA entry point has the one shape
+ *
+ *   int texel_cuda_X (TexelCudaContext *ctx, const TexelXPlan *plan,
+ *       const TexelImage *in, const TexelImage *out, int row0, int row1,
+ *       TexelStream stream);
+ *
+ * enqueuing output rows [row0, row1) on @stream and returning 0 or a
+ * cudaError_t. The caller makes the context's device current on the
+ * calling thread (cudaSetDevice, or a pushed CUDA context) before any
+ * call that takes a context, and the kernels never switch it. */
+typedef struct TexelCudaContext TexelCudaContext;
 
 TEXEL_END_DECLS
 

@@ -21,7 +21,7 @@
  *
  * The map: recomputed per sample, or read from a precomputed map of
  * float2 source positions (one per output sample of a group, filled once
- * per plan into a buffer of the converter's). Measured on an H100 at 4K
+ * per plan into a buffer of the context's). Measured on an H100 at 4K
  * (tests/bench/texel-warp-map.cu, docs/performance.md), the map pays
  * where computing a position costs more than reading 8 bytes: always for
  * the fisheye model, for the pinhole model where a sample stores few
@@ -249,7 +249,7 @@ texel_warp_map_pays (const TexelWarpPlan * plan, const TexelSink * sink)
 /* The map @sink's group reads this call, filled where needed; NULL where
  * the positions are computed instead (see the header comment). */
 static cudaError_t
-texel_warp_map (TexelCudaConverter * conv, const TexelWarpPlan * plan,
+texel_warp_map (TexelCudaContext * ctx, const TexelWarpPlan * plan,
     const TexelSink * sink, cudaStream_t stream, const float2 ** map)
 {
   TexelGroupBuffer *buffer;
@@ -258,7 +258,7 @@ texel_warp_map (TexelCudaConverter * conv, const TexelWarpPlan * plan,
   *map = NULL;
   if (plan->map == TEXEL_WARP_MAP_NEVER)
     return cudaSuccess;
-  err = texel_group_buffer (conv, sink, texel_warp_map_key (plan, sink),
+  err = texel_group_buffer (ctx, sink, texel_warp_map_key (plan, sink),
       &buffer);
   if (err != cudaSuccess)
     return err;
@@ -281,7 +281,7 @@ texel_warp_map (TexelCudaConverter * conv, const TexelWarpPlan * plan,
 
 /* The resampler's launch callback: @data is the warp plan. */
 static cudaError_t
-texel_warp_launch (TexelCudaConverter * conv,
+texel_warp_launch (TexelCudaContext * ctx,
     const TexelConvertPlan * sampling, const TexelSource * src,
     const TexelFastSource * fast, const TexelSink * sink, cudaStream_t stream,
     const void *data)
@@ -292,7 +292,7 @@ texel_warp_launch (TexelCudaConverter * conv,
 
   if (sink->row1 <= sink->row0)
     return cudaSuccess;
-  err = texel_warp_map (conv, plan, sink, stream, &map);
+  err = texel_warp_map (ctx, plan, sink, stream, &map);
   if (err != cudaSuccess)
     return err;
   if (texel_fault_hit (TEXEL_FAULT_LAUNCH))
@@ -317,7 +317,7 @@ texel_warp_launch (TexelCudaConverter * conv,
 }
 
 extern "C" int
-texel_cuda_warp (TexelCudaConverter * conv, const TexelWarpPlan * plan,
+texel_cuda_warp (TexelCudaContext * ctx, const TexelWarpPlan * plan,
     const TexelImage * in, const TexelImage * out, int row0, int row1,
     TexelStream stream)
 {
@@ -326,6 +326,6 @@ texel_cuda_warp (TexelCudaConverter * conv, const TexelWarpPlan * plan,
   if ((int) plan->model < TEXEL_WARP_MODEL_NONE
       || (int) plan->model > TEXEL_WARP_MODEL_FISHEYE)
     return cudaErrorInvalidValue;
-  return texel_cuda_resample (conv, &plan->sampling, in, out, row0, row1,
+  return texel_cuda_resample (ctx, &plan->sampling, in, out, row0, row1,
       stream, texel_warp_launch, plan);
 }

@@ -1,4 +1,5 @@
-/* gst-texel: texeladjust's GPU path (CUDA builds only)
+/* gst-texel: texeladjust's GPU path (CUDA builds only): its 3D LUT on
+ * the GPU.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -12,46 +13,28 @@
 gboolean
 gst_texel_adjust_prepare_cuda (GstTexelAdjust *self)
 {
+  TexelCudaContext *ctx = gst_texel_base_kernel_context (GST_TEXEL_BASE (self));
   int err;
 
-  if (!self->plan.kernel.lut3d
-      || !gst_texel_base_is_cuda (GST_TEXEL_BASE (self)))
+  if (!self->plan.kernel.lut3d || ctx == NULL)
     return TRUE;
-  if (self->gpu_lut != NULL && self->gpu_lut_cube == self->cube)
-    return TRUE;
-  texel_cuda_lut3d_free (self->gpu_lut);
-  self->gpu_lut = NULL;
-  self->gpu_lut_cube = NULL;
-  err = texel_cuda_lut3d_new (self->device, self->cube, &self->gpu_lut);
-  if (err)
+  if (self->gpu_lut == NULL || self->gpu_lut_cube != self->cube)
     {
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-                         ("Cannot copy the 3D LUT to the GPU: %s",
-                          texel_cuda_error_string (err)),
-                         ("CUDA error %d", err));
-      return FALSE;
+      texel_cuda_lut3d_free (self->gpu_lut);
+      self->gpu_lut = NULL;
+      self->gpu_lut_cube = NULL;
+      err = texel_cuda_lut3d_new (ctx, self->cube, &self->gpu_lut);
+      if (err)
+        {
+          GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+                             ("Cannot copy the 3D LUT to the GPU: %s",
+                              texel_cuda_error_string (err)),
+                             ("CUDA error %d", err));
+          return FALSE;
+        }
+      self->gpu_lut_cube = self->cube;
     }
-  self->gpu_lut_cube = self->cube;
-  return TRUE;
-}
-
-static int
-gst_texel_adjust_process_cuda (GstTexelBase *base, const TexelImage *in,
-                               const TexelImage *out, int row0, int row1,
-                               TexelStream stream)
-{
-  GstTexelAdjust *self = GST_TEXEL_ADJUST (base);
-
-  return texel_cuda_adjust (self->device, &self->plan, self->gpu_lut, in, out,
-                            row0, row1, stream);
-}
-
-static gboolean
-gst_texel_adjust_open_cuda (GstTexelBase *base, gint device)
-{
-  /* No GPU state of its own: the plan (with its LUTs) travels with each
-   * launch. */
-  GST_TEXEL_ADJUST (base)->device = device;
+  self->plan.lut3d = self->gpu_lut;
   return TRUE;
 }
 
@@ -63,12 +46,11 @@ gst_texel_adjust_close_cuda (GstTexelBase *base)
   texel_cuda_lut3d_free (self->gpu_lut);
   self->gpu_lut = NULL;
   self->gpu_lut_cube = NULL;
+  self->plan.lut3d = NULL;
 }
 
 void
 gst_texel_adjust_class_init_cuda (GstTexelBaseClass *klass)
 {
-  klass->process_cuda = GST_DEBUG_FUNCPTR (gst_texel_adjust_process_cuda);
-  klass->open_cuda = GST_DEBUG_FUNCPTR (gst_texel_adjust_open_cuda);
   klass->close_cuda = GST_DEBUG_FUNCPTR (gst_texel_adjust_close_cuda);
 }

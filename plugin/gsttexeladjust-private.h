@@ -27,19 +27,19 @@ struct _GstTexelAdjust
   TexelAdjustPlan plan;
   TexelCube *cube; /* lut_file's table */
   gboolean warned_transfer;
-  /* GPU path: the device from open_cuda, and the cube on the GPU (NULL in
-   * CPU-only builds). Replaced only in prepare and freed in close_cuda:
-   * GstTexelBase runs both with no frame in flight. */
-  gint device;
+  /* GPU path: the cube on the GPU (NULL in CPU-only builds), which
+   * plan.lut3d points to. Replaced only in prepare and freed in
+   * close_cuda: GstTexelBase runs both with no frame in flight. */
   TexelCudaLut3d *gpu_lut;
   const TexelCube *gpu_lut_cube;
 };
 
 #if HAVE_CUDA
-/* Installs the GPU path's process_cuda, open_cuda and close_cuda. */
+/* Installs the GPU path's close_cuda (the 3D LUT's release). */
 void gst_texel_adjust_class_init_cuda (GstTexelBaseClass *klass);
-/* From prepare: on the GPU path, the plan's 3D LUT on the GPU (uploaded
- * once per table). FALSE, after posting an error, where it cannot be. */
+/* From prepare, after the plan: on the GPU path, the plan's 3D LUT on the
+ * GPU (uploaded once per table) in plan.lut3d. FALSE, after posting an
+ * error, where it cannot be. */
 gboolean gst_texel_adjust_prepare_cuda (GstTexelAdjust *self);
 #else
 /* A CPU-only build's elements run on the CPU: no GPU path to install and

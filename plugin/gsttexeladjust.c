@@ -350,24 +350,22 @@ gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
   return TRUE;
 }
 
-static void
-gst_texel_adjust_process_cpu (GstTexelBase * base, const TexelImage * in,
-    TexelImage * out, int row0, int row1)
-{
-  texel_adjust_cpu (&GST_TEXEL_ADJUST (base)->plan, in, out, row0, row1);
-}
-
 /* Output rows [row0, row1) read the same input rows, widened to whole
  * chroma rows. */
 static void
-gst_texel_adjust_input_rows (GstTexelBase * base, int row0, int row1,
+gst_texel_adjust_input_rows (const TexelAdjustPlan * plan, int row0, int row1,
     int *in_row0, int *in_row1)
 {
-  const TexelAdjustKernelPlan *plan = &GST_TEXEL_ADJUST (base)->plan.kernel;
-
   *in_row0 = row0 & ~1;
-  *in_row1 = MIN ((row1 + 1) & ~1, plan->height);
+  *in_row1 = MIN ((row1 + 1) & ~1, plan->kernel.height);
 }
+
+static const GstTexelKernelDesc gst_texel_adjust_kernel = {
+  .plan_offset = G_STRUCT_OFFSET (GstTexelAdjust, plan),
+  .cpu = GST_TEXEL_KERNEL_CPU (texel_adjust_cpu),
+  .cuda = GST_TEXEL_KERNEL_CUDA (texel_cuda_adjust),
+  .input_rows = GST_TEXEL_KERNEL_ROWS (gst_texel_adjust_input_rows),
+};
 
 static gdouble *
 gst_texel_adjust_setting (GstTexelAdjust * self, guint prop_id)
@@ -600,8 +598,7 @@ gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
   trans_class->passthrough_on_same_caps = FALSE;
 
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_adjust_prepare);
-  base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_adjust_process_cpu);
-  base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_adjust_input_rows);
+  base_class->kernel = &gst_texel_adjust_kernel;
   gst_texel_adjust_class_init_cuda (base_class);
 }
 

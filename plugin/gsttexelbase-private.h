@@ -57,6 +57,10 @@ typedef struct
    * the object lock (gst_texel_base_take_cuda), under which the stats
    * property reads it. */
   GstTexelCuda *cuda;
+  /* The kernels' state on the device (texel-cuda.h), told of the frames'
+   * completion by @cuda's fence: made by start, freed by stop before
+   * @cuda; used by the streaming thread and the subclass's prepare. */
+  TexelCudaContext *kernel_context;
   /* The pipeline's CUDA context (GstContext "gst.cuda.context"), shared
    * with GStreamer's CUDA elements; NULL: the device's primary context,
    * and no memory:CUDAMemory. Set by set_context (the application's or a
@@ -115,6 +119,14 @@ GST_DEBUG_CATEGORY_EXTERN (gst_texel_base_debug);
 GstTexelBasePrivate *gst_texel_base_get_private (GstTexelBase * base);
 #define PRIV(self) gst_texel_base_get_private (GST_TEXEL_BASE (self))
 
+/* The plan the subclass's prepare built, which its kernels run on. */
+static inline gconstpointer
+gst_texel_base_plan (GstTexelBase * self)
+{
+  return G_STRUCT_MEMBER_P (self,
+      GST_TEXEL_BASE_GET_CLASS (self)->kernel->plan_offset);
+}
+
 /* gsttexelprepare.c: the negotiated configuration. */
 gboolean gst_texel_base_set_info (GstVideoFilter * filter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info);
@@ -157,7 +169,7 @@ void gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
     TexelImage * out);
 
 /* gsttexeldevice.c: the GPU path. run_cuda and input_rows are the
- * callbacks gsttexelcuda.c calls the subclass through. */
+ * callbacks gsttexelcuda.c calls the subclass's kernels through. */
 int gst_texel_base_run_cuda (gpointer user_data, const TexelImage * in,
     const TexelImage * out, int row0, int row1, TexelStream stream);
 void gst_texel_base_input_rows (gpointer user_data, int row0, int row1,

@@ -2,9 +2,9 @@
  *
  * It owns what the elements share: device choice, capability detection,
  * the memory strategy (zero-copy / staged / CPU), buffer pools, streams and
- * error reporting. A subclass only describes its per-pixel work: it
- * prepares for negotiated formats and processes rows of a frame on the CPU
- * or enqueues them on a CUDA stream.
+ * error reporting. A subclass only describes its per-pixel work: it builds
+ * a plan for the negotiated formats (prepare) and names, once per class,
+ * the kernels that run it (GstTexelKernelDesc).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -52,45 +52,69 @@ GType gst_texel_memory_mode_get_type (void);
 #define GST_TYPE_TEXEL_ACTIVE_MEMORY (gst_texel_active_memory_get_type ())
 GType gst_texel_active_memory_get_type (void);
 
-/* On the GPU path prepare, process_cuda, open_cuda and close_cuda run with
- * the element's CUDA context current: the pipeline's GstCudaContext where
+/* The CPU reference of a kernel, the CUDA entry point (texel-kernel.h's
+ * shape) and the input rows output rows [row0, row1) read, each taking
+ * the element's plan. */
+typedef void (*GstTexelKernelCpu) (gconstpointer plan, const TexelImage * in,
+    TexelImage * out, int row0, int row1);
+typedef int (*GstTexelKernelCuda) (TexelCudaContext * ctx, gconstpointer plan,
+    const TexelImage * in, const TexelImage * out, int row0, int row1,
+    TexelStream stream);
+typedef void (*GstTexelKernelRows) (gconstpointer plan, int row0, int row1,
+    int *in_row0, int *in_row1);
+
+/* An element's kernels, described once in class_init: the base runs
+ * cpu (a band of rows per worker) or cuda (bands on the element's streams,
+ * with the element's TexelCudaContext, which the base makes for every
+ * element: every CUDA entry point takes one) on the plan at @plan_offset
+ * in the instance, as the element's prepare last built it. */
+typedef struct
+{
+  gsize plan_offset;            /* G_STRUCT_OFFSET of the plan */
+  GstTexelKernelCpu cpu;
+  GstTexelKernelCuda cuda;      /* NULL in CPU-only builds */
+  /* Only asked when prepare announced banding (gst_texel_base_set_banding);
+   * NULL: any output row may read any input row. */
+  GstTexelKernelRows input_rows;
+} GstTexelKernelDesc;
+
+/* The description's functions, each with its plan's type: the CUDA entry
+ * point left out of CPU-only builds, which do not have it. */
+#define GST_TEXEL_KERNEL_CPU(f) ((GstTexelKernelCpu) (f))
+#if HAVE_CUDA
+#define GST_TEXEL_KERNEL_CUDA(f) ((GstTexelKernelCuda) (f))
+#else
+#define GST_TEXEL_KERNEL_CUDA(f) NULL
+#endif
+#define GST_TEXEL_KERNEL_ROWS(f) ((GstTexelKernelRows) (f))
+
+/* On the GPU path prepare, the kernels and close_cuda run with the
+ * element's CUDA context current: the pipeline's GstCudaContext where
  * there is one (see gst_texel_cuda_context_enter), else the device's
  * primary context. GPU resources they create belong to it; they must not
- * call cudaSetDevice when the device is already the current one (it would
- * replace the context by the primary one). */
+ * call cudaSetDevice (it would replace the context by the primary one). */
 struct _GstTexelBaseClass
 {
   GstVideoFilterClass parent_class;
 
-  /* Negotiated formats (streaming thread or caps event). Returns FALSE
-   * (after posting an error) when the subclass cannot handle them. */
+  /* Negotiated formats (streaming thread or caps event): builds the plan
+   * the kernels run on. Returns FALSE (after posting an error) when the
+   * subclass cannot handle them. */
   gboolean (*prepare) (GstTexelBase * base, GstVideoInfo * in_info,
       GstVideoInfo * out_info);
-  /* CPU path: output rows [row0, row1) of a frame. */
-  void (*process_cpu) (GstTexelBase * base, const TexelImage * in,
-      TexelImage * out, int row0, int row1);
-  /* GPU path: enqueues output rows [row0, row1) on @stream; @in and @out
-   * are device-accessible (device memory, GstCudaMemory included, or
-   * mapped host memory). Returns 0 or a cudaError_t. */
-  int (*process_cuda) (GstTexelBase * base, const TexelImage * in,
-      const TexelImage * out, int row0, int row1, TexelStream stream);
-  /* Input rows read by output rows [row0, row1); only asked when
-   * rows_monotonic was announced by gst_texel_base_set_banding. */
-  void (*input_rows) (GstTexelBase * base, int row0, int row1, int *in_row0,
-      int *in_row1);
-  /* GPU resources of the subclass: created after the device was chosen,
-   * freed before it is released. */
-  gboolean (*open_cuda) (GstTexelBase * base, gint device);
+  /* The element's kernels (required). */
+  const GstTexelKernelDesc *kernel;
+  /* Optional: frees the GPU resources prepare made in the element's
+   * TexelCudaContext (texeladjust's 3D LUT), before the base frees it. */
   void (*close_cuda) (GstTexelBase * base);
 };
 
 /* What the element runs on, once started. */
 gboolean gst_texel_base_is_cuda (GstTexelBase * base);
 #if HAVE_CUDA
-/* From open_cuda: a resampler for the subclass, told when the element's
- * frames complete (texel_cuda_converter_set_fence). Logs why it fails. */
-gboolean gst_texel_base_new_converter (GstTexelBase * base, gint device,
-    TexelCudaConverter ** converter);
+/* On the GPU path, from prepare: the element's TexelCudaContext (NULL on
+ * the CPU path), for GPU resources its plan refers to. */
+TexelCudaContext *gst_texel_base_kernel_context (GstTexelBase * base);
 #endif
 /* The end of every texel element's transform_caps: @result (transfer
  * full), the caps a subclass derived structure by structure from @caps

@@ -1,5 +1,4 @@
-/* gst-texel: texelconvert's instance, shared by gsttexelconvert.c and its
- * GPU path, gsttexelresampler-cuda.c.
+/* gst-texel: texelconvert's instance.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -25,21 +24,7 @@ struct _GstTexelConvert
 
   /* streaming thread */
   TexelConvertPlan plan;
-  /* GPU path: the resampler, from open_cuda to close_cuda (NULL in
-   * CPU-only builds) */
-  TexelCudaConverter *converter;
 };
-
-/* Installs the GPU path's process_cuda, open_cuda and close_cuda; nothing
- * in a CPU-only build, whose elements run on the CPU. */
-#if HAVE_CUDA
-void gst_texel_convert_class_init_cuda (GstTexelBaseClass *klass);
-#else
-static inline void
-gst_texel_convert_class_init_cuda (GstTexelBaseClass *klass)
-{
-}
-#endif
 
 G_END_DECLS
 #endif

@@ -374,22 +374,14 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
   return TRUE;
 }
 
-static void
-gst_texel_convert_process_cpu (GstTexelBase * base, const TexelImage * in,
-    TexelImage * out, int row0, int row1)
-{
-  texel_convert_cpu (&GST_TEXEL_CONVERT (base)->plan, in, out, row0, row1);
-}
-
 /* Output rows [row0, row1) read input rows between the mapped positions of
  * their edges, plus the filter's reach (bicubic: 2 samples, doubled for
  * subsampled chroma) and that of the chroma footprint's taps (an output
  * row either side). */
 static void
-gst_texel_convert_input_rows (GstTexelBase * base, int row0, int row1,
-    int *in_row0, int *in_row1)
+gst_texel_convert_input_rows (const TexelConvertPlan * plan, int row0,
+    int row1, int *in_row0, int *in_row1)
 {
-  const TexelConvertPlan *plan = &GST_TEXEL_CONVERT (base)->plan;
   double a = plan->map[1][1] * row0 + plan->map[1][2];
   double b = plan->map[1][1] * row1 + plan->map[1][2];
   const int reach = 6 + (int) ceil (fabs (plan->map[1][1]));
@@ -397,6 +389,13 @@ gst_texel_convert_input_rows (GstTexelBase * base, int row0, int row1,
   *in_row0 = (int) floor (MIN (a, b)) - reach;
   *in_row1 = (int) ceil (MAX (a, b)) + reach;
 }
+
+static const GstTexelKernelDesc gst_texel_convert_kernel = {
+  .plan_offset = G_STRUCT_OFFSET (GstTexelConvert, plan),
+  .cpu = GST_TEXEL_KERNEL_CPU (texel_convert_cpu),
+  .cuda = GST_TEXEL_KERNEL_CUDA (texel_cuda_convert),
+  .input_rows = GST_TEXEL_KERNEL_ROWS (gst_texel_convert_input_rows),
+};
 
 static gboolean
 gst_texel_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
@@ -566,9 +565,7 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
   trans_class->passthrough_on_same_caps = FALSE;
 
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_convert_prepare);
-  base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_convert_process_cpu);
-  base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_convert_input_rows);
-  gst_texel_convert_class_init_cuda (base_class);
+  base_class->kernel = &gst_texel_convert_kernel;
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_METHOD, 0);
 }
 

@@ -20,14 +20,23 @@ typedef struct
   int row0, row1;
 } TexelCpuBand;
 
+/* The subclass's CPU kernel on its plan. */
+static void
+gst_texel_base_cpu_rows (GstTexelBase * self, const TexelImage * in,
+    TexelImage * out, int row0, int row1)
+{
+  GST_TEXEL_BASE_GET_CLASS (self)->kernel->cpu (gst_texel_base_plan (self),
+      in, out, row0, row1);
+}
+
 static void
 gst_texel_base_cpu_band (gpointer data, gpointer user_data)
 {
   TexelCpuBand *band = data;
   GstTexelBasePrivate *priv = PRIV (band->self);
 
-  GST_TEXEL_BASE_GET_CLASS (band->self)->process_cpu (band->self, band->in,
-      band->out, band->row0, band->row1);
+  gst_texel_base_cpu_rows (band->self, band->in, band->out, band->row0,
+      band->row1);
   g_mutex_lock (&priv->cpu_lock);
   if (--priv->cpu_bands_left == 0)
     g_cond_signal (&priv->cpu_cond);
@@ -57,8 +66,8 @@ gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
   priv->cpu_bands_left = used - 1;
   for (b = 0; b + 1 < used; b++)
     g_thread_pool_push (priv->cpu_pool, &bands[b], NULL);
-  GST_TEXEL_BASE_GET_CLASS (self)->process_cpu (self, in, out,
-      bands[used - 1].row0, bands[used - 1].row1);
+  gst_texel_base_cpu_rows (self, in, out, bands[used - 1].row0,
+      bands[used - 1].row1);
   g_mutex_lock (&priv->cpu_lock);
   while (priv->cpu_bands_left > 0)
     g_cond_wait (&priv->cpu_cond, &priv->cpu_lock);

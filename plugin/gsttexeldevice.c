@@ -1,6 +1,7 @@
 /* gst-texel: GstTexelBase's GPU path: the device and its capabilities,
- * the memory strategy (zero-copy or staged), the subclass's GPU resources
- * and its frames processed in the element's CUDA context. Built only with
+ * the memory strategy (zero-copy or staged), the kernels' context and the
+ * subclass's GPU resources, and its frames processed in the element's
+ * CUDA context. Built only with
  * CUDA (have_cuda); gsttexelbase-private.h has the fallbacks of CPU-only
  * builds.
  *
@@ -16,20 +17,10 @@
 
 #define GST_CAT_DEFAULT gst_texel_base_debug
 
-gboolean
-gst_texel_base_new_converter (GstTexelBase * base, gint device,
-    TexelCudaConverter ** converter)
+TexelCudaContext *
+gst_texel_base_kernel_context (GstTexelBase * base)
 {
-  int err = texel_cuda_converter_new (device, converter);
-
-  if (err) {
-    GST_WARNING_OBJECT (base, "cannot create the converter: %s",
-        texel_cuda_error_string (err));
-    return FALSE;
-  }
-  texel_cuda_converter_set_fence (*converter,
-      gst_texel_cuda_get_fence (PRIV (base)->cuda));
-  return TRUE;
+  return PRIV (base)->kernel_context;
 }
 
 static void
@@ -74,35 +65,44 @@ gst_texel_base_choose_memory (GstTexelBase * self, const TexelCudaCaps * c,
   }
 }
 
-/* The subclass's GPU resources are created in the element's context, like
- * all its GPU work. */
+/* The kernels' context, made in the element's CUDA context like all its
+ * GPU work (texel-kernel.h: the caller owns the current device) and told
+ * when the element's frames complete. */
 static gboolean
-gst_texel_base_open_subclass (GstTexelBase * self, gint device)
+gst_texel_base_open_kernels (GstTexelBase * self, gint device)
 {
-  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
   GstTexelBasePrivate *priv = PRIV (self);
-  gboolean ok = FALSE;
-  int undo;
+  int undo, err;
 
-  if (gst_texel_cuda_context_enter (priv->cuda_context, device, &undo) == 0)
-    ok = klass->open_cuda (self, device);
+  err = gst_texel_cuda_context_enter (priv->cuda_context, device, &undo);
+  if (err == 0)
+    err = texel_cuda_context_new (device, &priv->kernel_context);
   gst_texel_cuda_context_leave (priv->cuda_context, undo);
-  return ok;
+  if (err) {
+    GST_WARNING_OBJECT (self, "cannot create the kernels' context: %s",
+        texel_cuda_error_string (err));
+    return FALSE;
+  }
+  texel_cuda_context_set_fence (priv->kernel_context,
+      gst_texel_cuda_get_fence (priv->cuda));
+  return TRUE;
 }
 
+/* The subclass's GPU resources, then the kernels' context. */
 static void
-gst_texel_base_close_subclass (GstTexelBase * self)
+gst_texel_base_close_kernels (GstTexelBase * self)
 {
   GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
   GstTexelBasePrivate *priv = PRIV (self);
   int undo;
 
-  if (!klass->close_cuda)
-    return;
   /* Even where entering fails: the subclass frees its host state. */
   gst_texel_cuda_context_enter (priv->cuda_context, priv->active_device,
       &undo);
-  klass->close_cuda (self);
+  if (klass->close_cuda)
+    klass->close_cuda (self);
+  texel_cuda_context_free (priv->kernel_context);
+  priv->kernel_context = NULL;
   gst_texel_cuda_context_leave (priv->cuda_context, undo);
 }
 
@@ -131,7 +131,6 @@ gboolean
 gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
     int *err)
 {
-  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
   GstTexelBasePrivate *priv = PRIV (self);
   TexelCudaCaps caps;
   gboolean zero_copy;
@@ -154,7 +153,7 @@ gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
     *reason = gst_texel_cuda_error_string (*err);
     return FALSE;
   }
-  if (klass->open_cuda && !gst_texel_base_open_subclass (self, caps.device)) {
+  if (!gst_texel_base_open_kernels (self, caps.device)) {
     gst_texel_cuda_free (gst_texel_base_take_cuda (self, NULL));
     *reason = "the element could not set up its GPU resources";
     return FALSE;
@@ -199,8 +198,8 @@ gst_texel_base_run_cuda (gpointer user_data, const TexelImage * in,
 {
   GstTexelBase *self = user_data;
 
-  return GST_TEXEL_BASE_GET_CLASS (self)->process_cuda (self, in, out, row0,
-      row1, stream);
+  return GST_TEXEL_BASE_GET_CLASS (self)->kernel->cuda (PRIV (self)->
+      kernel_context, gst_texel_base_plan (self), in, out, row0, row1, stream);
 }
 
 void
@@ -208,8 +207,15 @@ gst_texel_base_input_rows (gpointer user_data, int row0, int row1, int *i0,
     int *i1)
 {
   GstTexelBase *self = user_data;
+  GstTexelKernelRows input_rows =
+      GST_TEXEL_BASE_GET_CLASS (self)->kernel->input_rows;
 
-  GST_TEXEL_BASE_GET_CLASS (self)->input_rows (self, row0, row1, i0, i1);
+  if (input_rows != NULL)
+    input_rows (gst_texel_base_plan (self), row0, row1, i0, i1);
+  else {
+    *i0 = 0;
+    *i1 = GST_VIDEO_INFO_HEIGHT (&GST_VIDEO_FILTER (self)->in_info);
+  }
 }
 
 /* Closes the GPU path (stop): frames in flight dropped, the subclass's
@@ -220,7 +226,7 @@ gst_texel_base_close_cuda (GstTexelBase * self)
   GstTexelCudaStats st;
 
   gst_texel_base_drop_pending (self);
-  gst_texel_base_close_subclass (self);
+  gst_texel_base_close_kernels (self);
   gst_texel_cuda_free (gst_texel_base_take_cuda (self, &st));
   GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames: %" G_GUINT64_FORMAT
       " bytes to the device, %" G_GUINT64_FORMAT " to the host, %"

@@ -1,5 +1,4 @@
-/* gst-texel: texelfilter's instance, shared by gsttexelfilter.c and its
- * GPU path, gsttexelfilter-cuda.c.
+/* gst-texel: texelfilter's instance.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -20,19 +19,7 @@ struct _GstTexelFilter
 
   /* streaming thread */
   TexelFilterPlan plan;
-  gint device; /* GPU path: from open_cuda */
 };
-
-/* Installs the GPU path's process_cuda and open_cuda; nothing in a
- * CPU-only build, whose elements run on the CPU. */
-#if HAVE_CUDA
-void gst_texel_filter_class_init_cuda (GstTexelBaseClass *klass);
-#else
-static inline void
-gst_texel_filter_class_init_cuda (GstTexelBaseClass *klass)
-{
-}
-#endif
 
 G_END_DECLS
 #endif

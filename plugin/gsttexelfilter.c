@@ -182,20 +182,12 @@ gst_texel_filter_prepare (GstTexelBase * base, GstVideoInfo * in,
   return TRUE;
 }
 
-static void
-gst_texel_filter_process_cpu (GstTexelBase * base, const TexelImage * in,
-    TexelImage * out, int row0, int row1)
-{
-  texel_filter_cpu (&GST_TEXEL_FILTER (base)->plan, in, out, row0, row1);
-}
-
-static void
-gst_texel_filter_input_rows (GstTexelBase * base, int row0, int row1,
-    int *in_row0, int *in_row1)
-{
-  texel_filter_input_rows (&GST_TEXEL_FILTER (base)->plan, row0, row1,
-      in_row0, in_row1);
-}
+static const GstTexelKernelDesc gst_texel_filter_kernel = {
+  .plan_offset = G_STRUCT_OFFSET (GstTexelFilter, plan),
+  .cpu = GST_TEXEL_KERNEL_CPU (texel_filter_cpu),
+  .cuda = GST_TEXEL_KERNEL_CUDA (texel_cuda_filter),
+  .input_rows = GST_TEXEL_KERNEL_ROWS (texel_filter_input_rows),
+};
 
 static gboolean
 gst_texel_filter_update_double (gdouble * setting, const GValue * value)
@@ -376,9 +368,7 @@ gst_texel_filter_class_init (GstTexelFilterClass * klass)
   trans_class->passthrough_on_same_caps = FALSE;
 
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_filter_prepare);
-  base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_filter_process_cpu);
-  base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_filter_input_rows);
-  gst_texel_filter_class_init_cuda (base_class);
+  base_class->kernel = &gst_texel_filter_kernel;
 }
 
 static void

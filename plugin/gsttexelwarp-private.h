@@ -1,5 +1,5 @@
 /* gst-texel: texelwarp's instance, shared by gsttexelwarp.c,
- * gsttexelwarp-camera.c and its GPU path, gsttexelresampler-cuda.c.
+ * gsttexelwarp-camera.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -102,9 +102,6 @@ struct _GstTexelWarp
 
   /* streaming thread */
   TexelWarpPlan plan;
-  /* GPU path: the resampler, from open_cuda to close_cuda (NULL in
-   * CPU-only builds) */
-  TexelCudaConverter *converter;
 };
 
 /* The camera (gsttexelwarp-camera.c). From prepare, in the streaming
@@ -132,17 +129,6 @@ void gst_texel_warp_set_homography (GstTexelWarp *self, const GValue *value);
 void gst_texel_warp_set_new_camera_matrix (GstTexelWarp *self,
                                            const GValue *value);
 void gst_texel_warp_set_rectification (GstTexelWarp *self, const GValue *value);
-
-/* Installs the GPU path's process_cuda, open_cuda and close_cuda; nothing
- * in a CPU-only build, whose elements run on the CPU. */
-#if HAVE_CUDA
-void gst_texel_warp_class_init_cuda (GstTexelBaseClass *klass);
-#else
-static inline void
-gst_texel_warp_class_init_cuda (GstTexelBaseClass *klass)
-{
-}
-#endif
 
 G_END_DECLS
 #endif

@@ -297,22 +297,12 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
   return TRUE;
 }
 
-static void
-gst_texel_warp_process_cpu (GstTexelBase * base, const TexelImage * in,
-    TexelImage * out, int row0, int row1)
-{
-  texel_warp_cpu (&GST_TEXEL_WARP (base)->plan, in, out, row0, row1);
-}
-
-/* Any output row may read any input row (banding is off; the base class
- * asks only with banding on). */
-static void
-gst_texel_warp_input_rows (GstTexelBase * base, int row0, int row1,
-    int *in_row0, int *in_row1)
-{
-  *in_row0 = 0;
-  *in_row1 = GST_TEXEL_WARP (base)->plan.sampling.in_height;
-}
+/* Any output row may read any input row: no input_rows, and no banding. */
+static const GstTexelKernelDesc gst_texel_warp_kernel = {
+  .plan_offset = G_STRUCT_OFFSET (GstTexelWarp, plan),
+  .cpu = GST_TEXEL_KERNEL_CPU (texel_warp_cpu),
+  .cuda = GST_TEXEL_KERNEL_CUDA (texel_cuda_warp),
+};
 
 /* ------------------------------------------------------------------ */
 /* Properties */
@@ -751,9 +741,7 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
   trans_class->passthrough_on_same_caps = FALSE;
 
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_warp_prepare);
-  base_class->process_cpu = GST_DEBUG_FUNCPTR (gst_texel_warp_process_cpu);
-  base_class->input_rows = GST_DEBUG_FUNCPTR (gst_texel_warp_input_rows);
-  gst_texel_warp_class_init_cuda (base_class);
+  base_class->kernel = &gst_texel_warp_kernel;
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_WARP_MODEL, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_WARP_BORDER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_PROJECTION, 0);

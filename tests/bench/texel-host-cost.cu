@@ -2,8 +2,8 @@
  *
  * 4K NV12 -> 720p RGBA (bilinear) on device buffers, as texelconvert
  * converts frames already on the GPU: the host time of each call, against
- * a bare launch of the same grid, for a converter that records an event
- * after each call and one given a fence (texel_cuda_converter_set_fence,
+ * a bare launch of the same grid, for a context that records an event
+ * after each call and one given a fence (texel_cuda_context_set_fence,
  * as the elements do), with pools of inputs that cycle: 1 and 6 (the
  * textures stay cached), 24 (48 textures) and 40 (80 textures: more than
  * the cache holds, so every call creates and destroys textures). The
@@ -59,7 +59,7 @@ device_image (TexelImage * img, TexelFormat format, int width, int height)
  * @n_inputs inputs. Each call is a unit of @fence, numbered on from the
  * previous round's. */
 static double
-time_converter (TexelCudaConverter * conv, TexelCudaFence * fence,
+time_converter (TexelCudaContext * kctx, TexelCudaFence * fence,
     const TexelConvertPlan * plan, const TexelImage * in, int n_inputs,
     const TexelImage * out, cudaStream_t stream)
 {
@@ -72,7 +72,7 @@ time_converter (TexelCudaConverter * conv, TexelCudaFence * fence,
 
     fence->current = first + (uint64_t) i;
     t = bench_now_us ();
-    CHECK (texel_cuda_convert (conv, plan, &in[i % n_inputs],
+    CHECK (texel_cuda_convert (kctx, plan, &in[i % n_inputs],
             &out[i % OUTPUTS], 0, plan->out_height,
             (TexelStream) stream));
     total += bench_now_us () - t;
@@ -134,6 +134,8 @@ main (void)
     fprintf (stderr, "plan: %s\n", why);
     return 1;
   }
+  /* The kernels run on the caller's current device (texel-kernel.h). */
+  CHECK (cudaSetDevice (0));
   CHECK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
   for (i = 0; i < MAX_INPUTS; i++)
     device_image (&in[i], TEXEL_FORMAT_NV12, 3840, 2160);
@@ -143,16 +145,16 @@ main (void)
   printf ("| tracking | inputs cycled | us a call | bare launch us | "
       "above the launch us |\n|---|---:|---:|---:|---:|\n");
   for (fenced = 0; fenced < 2; fenced++) {
-    TexelCudaConverter *conv;
+    TexelCudaContext *kctx;
     TexelCudaFence fence = { UINT64_MAX, 0 };
 
-    CHECK (texel_cuda_converter_new (0, &conv));
+    CHECK (texel_cuda_context_new (0, &kctx));
     if (fenced)
-      texel_cuda_converter_set_fence (conv, &fence);
+      texel_cuda_context_set_fence (kctx, &fence);
     /* A first round creates the textures the cache can keep. */
-    time_converter (conv, &fence, &plan, in, MAX_INPUTS, out, stream);
+    time_converter (kctx, &fence, &plan, in, MAX_INPUTS, out, stream);
     for (p = 0; p < N_POOLS; p++) {
-      double call = time_converter (conv, &fence, &plan, in, pools[p], out,
+      double call = time_converter (kctx, &fence, &plan, in, pools[p], out,
           stream);
       /* The converter's grid: 32 x 8 threads a block over 720p. */
       double bare = time_bare_launch (stream, dim3 (40, 90), dim3 (32, 8));
@@ -161,7 +163,7 @@ main (void)
           fenced ? "fence" : "event a call", pools[p], call, bare,
           call - bare);
     }
-    texel_cuda_converter_free (conv);
+    texel_cuda_context_free (kctx);
   }
   return 0;
 }

@@ -42,7 +42,7 @@ typedef struct
   cudaEvent_t start, stop;
   TexelImage in, out;
   void *in_mem, *out_mem;
-  TexelCudaConverter *conv;
+  TexelCudaContext *kctx;
 } Bench;
 
 static void
@@ -52,6 +52,8 @@ bench_init (Bench * b, TexelFormat format)
       NULL);
 
   b->format = format;
+  /* The kernels run on the caller's current device (texel-kernel.h). */
+  CHECK (cudaSetDevice (0));
   CHECK (cudaStreamCreateWithFlags (&b->stream, cudaStreamNonBlocking));
   CHECK (cudaEventCreate (&b->start));
   CHECK (cudaEventCreate (&b->stop));
@@ -62,13 +64,13 @@ bench_init (Bench * b, TexelFormat format)
       (uint8_t *) b->in_mem);
   texel_image_layout (&b->out, format, WIDTH, HEIGHT, 512, 512,
       (uint8_t *) b->out_mem);
-  CHECK (texel_cuda_converter_new (0, &b->conv));
+  CHECK (texel_cuda_context_new (0, &b->kctx));
 }
 
 static void
 bench_warp (Bench * b, const TexelWarpPlan * plan)
 {
-  CHECK (texel_cuda_warp (b->conv, plan, &b->in, &b->out, 0, HEIGHT,
+  CHECK (texel_cuda_warp (b->kctx, plan, &b->in, &b->out, 0, HEIGHT,
           (TexelStream) b->stream));
 }
 
@@ -137,7 +139,7 @@ bench_camera (TexelWarpConfig * config, TexelWarpModel model, double f,
 static void
 bench_free (Bench * b)
 {
-  texel_cuda_converter_free (b->conv);
+  texel_cuda_context_free (b->kctx);
   CHECK (cudaFree (b->in_mem));
   CHECK (cudaFree (b->out_mem));
   CHECK (cudaEventDestroy (b->start));

@@ -99,6 +99,8 @@ enum
 
 static TexelCube *test_cubes[N_LUTS];
 static TexelCudaLut3d *test_gpu_luts[N_LUTS];
+/* The kernels' context on device 0, which main makes current. */
+static TexelCudaContext *test_kctx;
 
 /* LUT @which, on the host and on device 0 (made once). */
 static const TexelCube *
@@ -118,7 +120,7 @@ test_cube (int which, TexelCudaLut3d ** gpu)
       test_cubes[which] = cube_new (17, lut_grade, 0.0, 1.0);
     else
       test_cubes[which] = cube_new (65, lut_grade, -0.1, 1.1);
-    if (test_cubes[which] != NULL && texel_cuda_lut3d_new (0,
+    if (test_cubes[which] != NULL && texel_cuda_lut3d_new (test_kctx,
             test_cubes[which], &test_gpu_luts[which]) != 0)
       printf ("cannot copy LUT %d to the GPU\n", which);
   }
@@ -233,32 +235,24 @@ typedef struct
   double lut_bound[N_SETTINGS]; /* hardware LUT filtering's bound E */
 } Context;
 
-typedef struct
-{
-  const TexelAdjustPlan *plan;
-  const TexelCudaLut3d *lut;
-} Launch;
-
 static cudaError_t
 launch_adjust (void *data, const TexelImage * in, const TexelImage * out,
     int row0, int row1, cudaStream_t stream)
 {
-  const Launch *l = data;
+  const TexelAdjustPlan *plan = data;
 
-  return (cudaError_t) texel_cuda_adjust (0, l->plan, l->lut, in, out, row0,
+  return (cudaError_t) texel_cuda_adjust (test_kctx, plan, in, out, row0,
       row1, (TexelStream) stream);
 }
 
-/* Adjusts on the GPU into @gpu (two runs, poisons A and B). */
+/* Adjusts on the GPU into @gpu (two runs, poisons A and B); @plan holds
+ * its 3D LUT on the GPU, where it has one. */
 static int
-run_gpu (Context * ctx, const TexelAdjustPlan * plan,
-    const TexelCudaLut3d * lut, const HostImage * in, HostImage gpu[2],
-    MemoryMode mode, int bands)
+run_gpu (Context * ctx, const TexelAdjustPlan * plan, const HostImage * in,
+    HostImage gpu[2], MemoryMode mode, int bands)
 {
-  Launch l = { plan, lut };
-
-  return gpu_run_twice (ctx->stream, launch_adjust, &l, "adjust", in, gpu,
-      mode, 3, plan->kernel.height, bands);
+  return gpu_run_twice (ctx->stream, launch_adjust, (void *) plan, "adjust",
+      in, gpu, mode, 3, plan->kernel.height, bands);
 }
 
 static void
@@ -306,6 +300,7 @@ run_case (Context * ctx, int s, TexelFormat format, int ci, int width,
     ctx->failed++;
     return;
   }
+  plan.lut3d = lut;
   if (st->force_hw && plan.kernel.lut3d)
     plan.kernel.lut3d_hw = 1;
   if (plan.kernel.lut3d_hw && plan.lut3d_hw_error > ctx->lut_bound[s])
@@ -319,7 +314,7 @@ run_case (Context * ctx, int s, TexelFormat format, int ci, int width,
     Comparison cmp;
     int ok;
 
-    if (run_gpu (ctx, &plan, lut, &in, gpu, modes[m], bands) != 0) {
+    if (run_gpu (ctx, &plan, &in, gpu, modes[m], bands) != 0) {
       printf ("FAIL %s %s colorimetry %d %s: CUDA error\n",
           texel_format_desc (format)->name, st->name, ci,
           memory_names[modes[m]]);
@@ -462,7 +457,7 @@ check_gst_definition (Context * ctx, int width, int height)
         for (m = 0; m < MEMORY_MODES; m++) {
           long off;
 
-          if (run_gpu (ctx, &plan, NULL, &in, gpu, modes[m], n++ % 2) != 0) {
+          if (run_gpu (ctx, &plan, &in, gpu, modes[m], n++ % 2) != 0) {
             printf ("FAIL %s gamma/videobalance %d %s: CUDA error\n",
                 texel_format_desc (format)->name, s, memory_names[modes[m]]);
             ctx->failed++;
@@ -504,7 +499,7 @@ check_api (Context * ctx)
   host_image_init (&out, TEXEL_FORMAT_RGBA, 64, 48);
 
   /* The legacy default stream is refused, before anything is queued. */
-  err = texel_cuda_adjust (0, &plan, NULL, &in.img, &in.img, 0, 48, NULL);
+  err = texel_cuda_adjust (test_kctx, &plan, &in.img, &in.img, 0, 48, NULL);
   if (err == 0) {
     printf ("FAIL: the default stream was accepted\n");
     ctx->failed++;
@@ -512,7 +507,7 @@ check_api (Context * ctx)
     ctx->passed++;
   }
   /* An output image that does not match the plan. */
-  err = texel_cuda_adjust (0, &plan, NULL, &in.img, &out.img, 0, 48,
+  err = texel_cuda_adjust (test_kctx, &plan, &in.img, &out.img, 0, 48,
       (TexelStream) ctx->stream[0]);
   if (err == 0) {
     printf ("FAIL: a mismatching output image was accepted\n");
@@ -529,7 +524,7 @@ check_api (Context * ctx)
     texel_adjust_plan_init (&with_lut, &config, TEXEL_FORMAT_NV12, 64, 48,
         NULL);
     config.cube = NULL;
-    err = texel_cuda_adjust (0, &with_lut, NULL, &in.img, &in.img, 0, 48,
+    err = texel_cuda_adjust (test_kctx, &with_lut, &in.img, &in.img, 0, 48,
         (TexelStream) ctx->stream[0]);
     if (err == 0) {
       printf ("FAIL: a plan with a 3D LUT ran without its GPU LUT\n");
@@ -539,10 +534,19 @@ check_api (Context * ctx)
     }
   }
   /* A band starting on an odd row of a 4:2:0 frame. */
-  err = texel_cuda_adjust (0, &plan, NULL, &in.img, &in.img, 1, 48,
+  err = texel_cuda_adjust (test_kctx, &plan, &in.img, &in.img, 1, 48,
       (TexelStream) ctx->stream[0]);
   if (err == 0) {
     printf ("FAIL: an odd first row of 4:2:0 was accepted\n");
+    ctx->failed++;
+  } else {
+    ctx->passed++;
+  }
+  /* No context. */
+  err = texel_cuda_adjust (NULL, &plan, &in.img, &in.img, 0, 48,
+      (TexelStream) ctx->stream[0]);
+  if (err == 0) {
+    printf ("FAIL: a call without a context was accepted\n");
     ctx->failed++;
   } else {
     ctx->passed++;
@@ -570,7 +574,10 @@ main (int argc, char **argv)
   height = quick ? 21 : 179;
 
   memset (&ctx, 0, sizeof (ctx));
-  if (gpu_test_streams_create (ctx.stream, 2))
+  /* gpu_test_streams_create makes device 0 current, the context's. */
+  if (gpu_test_streams_create (ctx.stream, 2)
+      || check_cuda ((cudaError_t) texel_cuda_context_new (0, &test_kctx),
+          "kernel context"))
     return 1;
 
   check_api (&ctx);
@@ -600,6 +607,7 @@ main (int argc, char **argv)
   tally_print_total ("asserted settings", &asserted);
 
   test_cubes_free ();
+  texel_cuda_context_free (test_kctx);
   gpu_test_streams_destroy (ctx.stream, 2);
   printf ("%d passed, %d failed\n", ctx.passed, ctx.failed);
   return ctx.failed ? 1 : 0;

@@ -190,7 +190,7 @@ error_bound (const TexelConvertPlan * plan, int textured)
 
 typedef struct
 {
-  TexelCudaConverter *conv;
+  TexelCudaContext *kctx;
   cudaStream_t stream[2];
   int passed, failed;
   /* Worst error over all cases, per method, with and without textures. */
@@ -209,7 +209,7 @@ typedef struct
 
 typedef struct
 {
-  TexelCudaConverter *conv;
+  TexelCudaContext *kctx;
   const TexelConvertPlan *plan;
 } Launch;
 
@@ -219,7 +219,7 @@ launch_convert (void *data, const TexelImage * in, const TexelImage * out,
 {
   const Launch *l = data;
 
-  return (cudaError_t) texel_cuda_convert (l->conv, l->plan, in, out, row0,
+  return (cudaError_t) texel_cuda_convert (l->kctx, l->plan, in, out, row0,
       row1, stream);
 }
 
@@ -228,7 +228,7 @@ static int
 run_gpu (Context * ctx, const TexelConvertPlan * plan, const HostImage * in,
     HostImage gpu[2], MemoryMode mode, int bands)
 {
-  Launch l = { ctx->conv, plan };
+  Launch l = { ctx->kctx, plan };
 
   return gpu_run_twice (ctx->stream, launch_convert, &l, "convert", in, gpu,
       mode, 4, plan->out_height, bands && plan->rows_monotonic);
@@ -361,7 +361,7 @@ check_api (Context * ctx)
   host_image_init (&out, TEXEL_FORMAT_RGBA, 64, 48);
 
   /* The legacy default stream is refused, before anything is queued. */
-  err = texel_cuda_convert (ctx->conv, &plan, &in.img, &out.img, 0, 48,
+  err = texel_cuda_convert (ctx->kctx, &plan, &in.img, &out.img, 0, 48,
       NULL);
   if (err == 0) {
     printf ("FAIL: the default stream was accepted\n");
@@ -371,7 +371,7 @@ check_api (Context * ctx)
   }
   /* An output image that does not match the plan. */
   plan.out = *texel_format_desc (TEXEL_FORMAT_NV12);
-  err = texel_cuda_convert (ctx->conv, &plan, &in.img, &out.img, 1, 48,
+  err = texel_cuda_convert (ctx->kctx, &plan, &in.img, &out.img, 1, 48,
       (TexelStream) ctx->stream[0]);
   if (err == 0) {
     printf ("FAIL: a mismatching output image was accepted\n");
@@ -383,24 +383,24 @@ check_api (Context * ctx)
   host_image_clear (&out);
 }
 
-/* Inputs for check_fence: 2 textures each, more than the converter's
+/* Inputs for check_fence: 2 textures each, more than the context's
  * cache holds (TEXEL_TEXTURE_CACHE_SIZE, 64), so cached textures are
  * evicted. */
 #define FENCE_INPUTS 40
 
-/* Round @round of check_fence: every input through @conv into @out, as
+/* Round @round of check_fence: every input through @kctx into @out, as
  * units of @fence. Round 0 never reports a unit complete, so each evicted
  * texture is waited for on its stream; round 1 waits every 4 calls and
  * reports those units complete, so evictions destroy at once. */
 static int
-fence_round (Context * ctx, TexelCudaConverter * conv, TexelCudaFence * fence,
+fence_round (Context * ctx, TexelCudaContext * kctx, TexelCudaFence * fence,
     const TexelConvertPlan * plan, GpuImage * in, GpuImage * out, int round)
 {
   int failed = 0, i;
 
   for (i = 0; i < FENCE_INPUTS && !failed; i++) {
     fence->current = (uint64_t) (round * FENCE_INPUTS + i + 1);
-    failed |= check_cuda (texel_cuda_convert (conv, plan, &in[i].dev,
+    failed |= check_cuda (texel_cuda_convert (kctx, plan, &in[i].dev,
             &out[i].dev, 0, plan->out_height, ctx->stream[0]), "convert");
     if (round == 1 && i % 4 == 3 && !failed) {
       failed |= check_cuda (cudaStreamSynchronize (ctx->stream[0]), "sync");
@@ -411,16 +411,16 @@ fence_round (Context * ctx, TexelCudaConverter * conv, TexelCudaFence * fence,
   return failed;
 }
 
-/* A converter told of its caller's completion (texel_cuda_converter_set_
+/* A context told of its caller's completion (texel_cuda_context_set_
  * fence) records no event per call; its outputs must match, byte for
- * byte, those of the converter that does, whether an evicted texture's
+ * byte, those of the context that does, whether an evicted texture's
  * reader was known complete or not. */
 static void
 check_fence (Context * ctx)
 {
   TexelConvertConfig config;
   TexelConvertPlan plan;
-  TexelCudaConverter *conv = NULL;
+  TexelCudaContext *kctx = NULL;
   TexelCudaFence fence = { UINT64_MAX, 0 };
   HostImage in, want, got;
   GpuImage gin[FENCE_INPUTS], gout[2][FENCE_INPUTS], ref;
@@ -436,10 +436,10 @@ check_fence (Context * ctx)
   host_image_init (&got, TEXEL_FORMAT_RGBA, out_w, geometries[0].out_h);
   memset (gin, 0, sizeof (gin));
   memset (gout, 0, sizeof (gout));
-  failed = check_cuda ((cudaError_t) texel_cuda_converter_new (0, &conv),
+  failed = check_cuda ((cudaError_t) texel_cuda_context_new (0, &kctx),
       "fenced converter");
   if (!failed)
-    texel_cuda_converter_set_fence (conv, &fence);
+    texel_cuda_context_set_fence (kctx, &fence);
   failed |= check_cuda (gpu_image_alloc (&ref, MEMORY_DEVICE, &want, 0),
       "alloc")
       || check_cuda (gpu_image_poison (&ref, POISON_A, ctx->stream[0]),
@@ -459,9 +459,9 @@ check_fence (Context * ctx)
           "upload");
   }
   for (r = 0; r < 2 && !failed; r++)
-    failed |= fence_round (ctx, conv, &fence, &plan, gin, gout[r], r);
+    failed |= fence_round (ctx, kctx, &fence, &plan, gin, gout[r], r);
   for (i = 0; i < FENCE_INPUTS && !failed; i++) {
-    failed |= check_cuda (texel_cuda_convert (ctx->conv, &plan, &gin[i].dev,
+    failed |= check_cuda (texel_cuda_convert (ctx->kctx, &plan, &gin[i].dev,
             &ref.dev, 0, plan.out_height, ctx->stream[0]), "convert");
     failed |= check_cuda (gpu_image_download (&ref, &want, 0,
             ctx->stream[0]), "download");
@@ -480,7 +480,7 @@ check_fence (Context * ctx)
         "textures through the cache\n", 2 * FENCE_INPUTS, 2 * FENCE_INPUTS);
     ctx->passed++;
   }
-  texel_cuda_converter_free (conv);
+  texel_cuda_context_free (kctx);
   for (i = 0; i < FENCE_INPUTS; i++) {
     gpu_image_free (&gin[i]);
     gpu_image_free (&gout[0][i]);
@@ -798,8 +798,8 @@ main (int argc, char **argv)
 
   memset (&ctx, 0, sizeof (ctx));
   if (gpu_test_streams_create (ctx.stream, 2)
-      || check_cuda ((cudaError_t) texel_cuda_converter_new (0, &ctx.conv),
-          "converter"))
+      || check_cuda ((cudaError_t) texel_cuda_context_new (0, &ctx.kctx),
+          "kernel context"))
     return 1;
 
   check_api (&ctx);
@@ -832,7 +832,7 @@ main (int argc, char **argv)
 
   print_worst_by_method (ctx.worst, ctx.worst_bound);
 
-  texel_cuda_converter_free (ctx.conv);
+  texel_cuda_context_free (ctx.kctx);
   gpu_test_streams_destroy (ctx.stream, 2);
   printf ("%d passed, %d failed\n", ctx.passed, ctx.failed);
   return ctx.failed ? 1 : 0;

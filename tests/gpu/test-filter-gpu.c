@@ -129,6 +129,7 @@ host_image_keep_rows (HostImage * dst, const HostImage * src, int row0,
 
 typedef struct
 {
+  TexelCudaContext *kctx;
   cudaStream_t stream[N_BANDS];
   int passed, failed;
   /* Per setting, over all formats and modes. */
@@ -176,15 +177,15 @@ run_gpu (Context * ctx, const TexelFilterPlan * plan, const HostImage * in,
         failed |= check_cuda (gpu_image_upload (&gin, &partial,
                 ctx->stream[b]), "upload band");
         if (!failed)
-          failed |= check_cuda ((cudaError_t) texel_cuda_filter (0, plan,
-                  &gin.dev, &gout.dev, r0, r1,
+          failed |= check_cuda ((cudaError_t) texel_cuda_filter (ctx->kctx,
+                  plan, &gin.dev, &gout.dev, r0, r1,
                   (TexelStream) ctx->stream[b]), "filter band");
         if (!failed)
           failed |= check_cuda (cudaStreamSynchronize (ctx->stream[b]),
               "sync band");
       }
     } else if (!failed) {
-      failed |= check_cuda ((cudaError_t) texel_cuda_filter (0, plan,
+      failed |= check_cuda ((cudaError_t) texel_cuda_filter (ctx->kctx, plan,
               &gin.dev, &gout.dev, 0, plan->height,
               (TexelStream) ctx->stream[0]), "filter");
       if (!failed)
@@ -295,6 +296,7 @@ check_api (Context * ctx)
   TexelFilterPlan plan;
   HostImage a, b, rgba;
   TexelStream stream = (TexelStream) ctx->stream[0];
+  TexelCudaContext *k = ctx->kctx;
 
   texel_filter_config_init (&cfg);
   texel_filter_plan_init (&plan, &cfg, TEXEL_FORMAT_NV12, 64, 48, NULL);
@@ -304,15 +306,17 @@ check_api (Context * ctx)
 
   /* All refused before anything is queued (host pointers never reach a
    * kernel). */
-  expect_refused (ctx, texel_cuda_filter (0, &plan, &a.img, &b.img, 0, 48,
+  expect_refused (ctx, texel_cuda_filter (k, &plan, &a.img, &b.img, 0, 48,
           NULL), "the default stream");
-  expect_refused (ctx, texel_cuda_filter (0, &plan, &a.img, &rgba.img, 0,
+  expect_refused (ctx, texel_cuda_filter (NULL, &plan, &a.img, &b.img, 0, 48,
+          stream), "no context");
+  expect_refused (ctx, texel_cuda_filter (k, &plan, &a.img, &rgba.img, 0,
           48, stream), "a mismatching output image");
-  expect_refused (ctx, texel_cuda_filter (0, &plan, &a.img, &b.img, 1, 48,
+  expect_refused (ctx, texel_cuda_filter (k, &plan, &a.img, &b.img, 1, 48,
           stream), "an odd first row of 4:2:0");
-  expect_refused (ctx, texel_cuda_filter (0, &plan, &a.img, &a.img, 0, 48,
+  expect_refused (ctx, texel_cuda_filter (k, &plan, &a.img, &a.img, 0, 48,
           stream), "filtering in place");
-  expect_refused (ctx, texel_cuda_filter (0, &plan, &a.img, &b.img, 0, 50,
+  expect_refused (ctx, texel_cuda_filter (k, &plan, &a.img, &b.img, 0, 50,
           stream), "rows past the frame");
   host_image_clear (&a);
   host_image_clear (&b);
@@ -338,7 +342,10 @@ main (int argc, char **argv)
   tiny = opts.tiny;
 
   memset (&ctx, 0, sizeof (ctx));
-  if (gpu_test_streams_create (ctx.stream, N_BANDS))
+  /* gpu_test_streams_create makes device 0 current, the context's. */
+  if (gpu_test_streams_create (ctx.stream, N_BANDS)
+      || check_cuda ((cudaError_t) texel_cuda_context_new (0, &ctx.kctx),
+          "kernel context"))
     return 1;
 
   check_api (&ctx);
@@ -367,6 +374,7 @@ main (int argc, char **argv)
   }
   tally_print_total ("all settings", &all);
 
+  texel_cuda_context_free (ctx.kctx);
   gpu_test_streams_destroy (ctx.stream, N_BANDS);
   printf ("%d passed, %d failed\n", ctx.passed, ctx.failed);
   return ctx.failed ? 1 : 0;

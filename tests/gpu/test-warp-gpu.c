@@ -601,7 +601,7 @@ compare_warp_outputs (const TexelWarpPlan * plan, const HostImage cpu[2],
 
 typedef struct
 {
-  TexelCudaConverter *conv;
+  TexelCudaContext *kctx;
   cudaStream_t stream[2];
   int passed, failed;
   int worst[2][3], worst_bound[2][3];
@@ -618,10 +618,10 @@ gpu_warp (Context * ctx, const TexelWarpPlan * plan, GpuImage * in,
   cudaError_t err = gpu_image_poison (out, byte, ctx->stream[0]);
 
   if (err == cudaSuccess)
-    err = (cudaError_t) texel_cuda_warp (ctx->conv, plan, &in->dev,
+    err = (cudaError_t) texel_cuda_warp (ctx->kctx, plan, &in->dev,
         &out->dev, 0, cut, (TexelStream) ctx->stream[0]);
   if (err == cudaSuccess && cut < h)
-    err = (cudaError_t) texel_cuda_warp (ctx->conv, plan, &in->dev,
+    err = (cudaError_t) texel_cuda_warp (ctx->kctx, plan, &in->dev,
         &out->dev, cut, h, (TexelStream) ctx->stream[1]);
   if (err == cudaSuccess)
     err = cudaStreamSynchronize (ctx->stream[1]);
@@ -847,14 +847,14 @@ check_api (Context * ctx)
     ctx->failed++;
     return;
   }
-  err = texel_cuda_warp (ctx->conv, &plan, &gin.dev, &gin.dev, 0, 1, NULL);
+  err = texel_cuda_warp (ctx->kctx, &plan, &gin.dev, &gin.dev, 0, 1, NULL);
   if (err == 0) {
     printf ("FAIL: api: the default stream was accepted\n");
     ctx->failed++;
   } else {
     ctx->passed++;
   }
-  err = texel_cuda_warp (ctx->conv, &plan, &gin.dev, &gout.dev, 0, 1,
+  err = texel_cuda_warp (ctx->kctx, &plan, &gin.dev, &gout.dev, 0, 1,
       (TexelStream) ctx->stream[0]);
   if (err == 0) {
     printf ("FAIL: api: an output of the wrong size was accepted\n");
@@ -882,8 +882,8 @@ main (int argc, char **argv)
 
   memset (&ctx, 0, sizeof (ctx));
   if (gpu_test_streams_create (ctx.stream, 2)
-      || check_cuda ((cudaError_t) texel_cuda_converter_new (0, &ctx.conv),
-          "converter"))
+      || check_cuda ((cudaError_t) texel_cuda_context_new (0, &ctx.kctx),
+          "kernel context"))
     return 1;
 
   check_api (&ctx);
@@ -918,7 +918,7 @@ main (int argc, char **argv)
   printf ("most ambiguous samples beyond the bound in one case: %.2f %%\n",
       100.0 * ctx.worst_tolerated);
 
-  texel_cuda_converter_free (ctx.conv);
+  texel_cuda_context_free (ctx.kctx);
   gpu_test_streams_destroy (ctx.stream, 2);
   printf ("%d passed, %d failed\n", ctx.passed, ctx.failed);
   return ctx.failed ? 1 : 0;

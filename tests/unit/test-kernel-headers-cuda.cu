@@ -4,7 +4,8 @@
  * here nvcc includes them, the resampler's texel-cuda-sampler.cuh too, as
  * C++ for the host and for the device. What this checks is checked at
  * compile time: that TexelStream is CUDA's stream type, that every
- * texel_cuda_* entry point takes it (last, but for the resampler's), and that
+ * texel_cuda_* entry point takes it (last, but for the resampler's) and
+ * the one TexelCudaContext first, and that
  * the code the headers share with the host (TEXEL_HD) compiles as device code,
  * in a kernel that is never launched. The program then runs that same code on
  * the host (no GPU needed) and reports TAP.
@@ -43,6 +44,13 @@ takes_stream (F)
   return std::is_same<typename LastArg<F>::type, TexelStream>::value;
 }
 
+template <typename R, typename C, typename... A>
+constexpr bool
+takes_context (R (*) (C, A...))
+{
+  return std::is_same<C, TexelCudaContext *>::value;
+}
+
 /* The resampler's stream comes before its launch callback. */
 template <typename T, typename... A> struct AnyIs : std::false_type
 {
@@ -68,6 +76,11 @@ static_assert (takes_stream (&texel_cuda_warp), "texel_cuda_warp");
 static_assert (takes_stream (&texel_cuda_filter), "texel_cuda_filter");
 static_assert (takes_stream (&texel_cuda_adjust), "texel_cuda_adjust");
 static_assert (has_stream (&texel_cuda_resample), "texel_cuda_resample");
+static_assert (takes_context (&texel_cuda_convert), "texel_cuda_convert");
+static_assert (takes_context (&texel_cuda_warp), "texel_cuda_warp");
+static_assert (takes_context (&texel_cuda_filter), "texel_cuda_filter");
+static_assert (takes_context (&texel_cuda_adjust), "texel_cuda_adjust");
+static_assert (takes_context (&texel_cuda_resample), "texel_cuda_resample");
 static_assert (!std::is_same<TexelFilterBorder, TexelWarpBorder>::value,
                "each element has its own border enum");
 

@@ -3,7 +3,8 @@
  * Compiling this file is the first check: the headers share one stream
  * type, one host/device prelude and distinct names per element, so all of
  * them can be included together. The cases then check what compiling
- * alone would not: that every CUDA entry point takes that one stream type,
+ * alone would not: that every CUDA entry point has the one shape of
+ * texel-kernel.h (context, plan, input, output, rows, stream),
  * that each element's enums keep the values its GEnum properties expose,
  * and that the code the headers share with the kernels (TEXEL_HD) does
  * what an independent definition written here says, each element's border
@@ -67,25 +68,33 @@ test_every_header (void)
  * CUDA functions need not be linked). */
 #define HAS_TYPE(fn, type) _Generic((fn), type : 1, default : 0)
 
+/* The one shape of every entry point, for a plan of type @plan. */
+#define ENTRY_POINT(plan)                                                      \
+  int (*) (TexelCudaContext *, const plan *, const TexelImage *,               \
+           const TexelImage *, int, int, TexelStream)
+
 static void
 test_one_stream_type (void)
 {
-  typedef int (*ConvertFn) (TexelCudaConverter *, const TexelConvertPlan *,
-                            const TexelImage *, const TexelImage *, int, int,
-                            TexelStream);
-  typedef int (*WarpFn) (TexelCudaConverter *, const TexelWarpPlan *,
-                         const TexelImage *, const TexelImage *, int, int,
-                         TexelStream);
-  typedef int (*FilterFn) (int, const TexelFilterPlan *, const TexelImage *,
-                           const TexelImage *, int, int, TexelStream);
-  typedef int (*AdjustFn) (int, const TexelAdjustPlan *, const TexelCudaLut3d *,
-                           const TexelImage *, const TexelImage *, int, int,
-                           TexelStream);
+  typedef int (*NewFn) (int, TexelCudaContext **);
+  typedef void (*FreeFn) (TexelCudaContext *);
+  typedef void (*FenceFn) (TexelCudaContext *, const TexelCudaFence *);
+  typedef int (*LutFn) (TexelCudaContext *, const TexelCube *,
+                        TexelCudaLut3d **);
 
-  g_assert_true (HAS_TYPE (&texel_cuda_convert, ConvertFn));
-  g_assert_true (HAS_TYPE (&texel_cuda_warp, WarpFn));
-  g_assert_true (HAS_TYPE (&texel_cuda_filter, FilterFn));
-  g_assert_true (HAS_TYPE (&texel_cuda_adjust, AdjustFn));
+  g_assert_true (
+      HAS_TYPE (&texel_cuda_convert, ENTRY_POINT (TexelConvertPlan)));
+  g_assert_true (HAS_TYPE (&texel_cuda_warp, ENTRY_POINT (TexelWarpPlan)));
+  g_assert_true (HAS_TYPE (&texel_cuda_filter, ENTRY_POINT (TexelFilterPlan)));
+  g_assert_true (HAS_TYPE (&texel_cuda_adjust, ENTRY_POINT (TexelAdjustPlan)));
+  /* One context object, which the 3D LUT of texeladjust's plan is made
+   * on too. */
+  g_assert_true (HAS_TYPE (&texel_cuda_context_new, NewFn));
+  g_assert_true (HAS_TYPE (&texel_cuda_context_free, FreeFn));
+  g_assert_true (HAS_TYPE (&texel_cuda_context_set_fence, FenceFn));
+  g_assert_true (HAS_TYPE (&texel_cuda_lut3d_new, LutFn));
+  g_assert_true (
+      HAS_TYPE (((TexelAdjustPlan *)NULL)->lut3d, const TexelCudaLut3d *));
   /* A handle: a pointer, whatever the CUDA headers call it. */
   g_assert_cmpuint (sizeof (TexelStream), ==, sizeof (void *));
   g_assert_true (HAS_TYPE ((TexelStream)NULL, struct CUstream_st *));
