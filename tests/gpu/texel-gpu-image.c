@@ -94,6 +94,20 @@ check_cuda (cudaError_t err, const char *what)
   return -1;
 }
 
+void
+expect_refused (int err, const char *what, int *passed, int *failed)
+{
+  if (err == 0)
+    {
+      printf ("FAIL: %s was accepted\n", what);
+      (*failed)++;
+    }
+  else
+    {
+      (*passed)++;
+    }
+}
+
 int
 gpu_test_streams_create (cudaStream_t *streams, int n)
 {

@@ -51,6 +51,10 @@ void gpu_test_streams_destroy (cudaStream_t *streams, int n);
 /* 0 for cudaSuccess; else reports "  @what: name (text)" on stderr and
  * returns -1. */
 int check_cuda (cudaError_t err, const char *what);
+/* A contract check: a call that must be refused returned @err. Counts it
+ * in @passed, or prints "FAIL: @what was accepted" and counts it in
+ * @failed. */
+void expect_refused (int err, const char *what, int *passed, int *failed);
 
 /* xorshift64*, seeded by gpu_test_begin (printed, so a failure can be
  * replayed with --seed). */
