@@ -25,6 +25,9 @@
  * offsets described by a GstVideoMeta. active-memory-mode and the
  * texel-strategy message must report the mode that was asked for.
  *
+ * One case runs texeladjust instead (test_adjust_lut_on_gpu): its 3D LUT
+ * on the GPU against the exact map a 2-point table makes.
+ *
  * Without a usable GPU the program prints why and exits 77 (skipped).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -44,6 +47,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <glib/gstdio.h>
 
 #if defined(HAVE_CUDA) && HAVE_CUDA
 #include "texel-chroma-check.h"
@@ -663,6 +667,116 @@ GST_START_TEST (test_concurrent_pipelines)
 GST_END_TEST;
 
 /* ------------------------------------------------------------------------ */
+/* texeladjust's 3D LUT on the GPU: the element uploads it in its kernels'
+ * context and hands it to the kernel in its plan (texel-adjust.h). */
+
+/* A LUT_3D_SIZE 2 .cube file in a temporary file (g_free the path;
+ * unlink it): @invert, out = 1 - in, else the identity. Red varies
+ * fastest, as the format says. */
+static gchar *
+write_cube_2 (gboolean invert)
+{
+  GString *text = g_string_new ("LUT_3D_SIZE 2\n");
+  GError *err = NULL;
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("texel-lut-XXXXXX.cube", &path, &err);
+  guint i;
+
+  fail_unless (fd >= 0, "%s", err ? err->message : "?");
+  close (fd);
+  for (i = 0; i < 8; i++) {
+    guint r = i & 1, g = (i >> 1) & 1, b = (i >> 2) & 1;
+
+    if (invert)
+      r ^= 1, g ^= 1, b ^= 1;
+    g_string_append_printf (text, "%u %u %u\n", r, g, b);
+  }
+  fail_unless (g_file_set_contents (path, text->str, -1, &err), "%s",
+      err ? err->message : "?");
+  g_string_free (text, TRUE);
+  return path;
+}
+
+/* Every R, G and B code of @out within one code of what @want makes of
+ * the same code of @in (an exact definition: a 2-point LUT interpolated
+ * linearly is the linear map itself; the GPU's hardware filtering and
+ * float arithmetic may round one code the other way). */
+static void
+check_rgb_map (const GstVideoInfo * info, GstBuffer * in, GstBuffer * out,
+    gboolean invert, const gchar * what)
+{
+  GstVideoFrame fi, fo;
+  guint c, worst = 0;
+  gint x, y;
+
+  fail_unless (gst_video_frame_map (&fi, info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fo, info, out, GST_MAP_READ));
+  for (c = 0; c < 3; c++) {
+    for (y = 0; y < GST_VIDEO_INFO_HEIGHT (info); y++) {
+      for (x = 0; x < GST_VIDEO_INFO_WIDTH (info); x++) {
+        guint v = frame_get (&fi, c, x, y);
+        guint want = invert ? 255 - v : v;
+        guint got = frame_get (&fo, c, x, y);
+
+        worst = MAX (worst, got > want ? got - want : want - got);
+      }
+    }
+  }
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fo);
+  fail_unless (worst <= 1, "%s: off by %u codes", what, worst);
+}
+
+/* texeladjust backend=cuda lut-file=invert in both memory modes, then
+ * the identity while playing (a new table: uploaded again): every frame
+ * as the table says, on the GPU. */
+GST_START_TEST (test_adjust_lut_on_gpu)
+{
+  gchar *invert = write_cube_2 (TRUE), *identity = write_cube_2 (FALSE);
+  gchar *caps = make_caps ("RGBA", 64, 48);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (modes); k++) {
+    gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s",
+        modes[k].nick);
+    GstElement *e = texel_test_element_new ("texeladjust", props);
+    GstHarness *h;
+    GstBuffer *in, *out;
+    guint i;
+
+    g_object_set (e, "lut-file", invert, NULL);
+    h = texel_harness_new_with (e);
+    gst_harness_set_caps_str (h, caps, caps);
+    for (i = 0; i < 4; i++) {
+      gboolean inverted = i < 2;
+      gchar *what = g_strdup_printf ("texeladjust %s, %s LUT, frame %u "
+          "(seed %u)", props, inverted ? "invert" : "identity", i, seed);
+
+      if (i == 2)
+        g_object_set (h->element, "lut-file", identity, NULL);
+      in = make_plain_buffer (&info);
+      out = push_pull (h, gst_buffer_ref (in), what);
+      fail_unless_equals_int (texel_get_int (h->element, "active-backend"),
+          BACKEND_CUDA);
+      check_rgb_map (&info, in, out, inverted, what);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      g_free (what);
+    }
+    texel_harness_teardown (h);
+    g_free (props);
+  }
+  g_unlink (invert);
+  g_unlink (identity);
+  g_free (invert);
+  g_free (identity);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------------ */
 /* Faults (GST_TEXEL_FAULT, see kernels/texel-fault.h). */
 
 typedef struct
@@ -924,6 +1038,11 @@ texelconvert_gpu_suite (void)
   tcase_add_test (tc, test_flush_in_flight);
   tcase_add_test (tc, test_state_cycles_in_flight);
   tcase_add_test (tc, test_concurrent_pipelines);
+
+  tc = tcase_create ("texeladjust");
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_adjust_lut_on_gpu);
 
 #if TEXEL_FAULT_INJECTION
   tc = tcase_create ("faults");
