@@ -78,8 +78,9 @@ typedef struct
   GstTexelKernelRows input_rows;
 } GstTexelKernelDesc;
 
-/* The description's functions, each with its plan's type: the CUDA entry
- * point left out of CPU-only builds, which do not have it. */
+/* The description's functions, each declared with its own plan type (the
+ * plan pointer is passed on as it is); the CUDA entry point is left out
+ * of CPU-only builds, which do not have it. */
 #define GST_TEXEL_KERNEL_CPU(f) ((GstTexelKernelCpu) (f))
 #if HAVE_CUDA
 #define GST_TEXEL_KERNEL_CUDA(f) ((GstTexelKernelCuda) (f))

@@ -69,18 +69,18 @@ gst_texel_base_choose_memory (GstTexelBase * self, const TexelCudaCaps * c,
  * GPU work (texel-kernel.h: the caller owns the current device) and told
  * when the element's frames complete. */
 static gboolean
-gst_texel_base_open_kernels (GstTexelBase * self, gint device)
+gst_texel_base_open_kernels (GstTexelBase * self, gint device, int *err)
 {
   GstTexelBasePrivate *priv = PRIV (self);
-  int undo, err;
+  int undo;
 
-  err = gst_texel_cuda_context_enter (priv->cuda_context, device, &undo);
-  if (err == 0)
-    err = texel_cuda_context_new (device, &priv->kernel_context);
+  *err = gst_texel_cuda_context_enter (priv->cuda_context, device, &undo);
+  if (*err == 0)
+    *err = texel_cuda_context_new (device, &priv->kernel_context);
   gst_texel_cuda_context_leave (priv->cuda_context, undo);
-  if (err) {
+  if (*err) {
     GST_WARNING_OBJECT (self, "cannot create the kernels' context: %s",
-        texel_cuda_error_string (err));
+        texel_cuda_error_string (*err));
     return FALSE;
   }
   texel_cuda_context_set_fence (priv->kernel_context,
@@ -137,6 +137,10 @@ gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
   const gchar *why;
 
   texel_fault_reload ();
+  if (GST_TEXEL_BASE_GET_CLASS (self)->kernel->cuda == NULL) {
+    *reason = "the element has no CUDA kernel";
+    return FALSE;
+  }
   memset (&caps, 0, sizeof (caps));
   if (gst_texel_cuda_detect (priv->device_id, &caps, reason, err) == 0)
     return FALSE;
@@ -153,7 +157,7 @@ gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
     *reason = gst_texel_cuda_error_string (*err);
     return FALSE;
   }
-  if (!gst_texel_base_open_kernels (self, caps.device)) {
+  if (!gst_texel_base_open_kernels (self, caps.device, err)) {
     gst_texel_cuda_free (gst_texel_base_take_cuda (self, NULL));
     *reason = "the element could not set up its GPU resources";
     return FALSE;
