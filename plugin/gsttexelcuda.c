@@ -10,9 +10,6 @@
 
 #include "gsttexelcuda-private.h"
 #include "texel-cuda.h"
-#if HAVE_GST_CUDA
-#include <gst/cuda/gstcudacontext.h>
-#endif
 
 GST_DEBUG_CATEGORY (gst_texel_cuda_debug);
 #define GST_CAT_DEFAULT gst_texel_cuda_debug
@@ -81,14 +78,12 @@ gst_texel_cuda_context_enter (GstCudaContext * context, gint device,
   int current = -1;
 
   *undo = TEXEL_UNDO_NOTHING;
-#if HAVE_GST_CUDA
   if (context) {
-    if (!gst_cuda_context_push (context))
+    if (!gst_texel_cuda_context_push (context))
       return (int) cudaErrorDeviceUninitialized;   /* no context bound */
     *undo = TEXEL_UNDO_POP;
     return 0;
   }
-#endif
   if (cudaGetDevice (&current) == cudaSuccess && current == device)
     return 0;
   *undo = current;
@@ -98,12 +93,10 @@ gst_texel_cuda_context_enter (GstCudaContext * context, gint device,
 void
 gst_texel_cuda_context_leave (GstCudaContext * context, int undo)
 {
-#if HAVE_GST_CUDA
   if (undo == TEXEL_UNDO_POP) {
-    gst_cuda_context_pop (NULL);
+    gst_texel_cuda_context_pop ();
     return;
   }
-#endif
   if (undo >= 0)
     cudaSetDevice (undo);
 }

@@ -30,8 +30,26 @@
 
 G_BEGIN_DECLS
 
-#if !HAVE_GST_CUDA
+#if HAVE_GST_CUDA
+/* gsttexelcudamemory.c: @context pushed on (popped off) the calling
+ * thread's context stack. */
+gboolean gst_texel_cuda_context_push (GstCudaContext * context);
+void gst_texel_cuda_context_pop (void);
+#else
+/* Without gstreamer-cuda an element has no GstCudaContext: these are never
+ * reached. */
 typedef struct _GstCudaContext GstCudaContext;
+
+static inline gboolean
+gst_texel_cuda_context_push (GstCudaContext * context)
+{
+  return FALSE;
+}
+
+static inline void
+gst_texel_cuda_context_pop (void)
+{
+}
 #endif
 
 /* Where the planes of the frames of one submission live. Host frames are
