@@ -32,7 +32,8 @@ void gst_texel_cuda_debug_init (void);
 #define TEXEL_DEVICE_PITCH_ALIGN 256
 #define TEXEL_DEVICE_PLANE_ALIGN 512
 
-/* The formats and sizes of the frames being processed (configure). */
+/* The formats and sizes of the frames being processed: set by configure,
+ * read by submit (streaming thread). */
 typedef struct
 {
   TexelFormat in_format, out_format;
@@ -46,11 +47,11 @@ typedef struct
  * freed by configure and free, never while the frame is in flight. */
 typedef struct
 {
-  TexelImage dev_in, dev_out;   /* staged: frames on the device */
-  void *dev_in_mem, *dev_out_mem;       /* allocated where a side needs them */
-  TexelImage stage_in, stage_out;       /* pinned, mapped staging */
-  TexelImage stage_in_dev, stage_out_dev;       /* their device view */
-  void *stage_mem;              /* allocated when first needed */
+  TexelImage dev_in, dev_out;     /* staged: frames on the device */
+  void *dev_in_mem, *dev_out_mem; /* allocated where a side needs them */
+  TexelImage stage_in, stage_out; /* pinned, mapped staging */
+  TexelImage stage_in_dev, stage_out_dev; /* their device view */
+  void *stage_mem;                        /* allocated when first needed */
   /* The frame's completion, recorded as one of two events: waiting on
    * @done_blocking sleeps, but recording it costs the host ~1.5 us more
    * than recording @done_polled (measured on the H100 host), whose wait
@@ -59,33 +60,35 @@ typedef struct
 } TexelSlot;
 
 /* gsttexelslot.c; every call in the element's context. */
-int gst_texel_slot_init (TexelSlot * slot);
+int gst_texel_slot_init (TexelSlot *slot);
 /* Frees the slot's buffers (not its events). */
-void gst_texel_slot_release (TexelSlot * slot);
+void gst_texel_slot_release (TexelSlot *slot);
 /* Frees the buffers and destroys the events. */
-void gst_texel_slot_clear (TexelSlot * slot);
+void gst_texel_slot_clear (TexelSlot *slot);
 /* Pinned, mapped staging for memory that is neither ours nor registered. */
-int gst_texel_slot_staging (TexelSlot * slot, const TexelSlotLayout * layout);
+int gst_texel_slot_staging (TexelSlot *slot, const TexelSlotLayout *layout);
 /* Staged: the device frames of the sides in host memory. */
-int gst_texel_slot_device_frames (TexelSlot * slot,
-    const TexelSlotLayout * layout, GstTexelFrameMemory memory);
+int gst_texel_slot_device_frames (TexelSlot *slot,
+                                  const TexelSlotLayout *layout,
+                                  GstTexelFrameMemory memory);
 /* Bands a staged frame of @out_height rows is split into. */
 gint gst_texel_slot_choose_bands (gboolean zero_copy, gint async_engines,
-    gint out_height, gboolean bands_possible);
+                                  gint out_height, gboolean bands_possible);
 /* Copies luma rows [row0, row1) of every plane: with the DMA engines on
  * @stream, or with memcpy when @stream is NULL (host to host); adds the
  * bytes to *@bytes. */
-int gst_texel_copy_rows (const TexelImage * dst, const TexelImage * src,
-    int row0, int row1, enum cudaMemcpyKind kind, cudaStream_t stream,
-    guint64 * bytes);
+int gst_texel_copy_rows (const TexelImage *dst, const TexelImage *src, int row0,
+                         int row1, enum cudaMemcpyKind kind,
+                         cudaStream_t stream, guint64 *bytes);
 
 /* gsttexelregistration.c: device view of every plane of a mapped host
  * frame (our pinned memory, or foreign memory registered in @context of
  * @device once seen twice; *@registrations counts the new ones). FALSE
  * if a plane is in memory the device cannot reach. */
-gboolean gst_texel_frame_device_view (GstVideoFrame * frame,
-    const TexelImage * host, gint device, GstCudaContext * context,
-    guint64 * registrations, TexelImage * dev);
+gboolean gst_texel_frame_device_view (GstVideoFrame *frame,
+                                      const TexelImage *host, gint device,
+                                      GstCudaContext *context,
+                                      guint64 *registrations, TexelImage *dev);
 
 G_END_DECLS
 #endif

@@ -18,6 +18,7 @@
 GST_DEBUG_CATEGORY_STATIC (gst_texel_host_memory_debug);
 #define GST_CAT_DEFAULT gst_texel_host_memory_debug
 
+/* Fixed from creation to finalize (any thread allocates and frees). */
 typedef struct
 {
   GstAllocator parent;
@@ -32,6 +33,7 @@ typedef struct
   GstAllocatorClass parent_class;
 } GstTexelHostAllocatorClass;
 
+/* Fixed from allocation to free: read by any thread that maps it. */
 typedef struct
 {
   GstMemory mem;

@@ -35,10 +35,10 @@ typedef struct
   TexelSlot slot;
   /* From its work being enqueued until finished (waited for). */
   gboolean busy;
-  guint64 seq;                  /* submission number: the fence's unit */
-  gboolean chained;             /* ran on the chain stream (no copies) */
-  cudaEvent_t done;             /* the event of @slot recorded */
-  gboolean out_direct;          /* else copied out of stage_out at finish */
+  guint64 seq;         /* submission number: the fence's unit */
+  gboolean chained;    /* ran on the chain stream (no copies) */
+  cudaEvent_t done;    /* the event of @slot recorded */
+  gboolean out_direct; /* else copied out of stage_out at finish */
   TexelImage out_host;
 } TexelFrame;
 
@@ -46,7 +46,7 @@ struct _GstTexelInFlight
 {
   /* Set by new, fixed until free. */
   gint device;
-  GstCudaContext *context;      /* NULL: the device's primary context */
+  GstCudaContext *context; /* NULL: the device's primary context */
   gboolean zero_copy;
   gint async_engines;
   GstAllocator *allocator;
@@ -85,45 +85,47 @@ struct _GstTexelInFlight
 };
 
 static void
-texel_destroy_streams (GstTexelInFlight * flight)
+texel_destroy_streams (GstTexelInFlight *flight)
 {
   int i;
 
-  for (i = 0; i < TEXEL_MAX_BANDS; i++) {
-    if (flight->streams[i])
-      cudaStreamDestroy (flight->streams[i]);
-    if (flight->uploaded[i])
-      cudaEventDestroy (flight->uploaded[i]);
-    if (flight->band_done[i])
-      cudaEventDestroy (flight->band_done[i]);
-  }
+  for (i = 0; i < TEXEL_MAX_BANDS; i++)
+    {
+      if (flight->streams[i])
+        cudaStreamDestroy (flight->streams[i]);
+      if (flight->uploaded[i])
+        cudaEventDestroy (flight->uploaded[i]);
+      if (flight->band_done[i])
+        cudaEventDestroy (flight->band_done[i]);
+    }
 }
 
 static int
-texel_create_streams (GstTexelInFlight * flight)
+texel_create_streams (GstTexelInFlight *flight)
 {
   cudaError_t e = cudaSuccess;
   int i;
 
-  for (i = 0; e == cudaSuccess && i < TEXEL_MAX_BANDS; i++) {
-    e = TEXEL_FAULTY (TEXEL_FAULT_STREAM,
-        cudaStreamCreateWithFlags (&flight->streams[i],
-            cudaStreamNonBlocking));
-    if (e == cudaSuccess)
-      e = cudaEventCreateWithFlags (&flight->uploaded[i],
-          cudaEventDisableTiming);
-    if (e == cudaSuccess)
-      e = cudaEventCreateWithFlags (&flight->band_done[i],
-          cudaEventDisableTiming);
-  }
+  for (i = 0; e == cudaSuccess && i < TEXEL_MAX_BANDS; i++)
+    {
+      e = TEXEL_FAULTY (TEXEL_FAULT_STREAM,
+                        cudaStreamCreateWithFlags (&flight->streams[i],
+                                                   cudaStreamNonBlocking));
+      if (e == cudaSuccess)
+        e = cudaEventCreateWithFlags (&flight->uploaded[i],
+                                      cudaEventDisableTiming);
+      if (e == cudaSuccess)
+        e = cudaEventCreateWithFlags (&flight->band_done[i],
+                                      cudaEventDisableTiming);
+    }
   for (i = 0; e == cudaSuccess && i < TEXEL_MAX_SLOTS; i++)
-    e = (cudaError_t) gst_texel_slot_init (&flight->frames[i].slot);
-  return (int) e;
+    e = (cudaError_t)gst_texel_slot_init (&flight->frames[i].slot);
+  return (int)e;
 }
 
 GstTexelInFlight *
-gst_texel_in_flight_new (gint device, GstCudaContext * context,
-    gboolean zero_copy, gint async_engines, int *err)
+gst_texel_in_flight_new (gint device, GstCudaContext *context,
+                         gboolean zero_copy, gint async_engines, int *err)
 {
   GstTexelInFlight *flight = g_new0 (GstTexelInFlight, 1);
   int prev;
@@ -141,16 +143,17 @@ gst_texel_in_flight_new (gint device, GstCudaContext * context,
   if (*err == 0)
     *err = texel_create_streams (flight);
   gst_texel_cuda_context_leave (context, prev);
-  if (*err != 0) {
-    gst_texel_in_flight_free (flight);
-    return NULL;
-  }
+  if (*err != 0)
+    {
+      gst_texel_in_flight_free (flight);
+      return NULL;
+    }
   flight->allocator = gst_texel_host_allocator_new (device, context);
   return flight;
 }
 
 void
-gst_texel_in_flight_free (GstTexelInFlight * flight)
+gst_texel_in_flight_free (GstTexelInFlight *flight)
 {
   int prev, i;
 
@@ -170,12 +173,14 @@ gst_texel_in_flight_free (GstTexelInFlight * flight)
 }
 
 int
-gst_texel_in_flight_configure (GstTexelInFlight * flight,
-    TexelFormat in_format, gint in_width, gint in_height,
-    TexelFormat out_format, gint out_width, gint out_height,
-    GstTexelFrameMemory memory, gboolean bands_possible, gint in_flight)
+gst_texel_in_flight_configure (GstTexelInFlight *flight, TexelFormat in_format,
+                               gint in_width, gint in_height,
+                               TexelFormat out_format, gint out_width,
+                               gint out_height, GstTexelFrameMemory memory,
+                               gboolean bands_possible, gint in_flight)
 {
-  TexelSlotLayout *l = &flight->layout;
+  const TexelSlotLayout layout
+      = { in_format, out_format, in_width, in_height, out_width, out_height };
   int prev, err, i;
 
   gst_texel_in_flight_flush (flight);
@@ -185,25 +190,22 @@ gst_texel_in_flight_configure (GstTexelInFlight * flight,
   for (i = 0; i < TEXEL_MAX_SLOTS; i++)
     gst_texel_slot_release (&flight->frames[i].slot);
   flight->chain_last = flight->chain_prev = -1;
-  flight->bands = gst_texel_slot_choose_bands (flight->zero_copy,
-      flight->async_engines, out_height, bands_possible);
+  flight->bands = gst_texel_slot_choose_bands (
+      flight->zero_copy, flight->async_engines, out_height, bands_possible);
   flight->n_slots = CLAMP (in_flight + 1, 1, TEXEL_MAX_SLOTS);
   flight->head = 0;
-  l->in_format = in_format;
-  l->out_format = out_format;
-  l->in_width = in_width;
-  l->in_height = in_height;
-  l->out_width = out_width;
-  l->out_height = out_height;
+  flight->layout = layout;
   for (i = 0; i < flight->n_slots && !flight->zero_copy && !err; i++)
-    err = gst_texel_slot_device_frames (&flight->frames[i].slot, l, memory);
+    err = gst_texel_slot_device_frames (&flight->frames[i].slot, &layout,
+                                        memory);
   GST_INFO ("configured %s %dx%d (%s) -> %s %dx%d (%s), %s, %d band(s), %d "
-      "frame(s) in flight", texel_format_desc (in_format)->name, in_width,
-      in_height, memory & GST_TEXEL_IN_DEVICE ? "device" : "host",
-      texel_format_desc (out_format)->name, out_width, out_height,
-      memory & GST_TEXEL_OUT_DEVICE ? "device" : "host",
-      flight->zero_copy ? "zero-copy" : "staged", flight->bands,
-      flight->n_slots - 1);
+            "frame(s) in flight",
+            texel_format_desc (in_format)->name, in_width, in_height,
+            memory & GST_TEXEL_IN_DEVICE ? "device" : "host",
+            texel_format_desc (out_format)->name, out_width, out_height,
+            memory & GST_TEXEL_OUT_DEVICE ? "device" : "host",
+            flight->zero_copy ? "zero-copy" : "staged", flight->bands,
+            flight->n_slots - 1);
 done:
   gst_texel_cuda_context_leave (flight->context, prev);
   return err;
@@ -218,10 +220,10 @@ done:
  * another on the GPU anyway: it runs on the chain, stream 0, after the
  * chain's earlier frames (texel_frame_complete relies on that). */
 static cudaStream_t
-texel_frame_stream (GstTexelInFlight * flight, TexelFrame * frame, int band,
-    gboolean chained)
+texel_frame_stream (GstTexelInFlight *flight, TexelFrame *frame, int band,
+                    gboolean chained)
 {
-  int first = (int) (frame - flight->frames) * flight->bands;
+  int first = (int)(frame - flight->frames) * flight->bands;
 
   return flight->streams[chained ? 0 : (first + band) % TEXEL_MAX_BANDS];
 }
@@ -231,35 +233,38 @@ texel_frame_stream (GstTexelInFlight * flight, TexelFrame * frame, int band,
  * likely be complete when it is finished: no need to pay for an event
  * whose wait sleeps. */
 static int
-texel_record_done (GstTexelInFlight * flight, TexelFrame * frame, int n,
-    gboolean chained)
+texel_record_done (GstTexelInFlight *flight, TexelFrame *frame, int n,
+                   gboolean chained)
 {
   cudaStream_t first = texel_frame_stream (flight, frame, 0, chained);
   int i, err = 0;
 
-  for (i = 1; i < n && !err; i++) {
-    err = cudaEventRecord (flight->band_done[i],
-        texel_frame_stream (flight, frame, i, chained));
-    if (!err)
-      err = cudaStreamWaitEvent (first, flight->band_done[i], 0);
-  }
-  frame->done = flight->complete_streak >= TEXEL_POLLED_AFTER ?
-      frame->slot.done_polled : frame->slot.done_blocking;
+  for (i = 1; i < n && !err; i++)
+    {
+      err = cudaEventRecord (flight->band_done[i],
+                             texel_frame_stream (flight, frame, i, chained));
+      if (!err)
+        err = cudaStreamWaitEvent (first, flight->band_done[i], 0);
+    }
+  frame->done = flight->complete_streak >= TEXEL_POLLED_AFTER
+                    ? frame->slot.done_polled
+                    : frame->slot.done_blocking;
   if (!err)
     err = cudaEventRecord (frame->done, first);
   frame->seq = ++flight->seq;
   frame->chained = chained;
-  if (!err && chained) {
-    flight->chain_prev = flight->chain_last;
-    flight->chain_last = (int) (frame - flight->frames);
-  }
+  if (!err && chained)
+    {
+      flight->chain_prev = flight->chain_last;
+      flight->chain_last = (int)(frame - flight->frames);
+    }
   return err;
 }
 
 /* After a failure part-way through a frame, the bands already queued may
  * still be copying into memory the caller is about to release. */
 static void
-texel_drain_streams (GstTexelInFlight * flight)
+texel_drain_streams (GstTexelInFlight *flight)
 {
   int i;
 
@@ -270,12 +275,12 @@ texel_drain_streams (GstTexelInFlight * flight)
 }
 
 static int
-texel_enqueue_zero_copy (GstTexelInFlight * flight, TexelFrame * frame,
-    const TexelImage * in_dev, const TexelImage * out_dev, GstTexelCudaRun run,
-    gpointer user_data)
+texel_enqueue_zero_copy (GstTexelInFlight *flight, TexelFrame *frame,
+                         const TexelImage *in_dev, const TexelImage *out_dev,
+                         GstTexelCudaRun run, gpointer user_data)
 {
   int err = run (user_data, in_dev, out_dev, 0, out_dev->height,
-      texel_frame_stream (flight, frame, 0, TRUE));
+                 texel_frame_stream (flight, frame, 0, TRUE));
 
   if (!err)
     err = texel_record_done (flight, frame, 1, TRUE);
@@ -285,17 +290,16 @@ texel_enqueue_zero_copy (GstTexelInFlight * flight, TexelFrame * frame,
 /* Staged: band b uploads the input rows it needs that earlier bands did
  * not, runs its kernel and downloads its output rows, on its stream; the
  * uploads are chained by events, so band b's kernel overlaps band b+1's
- * upload and band b-1's download. A frame already on the device (@memory)
- * is read or written by the kernel in place: that side has no copy. */
+ * upload and band b-1's download. A side already on the device (@in_device,
+ * @out_device) is read or written by the kernel in place: it has no copy. */
 static int
-texel_enqueue_staged (GstTexelInFlight * flight, TexelFrame * frame,
-    const TexelImage * src, const TexelImage * dst,
-    GstTexelFrameMemory memory, GstTexelCudaRun run,
-    GstTexelCudaInputRows input_rows, gpointer user_data)
+texel_enqueue_staged (GstTexelInFlight *flight, TexelFrame *frame,
+                      const TexelImage *src, const TexelImage *dst,
+                      gboolean in_device, gboolean out_device,
+                      GstTexelCudaRun run, GstTexelCudaInputRows input_rows,
+                      gpointer user_data)
 {
   TexelSlot *slot = &frame->slot;
-  gboolean in_device = (memory & GST_TEXEL_IN_DEVICE) != 0;
-  gboolean out_device = (memory & GST_TEXEL_OUT_DEVICE) != 0;
   const TexelImage *kernel_in = in_device ? src : &slot->dev_in;
   const TexelImage *kernel_out = out_device ? dst : &slot->dev_out;
   /* Bands only overlap copies with kernels. */
@@ -303,37 +307,41 @@ texel_enqueue_staged (GstTexelInFlight * flight, TexelFrame * frame,
   int bands = chained ? 1 : flight->bands;
   int out_h = dst->height, in_h = src->height;
   int step = GST_ROUND_UP_16 ((out_h + bands - 1) / bands);
-  int n = (out_h + step - 1) / step;    /* bands that have rows */
+  int n = (out_h + step - 1) / step; /* bands that have rows */
   int uploaded = -1, b, err = 0;
 
-  for (b = 0; b < n && !err; b++) {
-    cudaStream_t s = texel_frame_stream (flight, frame, b, chained);
-    int r0 = b * step, r1 = MIN (out_h, r0 + step);
-    int i0 = 0, i1 = in_h;
+  for (b = 0; b < n && !err; b++)
+    {
+      cudaStream_t s = texel_frame_stream (flight, frame, b, chained);
+      int r0 = b * step, r1 = MIN (out_h, r0 + step);
+      int i0 = 0, i1 = in_h;
 
-    if (n > 1)
-      input_rows (user_data, r0, r1, &i0, &i1);
-    i0 = CLAMP (i0 & ~1, 0, in_h);
-    i1 = CLAMP (GST_ROUND_UP_2 (i1), i0, in_h);
-    if (uploaded < 0)
-      uploaded = i0;
-    if (b > 0)
-      err = cudaStreamWaitEvent (s, flight->uploaded[b - 1], 0);
-    if (!err && !in_device && i1 > uploaded) {
-      err = gst_texel_copy_rows (&slot->dev_in, src, uploaded, i1,
-          cudaMemcpyHostToDevice, s, &flight->stats.bytes_to_device);
-      uploaded = i1;
+      if (n > 1)
+        input_rows (user_data, r0, r1, &i0, &i1);
+      i0 = CLAMP (i0 & ~1, 0, in_h);
+      i1 = CLAMP (GST_ROUND_UP_2 (i1), i0, in_h);
+      if (uploaded < 0)
+        uploaded = i0;
+      if (b > 0)
+        err = cudaStreamWaitEvent (s, flight->uploaded[b - 1], 0);
+      if (!err && !in_device && i1 > uploaded)
+        {
+          err = gst_texel_copy_rows (&slot->dev_in, src, uploaded, i1,
+                                     cudaMemcpyHostToDevice, s,
+                                     &flight->stats.bytes_to_device);
+          uploaded = i1;
+        }
+      /* The next band's stream waits for this band's upload; a lone band
+       * spares the record. */
+      if (!err && b + 1 < n)
+        err = cudaEventRecord (flight->uploaded[b], s);
+      if (!err)
+        err = run (user_data, kernel_in, kernel_out, r0, r1, s);
+      if (!err && !out_device)
+        err = gst_texel_copy_rows (dst, &slot->dev_out, r0, r1,
+                                   cudaMemcpyDeviceToHost, s,
+                                   &flight->stats.bytes_to_host);
     }
-    /* The next band's stream waits for this band's upload; a lone band
-     * spares the record. */
-    if (!err && b + 1 < n)
-      err = cudaEventRecord (flight->uploaded[b], s);
-    if (!err)
-      err = run (user_data, kernel_in, kernel_out, r0, r1, s);
-    if (!err && !out_device)
-      err = gst_texel_copy_rows (dst, &slot->dev_out, r0, r1,
-          cudaMemcpyDeviceToHost, s, &flight->stats.bytes_to_host);
-  }
   if (!err)
     err = texel_record_done (flight, frame, n, chained);
   return err;
@@ -342,24 +350,26 @@ texel_enqueue_staged (GstTexelInFlight * flight, TexelFrame * frame,
 /* Device address of every plane of a mapped frame: in place for a frame
  * already on the device, else through gst_texel_frame_device_view. */
 static gboolean
-texel_frame_view (GstTexelInFlight * flight, GstVideoFrame * frame,
-    const TexelImage * img, gboolean on_device, TexelImage * view)
+texel_frame_view (GstTexelInFlight *flight, GstVideoFrame *frame,
+                  const TexelImage *img, gboolean on_device, TexelImage *view)
 {
-  if (on_device) {
-    *view = *img;
-    return TRUE;
-  }
+  if (on_device)
+    {
+      *view = *img;
+      return TRUE;
+    }
   return gst_texel_frame_device_view (frame, img, flight->device,
-      flight->context, &flight->stats.registrations, view);
+                                      flight->context,
+                                      &flight->stats.registrations, view);
 }
 
 /* Enqueues @frame's work, in the element's context; it is busy on
  * success. Memory the device cannot reach goes through pinned staging. */
 static int
-texel_frame_enqueue (GstTexelInFlight * flight, TexelFrame * frame,
-    const TexelImage * in, const TexelImage * out,
-    GstTexelFrameMemory memory, GstTexelCudaRun run,
-    GstTexelCudaInputRows input_rows, gpointer user_data)
+texel_frame_enqueue (GstTexelInFlight *flight, TexelFrame *frame,
+                     const TexelImage *in, const TexelImage *out,
+                     GstTexelFrameMemory memory, GstTexelCudaRun run,
+                     GstTexelCudaInputRows input_rows, gpointer user_data)
 {
   TexelSlot *slot = &frame->slot;
   TexelImage in_view, out_view;
@@ -372,37 +382,44 @@ texel_frame_enqueue (GstTexelInFlight * flight, TexelFrame * frame,
   err = gst_texel_cuda_context_enter (flight->context, flight->device, &prev);
   if (err)
     goto done;
-  flight->fence.current = flight->seq + 1;      /* texel_record_done's */
-  in_direct = texel_frame_view (flight, &frame->in_frame, in, in_device,
-      &in_view);
+  flight->fence.current = flight->seq + 1; /* texel_record_done's */
+  in_direct
+      = texel_frame_view (flight, &frame->in_frame, in, in_device, &in_view);
   frame->out_direct = texel_frame_view (flight, &frame->out_frame, out,
-      out_device, &out_view);
+                                        out_device, &out_view);
   frame->out_host = *out;
   if ((!in_direct || !frame->out_direct)
       && (err = gst_texel_slot_staging (slot, &flight->layout)))
     goto done;
-  if (!in_direct) {
-    gst_texel_copy_rows (&slot->stage_in, in, 0, in->height,
-        cudaMemcpyHostToHost, NULL, &flight->stats.bytes_host_copied);
-    src = &slot->stage_in;
-    in_view = slot->stage_in_dev;
-  }
-  if (!frame->out_direct) {
-    dst = &slot->stage_out;
-    out_view = slot->stage_out_dev;
-  }
+  if (!in_direct)
+    {
+      gst_texel_copy_rows (&slot->stage_in, in, 0, in->height,
+                           cudaMemcpyHostToHost, NULL,
+                           &flight->stats.bytes_host_copied);
+      src = &slot->stage_in;
+      in_view = slot->stage_in_dev;
+    }
+  if (!frame->out_direct)
+    {
+      dst = &slot->stage_out;
+      out_view = slot->stage_out_dev;
+    }
 
-  if (flight->zero_copy) {
-    err = texel_enqueue_zero_copy (flight, frame, &in_view, &out_view, run,
-        user_data);
-  } else {
-    /* Device frames for a side the caps did not announce in host memory
-     * (CUDA memory of a context we cannot reach, mapped on the host). */
-    err = gst_texel_slot_device_frames (slot, &flight->layout, memory);
-    if (!err)
-      err = texel_enqueue_staged (flight, frame, in_device ? &in_view : src,
-          out_device ? &out_view : dst, memory, run, input_rows, user_data);
-  }
+  if (flight->zero_copy)
+    {
+      err = texel_enqueue_zero_copy (flight, frame, &in_view, &out_view, run,
+                                     user_data);
+    }
+  else
+    {
+      /* Device frames for a side the caps did not announce in host memory
+       * (CUDA memory of a context we cannot reach, mapped on the host). */
+      err = gst_texel_slot_device_frames (slot, &flight->layout, memory);
+      if (!err)
+        err = texel_enqueue_staged (flight, frame, in_device ? &in_view : src,
+                                    out_device ? &out_view : dst, in_device,
+                                    out_device, run, input_rows, user_data);
+    }
   if (!err)
     frame->busy = TRUE;
   else
@@ -416,7 +433,7 @@ done:
 /* Whether @frame is on the chain and a later query found it, or a younger
  * frame of the chain, complete: no CUDA call needed. */
 static gboolean
-texel_frame_known_complete (GstTexelInFlight * flight, TexelFrame * frame)
+texel_frame_known_complete (GstTexelInFlight *flight, TexelFrame *frame)
 {
   return frame->chained && frame->seq <= flight->chain_complete;
 }
@@ -429,8 +446,8 @@ texel_frame_known_complete (GstTexelInFlight * flight, TexelFrame * frame)
  * newest: found complete, it settles the frames before it too, and their
  * finish asks nothing. */
 static gboolean
-texel_frame_complete (GstTexelInFlight * flight, TexelFrame * frame,
-    cudaError_t * err)
+texel_frame_complete (GstTexelInFlight *flight, TexelFrame *frame,
+                      cudaError_t *err)
 {
   gint probe = flight->chain_prev;
   TexelFrame *younger = probe >= 0 ? &flight->frames[probe] : NULL;
@@ -440,10 +457,11 @@ texel_frame_complete (GstTexelInFlight * flight, TexelFrame * frame,
     return TRUE;
   if (frame->chained && younger && younger != frame && younger->busy
       && younger->chained && younger->seq > frame->seq
-      && cudaEventQuery (younger->done) == cudaSuccess) {
-    flight->chain_complete = younger->seq;
-    return TRUE;
-  }
+      && cudaEventQuery (younger->done) == cudaSuccess)
+    {
+      flight->chain_complete = younger->seq;
+      return TRUE;
+    }
   *err = cudaEventQuery (frame->done);
   if (*err != cudaSuccess)
     return FALSE;
@@ -457,25 +475,26 @@ texel_frame_complete (GstTexelInFlight * flight, TexelFrame * frame,
  * time than a blocking wait on a completed event. Counts the frames found
  * complete (texel_record_done). */
 static int
-texel_frame_wait (GstTexelInFlight * flight, TexelFrame * frame)
+texel_frame_wait (GstTexelInFlight *flight, TexelFrame *frame)
 {
   cudaError_t err;
 
-  if (texel_frame_complete (flight, frame, &err)) {
-    if (flight->complete_streak < TEXEL_POLLED_AFTER)
-      flight->complete_streak++;
-    return 0;
-  }
+  if (texel_frame_complete (flight, frame, &err))
+    {
+      if (flight->complete_streak < TEXEL_POLLED_AFTER)
+        flight->complete_streak++;
+      return 0;
+    }
   flight->complete_streak = 0;
   if (err == cudaErrorNotReady)
     err = cudaEventSynchronize (frame->done);
-  return (int) err;
+  return (int)err;
 }
 
 /* Waits for a busy frame and completes its output; advances the fence
  * over the frames finished in order. */
 static int
-texel_frame_finish (GstTexelInFlight * flight, TexelFrame * frame)
+texel_frame_finish (GstTexelInFlight *flight, TexelFrame *frame)
 {
   gboolean known = texel_frame_known_complete (flight, frame);
   int prev, err;
@@ -501,84 +520,93 @@ texel_frame_finish (GstTexelInFlight * flight, TexelFrame * frame)
     flight->fence.complete = frame->seq;
   if (!err && !frame->out_direct)
     gst_texel_copy_rows (&frame->out_host, &frame->slot.stage_out, 0,
-        frame->out_host.height, cudaMemcpyHostToHost, NULL,
-        &flight->stats.bytes_host_copied);
+                         frame->out_host.height, cudaMemcpyHostToHost, NULL,
+                         &flight->stats.bytes_host_copied);
   if (!err)
     flight->stats.frames++;
   return err;
 }
 
-/* The record after the held frames, given the frame's buffers and
- * frames; NULL (and those released) when every record is held. */
+/* Unmaps a frame's mapped frames and drops its output buffer. */
+static void
+texel_give_back (GstBuffer *outbuf, GstVideoFrame *in_frame,
+                 GstVideoFrame *out_frame)
+{
+  gst_video_frame_unmap (in_frame);
+  gst_video_frame_unmap (out_frame);
+  if (outbuf)
+    gst_buffer_unref (outbuf);
+}
+
+/* Gives back what @frame holds, unless borrowed. */
+static void
+texel_frame_release (TexelFrame *frame)
+{
+  if (!frame->borrowed)
+    texel_give_back (frame->outbuf, &frame->in_frame, &frame->out_frame);
+  frame->outbuf = NULL;
+  frame->borrowed = FALSE;
+}
+
+/* The record after the held frames, given the frame's buffers and frames,
+ * with its work enqueued. NULL with *@err set, and what it was given
+ * released, on failure (also when every record is held: none is taken). */
 static TexelFrame *
-texel_frame_take (GstTexelInFlight * flight, GstBuffer * outbuf,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame, gboolean borrowed)
+texel_frame_start (GstTexelInFlight *flight, GstBuffer *outbuf,
+                   GstVideoFrame *in_frame, GstVideoFrame *out_frame,
+                   gboolean borrowed, const TexelImage *in,
+                   const TexelImage *out, GstTexelFrameMemory memory,
+                   GstTexelCudaRun run, GstTexelCudaInputRows input_rows,
+                   gpointer user_data, int *err)
 {
   TexelFrame *frame;
 
-  if (flight->count >= (guint) flight->n_slots) {
-    GST_ERROR ("%u frames held already: pop before submitting",
-        flight->count);
-    if (!borrowed) {
-      gst_video_frame_unmap (in_frame);
-      gst_video_frame_unmap (out_frame);
-      gst_clear_buffer (&outbuf);
+  if (flight->count >= (guint)flight->n_slots)
+    {
+      GST_ERROR ("%u frames held already: pop before submitting",
+                 flight->count);
+      if (!borrowed)
+        texel_give_back (outbuf, in_frame, out_frame);
+      *err = (int)cudaErrorNotPermitted;
+      return NULL;
     }
-    return NULL;
-  }
   frame = &flight->frames[(flight->head + flight->count) % flight->n_slots];
   frame->outbuf = outbuf;
   frame->in_frame = *in_frame;
   frame->out_frame = *out_frame;
   frame->borrowed = borrowed;
-  return frame;
-}
-
-/* Gives back what @frame holds: its buffers and mapped frames (unless
- * borrowed). */
-static void
-texel_frame_release (TexelFrame * frame)
-{
-  if (!frame->borrowed) {
-    gst_video_frame_unmap (&frame->in_frame);
-    gst_video_frame_unmap (&frame->out_frame);
-    gst_clear_buffer (&frame->outbuf);
-  }
-  frame->outbuf = NULL;
-  frame->borrowed = FALSE;
+  *err = texel_frame_enqueue (flight, frame, in, out, memory, run, input_rows,
+                              user_data);
+  if (*err == 0)
+    return frame;
+  texel_frame_release (frame);
+  return NULL;
 }
 
 int
-gst_texel_in_flight_submit (GstTexelInFlight * flight, GstBuffer * outbuf,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame,
-    const TexelImage * in, const TexelImage * out,
-    GstTexelFrameMemory memory, GstTexelCudaRun run,
-    GstTexelCudaInputRows input_rows, gpointer user_data)
+gst_texel_in_flight_submit (GstTexelInFlight *flight, GstBuffer *outbuf,
+                            GstVideoFrame *in_frame, GstVideoFrame *out_frame,
+                            const TexelImage *in, const TexelImage *out,
+                            GstTexelFrameMemory memory, GstTexelCudaRun run,
+                            GstTexelCudaInputRows input_rows,
+                            gpointer user_data)
 {
-  TexelFrame *frame = texel_frame_take (flight, outbuf, in_frame, out_frame,
-      FALSE);
   int err;
 
-  if (!frame)
-    return (int) cudaErrorNotPermitted;
-  err = texel_frame_enqueue (flight, frame, in, out, memory, run, input_rows,
-      user_data);
-  if (err) {
-    texel_frame_release (frame);
-    return err;
-  }
-  flight->count++;
-  return 0;
+  if (texel_frame_start (flight, outbuf, in_frame, out_frame, FALSE, in, out,
+                         memory, run, input_rows, user_data, &err))
+    flight->count++;
+  return err;
 }
 
 guint
-gst_texel_in_flight_count (GstTexelInFlight * flight)
+gst_texel_in_flight_count (GstTexelInFlight *flight)
 {
   return flight->count;
 }
 
 int
-gst_texel_in_flight_pop (GstTexelInFlight * flight, GstBuffer ** outbuf)
+gst_texel_in_flight_pop (GstTexelInFlight *flight, GstBuffer **outbuf)
 {
   TexelFrame *frame;
   int err;
@@ -590,63 +618,65 @@ gst_texel_in_flight_pop (GstTexelInFlight * flight, GstBuffer ** outbuf)
   flight->head = (flight->head + 1) % flight->n_slots;
   flight->count--;
   err = texel_frame_finish (flight, frame);
-  if (!err) {
-    *outbuf = frame->outbuf;
-    frame->outbuf = NULL;
-  }
+  if (!err)
+    {
+      *outbuf = frame->outbuf;
+      frame->outbuf = NULL;
+    }
   texel_frame_release (frame);
   return err;
 }
 
 void
-gst_texel_in_flight_flush (GstTexelInFlight * flight)
+gst_texel_in_flight_flush (GstTexelInFlight *flight)
 {
   GstBuffer *outbuf;
 
   /* Each is waited for: the GPU may still read or write its memory. */
-  while (flight->count > 0) {
-    gst_texel_in_flight_pop (flight, &outbuf);
-    gst_clear_buffer (&outbuf);
-  }
+  while (flight->count > 0)
+    {
+      gst_texel_in_flight_pop (flight, &outbuf);
+      gst_clear_buffer (&outbuf);
+    }
 }
 
 int
-gst_texel_in_flight_process (GstTexelInFlight * flight,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame,
-    const TexelImage * in, const TexelImage * out,
-    GstTexelFrameMemory memory, GstTexelCudaRun run,
-    GstTexelCudaInputRows input_rows, gpointer user_data)
+gst_texel_in_flight_process (GstTexelInFlight *flight, GstVideoFrame *in_frame,
+                             GstVideoFrame *out_frame, const TexelImage *in,
+                             const TexelImage *out, GstTexelFrameMemory memory,
+                             GstTexelCudaRun run,
+                             GstTexelCudaInputRows input_rows,
+                             gpointer user_data)
 {
-  TexelFrame *frame = texel_frame_take (flight, NULL, in_frame, out_frame,
-      TRUE);
   int err;
+  TexelFrame *frame
+      = texel_frame_start (flight, NULL, in_frame, out_frame, TRUE, in, out,
+                           memory, run, input_rows, user_data, &err);
 
-  if (!frame)
-    return (int) cudaErrorNotPermitted;
   /* Never held: finished out of turn if older frames are in flight. */
-  err = texel_frame_enqueue (flight, frame, in, out, memory, run, input_rows,
-      user_data);
-  if (!err)
-    err = texel_frame_finish (flight, frame);
-  texel_frame_release (frame);
+  if (frame)
+    {
+      err = texel_frame_finish (flight, frame);
+      texel_frame_release (frame);
+    }
   return err;
 }
 
 GstAllocator *
-gst_texel_in_flight_get_allocator (GstTexelInFlight * flight)
+gst_texel_in_flight_get_allocator (GstTexelInFlight *flight)
 {
   return flight->allocator;
 }
 
 void
-gst_texel_in_flight_get_stats (GstTexelInFlight * flight,
-    GstTexelCudaStats * stats)
+gst_texel_in_flight_get_stats (GstTexelInFlight *flight,
+                               GstTexelCudaStats *stats)
 {
   *stats = flight->stats;
 }
 
 const TexelCudaFence *
-gst_texel_in_flight_get_fence (GstTexelInFlight * flight)
+gst_texel_in_flight_get_fence (GstTexelInFlight *flight)
 {
   return &flight->fence;
 }

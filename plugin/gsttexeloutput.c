@@ -16,7 +16,7 @@
 #define GST_CAT_DEFAULT gst_texel_base_debug
 
 static gboolean
-gst_texel_base_upstream_is_live (GstTexelBase * self)
+gst_texel_base_upstream_is_live (GstTexelBase *self)
 {
   GstQuery *query = gst_query_new_latency ();
   gboolean live = FALSE;
@@ -38,7 +38,7 @@ gst_texel_base_upstream_is_live (GstTexelBase * self)
  * keeps the most there, which costs pool buffers and latency but no
  * staging memory. */
 gint
-gst_texel_base_resolve_in_flight (GstTexelBase * self)
+gst_texel_base_resolve_in_flight (GstTexelBase *self)
 {
   GstTexelBasePrivate *priv = PRIV (self);
   gint n;
@@ -51,16 +51,17 @@ gst_texel_base_resolve_in_flight (GstTexelBase * self)
   if (n < 0 && gst_texel_base_upstream_is_live (self))
     n = 0;
   else if (n < 0)
-    n = priv->in_caps_device && priv->out_caps_device ?
-        MAX_FRAMES_IN_FLIGHT : 1;
+    n = priv->in_caps_device && priv->out_caps_device ? MAX_FRAMES_IN_FLIGHT
+                                                      : 1;
   GST_INFO_OBJECT (self, "%d frame(s) in flight", n);
   return n;
 }
 
 static GstFlowReturn
-gst_texel_base_cuda_failed (GstTexelBase * self, int err)
+gst_texel_base_cuda_failed (GstTexelBase *self, int err)
 {
-  GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+  GST_ELEMENT_ERROR (
+      self, RESOURCE, FAILED,
       ("CUDA processing failed: %s", gst_texel_cuda_error_string (err)),
       ("CUDA error %d", err));
   return GST_FLOW_ERROR;
@@ -68,7 +69,7 @@ gst_texel_base_cuda_failed (GstTexelBase * self, int err)
 
 /* Waits for the oldest frame in flight and hands out its output. */
 static GstFlowReturn
-gst_texel_base_pop (GstTexelBase * self, GstBuffer ** outbuf)
+gst_texel_base_pop (GstTexelBase *self, GstBuffer **outbuf)
 {
   int err = gst_texel_in_flight_pop (PRIV (self)->cuda, outbuf);
 
@@ -77,24 +78,25 @@ gst_texel_base_pop (GstTexelBase * self, GstBuffer ** outbuf)
 
 /* Pushes every frame in flight downstream, oldest first. */
 GstFlowReturn
-gst_texel_base_drain (GstTexelBase * self)
+gst_texel_base_drain (GstTexelBase *self)
 {
   GstFlowReturn ret = GST_FLOW_OK, r;
   GstBuffer *outbuf;
 
-  while (gst_texel_in_flight_count (PRIV (self)->cuda) > 0) {
-    r = gst_texel_base_pop (self, &outbuf);
-    if (r == GST_FLOW_OK)
-      r = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
-    if (ret == GST_FLOW_OK)
-      ret = r;
-  }
+  while (gst_texel_in_flight_count (PRIV (self)->cuda) > 0)
+    {
+      r = gst_texel_base_pop (self, &outbuf);
+      if (r == GST_FLOW_OK)
+        r = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+      if (ret == GST_FLOW_OK)
+        ret = r;
+    }
   return ret;
 }
 
 /* Drops the frames in flight (flush, stop) once the GPU is done with them. */
 void
-gst_texel_base_flush (GstTexelBase * self)
+gst_texel_base_flush (GstTexelBase *self)
 {
   gst_texel_in_flight_flush (PRIV (self)->cuda);
 }
@@ -103,7 +105,7 @@ gst_texel_base_flush (GstTexelBase * self)
  * settings (a new plan may resize the buffers of the frames in flight,
  * which are pushed first). */
 static GstFlowReturn
-gst_texel_base_ready (GstTexelBase * self)
+gst_texel_base_ready (GstTexelBase *self)
 {
   GstTexelBasePrivate *priv = PRIV (self);
   GstFlowReturn ret;
@@ -115,19 +117,20 @@ gst_texel_base_ready (GstTexelBase * self)
   GST_OBJECT_LOCK (self);
   dirty = priv->dirty;
   GST_OBJECT_UNLOCK (self);
-  if (dirty) {
-    ret = gst_texel_base_drain (self);
-    if (ret == GST_FLOW_OK && !gst_texel_base_prepare (self))
-      ret = GST_FLOW_NOT_NEGOTIATED;
-    if (ret != GST_FLOW_OK)
-      return ret;
-  }
+  if (dirty)
+    {
+      ret = gst_texel_base_drain (self);
+      if (ret == GST_FLOW_OK && !gst_texel_base_prepare (self))
+        ret = GST_FLOW_NOT_NEGOTIATED;
+      if (ret != GST_FLOW_OK)
+        return ret;
+    }
   return priv->refused ? GST_FLOW_NOT_NEGOTIATED : GST_FLOW_OK;
 }
 
 /* Maps a frame and its output and hands them to the frames in flight. */
 static GstFlowReturn
-gst_texel_base_submit (GstTexelBase * self, GstBuffer * inbuf)
+gst_texel_base_submit (GstTexelBase *self, GstBuffer *inbuf)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstBaseTransformClass *bclass = GST_BASE_TRANSFORM_GET_CLASS (self);
@@ -145,30 +148,32 @@ gst_texel_base_submit (GstTexelBase * self, GstBuffer * inbuf)
   ret = bclass->prepare_output_buffer (trans, inbuf, &outbuf);
   if (ret != GST_FLOW_OK || !outbuf)
     goto fail;
-  ret = gst_texel_base_map_frames (self, inbuf, outbuf, &in_frame,
-      &out_frame);
-  if (ret != GST_FLOW_OK) {
-    /* Dropped (warned about): the frames held back go on as they are. */
-    if (ret == GST_BASE_TRANSFORM_FLOW_DROPPED)
-      ret = GST_FLOW_OK;
-    goto fail;
-  }
-  gst_buffer_unref (inbuf);     /* the mapped frame holds its own ref */
-  if (!gst_texel_base_frame_images (self, &in_frame, &out_frame, &in, &out)) {
-    gst_video_frame_unmap (&in_frame);
-    gst_video_frame_unmap (&out_frame);
-    gst_buffer_unref (outbuf);
-    return GST_FLOW_ERROR;
-  }
+  ret = gst_texel_base_map_frames (self, inbuf, outbuf, &in_frame, &out_frame);
+  if (ret != GST_FLOW_OK)
+    {
+      /* Dropped (warned about): the frames held back go on as they are. */
+      if (ret == GST_BASE_TRANSFORM_FLOW_DROPPED)
+        ret = GST_FLOW_OK;
+      goto fail;
+    }
+  gst_buffer_unref (inbuf); /* the mapped frame holds its own ref */
+  if (!gst_texel_base_frame_images (self, &in_frame, &out_frame, &in, &out))
+    {
+      gst_video_frame_unmap (&in_frame);
+      gst_video_frame_unmap (&out_frame);
+      gst_buffer_unref (outbuf);
+      return GST_FLOW_ERROR;
+    }
   /* From here the frames in flight own the buffers and frames. */
-  err = gst_texel_in_flight_submit (PRIV (self)->cuda, outbuf, &in_frame,
-      &out_frame, &in, &out, gst_texel_base_frames_memory (&in_frame,
-          &out_frame), gst_texel_base_run_cuda, gst_texel_base_input_rows,
-      self);
-  if (err) {
-    gst_texel_base_flush (self);
-    return gst_texel_base_cuda_failed (self, err);
-  }
+  err = gst_texel_in_flight_submit (
+      PRIV (self)->cuda, outbuf, &in_frame, &out_frame, &in, &out,
+      gst_texel_base_frames_memory (&in_frame, &out_frame),
+      gst_texel_base_run_cuda, gst_texel_base_input_rows, self);
+  if (err)
+    {
+      gst_texel_base_flush (self);
+      return gst_texel_base_cuda_failed (self, err);
+    }
   return GST_FLOW_OK;
 
 fail:
@@ -180,7 +185,7 @@ fail:
 /* With frames in flight, the output of frame N comes out when frame
  * N + frames-in-flight goes in (and at EOS, caps, segment or drain). */
 GstFlowReturn
-gst_texel_base_in_flight_generate (GstTexelBase * self, GstBuffer ** outbuf)
+gst_texel_base_in_flight_generate (GstTexelBase *self, GstBuffer **outbuf)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstTexelBasePrivate *priv = PRIV (self);
@@ -191,7 +196,7 @@ gst_texel_base_in_flight_generate (GstTexelBase * self, GstBuffer ** outbuf)
   trans->queued_buf = NULL;
   if (inbuf && (ret = gst_texel_base_submit (self, inbuf)) != GST_FLOW_OK)
     return ret;
-  if ((gint) gst_texel_in_flight_count (priv->cuda) > priv->in_flight)
+  if ((gint)gst_texel_in_flight_count (priv->cuda) > priv->in_flight)
     return gst_texel_base_pop (self, outbuf);
   return GST_FLOW_OK;
 }
@@ -199,37 +204,39 @@ gst_texel_base_in_flight_generate (GstTexelBase * self, GstBuffer ** outbuf)
 /* Serialized events the frames in flight must not be overtaken by, or
  * that discard them. */
 void
-gst_texel_base_in_flight_event (GstTexelBase * self, GstEvent * event)
+gst_texel_base_in_flight_event (GstTexelBase *self, GstEvent *event)
 {
-  switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_EOS:
-    case GST_EVENT_CAPS:
-    case GST_EVENT_SEGMENT:
-    case GST_EVENT_GAP:
-    case GST_EVENT_STREAM_START:
-      gst_texel_base_drain (self);
-      break;
-    case GST_EVENT_FLUSH_STOP:
-      gst_texel_base_flush (self);
-      break;
-    default:
-      break;
-  }
+  switch (GST_EVENT_TYPE (event))
+    {
+      case GST_EVENT_EOS:
+      case GST_EVENT_CAPS:
+      case GST_EVENT_SEGMENT:
+      case GST_EVENT_GAP:
+      case GST_EVENT_STREAM_START:
+        gst_texel_base_drain (self);
+        break;
+      case GST_EVENT_FLUSH_STOP:
+        gst_texel_base_flush (self);
+        break;
+      default:
+        break;
+    }
 }
 
 /* Frames in flight add their periods to the latency @query answered. */
 void
-gst_texel_base_in_flight_latency (GstTexelBase * self, GstQuery * query)
+gst_texel_base_in_flight_latency (GstTexelBase *self, GstQuery *query)
 {
   GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
   GstClockTime min, max, extra;
   gboolean live;
 
-  if (info->fps_n > 0) {
-    extra = gst_util_uint64_scale_int (PRIV (self)->in_flight * GST_SECOND,
-        info->fps_d, info->fps_n);
-    gst_query_parse_latency (query, &live, &min, &max);
-    gst_query_set_latency (query, live, min + extra,
-        GST_CLOCK_TIME_IS_VALID (max) ? max + extra : max);
-  }
+  if (info->fps_n > 0)
+    {
+      extra = gst_util_uint64_scale_int (PRIV (self)->in_flight * GST_SECOND,
+                                         info->fps_d, info->fps_n);
+      gst_query_parse_latency (query, &live, &min, &max);
+      gst_query_set_latency (query, live, min + extra,
+                             GST_CLOCK_TIME_IS_VALID (max) ? max + extra : max);
+    }
 }

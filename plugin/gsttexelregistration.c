@@ -23,7 +23,7 @@
 typedef struct
 {
   gint device;
-  GstCudaContext *context;      /* where it was registered */
+  GstCudaContext *context; /* where it was registered */
   guint seen;
   gboolean registered;
   gboolean failed;
@@ -39,8 +39,8 @@ texel_registration_quark (void)
 
   if (g_once_init_enter (&quark))
     g_once_init_leave (&quark,
-        g_quark_from_static_string ("gst-texel-registration"));
-  return (GQuark) quark;
+                       g_quark_from_static_string ("gst-texel-registration"));
+  return (GQuark)quark;
 }
 
 static void
@@ -49,11 +49,12 @@ texel_registration_free (gpointer data)
   TexelRegistration *reg = data;
   int prev;
 
-  if (reg->registered) {
-    gst_texel_cuda_context_enter (reg->context, reg->device, &prev);
-    cudaHostUnregister (reg->host);
-    gst_texel_cuda_context_leave (reg->context, prev);
-  }
+  if (reg->registered)
+    {
+      gst_texel_cuda_context_enter (reg->context, reg->device, &prev);
+      cudaHostUnregister (reg->host);
+      gst_texel_cuda_context_leave (reg->context, prev);
+    }
   /* The registration belongs to the context: it lives until here. */
   if (reg->context)
     gst_object_unref (reg->context);
@@ -61,24 +62,27 @@ texel_registration_free (gpointer data)
 }
 
 static void
-texel_try_register (TexelRegistration * reg, GstMapInfo * map,
-    GstCudaContext * context, guint64 * registrations)
+texel_try_register (TexelRegistration *reg, GstMapInfo *map,
+                    GstCudaContext *context, guint64 *registrations)
 {
   cudaError_t e;
 
-  e = TEXEL_FAULTY (TEXEL_FAULT_REGISTER, cudaHostRegister (map->data,
-          map->size, cudaHostRegisterMapped | cudaHostRegisterPortable));
+  e = TEXEL_FAULTY (
+      TEXEL_FAULT_REGISTER,
+      cudaHostRegister (map->data, map->size,
+                        cudaHostRegisterMapped | cudaHostRegisterPortable));
   if (e == cudaSuccess)
-    e = cudaHostGetDevicePointer ((void **) &reg->device_ptr, map->data, 0);
-  if (e != cudaSuccess) {
-    /* Overlapping an existing registration, read-only pages, ...: not an
-     * error, this memory is staged instead. Clear the error state. */
-    GST_DEBUG ("cannot register %p (%" G_GSIZE_FORMAT " bytes): %s",
-        map->data, map->size, cudaGetErrorString (e));
-    cudaGetLastError ();
-    reg->failed = TRUE;
-    return;
-  }
+    e = cudaHostGetDevicePointer ((void **)&reg->device_ptr, map->data, 0);
+  if (e != cudaSuccess)
+    {
+      /* Overlapping an existing registration, read-only pages, ...: not an
+       * error, this memory is staged instead. Clear the error state. */
+      GST_DEBUG ("cannot register %p (%" G_GSIZE_FORMAT " bytes): %s",
+                 map->data, map->size, cudaGetErrorString (e));
+      cudaGetLastError ();
+      reg->failed = TRUE;
+      return;
+    }
   reg->registered = TRUE;
   reg->host = map->data;
   reg->size = map->size;
@@ -91,8 +95,8 @@ texel_try_register (TexelRegistration * reg, GstMapInfo * map,
  * the second time it is seen: memory that comes back (a pool, a ring) is
  * worth it, a one-off buffer is cheaper to copy. */
 static guint8 *
-texel_plane_device_pointer (GstMapInfo * map, const guint8 * host,
-    gint device, GstCudaContext * context, guint64 * registrations)
+texel_plane_device_pointer (GstMapInfo *map, const guint8 *host, gint device,
+                            GstCudaContext *context, guint64 *registrations)
 {
   GstMemory *mem = map->memory;
   TexelRegistration *reg;
@@ -102,13 +106,15 @@ texel_plane_device_pointer (GstMapInfo * map, const guint8 * host,
   if (gst_is_texel_host_memory (mem))
     return gst_texel_host_memory_device_pointer (mem, host);
   reg = gst_mini_object_get_qdata (GST_MINI_OBJECT_CAST (mem),
-      texel_registration_quark ());
-  if (!reg) {
-    reg = g_new0 (TexelRegistration, 1);
-    reg->device = device;
-    gst_mini_object_set_qdata (GST_MINI_OBJECT_CAST (mem),
-        texel_registration_quark (), reg, texel_registration_free);
-  }
+                                   texel_registration_quark ());
+  if (!reg)
+    {
+      reg = g_new0 (TexelRegistration, 1);
+      reg->device = device;
+      gst_mini_object_set_qdata (GST_MINI_OBJECT_CAST (mem),
+                                 texel_registration_quark (), reg,
+                                 texel_registration_free);
+    }
   if (!reg->registered && !reg->failed && ++reg->seen >= 2)
     texel_try_register (reg, map, context, registrations);
   if (reg->registered && host >= reg->host && host < reg->host + reg->size)
@@ -117,21 +123,22 @@ texel_plane_device_pointer (GstMapInfo * map, const guint8 * host,
 }
 
 gboolean
-gst_texel_frame_device_view (GstVideoFrame * frame, const TexelImage * host,
-    gint device, GstCudaContext * context, guint64 * registrations,
-    TexelImage * dev)
+gst_texel_frame_device_view (GstVideoFrame *frame, const TexelImage *host,
+                             gint device, GstCudaContext *context,
+                             guint64 *registrations, TexelImage *dev)
 {
   const TexelFormatDesc *desc = texel_format_desc (host->format);
   int p;
 
   *dev = *host;
-  for (p = 0; p < desc->n_planes; p++) {
-    GstMapInfo *map = &frame->map[frame->meta ? p : 0];
+  for (p = 0; p < desc->n_planes; p++)
+    {
+      GstMapInfo *map = &frame->map[frame->meta ? p : 0];
 
-    dev->data[p] = texel_plane_device_pointer (map, host->data[p], device,
-        context, registrations);
-    if (!dev->data[p])
-      return FALSE;
-  }
+      dev->data[p] = texel_plane_device_pointer (map, host->data[p], device,
+                                                 context, registrations);
+      if (!dev->data[p])
+        return FALSE;
+    }
   return TRUE;
 }

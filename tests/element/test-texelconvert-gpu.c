@@ -188,6 +188,16 @@ texel_harness_new (const gchar * props)
           props));
 }
 
+/* texelconvert on the GPU in memory mode @mode with @depth frames in
+ * flight, bilinear, without borders; *@props: its properties (g_free). */
+static GstHarness *
+in_flight_harness (guint mode, guint depth, gchar ** props)
+{
+  *props = g_strdup_printf ("backend=cuda memory-mode=%s method=bilinear "
+      "add-borders=false frames-in-flight=%u", modes[mode].nick, depth);
+  return texel_harness_new (*props);
+}
+
 static gchar *
 bus_errors (GstElement * e)
 {
@@ -386,16 +396,41 @@ GST_START_TEST (test_output_formats)
 
 GST_END_TEST;
 
+/* The GPU output @out of frame @i against the CPU's conversion @cpu of
+ * the same picture, within the bound of compare_backends (bilinear, 8-bit
+ * output). */
+static void
+check_frame_against_cpu (GstBuffer * out, GstBuffer * cpu,
+    const GstVideoInfo * info, const gchar * what, guint i)
+{
+  GstVideoFrame gf, cf;
+  gchar *where;
+  guint diff;
+
+  fail_unless (gst_video_frame_map (&gf, info, out, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&cf, info, cpu, GST_MAP_READ));
+  diff = frames_max_diff (&cf, &gf, &where);
+  fail_unless (diff <= 4, "%s, frame %u: max difference %u: %s", what, i,
+      diff, GST_STR_NULL (where));
+  g_free (where);
+  gst_video_frame_unmap (&gf);
+  gst_video_frame_unmap (&cf);
+}
+
+/* The frames of the frames-in-flight tests (30 frames/s, as their
+ * timestamps). */
+#define IN_FLIGHT_IN_CAPS \
+  "video/x-raw,format=NV12,width=320,height=240,framerate=30/1"
+#define IN_FLIGHT_OUT_CAPS \
+  "video/x-raw,format=RGBA,width=200,height=150,framerate=30/1"
+
 /* Frames in flight: the output of frame i comes out when frame i + n goes
  * in, EOS drains the rest, and nothing is lost, duplicated or reordered.
  * Each frame is a different picture (a different seed), compared with the
  * CPU's conversion of the same picture. */
 GST_START_TEST (test_frames_in_flight)
 {
-  const gchar *in_caps = "video/x-raw,format=NV12,width=320,height=240,"
-      "framerate=30/1";
-  const gchar *out_caps = "video/x-raw,format=RGBA,width=200,height=150,"
-      "framerate=30/1";
+  const gchar *in_caps = IN_FLIGHT_IN_CAPS, *out_caps = IN_FLIGHT_OUT_CAPS;
   const guint n_frames = 7, base_seed = seed;
   GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
   GstBuffer *cpu[7];
@@ -409,10 +444,8 @@ GST_START_TEST (test_frames_in_flight)
   }
   for (k = 0; k < G_N_ELEMENTS (modes); k++) {
     for (depth = 1; depth <= 2; depth++) {
-      gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
-          "method=bilinear add-borders=false frames-in-flight=%u",
-          modes[k].nick, depth);
-      GstHarness *h = texel_harness_new (props);
+      gchar *props;
+      GstHarness *h = in_flight_harness (k, depth, &props);
       GstVideoInfo out_info = texel_video_info_from_caps_string (out_caps);
 
       gst_harness_set_caps_str (h, in_caps, out_caps);
@@ -430,21 +463,9 @@ GST_START_TEST (test_frames_in_flight)
       fail_unless_equals_int (gst_harness_buffers_received (h), n_frames);
       for (i = 0; i < n_frames; i++) {
         GstBuffer *out = gst_harness_pull (h);
-        GstVideoFrame gf, cf;
-        gchar *where;
-        guint diff;
 
         fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
-        fail_unless (gst_video_frame_map (&gf, &out_info, out, GST_MAP_READ));
-        fail_unless (gst_video_frame_map (&cf, &out_info, cpu[i],
-                GST_MAP_READ));
-        /* Bilinear, 8-bit output: the bound of compare_backends. */
-        diff = frames_max_diff (&cf, &gf, &where);
-        fail_unless (diff <= 4, "%s, frame %u: max difference %u: %s", props,
-            i, diff, GST_STR_NULL (where));
-        g_free (where);
-        gst_video_frame_unmap (&gf);
-        gst_video_frame_unmap (&cf);
+        check_frame_against_cpu (out, cpu[i], &out_info, props, i);
         gst_buffer_unref (out);
       }
       texel_harness_teardown (h);
@@ -488,9 +509,8 @@ GST_START_TEST (test_memory_paths)
 
   for (k = 0; k < G_N_ELEMENTS (modes); k++) {
     gboolean staged = g_str_equal (modes[k].nick, "staged");
-    gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
-        "method=bilinear add-borders=false frames-in-flight=0", modes[k].nick);
-    GstHarness *h = texel_harness_new (props);
+    gchar *props;
+    GstHarness *h = in_flight_harness (k, 0, &props);
     GstBuffer *foreign = make_plain_buffer (&in_info);
 
     gst_harness_set_caps_str (h, in_caps, out_caps);
@@ -534,27 +554,6 @@ GST_START_TEST (test_memory_paths)
 
 GST_END_TEST;
 
-/* The GPU output @out of frame @i against the CPU's conversion @cpu of
- * the same picture, within the bound of compare_backends (bilinear, 8-bit
- * output). */
-static void
-check_frame_against_cpu (GstBuffer * out, GstBuffer * cpu,
-    const GstVideoInfo * info, const gchar * what, guint i)
-{
-  GstVideoFrame gf, cf;
-  gchar *where;
-  guint diff;
-
-  fail_unless (gst_video_frame_map (&gf, info, out, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&cf, info, cpu, GST_MAP_READ));
-  diff = frames_max_diff (&cf, &gf, &where);
-  fail_unless (diff <= 4, "%s, frame %u: max difference %u: %s", what, i,
-      diff, GST_STR_NULL (where));
-  g_free (where);
-  gst_video_frame_unmap (&gf);
-  gst_video_frame_unmap (&cf);
-}
-
 #define RING_PUSHES 11
 #define RING_DROPPED 5
 
@@ -565,10 +564,7 @@ check_frame_against_cpu (GstBuffer * out, GstBuffer * cpu,
  * CPU's conversion of the same picture, and counted once in stats. */
 GST_START_TEST (test_in_flight_ring)
 {
-  const gchar *in_caps = "video/x-raw,format=NV12,width=320,height=240,"
-      "framerate=30/1";
-  const gchar *out_caps = "video/x-raw,format=RGBA,width=200,height=150,"
-      "framerate=30/1";
+  const gchar *in_caps = IN_FLIGHT_IN_CAPS, *out_caps = IN_FLIGHT_OUT_CAPS;
   const guint depth = 3, base_seed = seed;
   GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
   GstVideoInfo out_info = texel_video_info_from_caps_string (out_caps);
@@ -583,10 +579,8 @@ GST_START_TEST (test_in_flight_ring)
         out_caps, &in_info, &cpu_info);
   }
   for (k = 0; k < G_N_ELEMENTS (modes); k++) {
-    gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
-        "method=bilinear add-borders=false frames-in-flight=%u",
-        modes[k].nick, depth);
-    GstHarness *h = texel_harness_new (props);
+    gchar *props;
+    GstHarness *h = in_flight_harness (k, depth, &props);
 
     gst_harness_set_caps_str (h, in_caps, out_caps);
     for (i = 0, valid = 0; i < RING_PUSHES; i++) {
@@ -656,10 +650,8 @@ GST_START_TEST (test_in_flight_caps_change)
     }
   }
   for (k = 0; k < G_N_ELEMENTS (modes); k++) {
-    gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
-        "method=bilinear add-borders=false frames-in-flight=%u",
-        modes[k].nick, depth);
-    GstHarness *h = texel_harness_new (props);
+    gchar *props;
+    GstHarness *h = in_flight_harness (k, depth, &props);
 
     for (c = 0; c < 2; c++) {
       gst_harness_set_caps_str (h, in_caps[c], out_caps[c]);
@@ -962,9 +954,8 @@ GST_START_TEST (test_fault_register_falls_back)
 
   g_setenv ("GST_TEXEL_FAULT", "register", TRUE);
   for (k = 0; k < G_N_ELEMENTS (modes); k++) {
-    gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
-        "method=bilinear add-borders=false frames-in-flight=0", modes[k].nick);
-    GstHarness *h = texel_harness_new (props);
+    gchar *props;
+    GstHarness *h = in_flight_harness (k, 0, &props);
     GstBuffer *foreign = make_plain_buffer (&in_info);
 
     gst_harness_set_caps_str (h, in_caps, out_caps);
