@@ -165,7 +165,7 @@ void gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
     TexelImage * out);
 
 /* gsttexeldevice.c: the GPU path. run_cuda and input_rows are the
- * callbacks gsttexelcuda.c calls the subclass through. */
+ * callbacks GstTexelInFlight calls the subclass through. */
 int gst_texel_base_run_cuda (gpointer user_data, const TexelImage * in,
     const TexelImage * out, int row0, int row1, TexelStream stream);
 void gst_texel_base_input_rows (gpointer user_data, int row0, int row1,

@@ -106,7 +106,7 @@ gst_texel_base_close_subclass (GstTexelBase * self)
   gst_texel_cuda_context_leave (priv->cuda_context, undo);
 }
 
-/* Detaches the element's GstTexelCuda for freeing, its last counters into
+/* Detaches the element's GstTexelInFlight for freeing, its last counters into
  * @stats (may be NULL) and last_stats. Under the object lock, which the
  * stats property reads it under, so a reader on another thread never sees
  * it freed. */
