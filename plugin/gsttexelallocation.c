@@ -23,7 +23,7 @@ gst_texel_base_new_pool (GstTexelBase * self, GstCaps * caps, guint min,
 
   if (!caps || !gst_video_info_from_caps (&info, caps))
     return NULL;
-  return gst_texel_host_pool_new (gst_texel_cuda_get_allocator (PRIV
+  return gst_texel_host_pool_new (gst_texel_in_flight_get_allocator (PRIV
           (self)->cuda), caps, info.size, min, max);
 }
 
@@ -54,7 +54,7 @@ gst_texel_base_propose_pools (GstTexelBase * self, GstQuery * query)
   gst_allocation_params_init (&params);
   params.align = GST_TEXEL_HOST_MEMORY_ALIGN;
   gst_query_add_allocation_param (query,
-      gst_texel_cuda_get_allocator (PRIV (self)->cuda), &params);
+      gst_texel_in_flight_get_allocator (PRIV (self)->cuda), &params);
   if (!need_pool)
     return TRUE;
   min = gst_texel_base_pool_min (self);

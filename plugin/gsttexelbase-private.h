@@ -11,8 +11,10 @@
  *  - gsttexelcpu.c: the CPU path's band workers;
  * with CUDA (have_cuda) only:
  *  - gsttexeldevice.c: detection, memory strategy, the subclass's GPU
- *    resources, frames processed on the GPU;
- *  - gsttexelinflight.c: frames in flight;
+ *    resources, frames processed on the GPU one at a time;
+ *  - gsttexeloutput.c: the output path with frames in flight, a short
+ *    loop over the element's GstTexelInFlight (gsttexelinflight.h, which
+ *    owns every GPU frame from submit to finish);
  *  - gsttexelallocation.c: pools of pinned or CUDA memory;
  * with gstreamer-cuda (have_gst_cuda) only:
  *  - gsttexelcudamemory.c: the pipeline's GstCudaContext, GstCudaMemory
@@ -26,6 +28,7 @@
 #define __GST_TEXEL_BASE_PRIVATE_H__
 
 #include "gsttexelbase.h"
+#include "gsttexelinflight.h"
 
 G_BEGIN_DECLS
 
@@ -53,10 +56,11 @@ typedef struct
   GstTexelBackend active_backend;
   GstTexelActiveMemory active_memory;
   gint active_device;
-  /* Set by start; used by the streaming thread; cleared by stop under
+  /* The GPU path (NULL: the CPU path), the owner of every frame on the
+   * GPU. Set by start; used by the streaming thread; cleared by stop under
    * the object lock (gst_texel_base_take_cuda), under which the stats
    * property reads it. */
-  GstTexelCuda *cuda;
+  GstTexelInFlight *cuda;
   /* The kernels' state on the device (texel-cuda.h), told of the frames'
    * completion by @cuda's fence: made by start, freed by stop before
    * @cuda; used by the streaming thread and the subclass's prepare. */
@@ -109,9 +113,6 @@ typedef struct
   /* Of the GPU path, kept after stop: object lock (start resets it
    * before streaming). */
   GstTexelCudaStats last_stats;
-  /* Of TexelPending, oldest first: streaming thread (stop drops them
-   * once streaming has stopped). */
-  GQueue pending;
 } GstTexelBasePrivate;
 
 GST_DEBUG_CATEGORY_EXTERN (gst_texel_base_debug);
@@ -157,6 +158,13 @@ gboolean gst_texel_base_frame_images (GstTexelBase * self,
  * host memory. */
 gboolean gst_texel_base_map_frame (GstTexelBase * self, GstVideoFrame * frame,
     GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags);
+/* Maps both frames of a transform (the output for writing). Returns
+ * GST_FLOW_OK with both mapped, else nothing is mapped and it is
+ * GST_BASE_TRANSFORM_FLOW_DROPPED (@inbuf cannot hold its frame: warned
+ * about) or GST_FLOW_ERROR (posted). */
+GstFlowReturn gst_texel_base_map_frames (GstTexelBase * self,
+    GstBuffer * inbuf, GstBuffer * outbuf, GstVideoFrame * in_frame,
+    GstVideoFrame * out_frame);
 /* Warns about @inbuf, which cannot hold the frame its caps describe, and
  * drops it. */
 GstFlowReturn gst_texel_base_invalid_buffer (GstTexelBase * self,
@@ -169,7 +177,7 @@ void gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
     TexelImage * out);
 
 /* gsttexeldevice.c: the GPU path. run_cuda and input_rows are the
- * callbacks gsttexelcuda.c calls the subclass's kernels through. */
+ * callbacks GstTexelInFlight calls the subclass's kernels through. */
 int gst_texel_base_run_cuda (gpointer user_data, const TexelImage * in,
     const TexelImage * out, int row0, int row1, TexelStream stream);
 void gst_texel_base_input_rows (gpointer user_data, int row0, int row1,
@@ -249,13 +257,13 @@ gst_texel_base_decide_pool (GstTexelBase * self, GstQuery * query)
 }
 #endif
 
-/* gsttexelinflight.c: frames in flight on the GPU path. */
+/* gsttexeloutput.c: frames in flight on the GPU path. */
 #if HAVE_CUDA
 gint gst_texel_base_resolve_in_flight (GstTexelBase * self);
 GstFlowReturn gst_texel_base_in_flight_generate (GstTexelBase * self,
     GstBuffer ** outbuf);
 GstFlowReturn gst_texel_base_drain (GstTexelBase * self);
-void gst_texel_base_drop_pending (GstTexelBase * self);
+void gst_texel_base_flush (GstTexelBase * self);
 void gst_texel_base_in_flight_event (GstTexelBase * self, GstEvent * event);
 void gst_texel_base_in_flight_latency (GstTexelBase * self, GstQuery * query);
 #else

@@ -200,7 +200,7 @@ gst_texel_base_stop (GstBaseTransform * trans)
 }
 
 /* The GPU path with frames in flight holds frames back
- * (gsttexelinflight.c); otherwise GstBaseTransform's one frame in, one
+ * (gsttexeloutput.c); otherwise GstBaseTransform's one frame in, one
  * out. */
 static GstFlowReturn
 gst_texel_base_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
@@ -291,24 +291,17 @@ static GstFlowReturn
 gst_texel_base_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
-  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
   GstVideoFrame in_frame, out_frame;
   GstFlowReturn ret;
 
   ret = gst_texel_base_check_negotiated (GST_TEXEL_BASE (trans));
+  if (ret == GST_FLOW_OK)
+    ret = gst_texel_base_map_frames (GST_TEXEL_BASE (trans), inbuf, outbuf,
+        &in_frame, &out_frame);
   if (ret != GST_FLOW_OK)
     return ret;
-  if (!gst_texel_base_map_frame (GST_TEXEL_BASE (trans), &in_frame,
-          &filter->in_info, inbuf, GST_MAP_READ))
-    return gst_texel_base_invalid_buffer (GST_TEXEL_BASE (trans), inbuf);
-  if (!gst_texel_base_map_frame (GST_TEXEL_BASE (trans), &out_frame,
-          &filter->out_info, outbuf, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&in_frame);
-    GST_ELEMENT_ERROR (trans, STREAM, FAILED,
-        ("Could not map the output buffer"), (NULL));
-    return GST_FLOW_ERROR;
-  }
-  ret = gst_texel_base_transform_frame (filter, &in_frame, &out_frame);
+  ret = gst_texel_base_transform_frame (GST_VIDEO_FILTER (trans), &in_frame,
+      &out_frame);
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
   return ret;
@@ -528,7 +521,6 @@ gst_texel_base_init (GstTexelBase * self)
   priv->backend = DEFAULT_BACKEND;
   priv->memory_mode = DEFAULT_MEMORY_MODE;
   priv->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
-  g_queue_init (&priv->pending);
   g_mutex_init (&priv->cpu_lock);
   g_cond_init (&priv->cpu_cond);
   priv->active_backend = GST_TEXEL_BACKEND_AUTO;

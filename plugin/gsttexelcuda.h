@@ -1,4 +1,7 @@
-/* gst-texel: the GPU memory strategies shared by every element.
+/* gst-texel: what the GPU path's units share with the base class: the
+ * memory of a frame, the element's per-frame work, device detection and
+ * the element's CUDA context (gsttexelcuda.c). Frames themselves are
+ * GstTexelInFlight's (gsttexelinflight.h). The memory strategies:
  *
  *  - zero-copy: kernels read and write frames in place through mapped host
  *    memory (our pool's, or foreign memory registered with cudaHostRegister);
@@ -27,9 +30,26 @@
 
 G_BEGIN_DECLS
 
-typedef struct _GstTexelCuda GstTexelCuda;
-#if !HAVE_GST_CUDA
+#if HAVE_GST_CUDA
+/* gsttexelcudamemory.c: @context pushed on (popped off) the calling
+ * thread's context stack. */
+gboolean gst_texel_cuda_context_push (GstCudaContext * context);
+void gst_texel_cuda_context_pop (void);
+#else
+/* Without gstreamer-cuda an element has no GstCudaContext: these are never
+ * reached. */
 typedef struct _GstCudaContext GstCudaContext;
+
+static inline gboolean
+gst_texel_cuda_context_push (GstCudaContext * context)
+{
+  return FALSE;
+}
+
+static inline void
+gst_texel_cuda_context_pop (void)
+{
+}
 #endif
 
 /* Where the planes of the frames of one submission live. Host frames are
@@ -78,43 +98,6 @@ gint gst_texel_cuda_detect (gint device_id, gpointer caps,
 int gst_texel_cuda_context_enter (GstCudaContext * context, gint device,
     int *undo);
 void gst_texel_cuda_context_leave (GstCudaContext * context, int undo);
-
-/* @context: see gst_texel_cuda_context_enter (NULL: the primary context);
- * every CUDA call of @cuda runs in it. */
-GstTexelCuda *gst_texel_cuda_new (gint device, GstCudaContext * context,
-    gboolean zero_copy, gboolean integrated, gint async_engines, int *err);
-void gst_texel_cuda_free (GstTexelCuda * cuda);
-
-/* (Re)allocates what frames of these formats need; called on caps.
- * @memory: where the negotiated frames will live (device frames need no
- * device copy on their side). */
-int gst_texel_cuda_configure (GstTexelCuda * cuda, TexelFormat in_format,
-    gint in_width, gint in_height, TexelFormat out_format, gint out_width,
-    gint out_height, GstTexelFrameMemory memory, gboolean bands_possible,
-    gint in_flight);
-
-/* Enqueues one mapped frame; the frames must stay mapped until
- * gst_texel_cuda_finish (@slot) returns. Frames are finished in the order
- * they were submitted; at most in_flight + 1 are outstanding. @in and @out
- * describe the mapped frames, in host or device memory as @memory says. */
-int gst_texel_cuda_submit (GstTexelCuda * cuda, GstVideoFrame * in_frame,
-    GstVideoFrame * out_frame, const TexelImage * in, const TexelImage * out,
-    GstTexelFrameMemory memory, GstTexelCudaRun run,
-    GstTexelCudaInputRows input_rows, gpointer user_data, gint * slot);
-/* Waits for a submitted frame and completes its output. */
-int gst_texel_cuda_finish (GstTexelCuda * cuda, gint slot);
-/* Submits and finishes one mapped frame. Returns 0 or a cudaError_t. */
-int gst_texel_cuda_process (GstTexelCuda * cuda, GstVideoFrame * in_frame,
-    GstVideoFrame * out_frame, const TexelImage * in, const TexelImage * out,
-    GstTexelFrameMemory memory, GstTexelCudaRun run,
-    GstTexelCudaInputRows input_rows, gpointer user_data);
-
-GstAllocator *gst_texel_cuda_get_allocator (GstTexelCuda * cuda);
-void gst_texel_cuda_get_stats (GstTexelCuda * cuda, GstTexelCudaStats * stats);
-gint gst_texel_cuda_get_bands (GstTexelCuda * cuda);
-/* What the frames' completion says, for the element's converter
- * (texel_cuda_converter_set_fence); lives as long as @cuda. */
-const TexelCudaFence *gst_texel_cuda_get_fence (GstTexelCuda * cuda);
 
 G_END_DECLS
 #endif

@@ -20,6 +20,18 @@
 
 #define GST_CAT_DEFAULT gst_texel_base_debug
 
+gboolean
+gst_texel_cuda_context_push (GstCudaContext * context)
+{
+  return gst_cuda_context_push (context);
+}
+
+void
+gst_texel_cuda_context_pop (void)
+{
+  gst_cuda_context_pop (NULL);
+}
+
 /* The pipeline's GstCudaContext: from a neighbour (context query), the
  * application or a bin (need-context message), else a new one that the
  * element posts for the others (have-context), so that one pipeline uses

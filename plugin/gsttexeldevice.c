@@ -84,7 +84,7 @@ gst_texel_base_open_kernels (GstTexelBase * self, gint device, int *err)
     return FALSE;
   }
   texel_cuda_context_set_fence (priv->kernel_context,
-      gst_texel_cuda_get_fence (priv->cuda));
+      gst_texel_in_flight_get_fence (priv->cuda));
   return TRUE;
 }
 
@@ -106,20 +106,20 @@ gst_texel_base_close_kernels (GstTexelBase * self)
   gst_texel_cuda_context_leave (priv->cuda_context, undo);
 }
 
-/* Detaches the element's GstTexelCuda for freeing, its last counters into
+/* Detaches the element's GstTexelInFlight for freeing, its last counters into
  * @stats (may be NULL) and last_stats. Under the object lock, which the
  * stats property reads it under, so a reader on another thread never sees
  * it freed. */
-static GstTexelCuda *
+static GstTexelInFlight *
 gst_texel_base_take_cuda (GstTexelBase * self, GstTexelCudaStats * stats)
 {
   GstTexelBasePrivate *priv = PRIV (self);
-  GstTexelCuda *cuda;
+  GstTexelInFlight *cuda;
 
   GST_OBJECT_LOCK (self);
   cuda = priv->cuda;
   priv->cuda = NULL;
-  gst_texel_cuda_get_stats (cuda, &priv->last_stats);
+  gst_texel_in_flight_get_stats (cuda, &priv->last_stats);
   if (stats)
     *stats = priv->last_stats;
   GST_OBJECT_UNLOCK (self);
@@ -151,14 +151,14 @@ gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
     return FALSE;
   }
   gst_texel_base_log_caps (self, &caps, why);
-  priv->cuda = gst_texel_cuda_new (caps.device, priv->cuda_context,
-      zero_copy, caps.integrated, caps.async_engine_count, err);
+  priv->cuda = gst_texel_in_flight_new (caps.device, priv->cuda_context,
+      zero_copy, caps.async_engine_count, err);
   if (!priv->cuda) {
     *reason = gst_texel_cuda_error_string (*err);
     return FALSE;
   }
   if (!gst_texel_base_open_kernels (self, caps.device, err)) {
-    gst_texel_cuda_free (gst_texel_base_take_cuda (self, NULL));
+    gst_texel_in_flight_free (gst_texel_base_take_cuda (self, NULL));
     *reason = "the element could not set up its GPU resources";
     return FALSE;
   }
@@ -176,7 +176,7 @@ gst_texel_base_configure_cuda (GstTexelBase * self, GstVideoInfo * in_info,
   GstTexelBasePrivate *priv = PRIV (self);
   int err;
 
-  err = gst_texel_cuda_configure (priv->cuda,
+  err = gst_texel_in_flight_configure (priv->cuda,
       gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in_info)),
       GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
       gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out_info)),
@@ -229,9 +229,9 @@ gst_texel_base_close_cuda (GstTexelBase * self)
 {
   GstTexelCudaStats st;
 
-  gst_texel_base_drop_pending (self);
+  gst_texel_base_flush (self);
   gst_texel_base_close_kernels (self);
-  gst_texel_cuda_free (gst_texel_base_take_cuda (self, &st));
+  gst_texel_in_flight_free (gst_texel_base_take_cuda (self, &st));
   GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames: %" G_GUINT64_FORMAT
       " bytes to the device, %" G_GUINT64_FORMAT " to the host, %"
       G_GUINT64_FORMAT " copied on the host, %" G_GUINT64_FORMAT
@@ -267,7 +267,7 @@ gst_texel_base_process_cuda_frame (GstTexelBase * self,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame, TexelImage * in,
     TexelImage * out)
 {
-  int err = gst_texel_cuda_process (PRIV (self)->cuda, in_frame, out_frame,
+  int err = gst_texel_in_flight_process (PRIV (self)->cuda, in_frame, out_frame,
       in, out, gst_texel_base_frames_memory (in_frame, out_frame),
       gst_texel_base_run_cuda, gst_texel_base_input_rows, self);
 
@@ -285,5 +285,5 @@ void
 gst_texel_base_cuda_stats (GstTexelBase * self, GstTexelCudaStats * stats)
 {
   if (PRIV (self)->cuda)
-    gst_texel_cuda_get_stats (PRIV (self)->cuda, stats);
+    gst_texel_in_flight_get_stats (PRIV (self)->cuda, stats);
 }

@@ -164,6 +164,29 @@ gst_texel_base_map_frame (GstTexelBase * self, GstVideoFrame * frame,
   return gst_video_frame_map (frame, info, buffer, flags);
 }
 
+/* Maps @inbuf and @outbuf as the negotiated input and output frames.
+ * GST_BASE_TRANSFORM_FLOW_DROPPED: @inbuf cannot hold its frame (warned
+ * about, nothing mapped); GST_FLOW_ERROR: the output could not be mapped
+ * (posted, nothing mapped). */
+GstFlowReturn
+gst_texel_base_map_frames (GstTexelBase * self, GstBuffer * inbuf,
+    GstBuffer * outbuf, GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+
+  if (!gst_texel_base_map_frame (self, in_frame, &filter->in_info, inbuf,
+          GST_MAP_READ))
+    return gst_texel_base_invalid_buffer (self, inbuf);
+  if (!gst_texel_base_map_frame (self, out_frame, &filter->out_info, outbuf,
+          GST_MAP_WRITE)) {
+    gst_video_frame_unmap (in_frame);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Could not map the output buffer"), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
 /* A buffer that cannot hold the frame its caps describe: warned about and
  * dropped. (GstVideoFilter's own transform would push the unwritten
  * output buffer on.) */

@@ -1,4 +1,5 @@
-/* gst-texel: GstMemory in pinned, mapped host memory.
+/* gst-texel: GstMemory in pinned, mapped host memory, and pools of it.
+ * Built only with CUDA (have_cuda).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -11,13 +12,13 @@
 
 #include <string.h>
 
-#if HAVE_CUDA
 #include <cuda_runtime_api.h>
 #include "texel-fault.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_texel_host_memory_debug);
 #define GST_CAT_DEFAULT gst_texel_host_memory_debug
 
+/* Fixed from creation to finalize (any thread allocates and frees). */
 typedef struct
 {
   GstAllocator parent;
@@ -32,6 +33,7 @@ typedef struct
   GstAllocatorClass parent_class;
 } GstTexelHostAllocatorClass;
 
+/* Fixed from allocation to free: read by any thread that maps it. */
 typedef struct
 {
   GstMemory mem;
@@ -206,26 +208,6 @@ gst_texel_host_memory_device_pointer (GstMemory * mem, const guint8 * host)
   return hm->device + (host - hm->host);
 }
 
-#else /* !HAVE_CUDA */
-
-GstAllocator *
-gst_texel_host_allocator_new (gint device, GstCudaContext * context)
-{
-  return NULL;
-}
-
-gboolean
-gst_is_texel_host_memory (GstMemory * mem)
-{
-  return FALSE;
-}
-
-guint8 *
-gst_texel_host_memory_device_pointer (GstMemory * mem, const guint8 * host)
-{
-  return NULL;
-}
-#endif /* HAVE_CUDA */
 
 GstBufferPool *
 gst_texel_host_pool_new (GstAllocator * allocator, GstCaps * caps, guint size,

@@ -192,6 +192,16 @@ texel_harness_new (const gchar * props)
           props));
 }
 
+/* texelconvert on the GPU in memory mode @mode with @depth frames in
+ * flight, bilinear, without borders; *@props: its properties (g_free). */
+static GstHarness *
+in_flight_harness (guint mode, guint depth, gchar ** props)
+{
+  *props = g_strdup_printf ("backend=cuda memory-mode=%s method=bilinear "
+      "add-borders=false frames-in-flight=%u", modes[mode].nick, depth);
+  return texel_harness_new (*props);
+}
+
 static gchar *
 bus_errors (GstElement * e)
 {
@@ -390,16 +400,41 @@ GST_START_TEST (test_output_formats)
 
 GST_END_TEST;
 
+/* The GPU output @out of frame @i against the CPU's conversion @cpu of
+ * the same picture, within the bound of compare_backends (bilinear, 8-bit
+ * output). */
+static void
+check_frame_against_cpu (GstBuffer * out, GstBuffer * cpu,
+    const GstVideoInfo * info, const gchar * what, guint i)
+{
+  GstVideoFrame gf, cf;
+  gchar *where;
+  guint diff;
+
+  fail_unless (gst_video_frame_map (&gf, info, out, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&cf, info, cpu, GST_MAP_READ));
+  diff = frames_max_diff (&cf, &gf, &where);
+  fail_unless (diff <= 4, "%s, frame %u: max difference %u: %s", what, i,
+      diff, GST_STR_NULL (where));
+  g_free (where);
+  gst_video_frame_unmap (&gf);
+  gst_video_frame_unmap (&cf);
+}
+
+/* The frames of the frames-in-flight tests (30 frames/s, as their
+ * timestamps). */
+#define IN_FLIGHT_IN_CAPS \
+  "video/x-raw,format=NV12,width=320,height=240,framerate=30/1"
+#define IN_FLIGHT_OUT_CAPS \
+  "video/x-raw,format=RGBA,width=200,height=150,framerate=30/1"
+
 /* Frames in flight: the output of frame i comes out when frame i + n goes
  * in, EOS drains the rest, and nothing is lost, duplicated or reordered.
  * Each frame is a different picture (a different seed), compared with the
  * CPU's conversion of the same picture. */
 GST_START_TEST (test_frames_in_flight)
 {
-  const gchar *in_caps = "video/x-raw,format=NV12,width=320,height=240,"
-      "framerate=30/1";
-  const gchar *out_caps = "video/x-raw,format=RGBA,width=200,height=150,"
-      "framerate=30/1";
+  const gchar *in_caps = IN_FLIGHT_IN_CAPS, *out_caps = IN_FLIGHT_OUT_CAPS;
   const guint n_frames = 7, base_seed = seed;
   GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
   GstBuffer *cpu[7];
@@ -413,10 +448,8 @@ GST_START_TEST (test_frames_in_flight)
   }
   for (k = 0; k < G_N_ELEMENTS (modes); k++) {
     for (depth = 1; depth <= 2; depth++) {
-      gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
-          "method=bilinear add-borders=false frames-in-flight=%u",
-          modes[k].nick, depth);
-      GstHarness *h = texel_harness_new (props);
+      gchar *props;
+      GstHarness *h = in_flight_harness (k, depth, &props);
       GstVideoInfo out_info = texel_video_info_from_caps_string (out_caps);
 
       gst_harness_set_caps_str (h, in_caps, out_caps);
@@ -434,21 +467,9 @@ GST_START_TEST (test_frames_in_flight)
       fail_unless_equals_int (gst_harness_buffers_received (h), n_frames);
       for (i = 0; i < n_frames; i++) {
         GstBuffer *out = gst_harness_pull (h);
-        GstVideoFrame gf, cf;
-        gchar *where;
-        guint diff;
 
         fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
-        fail_unless (gst_video_frame_map (&gf, &out_info, out, GST_MAP_READ));
-        fail_unless (gst_video_frame_map (&cf, &out_info, cpu[i],
-                GST_MAP_READ));
-        /* Bilinear, 8-bit output: the bound of compare_backends. */
-        diff = frames_max_diff (&cf, &gf, &where);
-        fail_unless (diff <= 4, "%s, frame %u: max difference %u: %s", props,
-            i, diff, GST_STR_NULL (where));
-        g_free (where);
-        gst_video_frame_unmap (&gf);
-        gst_video_frame_unmap (&cf);
+        check_frame_against_cpu (out, cpu[i], &out_info, props, i);
         gst_buffer_unref (out);
       }
       texel_harness_teardown (h);
@@ -492,9 +513,8 @@ GST_START_TEST (test_memory_paths)
 
   for (k = 0; k < G_N_ELEMENTS (modes); k++) {
     gboolean staged = g_str_equal (modes[k].nick, "staged");
-    gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
-        "method=bilinear add-borders=false frames-in-flight=0", modes[k].nick);
-    GstHarness *h = texel_harness_new (props);
+    gchar *props;
+    GstHarness *h = in_flight_harness (k, 0, &props);
     GstBuffer *foreign = make_plain_buffer (&in_info);
 
     gst_harness_set_caps_str (h, in_caps, out_caps);
@@ -534,6 +554,147 @@ GST_START_TEST (test_memory_paths)
     g_free (props);
   }
   gst_buffer_unref (cpu);
+}
+
+GST_END_TEST;
+
+#define RING_PUSHES 11
+#define RING_DROPPED 5
+
+/* The most frames in flight (3: a ring of 4 frame records, which 10
+ * frames wrap round twice), with an input that cannot hold its frame
+ * dropped while frames are held: every other frame comes out once, in
+ * order, when the third frame after it goes in (or at EOS), equal to the
+ * CPU's conversion of the same picture, and counted once in stats. */
+GST_START_TEST (test_in_flight_ring)
+{
+  const gchar *in_caps = IN_FLIGHT_IN_CAPS, *out_caps = IN_FLIGHT_OUT_CAPS;
+  const guint depth = 3, base_seed = seed;
+  GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
+  GstVideoInfo out_info = texel_video_info_from_caps_string (out_caps);
+  GstBuffer *cpu[RING_PUSHES];
+  guint k, i, valid;
+
+  for (i = 0; i < RING_PUSHES; i++) {
+    GstVideoInfo cpu_info;
+
+    seed = base_seed + i;
+    cpu[i] = i == RING_DROPPED ? NULL : convert_cpu ("bilinear", in_caps,
+        out_caps, &in_info, &cpu_info);
+  }
+  for (k = 0; k < G_N_ELEMENTS (modes); k++) {
+    gchar *props;
+    GstHarness *h = in_flight_harness (k, depth, &props);
+
+    gst_harness_set_caps_str (h, in_caps, out_caps);
+    for (i = 0, valid = 0; i < RING_PUSHES; i++) {
+      GstBuffer *in;
+
+      seed = base_seed + i;
+      /* 16 bytes for a 320x240 NV12 frame: dropped with a warning. */
+      in = i == RING_DROPPED ? gst_buffer_new_allocate (NULL, 16, NULL) :
+          make_plain_buffer (&in_info);
+      GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+      valid += i != RING_DROPPED;
+      fail_unless_equals_int (gst_harness_buffers_received (h),
+          valid > depth ? valid - depth : 0);
+    }
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    fail_unless_equals_int (gst_harness_buffers_received (h), valid);
+    for (i = 0; i < RING_PUSHES; i++) {
+      GstBuffer *out;
+
+      if (i == RING_DROPPED)
+        continue;
+      out = gst_harness_pull (h);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
+      check_frame_against_cpu (out, cpu[i], &out_info, props, i);
+      gst_buffer_unref (out);
+    }
+    fail_unless (gst_harness_try_pull (h) == NULL, "an extra frame came out");
+    fail_unless_equals_uint64 (stats_get (h->element, "frames"), valid);
+    texel_harness_teardown (h);
+    g_free (props);
+  }
+  for (i = 0; i < RING_PUSHES; i++)
+    gst_clear_buffer (&cpu[i]);
+  seed = base_seed;
+}
+
+GST_END_TEST;
+
+/* New caps while frames are held: the caps event pushes the frames held
+ * first, at the old size, and the frames after it are converted at the
+ * new size in buffers configured again for it. */
+GST_START_TEST (test_in_flight_caps_change)
+{
+  static const gchar *in_caps[2] = {
+    "video/x-raw,format=NV12,width=320,height=240,framerate=30/1",
+    "video/x-raw,format=NV12,width=160,height=120,framerate=30/1",
+  };
+  static const gchar *out_caps[2] = {
+    "video/x-raw,format=RGBA,width=200,height=150,framerate=30/1",
+    "video/x-raw,format=RGBA,width=96,height=72,framerate=30/1",
+  };
+  const guint depth = 2, per_caps = 3, base_seed = seed;
+  GstVideoInfo in_info[2], out_info[2];
+  GstBuffer *cpu[2][3];
+  guint k, c, i;
+
+  for (c = 0; c < 2; c++) {
+    in_info[c] = texel_video_info_from_caps_string (in_caps[c]);
+    out_info[c] = texel_video_info_from_caps_string (out_caps[c]);
+    for (i = 0; i < per_caps; i++) {
+      GstVideoInfo cpu_info;
+
+      seed = base_seed + c * per_caps + i;
+      cpu[c][i] = convert_cpu ("bilinear", in_caps[c], out_caps[c],
+          &in_info[c], &cpu_info);
+    }
+  }
+  for (k = 0; k < G_N_ELEMENTS (modes); k++) {
+    gchar *props;
+    GstHarness *h = in_flight_harness (k, depth, &props);
+
+    for (c = 0; c < 2; c++) {
+      gst_harness_set_caps_str (h, in_caps[c], out_caps[c]);
+      /* The frames held before are out now. */
+      fail_unless_equals_int (gst_harness_buffers_received (h),
+          c * per_caps);
+      for (i = 0; i < per_caps; i++) {
+        GstBuffer *in;
+
+        seed = base_seed + c * per_caps + i;
+        in = make_plain_buffer (&in_info[c]);
+        GST_BUFFER_PTS (in) = (c * per_caps + i) * GST_SECOND / 30;
+        fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+        fail_unless_equals_int (gst_harness_buffers_received (h),
+            c * per_caps + (i + 1 > depth ? i + 1 - depth : 0));
+      }
+    }
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    for (c = 0; c < 2; c++) {
+      for (i = 0; i < per_caps; i++) {
+        GstBuffer *out = gst_harness_pull (h);
+
+        fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
+            (c * per_caps + i) * GST_SECOND / 30);
+        fail_unless_equals_uint64 (gst_buffer_get_size (out),
+            GST_VIDEO_INFO_SIZE (&out_info[c]));
+        check_frame_against_cpu (out, cpu[c][i], &out_info[c], props,
+            c * per_caps + i);
+        gst_buffer_unref (out);
+      }
+    }
+    fail_unless (gst_harness_try_pull (h) == NULL, "an extra frame came out");
+    texel_harness_teardown (h);
+    g_free (props);
+  }
+  for (c = 0; c < 2; c++)
+    for (i = 0; i < per_caps; i++)
+      gst_buffer_unref (cpu[c][i]);
+  seed = base_seed;
 }
 
 GST_END_TEST;
@@ -907,9 +1068,8 @@ GST_START_TEST (test_fault_register_falls_back)
 
   g_setenv ("GST_TEXEL_FAULT", "register", TRUE);
   for (k = 0; k < G_N_ELEMENTS (modes); k++) {
-    gchar *props = g_strdup_printf ("backend=cuda memory-mode=%s "
-        "method=bilinear add-borders=false frames-in-flight=0", modes[k].nick);
-    GstHarness *h = texel_harness_new (props);
+    gchar *props;
+    GstHarness *h = in_flight_harness (k, 0, &props);
     GstBuffer *foreign = make_plain_buffer (&in_info);
 
     gst_harness_set_caps_str (h, in_caps, out_caps);
@@ -1036,6 +1196,8 @@ texelconvert_gpu_suite (void)
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_flush_in_flight);
+  tcase_add_test (tc, test_in_flight_ring);
+  tcase_add_test (tc, test_in_flight_caps_change);
   tcase_add_test (tc, test_state_cycles_in_flight);
   tcase_add_test (tc, test_concurrent_pipelines);
 

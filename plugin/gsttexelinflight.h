@@ -1,0 +1,86 @@
+/* gst-texel: GstTexelInFlight, the owner of an element's frames on the GPU
+ * from submit to finish. Each frame is one record: its output buffer and
+ * both mapped frames (the input frame holds the input buffer), its slot
+ * (device frames, pinned staging, completion events), the streams its
+ * work runs on and its sequence number, which is also the unit of the
+ * fence the element's kernels read. Frames finish in submission order.
+ * Every call is made by the element's streaming thread, except new and
+ * free (state change thread, no streaming thread running) and get_stats
+ * (any thread, under the element's object lock). Built only with CUDA
+ * (have_cuda); a CPU-only build declares but never calls it.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __GST_TEXEL_IN_FLIGHT_H__
+#define __GST_TEXEL_IN_FLIGHT_H__
+
+#include "gsttexelcuda.h"
+
+G_BEGIN_DECLS
+
+typedef struct _GstTexelInFlight GstTexelInFlight;
+
+/* @context: see gst_texel_cuda_context_enter (NULL: the primary context);
+ * every CUDA call runs in it. Returns NULL with *@err set on failure. */
+GstTexelInFlight *gst_texel_in_flight_new (gint device, GstCudaContext *context,
+                                           gboolean zero_copy,
+                                           gint async_engines, int *err);
+/* Drops the frames still in flight (gst_texel_in_flight_flush), frees the
+ * rest. NULL is ignored. */
+void gst_texel_in_flight_free (GstTexelInFlight *flight);
+
+/* (Re)allocates what frames of these formats need, for up to @in_flight
+ * frames held back plus the one being submitted; called on caps, with no
+ * frame in flight (the caller drains first; any left are dropped).
+ * @memory: where the negotiated frames will live (device frames need no
+ * device copy on their side). */
+int gst_texel_in_flight_configure (GstTexelInFlight *flight,
+                                   TexelFormat in_format, gint in_width,
+                                   gint in_height, TexelFormat out_format,
+                                   gint out_width, gint out_height,
+                                   GstTexelFrameMemory memory,
+                                   gboolean bands_possible, gint in_flight);
+
+/* Enqueues the work of one frame: takes @outbuf and the mapped frames
+ * (@in_frame holds the input buffer), which it unmaps and releases when
+ * the frame is popped or flushed, or here on failure. @in and @out
+ * describe the mapped frames, in host or device memory as @memory says.
+ * At most in_flight + 1 frames may be held: pop before. Returns 0 or a
+ * cudaError_t. */
+int gst_texel_in_flight_submit (GstTexelInFlight *flight, GstBuffer *outbuf,
+                                GstVideoFrame *in_frame,
+                                GstVideoFrame *out_frame, const TexelImage *in,
+                                const TexelImage *out,
+                                GstTexelFrameMemory memory, GstTexelCudaRun run,
+                                GstTexelCudaInputRows input_rows,
+                                gpointer user_data);
+/* Frames submitted and not yet popped. */
+guint gst_texel_in_flight_count (GstTexelInFlight *flight);
+/* Waits for the oldest frame, completes its output and hands it out in
+ * *@outbuf (the caller owns it; NULL when no frame is held or on failure,
+ * where the frame is released). Returns 0 or a cudaError_t. */
+int gst_texel_in_flight_pop (GstTexelInFlight *flight, GstBuffer **outbuf);
+/* Drops every frame in flight once the GPU is done with it, releasing its
+ * buffers and frames (flush, stop, a failure). */
+void gst_texel_in_flight_flush (GstTexelInFlight *flight);
+
+/* One frame processed before the call returns, in frames the caller
+ * keeps mapped and owns (GstBaseTransform's transform). Returns 0 or a
+ * cudaError_t. */
+int gst_texel_in_flight_process (
+    GstTexelInFlight *flight, GstVideoFrame *in_frame, GstVideoFrame *out_frame,
+    const TexelImage *in, const TexelImage *out, GstTexelFrameMemory memory,
+    GstTexelCudaRun run, GstTexelCudaInputRows input_rows, gpointer user_data);
+
+GstAllocator *gst_texel_in_flight_get_allocator (GstTexelInFlight *flight);
+/* A copy of the counters; written by the streaming thread without a lock,
+ * so a reader on another thread may see them a frame behind. */
+void gst_texel_in_flight_get_stats (GstTexelInFlight *flight,
+                                    GstTexelCudaStats *stats);
+/* What the frames' completion says, for the element's kernel context
+ * (texel_cuda_context_set_fence); lives as long as @flight, and only
+ * @flight advances it. */
+const TexelCudaFence *gst_texel_in_flight_get_fence (GstTexelInFlight *flight);
+
+G_END_DECLS
+#endif
