@@ -175,9 +175,12 @@ gst_texel_base_start (GstBaseTransform * trans)
   }
   priv->configured = FALSE;
   if (!priv->cuda) {
+    const gchar *nvmm;
+
+    gst_texel_nvmm_available (&nvmm);
     gst_texel_base_cpu_start (self);
-    GST_INFO_OBJECT (self, "CPU path, system memory, %u thread(s) (%s)",
-        priv->cpu_threads, reason);
+    GST_INFO_OBJECT (self, "CPU path, system memory, %u thread(s) (%s); %s",
+        priv->cpu_threads, reason, nvmm);
   }
   gst_texel_base_post_strategy (self, reason);
   return TRUE;
@@ -336,6 +339,8 @@ static gboolean
 gst_texel_base_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
+  if (gst_texel_nvmm_propose_allocation (query))
+    return TRUE;
   if (PRIV (trans)->cuda && !gst_base_transform_is_passthrough (trans))
     return gst_texel_base_propose_pools (GST_TEXEL_BASE (trans), query);
   return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)

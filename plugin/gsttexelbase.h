@@ -184,5 +184,22 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
 #define GST_TEXEL_PROGRESSIVE_CAPS GST_TEXEL_SYSTEM_CAPS GST_TEXEL_PROGRESSIVE
 #endif
 
+/* Frames in NVIDIA's NvBufSurfaces (memory:NVMM), as Jetson's and
+ * DeepStream's elements exchange them: read by every element in CUDA
+ * builds, listed on sink pads (gsttexelnvmm.h), last; negotiated only
+ * where libnvbufsurface loads. Not yet written: no source pad lists them. */
+#define GST_TEXEL_NVMM_CAPS \
+  "video/x-raw(memory:NVMM), format = (string) " GST_TEXEL_FORMATS ", " \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
+  "framerate = (fraction) [ 0, max ]"
+#if HAVE_CUDA
+#define GST_TEXEL_SINK_CAPS GST_TEXEL_CAPS "; " GST_TEXEL_NVMM_CAPS
+#define GST_TEXEL_PROGRESSIVE_SINK_CAPS \
+  GST_TEXEL_PROGRESSIVE_CAPS "; " GST_TEXEL_NVMM_CAPS GST_TEXEL_PROGRESSIVE
+#else
+#define GST_TEXEL_SINK_CAPS GST_TEXEL_CAPS
+#define GST_TEXEL_PROGRESSIVE_SINK_CAPS GST_TEXEL_PROGRESSIVE_CAPS
+#endif
+
 G_END_DECLS
 #endif

@@ -1,0 +1,508 @@
+/* gst-texel: memory:NVMM (NvBufSurface) frames: libnvbufsurface loaded at
+ * run time, NVMM caps, and surfaces mapped in place (gsttexelnvmm.h).
+ *
+ * An NVMM buffer holds one memory whose map gives the NvBufSurface, not
+ * the pixels (NVIDIA's nvvidconv, nvv4l2decoder, nvarguscamerasrc and
+ * DeepStream's elements all hand it so): the planes are where the
+ * surface's parameters say. On a discrete GPU (DeepStream) they are CUDA
+ * device, pinned or unified memory, which the kernels read in place; the
+ * CPU path reads the host-accessible kinds (system, pinned, unified).
+ * Jetson's default NVBUF_MEM_SURFACE_ARRAY (read through EGL) and
+ * block-linear surfaces are refused with a message saying so, as are
+ * batches of more than one surface.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gmodule.h>
+
+#include "gsttexelbase-private.h"
+#include "gsttexelnvbufsurface.h"
+#include "gsttexelnvmm.h"
+
+#define GST_CAT_DEFAULT gst_texel_base_debug
+
+/* GstVideoFrame flags of our own, above GStreamer's (bits 0-5): set on
+ * frames this unit mapped, which gst_video_frame_unmap never reads. */
+#define GST_TEXEL_FRAME_FLAG_NVMM ((GstVideoFrameFlags)(1 << 24))
+#define GST_TEXEL_FRAME_FLAG_NVMM_DEVICE ((GstVideoFrameFlags)(1 << 25))
+
+/* Where libnvbufsurface is, in the order tried: the test stand-in or any
+ * other through the environment, the loader's own search path, JetPack's
+ * and DeepStream's folders. */
+static const gchar *const nvbufsurface_paths[] = {
+  "libnvbufsurface.so.1.0.0",
+  "/usr/lib/aarch64-linux-gnu/tegra/libnvbufsurface.so.1.0.0",
+  "/usr/lib/aarch64-linux-gnu/nvidia/libnvbufsurface.so.1.0.0",
+  "/opt/nvidia/deepstream/deepstream/lib/libnvbufsurface.so",
+  "libnvbufsurface.so",
+};
+
+/* The functions the plugin may call: loading them all proves the library
+ * is NVIDIA's API, even where this increment calls none. */
+typedef struct
+{
+  int (*create) (NvBufSurface **surf, uint32_t batch_size,
+                 NvBufSurfaceCreateParams *params);
+  int (*destroy) (NvBufSurface *surf);
+  int (*map_egl_image) (NvBufSurface *surf, int index);
+  int (*unmap_egl_image) (NvBufSurface *surf, int index);
+  int (*sync_for_device) (NvBufSurface *surf, int index, int plane);
+} TexelNvbufsurface;
+
+typedef struct
+{
+  gboolean available;
+  gchar *status;
+  TexelNvbufsurface api;
+} TexelNvmmLibrary;
+
+static gboolean
+texel_nvmm_symbols (GModule *module, TexelNvbufsurface *api)
+{
+  return g_module_symbol (module, "NvBufSurfaceCreate",
+                          (gpointer *)&api->create)
+         && g_module_symbol (module, "NvBufSurfaceDestroy",
+                             (gpointer *)&api->destroy)
+         && g_module_symbol (module, "NvBufSurfaceMapEglImage",
+                             (gpointer *)&api->map_egl_image)
+         && g_module_symbol (module, "NvBufSurfaceUnMapEglImage",
+                             (gpointer *)&api->unmap_egl_image)
+         && g_module_symbol (module, "NvBufSurfaceSyncForDevice",
+                             (gpointer *)&api->sync_for_device);
+}
+
+/* Opens @path; on success the module stays loaded for the process. */
+static gboolean
+texel_nvmm_open (TexelNvmmLibrary *lib, const gchar *path, GString *why)
+{
+  GModule *module
+      = g_module_open (path, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
+
+  if (!module)
+    {
+      g_string_append_printf (why, "%s%s", why->len ? "; " : "",
+                              g_module_error ());
+      return FALSE;
+    }
+  if (!texel_nvmm_symbols (module, &lib->api))
+    {
+      g_string_append_printf (why, "%s%s lacks the NvBufSurface functions",
+                              why->len ? "; " : "", path);
+      g_module_close (module);
+      return FALSE;
+    }
+  g_module_make_resident (module);
+  lib->status = g_strdup_printf ("NVMM available (%s)", path);
+  lib->available = TRUE;
+  return TRUE;
+}
+
+static TexelNvmmLibrary *
+texel_nvmm_library (void)
+{
+  static TexelNvmmLibrary lib;
+  static gsize loaded = 0;
+
+  if (g_once_init_enter (&loaded))
+    {
+      const gchar *env = g_getenv ("GST_TEXEL_NVBUFSURFACE_LIBRARY");
+      GString *why = g_string_new (NULL);
+      guint i;
+
+      if (env && *env)
+        texel_nvmm_open (&lib, env, why);
+      for (i = 0;
+           !env && !lib.available && i < G_N_ELEMENTS (nvbufsurface_paths); i++)
+        texel_nvmm_open (&lib, nvbufsurface_paths[i], why);
+      if (!lib.available)
+        lib.status = g_strdup_printf ("NVMM unavailable: no libnvbufsurface "
+                                      "(%s)",
+                                      why->str);
+      g_string_free (why, TRUE);
+      GST_INFO ("%s", lib.status);
+      g_once_init_leave (&loaded, 1);
+    }
+  return &lib;
+}
+
+gboolean
+gst_texel_nvmm_available (const gchar **status)
+{
+  TexelNvmmLibrary *lib = texel_nvmm_library ();
+
+  if (status)
+    *status = lib->status;
+  return lib->available;
+}
+
+static gboolean
+texel_features_nvmm (GstCapsFeatures *features)
+{
+  return gst_texel_features_have (features, GST_TEXEL_CAPS_FEATURE_NVMM);
+}
+
+gboolean
+gst_texel_caps_nvmm (GstCaps *caps)
+{
+  return gst_texel_caps_in_memory (caps, GST_TEXEL_CAPS_FEATURE_NVMM);
+}
+
+/* @caps (transfer full) with each NVMM structure in @features instead
+ * (transfer full; NULL: dropped). */
+static GstCaps *
+texel_caps_replace_nvmm (GstCaps *caps, GstCapsFeatures *features)
+{
+  GstCaps *result = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    {
+      GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+      if (texel_features_nvmm (f) && !features)
+        continue;
+      result = gst_caps_merge_structure_full (
+          result, gst_structure_copy (gst_caps_get_structure (caps, i)),
+          gst_caps_features_copy (texel_features_nvmm (f) ? features : f));
+    }
+  gst_caps_unref (caps);
+  if (features)
+    gst_caps_features_free (features);
+  return result;
+}
+
+/* @caps (transfer full) followed by an NVMM twin of each structure in
+ * system memory: every texel format has an NvBufSurface colour format. */
+static GstCaps *
+texel_caps_add_nvmm (GstCaps *caps)
+{
+  GstCaps *twins = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    if (gst_caps_features_is_equal (gst_caps_get_features (caps, i),
+                                    GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+      twins = gst_caps_merge_structure_full (
+          twins, gst_structure_copy (gst_caps_get_structure (caps, i)),
+          gst_caps_features_new (GST_TEXEL_CAPS_FEATURE_NVMM, NULL));
+  return gst_caps_merge (caps, twins);
+}
+
+GstCaps *
+gst_texel_nvmm_transform_caps (GstCaps *result, GstPadDirection direction)
+{
+  if (gst_caps_is_any (result) || gst_caps_is_empty (result))
+    return result;
+  if (direction == GST_PAD_SINK)
+    return texel_caps_replace_nvmm (
+        result,
+        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY, NULL));
+  if (!gst_texel_nvmm_available (NULL))
+    return texel_caps_replace_nvmm (result, NULL);
+  return texel_caps_add_nvmm (result);
+}
+
+gboolean
+gst_texel_nvmm_caps_query (GstQuery *query)
+{
+  GstCaps *caps;
+
+  if (gst_texel_nvmm_available (NULL))
+    return FALSE;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS)
+    {
+      gst_query_parse_accept_caps (query, &caps);
+      if (!gst_texel_caps_have_memory (caps, GST_TEXEL_CAPS_FEATURE_NVMM))
+        return FALSE;
+      gst_query_set_accept_caps_result (query, FALSE);
+      return TRUE;
+    }
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS)
+    {
+      gst_query_parse_caps_result (query, &caps);
+      if (gst_texel_caps_have_memory (caps, GST_TEXEL_CAPS_FEATURE_NVMM))
+        {
+          caps = texel_caps_replace_nvmm (gst_caps_ref (caps), NULL);
+          gst_query_set_caps_result (query, caps);
+          gst_caps_unref (caps);
+        }
+    }
+  return FALSE;
+}
+
+gboolean
+gst_texel_nvmm_propose_allocation (GstQuery *query)
+{
+  GstCaps *caps;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!gst_texel_caps_nvmm (caps))
+    return FALSE;
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+/* Whether a surface of @color holds frames of @format: the same memory
+ * layout (NVIDIA's elements call NV12_10LE P010_10LE in their caps); the
+ * _ER / _709 / _2020 variants differ only in what the caps' colorimetry
+ * says. */
+static gboolean
+texel_nvmm_format_matches (GstVideoFormat format, NvBufSurfaceColorFormat c)
+{
+  switch (format)
+    {
+      case GST_VIDEO_FORMAT_GRAY8:
+        return c == NVBUF_COLOR_FORMAT_GRAY8;
+      case GST_VIDEO_FORMAT_I420:
+        return c == NVBUF_COLOR_FORMAT_YUV420
+               || c == NVBUF_COLOR_FORMAT_YUV420_ER
+               || c == NVBUF_COLOR_FORMAT_YUV420_709
+               || c == NVBUF_COLOR_FORMAT_YUV420_709_ER
+               || c == NVBUF_COLOR_FORMAT_YUV420_2020;
+      case GST_VIDEO_FORMAT_YV12:
+        return c == NVBUF_COLOR_FORMAT_YVU420
+               || c == NVBUF_COLOR_FORMAT_YVU420_ER;
+      case GST_VIDEO_FORMAT_NV12:
+        return c == NVBUF_COLOR_FORMAT_NV12 || c == NVBUF_COLOR_FORMAT_NV12_ER
+               || c == NVBUF_COLOR_FORMAT_NV12_709
+               || c == NVBUF_COLOR_FORMAT_NV12_709_ER
+               || c == NVBUF_COLOR_FORMAT_NV12_2020;
+      case GST_VIDEO_FORMAT_NV21:
+        return c == NVBUF_COLOR_FORMAT_NV21 || c == NVBUF_COLOR_FORMAT_NV21_ER;
+      case GST_VIDEO_FORMAT_UYVY:
+        return c == NVBUF_COLOR_FORMAT_UYVY || c == NVBUF_COLOR_FORMAT_UYVY_ER;
+      case GST_VIDEO_FORMAT_YUY2:
+        return c == NVBUF_COLOR_FORMAT_YUYV || c == NVBUF_COLOR_FORMAT_YUYV_ER;
+      case GST_VIDEO_FORMAT_P010_10LE:
+        return c == NVBUF_COLOR_FORMAT_NV12_10LE
+               || c == NVBUF_COLOR_FORMAT_NV12_10LE_ER
+               || c == NVBUF_COLOR_FORMAT_NV12_10LE_709
+               || c == NVBUF_COLOR_FORMAT_NV12_10LE_709_ER
+               || c == NVBUF_COLOR_FORMAT_NV12_10LE_2020;
+      case GST_VIDEO_FORMAT_RGBA:
+        return c == NVBUF_COLOR_FORMAT_RGBA;
+      case GST_VIDEO_FORMAT_BGRA:
+        return c == NVBUF_COLOR_FORMAT_BGRA;
+      case GST_VIDEO_FORMAT_ARGB:
+        return c == NVBUF_COLOR_FORMAT_ARGB;
+      case GST_VIDEO_FORMAT_ABGR:
+        return c == NVBUF_COLOR_FORMAT_ABGR;
+      case GST_VIDEO_FORMAT_RGBx:
+        return c == NVBUF_COLOR_FORMAT_RGBx;
+      case GST_VIDEO_FORMAT_BGRx:
+        return c == NVBUF_COLOR_FORMAT_BGRx;
+      case GST_VIDEO_FORMAT_RGB:
+        return c == NVBUF_COLOR_FORMAT_RGB;
+      case GST_VIDEO_FORMAT_BGR:
+        return c == NVBUF_COLOR_FORMAT_BGR;
+      default:
+        return FALSE;
+    }
+}
+
+static const gchar *
+texel_nvmm_mem_type_name (NvBufSurfaceMemType type)
+{
+  static const gchar *const names[]
+      = { "NVBUF_MEM_DEFAULT",       "NVBUF_MEM_CUDA_PINNED",
+          "NVBUF_MEM_CUDA_DEVICE",   "NVBUF_MEM_CUDA_UNIFIED",
+          "NVBUF_MEM_SURFACE_ARRAY", "NVBUF_MEM_HANDLE",
+          "NVBUF_MEM_SYSTEM" };
+
+  return (guint)type < G_N_ELEMENTS (names) ? names[type] : "unknown";
+}
+
+/* The memory type the planes are in: NVBUF_MEM_DEFAULT is CUDA device
+ * memory on a discrete GPU and a surface array on a Jetson, whose planes
+ * have no dataPtr. */
+static NvBufSurfaceMemType
+texel_nvmm_mem_type (const NvBufSurface *surf, const NvBufSurfaceParams *p)
+{
+  if (surf->memType != NVBUF_MEM_DEFAULT)
+    return surf->memType;
+  return p->dataPtr ? NVBUF_MEM_CUDA_DEVICE : NVBUF_MEM_SURFACE_ARRAY;
+}
+
+/* Why the planes of @type cannot be read where the element works
+ * (@device: its CUDA device, -1 for the CPU), or NULL. Pinned and unified
+ * memory are reachable from both. */
+static gchar *
+texel_nvmm_mem_type_problem (const NvBufSurface *surf, NvBufSurfaceMemType type,
+                             gint device)
+{
+  switch (type)
+    {
+      case NVBUF_MEM_CUDA_PINNED:
+      case NVBUF_MEM_CUDA_UNIFIED:
+        return NULL;
+      case NVBUF_MEM_CUDA_DEVICE:
+        if (device < 0)
+          return g_strdup ("NVBUF_MEM_CUDA_DEVICE surfaces are read on the GPU "
+                           "only, and this element runs on the CPU");
+        if (surf->gpuId != (guint)device)
+          return g_strdup_printf ("the surface is on GPU %u, the element on "
+                                  "CUDA device %d (set device-id=%u)",
+                                  surf->gpuId, device, surf->gpuId);
+        return NULL;
+      case NVBUF_MEM_SYSTEM:
+        if (device >= 0)
+          return g_strdup (
+              "NVBUF_MEM_SYSTEM surfaces are read on the CPU path "
+              "only (backend=cpu); use CUDA memory (nvbuf-memory-type)");
+        return NULL;
+      default:
+        return g_strdup_printf (
+            "%s surfaces are not read yet (Jetson's "
+            "default): convert to NVBUF_MEM_CUDA_UNIFIED or _DEVICE first, "
+            "e.g. nvvideoconvert nvbuf-memory-type=3",
+            texel_nvmm_mem_type_name (type));
+    }
+}
+
+/* Why plane @p of @params cannot hold plane @p of a frame of @info, or
+ * NULL: every row the kernels read must lie in the surface's memory. */
+static gchar *
+texel_nvmm_plane_problem (const NvBufSurfaceParams *params,
+                          const GstVideoInfo *info, guint p)
+{
+  TexelFormat format
+      = gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (info));
+  const NvBufSurfacePlaneParams *pp = &params->planeParams;
+  guint64 row = texel_plane_row_bytes (format, p, GST_VIDEO_INFO_WIDTH (info));
+  guint64 rows = texel_plane_height (format, p, GST_VIDEO_INFO_HEIGHT (info));
+
+  if (pp->pitch[p] < row || pp->height[p] < rows
+      || (guint64)pp->offset[p] + (guint64)pp->pitch[p] * (rows - 1) + row
+             > params->dataSize)
+    return g_strdup_printf ("plane %u (offset %u, pitch %u, %u rows) cannot "
+                            "hold %" G_GUINT64_FORMAT
+                            " rows of %" G_GUINT64_FORMAT " bytes in "
+                            "its %u-byte surface",
+                            p, pp->offset[p], pp->pitch[p], pp->height[p], rows,
+                            row, params->dataSize);
+  return NULL;
+}
+
+/* Why @surf cannot be read as a frame of @info by an element on @device
+ * (-1: the CPU), or NULL. */
+static gchar *
+texel_nvmm_surface_problem (const NvBufSurface *surf, const GstVideoInfo *info,
+                            gint device)
+{
+  const NvBufSurfaceParams *params = surf->surfaceList;
+  gchar *why;
+  guint p;
+
+  if (surf->batchSize != 1 || surf->numFilled > 1)
+    return g_strdup_printf (
+        "a batch of %u surfaces (%u filled): texel "
+        "elements take one frame per buffer (nvstreamdemux splits a batch)",
+        surf->batchSize, surf->numFilled);
+  if (!params)
+    return g_strdup ("the NvBufSurface has no surface list");
+  if (params->layout != NVBUF_LAYOUT_PITCH)
+    return g_strdup ("block-linear surfaces are not read yet: ask for "
+                     "pitch-linear ones (nvvideoconvert bl-output=false)");
+  if ((why = texel_nvmm_mem_type_problem (
+           surf, texel_nvmm_mem_type (surf, params), device))
+      != NULL)
+    return why;
+  if (!texel_nvmm_format_matches (GST_VIDEO_INFO_FORMAT (info),
+                                  params->colorFormat))
+    return g_strdup_printf ("its colour format %d is not the caps' %s",
+                            params->colorFormat, GST_VIDEO_INFO_NAME (info));
+  if (params->width < (guint)GST_VIDEO_INFO_WIDTH (info)
+      || params->height < (guint)GST_VIDEO_INFO_HEIGHT (info))
+    return g_strdup_printf ("a %ux%u surface for %dx%d caps", params->width,
+                            params->height, GST_VIDEO_INFO_WIDTH (info),
+                            GST_VIDEO_INFO_HEIGHT (info));
+  if (!params->dataPtr)
+    return g_strdup ("the surface has no data pointer");
+  if (params->planeParams.num_planes != GST_VIDEO_INFO_N_PLANES (info))
+    return g_strdup_printf (
+        "%u planes, %s has %u", params->planeParams.num_planes,
+        GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_N_PLANES (info));
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++)
+    if ((why = texel_nvmm_plane_problem (params, info, p)) != NULL)
+      return why;
+  return NULL;
+}
+
+/* @frame as gst_video_frame_map would give it, its planes those of
+ * @params: the one map of @buffer's memory (the NvBufSurface itself) is
+ * what gst_video_frame_unmap releases. */
+static void
+texel_nvmm_fill_frame (GstVideoFrame *frame, GstVideoInfo *info,
+                       GstBuffer *buffer, const NvBufSurfaceParams *params,
+                       gboolean device)
+{
+  guint p;
+
+  frame->info = *info;
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++)
+    {
+      frame->info.offset[p] = params->planeParams.offset[p];
+      frame->info.stride[p] = params->planeParams.pitch[p];
+      frame->data[p]
+          = (guint8 *)params->dataPtr + params->planeParams.offset[p];
+    }
+  frame->flags = GST_TEXEL_FRAME_FLAG_NVMM
+                 | (device ? GST_TEXEL_FRAME_FLAG_NVMM_DEVICE : 0);
+  frame->buffer = gst_buffer_ref (buffer);
+}
+
+GstTexelNvmmMap
+gst_texel_nvmm_map_frame (GstElement *element, GstVideoFrame *frame,
+                          GstVideoInfo *info, GstBuffer *buffer,
+                          gboolean caps_nvmm, gint device)
+{
+  const NvBufSurface *surf;
+  gchar *why = NULL;
+
+  if (!caps_nvmm)
+    return GST_TEXEL_NVMM_NOT_NVMM;
+  memset (frame, 0, sizeof (*frame));
+  if (gst_buffer_n_memory (buffer) != 1
+      || !gst_buffer_map (buffer, &frame->map[0], GST_MAP_READ))
+    why = g_strdup ("not one memory that maps");
+  else if (frame->map[0].size < sizeof (NvBufSurface))
+    why = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes, less than an "
+                           "NvBufSurface",
+                           frame->map[0].size);
+  surf = why ? NULL : (const NvBufSurface *)frame->map[0].data;
+  if (surf && (why = texel_nvmm_surface_problem (surf, info, device)) == NULL)
+    {
+      texel_nvmm_fill_frame (frame, info, buffer, surf->surfaceList,
+                             device >= 0);
+      return GST_TEXEL_NVMM_MAPPED;
+    }
+  if (frame->map[0].memory)
+    gst_buffer_unmap (buffer, &frame->map[0]);
+  GST_ELEMENT_ERROR (element, STREAM, FORMAT,
+                     ("Cannot read this memory:NVMM buffer: %s", why),
+                     ("%" GST_PTR_FORMAT, buffer));
+  g_free (why);
+  return GST_TEXEL_NVMM_FAILED;
+}
+
+gboolean
+gst_texel_nvmm_frame (const GstVideoFrame *frame)
+{
+  return (frame->flags & GST_TEXEL_FRAME_FLAG_NVMM) != 0;
+}
+
+GstTexelFrameMemory
+gst_texel_nvmm_frames_memory (const GstVideoFrame *in, const GstVideoFrame *out)
+{
+  GstTexelFrameMemory memory = GST_TEXEL_FRAMES_HOST;
+
+  if (in->flags & GST_TEXEL_FRAME_FLAG_NVMM_DEVICE)
+    memory |= GST_TEXEL_IN_DEVICE;
+  if (out->flags & GST_TEXEL_FRAME_FLAG_NVMM_DEVICE)
+    memory |= GST_TEXEL_OUT_DEVICE;
+  return memory;
+}

@@ -1,0 +1,118 @@
+/* gst-texel: GstTexelBase and NVIDIA's memory:NVMM (NvBufSurface) frames,
+ * as Jetson's and DeepStream's elements exchange them. One unit of the
+ * base class, next to system memory, the texel host pool and CUDA memory
+ * (gsttexelcudamemory.c): libnvbufsurface loaded at run time, the NVMM
+ * caps of the sink pads, and NvBufSurfaces mapped to the element's view
+ * of a frame in place.
+ *
+ * Built with the CUDA kernels only: NVMM surfaces are GPU memory. Without
+ * them (-Dcuda=disabled) the fallbacks below leave every pad without NVMM
+ * caps.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __GST_TEXEL_NVMM_H__
+#define __GST_TEXEL_NVMM_H__
+
+#include "gsttexelbase.h"
+
+G_BEGIN_DECLS
+
+#define GST_TEXEL_CAPS_FEATURE_NVMM "memory:NVMM"
+
+/* How gst_texel_nvmm_map_frame went. */
+typedef enum
+{
+  GST_TEXEL_NVMM_NOT_NVMM = 0, /* not an NVMM frame: mapped elsewhere */
+  GST_TEXEL_NVMM_MAPPED,
+  GST_TEXEL_NVMM_FAILED /* refused, its error posted */
+} GstTexelNvmmMap;
+
+#if HAVE_CUDA
+/* Whether libnvbufsurface could be loaded (once, on first use); @status
+ * says from where, or why not. */
+gboolean gst_texel_nvmm_available (const gchar **status);
+/* Whether negotiated (fixed) @caps put frames in NVMM. */
+gboolean gst_texel_caps_nvmm (GstCaps *caps);
+/* gst_texel_base_finish_caps's first step: @result (transfer full) are
+ * caps for the pad opposite @direction. NVMM frames are read, not yet
+ * written: on the source side they become system memory; on the sink
+ * side each structure in another memory gets an NVMM twin, when the
+ * library is there. */
+GstCaps *gst_texel_nvmm_transform_caps (GstCaps *result,
+                                        GstPadDirection direction);
+/* Keeps NVMM caps out of caps and accept-caps queries while the library
+ * is missing; TRUE when @query is answered. */
+gboolean gst_texel_nvmm_caps_query (GstQuery *query);
+/* Proposes no pool for NVMM caps (NVIDIA's elements bring their own
+ * surfaces); TRUE when @query was NVMM and is answered. */
+gboolean gst_texel_nvmm_propose_allocation (GstQuery *query);
+/* Maps @buffer, an NvBufSurface of memory:NVMM @caps_nvmm says, as a frame
+ * of @info whose planes are the surface's own (no copy). @device: the
+ * element's CUDA device, -1 on the CPU path. */
+GstTexelNvmmMap gst_texel_nvmm_map_frame (GstElement *element,
+                                          GstVideoFrame *frame,
+                                          GstVideoInfo *info, GstBuffer *buffer,
+                                          gboolean caps_nvmm, gint device);
+/* Whether @frame was mapped by gst_texel_nvmm_map_frame (its planes were
+ * checked against the surface then). */
+gboolean gst_texel_nvmm_frame (const GstVideoFrame *frame);
+/* GST_TEXEL_IN_DEVICE / GST_TEXEL_OUT_DEVICE for NVMM frames whose planes
+ * are in device-accessible CUDA memory. */
+GstTexelFrameMemory gst_texel_nvmm_frames_memory (const GstVideoFrame *in,
+                                                  const GstVideoFrame *out);
+#else
+static inline gboolean
+gst_texel_nvmm_available (const gchar **status)
+{
+  *status = "built without CUDA";
+  return FALSE;
+}
+
+static inline gboolean
+gst_texel_caps_nvmm (GstCaps *caps)
+{
+  return FALSE;
+}
+
+static inline GstCaps *
+gst_texel_nvmm_transform_caps (GstCaps *result, GstPadDirection direction)
+{
+  return result;
+}
+
+static inline gboolean
+gst_texel_nvmm_caps_query (GstQuery *query)
+{
+  return FALSE;
+}
+
+static inline gboolean
+gst_texel_nvmm_propose_allocation (GstQuery *query)
+{
+  return FALSE;
+}
+
+static inline GstTexelNvmmMap
+gst_texel_nvmm_map_frame (GstElement *element, GstVideoFrame *frame,
+                          GstVideoInfo *info, GstBuffer *buffer,
+                          gboolean caps_nvmm, gint device)
+{
+  return GST_TEXEL_NVMM_NOT_NVMM;
+}
+
+static inline gboolean
+gst_texel_nvmm_frame (const GstVideoFrame *frame)
+{
+  return FALSE;
+}
+
+static inline GstTexelFrameMemory
+gst_texel_nvmm_frames_memory (const GstVideoFrame *in, const GstVideoFrame *out)
+{
+  return GST_TEXEL_FRAMES_HOST;
+}
+#endif
+
+G_END_DECLS
+#endif

@@ -1,0 +1,477 @@
+/* gst-texel: memory:NVMM (NvBufSurface) input of every element, through
+ * the stand-in libnvbufsurface (GST_TEXEL_NVBUFSURFACE_LIBRARY).
+ *
+ * Built twice:
+ *  - test-nvmm (suite 'element'): the CPU path reads NVBUF_MEM_SYSTEM
+ *    surfaces, runs without a GPU;
+ *  - test-nvmm-gpu (suite 'gpu', TEXEL_NVMM_TEST_GPU): backend=cuda reads
+ *    NVBUF_MEM_CUDA_DEVICE, _CUDA_PINNED, _CUDA_UNIFIED and _DEFAULT
+ *    surfaces in place; exits 77 without a GPU.
+ * Each pushes the same frame once in system memory and once in an NVMM
+ * surface (rows padded to the surface's pitch, planes at its offsets)
+ * through the same element and settings, and wants the outputs equal
+ * byte for byte; it also checks the caps, and that batches, surfaces the
+ * path cannot read and surfaces that do not fit the caps are refused with
+ * an error that says why. With the library missing (the test 'nvmm-absent'
+ * points GST_TEXEL_NVBUFSURFACE_LIBRARY at nothing) NVMM caps must not be
+ * negotiated.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "texel-cuda.h"
+#include "texel-frames.h"
+#include "texel-nvmm-buffers.h"
+
+#ifndef TEXEL_NVMM_TEST_GPU
+#define TEXEL_NVMM_TEST_GPU 0
+#endif
+
+typedef struct
+{
+  const gchar *factory;
+  const gchar *props; /* settings that change every pixel */
+} NvmmElement;
+
+static const NvmmElement elements[] = {
+  { "texelconvert", "video-direction=horiz" },
+  { "texeladjust", "gamma=1.3 saturation=1.2" },
+  { "texelfilter", "filter=gaussian sigma=1" },
+  { "texelwarp", "model=fisheye fx=40 fy=40 fov=90" },
+};
+
+/* The formats issue 17 names (Jetson's cameras and decoders, DeepStream's
+ * RGBA/BGRx), and the packed 4:2:2 and planar ones besides. */
+static const gchar *const formats[] = {
+  "NV12", "I420", "RGBA", "BGRx", "P010_10LE", "YUY2", "YV12", "GRAY8",
+};
+
+#if TEXEL_NVMM_TEST_GPU
+static const NvBufSurfaceMemType mem_types[] = {
+  NVBUF_MEM_CUDA_DEVICE,
+  NVBUF_MEM_CUDA_PINNED,
+  NVBUF_MEM_CUDA_UNIFIED,
+  NVBUF_MEM_DEFAULT,
+};
+#define BACKEND "cuda"
+#else
+static const NvBufSurfaceMemType mem_types[] = { NVBUF_MEM_SYSTEM };
+
+#define BACKEND "cpu"
+#endif
+
+#define WIDTH 38
+#define HEIGHT 26
+
+static gchar *
+caps_string (const gchar *format, gint width, gint height, gboolean nvmm)
+{
+  return g_strdup_printf ("video/x-raw%s, format=%s, width=%d, height=%d, "
+                          "framerate=30/1, pixel-aspect-ratio=1/1%s",
+                          nvmm ? "(memory:NVMM)" : "", format, width, height,
+                          g_str_has_prefix (format, "P010") || format[0] == 'N'
+                                  || format[0] == 'I' || format[0] == 'Y'
+                              ? ", colorimetry=bt709, chroma-site=mpeg2"
+                              : "");
+}
+
+/* texelconvert also converts and scales; the others keep the caps. */
+static gchar *
+out_caps_string (const NvmmElement *te, const gchar *format)
+{
+  if (g_str_equal (te->factory, "texelconvert"))
+    return caps_string (g_str_equal (format, "RGBA") ? "NV12" : "RGBA", 30, 20,
+                        FALSE);
+  return caps_string (format, WIDTH, HEIGHT, FALSE);
+}
+
+static GstHarness *
+nvmm_harness_new (const NvmmElement *te, const gchar *format, gboolean nvmm)
+{
+  GstElement *e = texel_test_element_new (te->factory, te->props);
+  GstHarness *h;
+  gchar *in = caps_string (format, WIDTH, HEIGHT, nvmm);
+  gchar *out = out_caps_string (te, format);
+
+  gst_util_set_object_arg (G_OBJECT (e), "backend", BACKEND);
+  h = texel_harness_new_with (e);
+  gst_harness_set_src_caps_str (h, in);
+  gst_harness_set_sink_caps_str (h, out);
+  g_free (in);
+  g_free (out);
+  return h;
+}
+
+static GstVideoInfo
+input_info (const gchar *format)
+{
+  gchar *s = caps_string (format, WIDTH, HEIGHT, FALSE);
+  GstVideoInfo info = texel_video_info_from_caps_string (s);
+
+  g_free (s);
+  return info;
+}
+
+/* The output of @te for @in (system memory), pushed as it is or in an
+ * NVMM surface of @type. */
+static GstBuffer *
+run (const NvmmElement *te, const gchar *format, GstBuffer *in, gint type,
+     GstVideoInfo *out_info)
+{
+  GstVideoInfo info = input_info (format);
+  GstHarness *h = nvmm_harness_new (te, format, type >= 0);
+  GstBuffer *buf = gst_buffer_ref (in), *out;
+  gchar *errors;
+
+  if (type >= 0)
+    {
+      gst_buffer_unref (buf);
+      buf = texel_nvmm_buffer_new (&info, in, (NvBufSurfaceMemType)type, 1);
+      fail_unless (buf != NULL, "stand-in surface of type %d", type);
+    }
+  out = texel_push_pull (h, buf);
+  errors
+      = bus_messages_text (h->element, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+  fail_unless_equals_string (errors, "");
+  g_free (errors);
+  texel_harness_out_info (h, out_info);
+  texel_harness_teardown (h);
+  return out;
+}
+
+/* Every element, format and memory type: the NVMM input's output is the
+ * system-memory input's, byte for byte. */
+GST_START_TEST (test_nvmm_matches_system)
+{
+  const NvmmElement *te = &elements[__i__];
+  GRand *rand = g_rand_new_with_seed (17);
+  guint f, t;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    {
+      GstVideoInfo info = input_info (formats[f]), out_info;
+      GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+      GstBuffer *expected = run (te, formats[f], in, -1, &out_info);
+
+      for (t = 0; t < G_N_ELEMENTS (mem_types); t++)
+        {
+          GstBuffer *got = run (te, formats[f], in, mem_types[t], &out_info);
+          GstVideoFrame a, b;
+          gchar *where = NULL;
+          guint diff;
+
+          fail_unless (
+              gst_video_frame_map (&a, &out_info, expected, GST_MAP_READ));
+          fail_unless (gst_video_frame_map (&b, &out_info, got, GST_MAP_READ));
+          diff = frames_max_diff (&a, &b, &where);
+          fail_unless (diff == 0,
+                       "%s %s, memory type %d: NVMM output differs "
+                       "by %u at %s",
+                       te->factory, formats[f], mem_types[t], diff, where);
+          g_free (where);
+          gst_video_frame_unmap (&a);
+          gst_video_frame_unmap (&b);
+          gst_buffer_unref (got);
+        }
+      GST_INFO ("%s %s: NVMM = system memory", te->factory, formats[f]);
+      gst_buffer_unref (expected);
+      gst_buffer_unref (in);
+    }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+static gboolean
+caps_have_nvmm (GstCaps *caps)
+{
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    {
+      GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+      if (f && !gst_caps_features_is_any (f)
+          && gst_caps_features_contains (f, "memory:NVMM"))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* NVMM on the sink pad (template and query), never on the source pad:
+ * NVMM frames are read, not yet written. */
+GST_START_TEST (test_nvmm_caps)
+{
+  GstElement *e = texel_test_element_new (elements[__i__].factory, NULL);
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  GstPad *src = gst_element_get_static_pad (e, "src");
+  GstCaps *caps, *nvmm;
+  gchar *s = caps_string ("NV12", WIDTH, HEIGHT, TRUE);
+
+  caps = gst_pad_get_pad_template_caps (sink);
+  fail_unless (caps_have_nvmm (caps));
+  gst_caps_unref (caps);
+  caps = gst_pad_get_pad_template_caps (src);
+  fail_if (caps_have_nvmm (caps));
+  gst_caps_unref (caps);
+  caps = gst_pad_query_caps (sink, NULL);
+  fail_unless (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+  caps = gst_pad_query_caps (src, NULL);
+  fail_if (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+  nvmm = gst_caps_from_string (s);
+  fail_unless (gst_pad_query_accept_caps (sink, nvmm));
+  fail_if (gst_pad_query_accept_caps (src, nvmm));
+  gst_caps_unref (nvmm);
+  g_free (s);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* Pushes @buf (kept: the caller restores its surface before freeing it)
+ * into texelconvert taking NV12 NVMM; returns the error posted (free
+ * it). */
+static gchar *
+push_refused (GstBuffer *buf)
+{
+  GstHarness *h = nvmm_harness_new (&elements[0], "NV12", TRUE);
+  GstBuffer *out;
+  gchar *errors;
+
+  gst_harness_push (h, gst_buffer_ref (buf));
+  out = gst_harness_try_pull (h);
+  fail_if (out != NULL, "a refused surface gave a frame");
+  errors = bus_messages_text (h->element, GST_MESSAGE_ERROR);
+  texel_harness_teardown (h);
+  return errors;
+}
+
+typedef void (*SurfaceChange) (NvBufSurface *surf, gboolean undo);
+
+static void
+change_batch (NvBufSurface *surf, gboolean undo)
+{
+  surf->numFilled = undo ? 1 : 2;
+}
+
+static void
+change_mem_type (NvBufSurface *surf, gboolean undo)
+{
+  /* Never read: refused before (device memory on the CPU path, system
+   * memory on the GPU path). */
+  surf->memType = undo                  ? mem_types[0]
+                  : TEXEL_NVMM_TEST_GPU ? NVBUF_MEM_SYSTEM
+                                        : NVBUF_MEM_CUDA_DEVICE;
+}
+
+static void
+change_surface_array (NvBufSurface *surf, gboolean undo)
+{
+  surf->memType = undo ? mem_types[0] : NVBUF_MEM_SURFACE_ARRAY;
+}
+
+static void
+change_layout (NvBufSurface *surf, gboolean undo)
+{
+  surf->surfaceList->layout
+      = undo ? NVBUF_LAYOUT_PITCH : NVBUF_LAYOUT_BLOCK_LINEAR;
+}
+
+static void
+change_format (NvBufSurface *surf, gboolean undo)
+{
+  surf->surfaceList->colorFormat
+      = undo ? NVBUF_COLOR_FORMAT_NV12 : NVBUF_COLOR_FORMAT_NV21;
+}
+
+static void
+change_pitch (NvBufSurface *surf, gboolean undo)
+{
+  static guint32 pitch;
+
+  if (!undo)
+    pitch = surf->surfaceList->planeParams.pitch[1];
+  surf->surfaceList->planeParams.pitch[1] = undo ? pitch : WIDTH - 2;
+}
+
+static void
+change_size (NvBufSurface *surf, gboolean undo)
+{
+  static guint32 size;
+
+  const NvBufSurfacePlaneParams *pp = &surf->surfaceList->planeParams;
+
+  if (!undo)
+    size = surf->surfaceList->dataSize;
+  /* The last chroma row ends one byte past the memory. */
+  surf->surfaceList->dataSize
+      = undo ? size
+             : pp->offset[1] + pp->pitch[1] * (HEIGHT / 2 - 1) + WIDTH - 1;
+}
+
+static const struct
+{
+  SurfaceChange change;
+  const gchar *message;
+} refusals[] = {
+  { change_batch, "a batch of 1 surfaces (2 filled)" },
+  { change_mem_type,
+    TEXEL_NVMM_TEST_GPU
+        ? "NVBUF_MEM_SYSTEM surfaces are read on the CPU path only"
+        : "NVBUF_MEM_CUDA_DEVICE surfaces are read on the GPU only" },
+  { change_surface_array, "NVBUF_MEM_SURFACE_ARRAY surfaces are not read yet" },
+  { change_layout, "block-linear surfaces are not read yet" },
+  { change_format, "is not the caps' NV12" },
+  { change_pitch, "plane 1 (offset" },
+  { change_size, "plane 1 (offset" },
+};
+
+/* Surfaces the element cannot read are refused, none read out of bounds,
+ * with an error that says why. */
+GST_START_TEST (test_nvmm_refused)
+{
+  GstVideoInfo info = input_info ("NV12");
+  GRand *rand = g_rand_new_with_seed (3);
+  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+  GstBuffer *buf = texel_nvmm_buffer_new (&info, in, mem_types[0], 1);
+  NvBufSurface *surf = texel_nvmm_buffer_surface (buf);
+  gchar *errors;
+
+  refusals[__i__].change (surf, FALSE);
+  errors = push_refused (buf);
+  refusals[__i__].change (surf, TRUE);
+  fail_unless (strstr (errors, "Cannot read this memory:NVMM buffer")
+                   && strstr (errors, refusals[__i__].message),
+               "%s", errors);
+  g_free (errors);
+  gst_buffer_unref (buf);
+  gst_buffer_unref (in);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* A real batch (two surfaces, both filled) is refused too. */
+GST_START_TEST (test_nvmm_batch)
+{
+  GstVideoInfo info = input_info ("NV12");
+  GRand *rand = g_rand_new_with_seed (5);
+  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+  GstBuffer *buf = texel_nvmm_buffer_new (&info, in, mem_types[0], 2);
+  gchar *errors = push_refused (buf);
+
+  fail_unless (strstr (errors, "a batch of 2 surfaces") != NULL, "%s", errors);
+  g_free (errors);
+  gst_buffer_unref (buf);
+  gst_buffer_unref (in);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Without libnvbufsurface no pad takes NVMM. */
+GST_START_TEST (test_nvmm_absent)
+{
+  GstElement *e = texel_test_element_new (elements[__i__].factory, NULL);
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  gchar *s = caps_string ("NV12", WIDTH, HEIGHT, TRUE);
+  GstCaps *caps = gst_pad_query_caps (sink, NULL), *nvmm;
+
+  fail_if (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+  nvmm = gst_caps_from_string (s);
+  fail_if (gst_pad_query_accept_caps (sink, nvmm));
+  gst_caps_unref (nvmm);
+  g_free (s);
+  gst_object_unref (sink);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+static Suite *
+nvmm_suite (gboolean absent)
+{
+  Suite *s = suite_create ("nvmm");
+  TCase *tc;
+
+  if (absent)
+    {
+      tc = texel_suite_add_tcase (s, "absent", 0);
+      tcase_add_loop_test (tc, test_nvmm_absent, 0, G_N_ELEMENTS (elements));
+      return s;
+    }
+  tc = texel_suite_add_tcase (s, "input", 300);
+  tcase_add_loop_test (tc, test_nvmm_matches_system, 0,
+                       G_N_ELEMENTS (elements));
+  tc = texel_suite_add_tcase (s, "caps", 0);
+  tcase_add_loop_test (tc, test_nvmm_caps, 0, G_N_ELEMENTS (elements));
+  tc = texel_suite_add_tcase (s, "refused", 0);
+  tcase_add_loop_test (tc, test_nvmm_refused, 0, G_N_ELEMENTS (refusals));
+  tcase_add_test (tc, test_nvmm_batch);
+  return s;
+}
+
+#if TEXEL_NVMM_TEST_GPU
+/* Asks in a child process: the tests run in forked children, and CUDA
+ * does not survive a fork. */
+static gint
+probe_gpus (void)
+{
+  pid_t pid = fork ();
+  int status = 0;
+
+  if (pid < 0)
+    return 0;
+  if (pid == 0)
+    {
+      int n = 0;
+      int r = texel_cuda_device_count (&n);
+
+      if (r < 0)
+        g_printerr ("no usable CUDA device: %s\n", texel_cuda_error_string (r));
+      _exit (r < 0 ? 0 : MIN (n, 100));
+    }
+  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
+    return 0;
+  return WEXITSTATUS (status);
+}
+#endif
+
+int
+main (int argc, char **argv)
+{
+  const gchar *lib = g_getenv ("GST_TEXEL_NVBUFSURFACE_LIBRARY");
+  gboolean absent = !lib || !g_file_test (lib, G_FILE_TEST_EXISTS);
+  SRunner *sr;
+  int failed;
+
+  texel_check_init (&argc, &argv);
+#if TEXEL_NVMM_TEST_GPU
+  if (probe_gpus () <= 0)
+    {
+      g_print ("SKIP: NVMM on the GPU needs a CUDA GPU\n");
+      return 77;
+    }
+#endif
+  sr = srunner_create (nvmm_suite (absent));
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? 1 : 0;
+}
