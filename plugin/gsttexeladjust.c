@@ -162,7 +162,7 @@ gst_texel_adjust_tone_map_get_type (void)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_SINK_CAPS));
+    GST_STATIC_CAPS (GST_TEXEL_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_TEXEL_CAPS));

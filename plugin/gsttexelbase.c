@@ -339,8 +339,10 @@ static gboolean
 gst_texel_base_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
-  if (gst_texel_nvmm_propose_allocation (query))
+  if (gst_texel_nvmm_allocation_caps (query)) {
+    gst_texel_nvmm_propose_allocation (query);
     return TRUE;
+  }
   if (PRIV (trans)->cuda && !gst_base_transform_is_passthrough (trans))
     return gst_texel_base_propose_pools (GST_TEXEL_BASE (trans), query);
   return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
@@ -350,6 +352,8 @@ gst_texel_base_propose_allocation (GstBaseTransform * trans,
 static gboolean
 gst_texel_base_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
+  if (gst_texel_nvmm_allocation_caps (query))
+    return gst_texel_nvmm_decide_allocation (GST_TEXEL_BASE (trans), query);
   if (PRIV (trans)->cuda)
     return gst_texel_base_decide_pool (GST_TEXEL_BASE (trans), query);
   return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)

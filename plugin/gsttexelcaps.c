@@ -204,7 +204,7 @@ gst_texel_base_finish_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * result,
     GstCaps * filter)
 {
-  result = gst_texel_nvmm_transform_caps (result, direction);
+  result = gst_texel_nvmm_transform_caps (result);
   result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans), direction,
       result);
   if (filter) {

@@ -159,10 +159,10 @@ gst_texel_base_map_frame (GstTexelBase * self, GstVideoFrame * frame,
   GstTexelNvmmMap nvmm;
   gchar *why;
 
-  /* Both callers map the input as &in_info. */
+  /* Every caller maps the input as &in_info and the output as &out_info. */
   nvmm = gst_texel_nvmm_map_frame (GST_ELEMENT_CAST (self), frame, info,
-      buffer, info == &GST_VIDEO_FILTER (self)->in_info && priv->in_caps_nvmm,
-      priv->cuda ? priv->active_device : -1);
+      buffer, info == &GST_VIDEO_FILTER (self)->in_info ? priv->in_caps_nvmm
+      : priv->out_caps_nvmm, priv->cuda ? priv->active_device : -1);
   if (nvmm != GST_TEXEL_NVMM_NOT_NVMM)
     return nvmm == GST_TEXEL_NVMM_MAPPED;
   if (meta && (why = gst_texel_meta_mismatch (meta, info)) != NULL) {

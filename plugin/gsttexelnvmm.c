@@ -151,32 +151,25 @@ gst_texel_caps_nvmm (GstCaps *caps)
   return gst_texel_caps_in_memory (caps, GST_TEXEL_CAPS_FEATURE_NVMM);
 }
 
-/* @caps (transfer full) with each NVMM structure in @features instead
- * (transfer full; NULL: dropped). */
+/* @caps (transfer full) without its NVMM structures. */
 static GstCaps *
-texel_caps_replace_nvmm (GstCaps *caps, GstCapsFeatures *features)
+texel_caps_drop_nvmm (GstCaps *caps)
 {
   GstCaps *result = gst_caps_new_empty ();
   guint i;
 
   for (i = 0; i < gst_caps_get_size (caps); i++)
-    {
-      GstCapsFeatures *f = gst_caps_get_features (caps, i);
-
-      if (texel_features_nvmm (f) && !features)
-        continue;
+    if (!texel_features_nvmm (gst_caps_get_features (caps, i)))
       result = gst_caps_merge_structure_full (
           result, gst_structure_copy (gst_caps_get_structure (caps, i)),
-          gst_caps_features_copy (texel_features_nvmm (f) ? features : f));
-    }
+          gst_caps_features_copy (gst_caps_get_features (caps, i)));
   gst_caps_unref (caps);
-  if (features)
-    gst_caps_features_free (features);
   return result;
 }
 
-/* @caps (transfer full) followed by an NVMM twin of each structure in
- * system memory: every texel format has an NvBufSurface colour format. */
+/* @caps (transfer full) followed by the twin of each structure in system
+ * memory or NVMM in the other: every texel format has an NvBufSurface
+ * colour format. */
 static GstCaps *
 texel_caps_add_nvmm (GstCaps *caps)
 {
@@ -184,25 +177,30 @@ texel_caps_add_nvmm (GstCaps *caps)
   guint i;
 
   for (i = 0; i < gst_caps_get_size (caps); i++)
-    if (gst_caps_features_is_equal (gst_caps_get_features (caps, i),
-                                    GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
-      twins = gst_caps_merge_structure_full (
-          twins, gst_structure_copy (gst_caps_get_structure (caps, i)),
-          gst_caps_features_new (GST_TEXEL_CAPS_FEATURE_NVMM, NULL));
+    {
+      GstCapsFeatures *f = gst_caps_get_features (caps, i);
+      const gchar *other = NULL;
+
+      if (gst_caps_features_is_equal (f,
+                                      GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+        other = GST_TEXEL_CAPS_FEATURE_NVMM;
+      else if (texel_features_nvmm (f) && gst_caps_features_get_size (f) == 1)
+        other = GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY;
+      if (other)
+        twins = gst_caps_merge_structure_full (
+            twins, gst_structure_copy (gst_caps_get_structure (caps, i)),
+            gst_caps_features_new (other, NULL));
+    }
   return gst_caps_merge (caps, twins);
 }
 
 GstCaps *
-gst_texel_nvmm_transform_caps (GstCaps *result, GstPadDirection direction)
+gst_texel_nvmm_transform_caps (GstCaps *result)
 {
   if (gst_caps_is_any (result) || gst_caps_is_empty (result))
     return result;
-  if (direction == GST_PAD_SINK)
-    return texel_caps_replace_nvmm (
-        result,
-        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY, NULL));
   if (!gst_texel_nvmm_available (NULL))
-    return texel_caps_replace_nvmm (result, NULL);
+    return texel_caps_drop_nvmm (result);
   return texel_caps_add_nvmm (result);
 }
 
@@ -226,7 +224,7 @@ gst_texel_nvmm_caps_query (GstQuery *query)
       gst_query_parse_caps_result (query, &caps);
       if (gst_texel_caps_have_memory (caps, GST_TEXEL_CAPS_FEATURE_NVMM))
         {
-          caps = texel_caps_replace_nvmm (gst_caps_ref (caps), NULL);
+          caps = texel_caps_drop_nvmm (gst_caps_ref (caps));
           gst_query_set_caps_result (query, caps);
           gst_caps_unref (caps);
         }
@@ -235,73 +233,85 @@ gst_texel_nvmm_caps_query (GstQuery *query)
 }
 
 gboolean
-gst_texel_nvmm_propose_allocation (GstQuery *query)
+gst_texel_nvmm_allocation_caps (GstQuery *query)
 {
   GstCaps *caps;
 
   gst_query_parse_allocation (query, &caps, NULL);
-  if (!gst_texel_caps_nvmm (caps))
-    return FALSE;
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  return TRUE;
+  return gst_texel_caps_nvmm (caps);
 }
 
-/* Whether a surface of @color holds frames of @format: the same memory
- * layout (NVIDIA's elements call NV12_10LE P010_10LE in their caps); the
- * _ER / _709 / _2020 variants differ only in what the caps' colorimetry
- * says. */
+void
+gst_texel_nvmm_propose_allocation (GstQuery *query)
+{
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+}
+
+/* The NvBufSurface colour formats of each texel format's memory layout,
+ * the one the element creates first (NVIDIA's elements call NV12_10LE
+ * P010_10LE in their caps); the _ER / _709 / _2020 variants differ only in
+ * what the caps' colorimetry says. */
+static const struct
+{
+  GstVideoFormat format;
+  NvBufSurfaceColorFormat colors[5]; /* up to the first INVALID (0) */
+} texel_nvmm_formats[] = {
+  { GST_VIDEO_FORMAT_GRAY8, { NVBUF_COLOR_FORMAT_GRAY8 } },
+  { GST_VIDEO_FORMAT_I420,
+    { NVBUF_COLOR_FORMAT_YUV420, NVBUF_COLOR_FORMAT_YUV420_ER,
+      NVBUF_COLOR_FORMAT_YUV420_709, NVBUF_COLOR_FORMAT_YUV420_709_ER,
+      NVBUF_COLOR_FORMAT_YUV420_2020 } },
+  { GST_VIDEO_FORMAT_YV12,
+    { NVBUF_COLOR_FORMAT_YVU420, NVBUF_COLOR_FORMAT_YVU420_ER } },
+  { GST_VIDEO_FORMAT_NV12,
+    { NVBUF_COLOR_FORMAT_NV12, NVBUF_COLOR_FORMAT_NV12_ER,
+      NVBUF_COLOR_FORMAT_NV12_709, NVBUF_COLOR_FORMAT_NV12_709_ER,
+      NVBUF_COLOR_FORMAT_NV12_2020 } },
+  { GST_VIDEO_FORMAT_NV21,
+    { NVBUF_COLOR_FORMAT_NV21, NVBUF_COLOR_FORMAT_NV21_ER } },
+  { GST_VIDEO_FORMAT_UYVY,
+    { NVBUF_COLOR_FORMAT_UYVY, NVBUF_COLOR_FORMAT_UYVY_ER } },
+  { GST_VIDEO_FORMAT_YUY2,
+    { NVBUF_COLOR_FORMAT_YUYV, NVBUF_COLOR_FORMAT_YUYV_ER } },
+  { GST_VIDEO_FORMAT_P010_10LE,
+    { NVBUF_COLOR_FORMAT_NV12_10LE, NVBUF_COLOR_FORMAT_NV12_10LE_ER,
+      NVBUF_COLOR_FORMAT_NV12_10LE_709, NVBUF_COLOR_FORMAT_NV12_10LE_709_ER,
+      NVBUF_COLOR_FORMAT_NV12_10LE_2020 } },
+  { GST_VIDEO_FORMAT_RGBA, { NVBUF_COLOR_FORMAT_RGBA } },
+  { GST_VIDEO_FORMAT_BGRA, { NVBUF_COLOR_FORMAT_BGRA } },
+  { GST_VIDEO_FORMAT_ARGB, { NVBUF_COLOR_FORMAT_ARGB } },
+  { GST_VIDEO_FORMAT_ABGR, { NVBUF_COLOR_FORMAT_ABGR } },
+  { GST_VIDEO_FORMAT_RGBx, { NVBUF_COLOR_FORMAT_RGBx } },
+  { GST_VIDEO_FORMAT_BGRx, { NVBUF_COLOR_FORMAT_BGRx } },
+  { GST_VIDEO_FORMAT_RGB, { NVBUF_COLOR_FORMAT_RGB } },
+  { GST_VIDEO_FORMAT_BGR, { NVBUF_COLOR_FORMAT_BGR } },
+};
+
+/* The colour formats of @format's layout, or NULL. */
+static const NvBufSurfaceColorFormat *
+texel_nvmm_colors (GstVideoFormat format)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (texel_nvmm_formats); i++)
+    if (texel_nvmm_formats[i].format == format)
+      return texel_nvmm_formats[i].colors;
+  return NULL;
+}
+
+/* Whether a surface of @color holds frames of @format. */
 static gboolean
 texel_nvmm_format_matches (GstVideoFormat format, NvBufSurfaceColorFormat c)
 {
-  switch (format)
-    {
-      case GST_VIDEO_FORMAT_GRAY8:
-        return c == NVBUF_COLOR_FORMAT_GRAY8;
-      case GST_VIDEO_FORMAT_I420:
-        return c == NVBUF_COLOR_FORMAT_YUV420
-               || c == NVBUF_COLOR_FORMAT_YUV420_ER
-               || c == NVBUF_COLOR_FORMAT_YUV420_709
-               || c == NVBUF_COLOR_FORMAT_YUV420_709_ER
-               || c == NVBUF_COLOR_FORMAT_YUV420_2020;
-      case GST_VIDEO_FORMAT_YV12:
-        return c == NVBUF_COLOR_FORMAT_YVU420
-               || c == NVBUF_COLOR_FORMAT_YVU420_ER;
-      case GST_VIDEO_FORMAT_NV12:
-        return c == NVBUF_COLOR_FORMAT_NV12 || c == NVBUF_COLOR_FORMAT_NV12_ER
-               || c == NVBUF_COLOR_FORMAT_NV12_709
-               || c == NVBUF_COLOR_FORMAT_NV12_709_ER
-               || c == NVBUF_COLOR_FORMAT_NV12_2020;
-      case GST_VIDEO_FORMAT_NV21:
-        return c == NVBUF_COLOR_FORMAT_NV21 || c == NVBUF_COLOR_FORMAT_NV21_ER;
-      case GST_VIDEO_FORMAT_UYVY:
-        return c == NVBUF_COLOR_FORMAT_UYVY || c == NVBUF_COLOR_FORMAT_UYVY_ER;
-      case GST_VIDEO_FORMAT_YUY2:
-        return c == NVBUF_COLOR_FORMAT_YUYV || c == NVBUF_COLOR_FORMAT_YUYV_ER;
-      case GST_VIDEO_FORMAT_P010_10LE:
-        return c == NVBUF_COLOR_FORMAT_NV12_10LE
-               || c == NVBUF_COLOR_FORMAT_NV12_10LE_ER
-               || c == NVBUF_COLOR_FORMAT_NV12_10LE_709
-               || c == NVBUF_COLOR_FORMAT_NV12_10LE_709_ER
-               || c == NVBUF_COLOR_FORMAT_NV12_10LE_2020;
-      case GST_VIDEO_FORMAT_RGBA:
-        return c == NVBUF_COLOR_FORMAT_RGBA;
-      case GST_VIDEO_FORMAT_BGRA:
-        return c == NVBUF_COLOR_FORMAT_BGRA;
-      case GST_VIDEO_FORMAT_ARGB:
-        return c == NVBUF_COLOR_FORMAT_ARGB;
-      case GST_VIDEO_FORMAT_ABGR:
-        return c == NVBUF_COLOR_FORMAT_ABGR;
-      case GST_VIDEO_FORMAT_RGBx:
-        return c == NVBUF_COLOR_FORMAT_RGBx;
-      case GST_VIDEO_FORMAT_BGRx:
-        return c == NVBUF_COLOR_FORMAT_BGRx;
-      case GST_VIDEO_FORMAT_RGB:
-        return c == NVBUF_COLOR_FORMAT_RGB;
-      case GST_VIDEO_FORMAT_BGR:
-        return c == NVBUF_COLOR_FORMAT_BGR;
-      default:
-        return FALSE;
-    }
+  const NvBufSurfaceColorFormat *colors = texel_nvmm_colors (format);
+  guint i;
+
+  for (i = 0; colors && i < G_N_ELEMENTS (texel_nvmm_formats[0].colors)
+              && colors[i] != NVBUF_COLOR_FORMAT_INVALID;
+       i++)
+    if (colors[i] == c)
+      return TRUE;
+  return FALSE;
 }
 
 static const gchar *
@@ -505,4 +515,123 @@ gst_texel_nvmm_frames_memory (const GstVideoFrame *in, const GstVideoFrame *out)
   if (out->flags & GST_TEXEL_FRAME_FLAG_NVMM_DEVICE)
     memory |= GST_TEXEL_OUT_DEVICE;
   return memory;
+}
+
+/* NVMM output: a pool of NvBufSurfaces made by libnvbufsurface, one per
+ * buffer, as NVIDIA's elements hand them on (the buffer's one memory maps
+ * to the surface). Pitch-linear, in CUDA device memory on the GPU path
+ * (DeepStream's on a discrete GPU) and system memory on the CPU path.
+ * Jetson's encoders and display take surface arrays, which are not made
+ * yet. */
+#define TEXEL_TYPE_NVMM_POOL (texel_nvmm_pool_get_type ())
+G_DECLARE_FINAL_TYPE (TexelNvmmPool, texel_nvmm_pool, TEXEL, NVMM_POOL,
+                      GstBufferPool)
+
+struct _TexelNvmmPool
+{
+  GstBufferPool parent;
+  NvBufSurfaceCreateParams params;
+};
+
+G_DEFINE_TYPE (TexelNvmmPool, texel_nvmm_pool, GST_TYPE_BUFFER_POOL)
+
+static gboolean
+texel_nvmm_pool_set_config (GstBufferPool *pool, GstStructure *config)
+{
+  TexelNvmmPool *self = TEXEL_NVMM_POOL (pool);
+  const NvBufSurfaceColorFormat *colors;
+  GstCaps *caps = NULL;
+  GstVideoInfo info;
+
+  if (!gst_buffer_pool_config_get_params (config, &caps, NULL, NULL, NULL)
+      || !caps || !gst_video_info_from_caps (&info, caps)
+      || !(colors = texel_nvmm_colors (GST_VIDEO_INFO_FORMAT (&info))))
+    return FALSE;
+  self->params.width = GST_VIDEO_INFO_WIDTH (&info);
+  self->params.height = GST_VIDEO_INFO_HEIGHT (&info);
+  self->params.colorFormat = colors[0];
+  self->params.layout = NVBUF_LAYOUT_PITCH;
+  return GST_BUFFER_POOL_CLASS (texel_nvmm_pool_parent_class)
+      ->set_config (pool, config);
+}
+
+static void
+texel_nvmm_destroy (gpointer surf)
+{
+  texel_nvmm_library ()->api.destroy (surf);
+}
+
+static GstFlowReturn
+texel_nvmm_pool_alloc_buffer (GstBufferPool *pool, GstBuffer **buffer,
+                              GstBufferPoolAcquireParams *params)
+{
+  TexelNvmmPool *self = TEXEL_NVMM_POOL (pool);
+  NvBufSurfaceCreateParams create = self->params;
+  NvBufSurface *surf = NULL;
+  int err = texel_nvmm_library ()->api.create (&surf, 1, &create);
+
+  if (err != 0 || !surf)
+    {
+      GST_WARNING_OBJECT (pool,
+                          "NvBufSurfaceCreate (%ux%u, colour format "
+                          "%d, %s, GPU %u) failed: %d",
+                          create.width, create.height, create.colorFormat,
+                          texel_nvmm_mem_type_name (create.memType),
+                          create.gpuId, err);
+      return GST_FLOW_ERROR;
+    }
+  surf->numFilled = 1;
+  *buffer = gst_buffer_new ();
+  gst_buffer_append_memory (
+      *buffer,
+      gst_memory_new_wrapped (0, surf, sizeof (NvBufSurface), 0,
+                              sizeof (NvBufSurface), surf, texel_nvmm_destroy));
+  return GST_FLOW_OK;
+}
+
+static void
+texel_nvmm_pool_class_init (TexelNvmmPoolClass *klass)
+{
+  GstBufferPoolClass *pool_class = GST_BUFFER_POOL_CLASS (klass);
+
+  pool_class->set_config = texel_nvmm_pool_set_config;
+  pool_class->alloc_buffer = texel_nvmm_pool_alloc_buffer;
+}
+
+static void
+texel_nvmm_pool_init (TexelNvmmPool *self)
+{
+}
+
+gboolean
+gst_texel_nvmm_decide_allocation (GstTexelBase *self, GstQuery *query)
+{
+  gint device = PRIV (self)->cuda ? PRIV (self)->active_device : -1;
+  guint min = gst_texel_base_pool_min (self);
+  TexelNvmmPool *pool;
+  GstStructure *config;
+  GstCaps *caps;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  pool = g_object_new (TEXEL_TYPE_NVMM_POOL, NULL);
+  gst_object_ref_sink (pool);
+  pool->params.memType = device >= 0 ? NVBUF_MEM_CUDA_DEVICE : NVBUF_MEM_SYSTEM;
+  pool->params.gpuId = MAX (device, 0);
+  config = gst_buffer_pool_get_config (GST_BUFFER_POOL (pool));
+  gst_buffer_pool_config_set_params (config, caps, sizeof (NvBufSurface), min,
+                                     0);
+  if (!gst_buffer_pool_set_config (GST_BUFFER_POOL (pool), config))
+    {
+      GST_WARNING_OBJECT (self, "no NVMM pool for %" GST_PTR_FORMAT, caps);
+      gst_object_unref (pool);
+      return FALSE;
+    }
+  /* Ours, whatever downstream offered: its surfaces (a surface array on a
+   * Jetson) may be memory the kernels cannot write. */
+  while (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_remove_nth_allocation_pool (query, 0);
+  gst_query_add_allocation_pool (query, GST_BUFFER_POOL (pool),
+                                 sizeof (NvBufSurface), min, 0);
+  gst_object_unref (pool);
+  return TRUE;
 }

@@ -2,8 +2,8 @@
  * as Jetson's and DeepStream's elements exchange them. One unit of the
  * base class, next to system memory, the texel host pool and CUDA memory
  * (gsttexelcudamemory.c): libnvbufsurface loaded at run time, the NVMM
- * caps of the sink pads, and NvBufSurfaces mapped to the element's view
- * of a frame in place.
+ * caps, NvBufSurfaces mapped to the element's view of a frame in place,
+ * and pools of NvBufSurfaces for NVMM output.
  *
  * Built with the CUDA kernels only: NVMM surfaces are GPU memory. Without
  * them (-Dcuda=disabled) the fallbacks below leave every pad without NVMM
@@ -17,8 +17,6 @@
 #include "gsttexelbase.h"
 
 G_BEGIN_DECLS
-
-#define GST_TEXEL_CAPS_FEATURE_NVMM "memory:NVMM"
 
 /* How gst_texel_nvmm_map_frame went. */
 typedef enum
@@ -34,22 +32,28 @@ typedef enum
 gboolean gst_texel_nvmm_available (const gchar **status);
 /* Whether negotiated (fixed) @caps put frames in NVMM. */
 gboolean gst_texel_caps_nvmm (GstCaps *caps);
-/* gst_texel_base_finish_caps's first step: @result (transfer full) are
- * caps for the pad opposite @direction. NVMM frames are read, not yet
- * written: on the source side they become system memory; on the sink
- * side each structure in another memory gets an NVMM twin, when the
- * library is there. */
-GstCaps *gst_texel_nvmm_transform_caps (GstCaps *result,
-                                        GstPadDirection direction);
+/* gst_texel_base_finish_caps's first step: @result (transfer full)
+ * followed by the NVMM twin of each structure in system memory and the
+ * system-memory twin of each NVMM structure, where the library is there;
+ * without NVMM structures where it is not. */
+GstCaps *gst_texel_nvmm_transform_caps (GstCaps *result);
 /* Keeps NVMM caps out of caps and accept-caps queries while the library
  * is missing; TRUE when @query is answered. */
 gboolean gst_texel_nvmm_caps_query (GstQuery *query);
-/* Proposes no pool for NVMM caps (NVIDIA's elements bring their own
- * surfaces); TRUE when @query was NVMM and is answered. */
-gboolean gst_texel_nvmm_propose_allocation (GstQuery *query);
-/* Maps @buffer, an NvBufSurface of memory:NVMM @caps_nvmm says, as a frame
- * of @info whose planes are the surface's own (no copy). @device: the
- * element's CUDA device, -1 on the CPU path. */
+/* Whether the caps of allocation query @query are NVMM. */
+gboolean gst_texel_nvmm_allocation_caps (GstQuery *query);
+/* For NVMM caps: proposes no pool upstream (NVIDIA's elements bring their
+ * own surfaces), only the video meta. */
+void gst_texel_nvmm_propose_allocation (GstQuery *query);
+/* For NVMM caps: a pool of our own NvBufSurfaces, pitch-linear, in CUDA
+ * device memory of the element's device (on the CPU path, system memory),
+ * as many as the element's other pools hold at least, alone in @query.
+ * FALSE (warned) when it cannot be set up. */
+gboolean gst_texel_nvmm_decide_allocation (GstTexelBase *self, GstQuery *query);
+/* Maps @buffer, an NvBufSurface where @caps_nvmm says the caps are
+ * memory:NVMM, as a frame of @info whose planes are the surface's own (no
+ * copy), for reading or writing. @device: the element's CUDA device, -1 on
+ * the CPU path. */
 GstTexelNvmmMap gst_texel_nvmm_map_frame (GstElement *element,
                                           GstVideoFrame *frame,
                                           GstVideoInfo *info, GstBuffer *buffer,
@@ -76,7 +80,7 @@ gst_texel_caps_nvmm (GstCaps *caps)
 }
 
 static inline GstCaps *
-gst_texel_nvmm_transform_caps (GstCaps *result, GstPadDirection direction)
+gst_texel_nvmm_transform_caps (GstCaps *result)
 {
   return result;
 }
@@ -88,7 +92,18 @@ gst_texel_nvmm_caps_query (GstQuery *query)
 }
 
 static inline gboolean
+gst_texel_nvmm_allocation_caps (GstQuery *query)
+{
+  return FALSE;
+}
+
+static inline void
 gst_texel_nvmm_propose_allocation (GstQuery *query)
+{
+}
+
+static inline gboolean
+gst_texel_nvmm_decide_allocation (GstTexelBase *self, GstQuery *query)
 {
   return FALSE;
 }

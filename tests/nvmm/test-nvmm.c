@@ -88,21 +88,24 @@ caps_string (const gchar *format, gint width, gint height, gboolean nvmm)
 
 /* texelconvert also converts and scales; the others keep the caps. */
 static gchar *
-out_caps_string (const NvmmElement *te, const gchar *format)
+out_caps_string (const NvmmElement *te, const gchar *format, gboolean nvmm)
 {
   if (g_str_equal (te->factory, "texelconvert"))
     return caps_string (g_str_equal (format, "RGBA") ? "NV12" : "RGBA", 30, 20,
-                        FALSE);
-  return caps_string (format, WIDTH, HEIGHT, FALSE);
+                        nvmm);
+  return caps_string (format, WIDTH, HEIGHT, nvmm);
 }
 
+/* @te's harness, from @format frames in NVMM (@in_nvmm) or system memory
+ * to NVMM (@out_nvmm) or system memory. */
 static GstHarness *
-nvmm_harness_new (const NvmmElement *te, const gchar *format, gboolean nvmm)
+nvmm_harness_new (const NvmmElement *te, const gchar *format, gboolean in_nvmm,
+                  gboolean out_nvmm)
 {
   GstElement *e = texel_test_element_new (te->factory, te->props);
   GstHarness *h;
-  gchar *in = caps_string (format, WIDTH, HEIGHT, nvmm);
-  gchar *out = out_caps_string (te, format);
+  gchar *in = caps_string (format, WIDTH, HEIGHT, in_nvmm);
+  gchar *out = out_caps_string (te, format, out_nvmm);
 
   gst_util_set_object_arg (G_OBJECT (e), "backend", BACKEND);
   h = texel_harness_new_with (e);
@@ -123,22 +126,29 @@ input_info (const gchar *format)
   return info;
 }
 
-/* The output of @te for @in (system memory), pushed as it is or in an
- * NVMM surface of @type. */
+/* The output memory type the element's NVMM pool must make. */
+#if TEXEL_NVMM_TEST_GPU
+#define OUTPUT_MEM_TYPE NVBUF_MEM_CUDA_DEVICE
+#else
+#define OUTPUT_MEM_TYPE NVBUF_MEM_SYSTEM
+#endif
+
+/* @in (system memory) pushed into @h as it is (@in_type -1) or in an NVMM
+ * surface of @in_type; the output, in system memory (copied out of its
+ * surface where the output is NVMM). */
 static GstBuffer *
-run (const NvmmElement *te, const gchar *format, GstBuffer *in, gint type,
-     GstVideoInfo *out_info)
+push_pull (GstHarness *h, const gchar *format, GstBuffer *in, gint in_type,
+           gboolean out_nvmm, GstVideoInfo *out_info)
 {
   GstVideoInfo info = input_info (format);
-  GstHarness *h = nvmm_harness_new (te, format, type >= 0);
   GstBuffer *buf = gst_buffer_ref (in), *out;
   gchar *errors;
 
-  if (type >= 0)
+  if (in_type >= 0)
     {
       gst_buffer_unref (buf);
-      buf = texel_nvmm_buffer_new (&info, in, (NvBufSurfaceMemType)type, 1);
-      fail_unless (buf != NULL, "stand-in surface of type %d", type);
+      buf = texel_nvmm_buffer_new (&info, in, (NvBufSurfaceMemType)in_type, 1);
+      fail_unless (buf != NULL, "stand-in surface of type %d", in_type);
     }
   out = texel_push_pull (h, buf);
   errors
@@ -146,12 +156,53 @@ run (const NvmmElement *te, const gchar *format, GstBuffer *in, gint type,
   fail_unless_equals_string (errors, "");
   g_free (errors);
   texel_harness_out_info (h, out_info);
+  if (out_nvmm)
+    {
+      NvBufSurface *surf = texel_nvmm_buffer_surface (out);
+      GstBuffer *sys;
+
+      fail_unless (gst_buffer_get_size (out) == sizeof (NvBufSurface));
+      fail_unless_equals_int (surf->memType, OUTPUT_MEM_TYPE);
+      fail_unless_equals_int (surf->numFilled, 1);
+      sys = texel_nvmm_buffer_download (out, out_info);
+      fail_unless (sys != NULL);
+      gst_buffer_unref (out);
+      out = sys;
+    }
+  return out;
+}
+
+static GstBuffer *
+run (const NvmmElement *te, const gchar *format, GstBuffer *in, gint in_type,
+     gboolean out_nvmm, GstVideoInfo *out_info)
+{
+  GstHarness *h = nvmm_harness_new (te, format, in_type >= 0, out_nvmm);
+  GstBuffer *out = push_pull (h, format, in, in_type, out_nvmm, out_info);
+
   texel_harness_teardown (h);
   return out;
 }
 
-/* Every element, format and memory type: the NVMM input's output is the
- * system-memory input's, byte for byte. */
+static void
+check_equal (GstBuffer *expected, GstBuffer *got, GstVideoInfo *info,
+             const gchar *what)
+{
+  GstVideoFrame a, b;
+  gchar *where = NULL;
+  guint diff;
+
+  fail_unless (gst_video_frame_map (&a, info, expected, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&b, info, got, GST_MAP_READ));
+  diff = frames_max_diff (&a, &b, &where);
+  fail_unless (diff == 0, "%s: differs from system memory by %u at %s", what,
+               diff, where);
+  g_free (where);
+  gst_video_frame_unmap (&a);
+  gst_video_frame_unmap (&b);
+}
+
+/* Every element and format: NVMM input of every memory type, NVMM output,
+ * and both, give the system-memory output byte for byte. */
 GST_START_TEST (test_nvmm_matches_system)
 {
   const NvmmElement *te = &elements[__i__];
@@ -162,32 +213,84 @@ GST_START_TEST (test_nvmm_matches_system)
     {
       GstVideoInfo info = input_info (formats[f]), out_info;
       GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
-      GstBuffer *expected = run (te, formats[f], in, -1, &out_info);
+      GstBuffer *expected = run (te, formats[f], in, -1, FALSE, &out_info);
+      GstBuffer *got;
+      gchar *what;
 
       for (t = 0; t < G_N_ELEMENTS (mem_types); t++)
         {
-          GstBuffer *got = run (te, formats[f], in, mem_types[t], &out_info);
-          GstVideoFrame a, b;
-          gchar *where = NULL;
-          guint diff;
-
-          fail_unless (
-              gst_video_frame_map (&a, &out_info, expected, GST_MAP_READ));
-          fail_unless (gst_video_frame_map (&b, &out_info, got, GST_MAP_READ));
-          diff = frames_max_diff (&a, &b, &where);
-          fail_unless (diff == 0,
-                       "%s %s, memory type %d: NVMM output differs "
-                       "by %u at %s",
-                       te->factory, formats[f], mem_types[t], diff, where);
-          g_free (where);
-          gst_video_frame_unmap (&a);
-          gst_video_frame_unmap (&b);
+          what = g_strdup_printf ("%s %s, NVMM (type %d) in", te->factory,
+                                  formats[f], mem_types[t]);
+          got = run (te, formats[f], in, mem_types[t], FALSE, &out_info);
+          check_equal (expected, got, &out_info, what);
           gst_buffer_unref (got);
+          g_free (what);
         }
+      what = g_strdup_printf ("%s %s, NVMM out", te->factory, formats[f]);
+      got = run (te, formats[f], in, -1, TRUE, &out_info);
+      check_equal (expected, got, &out_info, what);
+      gst_buffer_unref (got);
+      g_free (what);
+      what
+          = g_strdup_printf ("%s %s, NVMM in and out", te->factory, formats[f]);
+      got = run (te, formats[f], in, mem_types[0], TRUE, &out_info);
+      check_equal (expected, got, &out_info, what);
+      gst_buffer_unref (got);
+      g_free (what);
       GST_INFO ("%s %s: NVMM = system memory", te->factory, formats[f]);
       gst_buffer_unref (expected);
       gst_buffer_unref (in);
     }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* A chain of every element with NVMM between each two (capsfilters force
+ * it) gives the all-system-memory chain's output byte for byte: each
+ * element reads the surfaces of the one before in place. */
+GST_START_TEST (test_nvmm_chain)
+{
+  const gchar *format = formats[__i__];
+  GRand *rand = g_rand_new_with_seed (29);
+  GstVideoInfo info = input_info (format), out_info;
+  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+  GstBuffer *out[2];
+  guint nvmm;
+
+  for (nvmm = 0; nvmm < 2; nvmm++)
+    {
+      GString *line = g_string_new (NULL);
+      gchar *caps = caps_string (format, WIDTH, HEIGHT, nvmm);
+      GstHarness *h;
+      guint i;
+
+      /* texelconvert last: it changes the format and size. */
+      for (i = 1; i <= G_N_ELEMENTS (elements); i++)
+        {
+          const NvmmElement *te = &elements[i % G_N_ELEMENTS (elements)];
+
+          g_string_append_printf (line, "%s%s backend=%s %s",
+                                  i > 1 ? " ! " : "", te->factory, BACKEND,
+                                  te->props);
+          if (i < G_N_ELEMENTS (elements))
+            g_string_append_printf (line, " ! %s", caps);
+        }
+      h = gst_harness_new_parse (line->str);
+      gst_harness_set_src_caps_str (h, caps);
+      g_free (caps);
+      caps = out_caps_string (&elements[0], format, FALSE);
+      gst_harness_set_sink_caps_str (h, caps);
+      out[nvmm] = push_pull (h, format, in, nvmm ? (gint)mem_types[0] : -1,
+                             FALSE, &out_info);
+      gst_harness_teardown (h);
+      g_string_free (line, TRUE);
+      g_free (caps);
+    }
+  check_equal (out[0], out[1], &out_info, format);
+  gst_buffer_unref (out[0]);
+  gst_buffer_unref (out[1]);
+  gst_buffer_unref (in);
   g_rand_free (rand);
 }
 
@@ -209,35 +312,30 @@ caps_have_nvmm (GstCaps *caps)
   return FALSE;
 }
 
-/* NVMM on the sink pad (template and query), never on the source pad:
- * NVMM frames are read, not yet written. */
+/* NVMM on both pads: templates, caps and accept-caps queries. */
 GST_START_TEST (test_nvmm_caps)
 {
   GstElement *e = texel_test_element_new (elements[__i__].factory, NULL);
-  GstPad *sink = gst_element_get_static_pad (e, "sink");
-  GstPad *src = gst_element_get_static_pad (e, "src");
-  GstCaps *caps, *nvmm;
+  const gchar *names[] = { "sink", "src" };
   gchar *s = caps_string ("NV12", WIDTH, HEIGHT, TRUE);
+  GstCaps *nvmm = gst_caps_from_string (s);
+  guint p;
 
-  caps = gst_pad_get_pad_template_caps (sink);
-  fail_unless (caps_have_nvmm (caps));
-  gst_caps_unref (caps);
-  caps = gst_pad_get_pad_template_caps (src);
-  fail_if (caps_have_nvmm (caps));
-  gst_caps_unref (caps);
-  caps = gst_pad_query_caps (sink, NULL);
-  fail_unless (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
-  gst_caps_unref (caps);
-  caps = gst_pad_query_caps (src, NULL);
-  fail_if (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
-  gst_caps_unref (caps);
-  nvmm = gst_caps_from_string (s);
-  fail_unless (gst_pad_query_accept_caps (sink, nvmm));
-  fail_if (gst_pad_query_accept_caps (src, nvmm));
+  for (p = 0; p < G_N_ELEMENTS (names); p++)
+    {
+      GstPad *pad = gst_element_get_static_pad (e, names[p]);
+      GstCaps *caps = gst_pad_get_pad_template_caps (pad);
+
+      fail_unless (caps_have_nvmm (caps), "%s", names[p]);
+      gst_caps_unref (caps);
+      caps = gst_pad_query_caps (pad, NULL);
+      fail_unless (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
+      gst_caps_unref (caps);
+      fail_unless (gst_pad_query_accept_caps (pad, nvmm), "%s", names[p]);
+      gst_object_unref (pad);
+    }
   gst_caps_unref (nvmm);
   g_free (s);
-  gst_object_unref (sink);
-  gst_object_unref (src);
   gst_object_unref (e);
 }
 
@@ -249,7 +347,7 @@ GST_END_TEST;
 static gchar *
 push_refused (GstBuffer *buf)
 {
-  GstHarness *h = nvmm_harness_new (&elements[0], "NV12", TRUE);
+  GstHarness *h = nvmm_harness_new (&elements[0], "NV12", TRUE, FALSE);
   GstBuffer *out;
   gchar *errors;
 
@@ -388,17 +486,23 @@ GST_END_TEST;
 GST_START_TEST (test_nvmm_absent)
 {
   GstElement *e = texel_test_element_new (elements[__i__].factory, NULL);
-  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  const gchar *names[] = { "sink", "src" };
   gchar *s = caps_string ("NV12", WIDTH, HEIGHT, TRUE);
-  GstCaps *caps = gst_pad_query_caps (sink, NULL), *nvmm;
+  GstCaps *nvmm = gst_caps_from_string (s);
+  guint p;
 
-  fail_if (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
-  gst_caps_unref (caps);
-  nvmm = gst_caps_from_string (s);
-  fail_if (gst_pad_query_accept_caps (sink, nvmm));
+  for (p = 0; p < G_N_ELEMENTS (names); p++)
+    {
+      GstPad *pad = gst_element_get_static_pad (e, names[p]);
+      GstCaps *caps = gst_pad_query_caps (pad, NULL);
+
+      fail_if (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
+      gst_caps_unref (caps);
+      fail_if (gst_pad_query_accept_caps (pad, nvmm), "%s", names[p]);
+      gst_object_unref (pad);
+    }
   gst_caps_unref (nvmm);
   g_free (s);
-  gst_object_unref (sink);
   gst_object_unref (e);
 }
 
@@ -419,6 +523,7 @@ nvmm_suite (gboolean absent)
   tc = texel_suite_add_tcase (s, "input", 300);
   tcase_add_loop_test (tc, test_nvmm_matches_system, 0,
                        G_N_ELEMENTS (elements));
+  tcase_add_loop_test (tc, test_nvmm_chain, 0, G_N_ELEMENTS (formats));
   tc = texel_suite_add_tcase (s, "caps", 0);
   tcase_add_loop_test (tc, test_nvmm_caps, 0, G_N_ELEMENTS (elements));
   tc = texel_suite_add_tcase (s, "refused", 0);

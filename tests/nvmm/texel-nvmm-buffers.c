@@ -81,15 +81,18 @@ texel_nvmm_copy_plane (NvBufSurfaceMemType type, guint8 *dst, gsize dpitch,
   return ok;
 }
 
+/* Copies every plane of the frame of @info between @params's surface and
+ * the system-memory buffer @sys (@upload: into the surface). */
 static gboolean
-texel_nvmm_fill (NvBufSurfaceParams *params, NvBufSurfaceMemType type,
-                 const GstVideoInfo *info, GstBuffer *src)
+texel_nvmm_copy (NvBufSurfaceParams *params, NvBufSurfaceMemType type,
+                 const GstVideoInfo *info, GstBuffer *sys, gboolean upload)
 {
   GstVideoFrame frame;
   gboolean ok = TRUE;
   guint p;
 
-  if (!gst_video_frame_map (&frame, (GstVideoInfo *)info, src, GST_MAP_READ))
+  if (!gst_video_frame_map (&frame, (GstVideoInfo *)info, sys,
+                            upload ? GST_MAP_READ : GST_MAP_WRITE))
     return FALSE;
   for (p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES (&frame); p++)
     {
@@ -97,13 +100,16 @@ texel_nvmm_fill (NvBufSurfaceParams *params, NvBufSurfaceMemType type,
       gsize rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (
           finfo, GST_VIDEO_FORMAT_INFO_PLANE (finfo, p),
           GST_VIDEO_INFO_HEIGHT (info));
-      gsize row = MIN ((gsize)GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p),
-                       (gsize)params->planeParams.pitch[p]);
+      gsize spitch = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
+      gsize pitch = params->planeParams.pitch[p];
+      guint8 *surface
+          = (guint8 *)params->dataPtr + params->planeParams.offset[p];
+      guint8 *host = GST_VIDEO_FRAME_PLANE_DATA (&frame, p);
 
-      ok = texel_nvmm_copy_plane (
-          type, (guint8 *)params->dataPtr + params->planeParams.offset[p],
-          params->planeParams.pitch[p], GST_VIDEO_FRAME_PLANE_DATA (&frame, p),
-          GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p), row, rows);
+      ok = upload ? texel_nvmm_copy_plane (type, surface, pitch, host, spitch,
+                                           MIN (spitch, pitch), rows)
+                  : texel_nvmm_copy_plane (type, host, spitch, surface, pitch,
+                                           MIN (spitch, pitch), rows);
     }
   gst_video_frame_unmap (&frame);
   return ok;
@@ -132,7 +138,7 @@ texel_nvmm_buffer_new (const GstVideoInfo *info, GstBuffer *src,
   if (NvBufSurfaceCreate (&surf, batch, &params) != 0)
     return NULL;
   for (i = 0; i < batch; i++)
-    if (!texel_nvmm_fill (&surf->surfaceList[i], type, info, src))
+    if (!texel_nvmm_copy (&surf->surfaceList[i], type, info, src, TRUE))
       {
         NvBufSurfaceDestroy (surf);
         return NULL;
@@ -159,4 +165,19 @@ texel_nvmm_buffer_surface (GstBuffer *buffer)
   surf = (NvBufSurface *)map.data;
   gst_buffer_unmap (buffer, &map);
   return surf;
+}
+
+GstBuffer *
+texel_nvmm_buffer_download (GstBuffer *nvmm, const GstVideoInfo *info)
+{
+  NvBufSurface *surf = texel_nvmm_buffer_surface (nvmm);
+  GstBuffer *sys = gst_buffer_new_allocate (NULL, info->size, NULL);
+
+  if (!surf || surf->batchSize != 1
+      || !texel_nvmm_copy (surf->surfaceList, surf->memType, info, sys, FALSE))
+    {
+      gst_buffer_unref (sys);
+      return NULL;
+    }
+  return sys;
 }

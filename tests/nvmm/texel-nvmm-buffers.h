@@ -27,4 +27,9 @@ GstBuffer *texel_nvmm_buffer_new (const GstVideoInfo *info, GstBuffer *src,
  * unmapped again: the surface lives as long as the buffer). */
 NvBufSurface *texel_nvmm_buffer_surface (GstBuffer *buffer);
 
+/* The frame of @info in NVMM buffer @nvmm, copied into a new system-memory
+ * buffer of @info's default layout; NULL where it cannot be read. */
+GstBuffer *texel_nvmm_buffer_download (GstBuffer *nvmm,
+                                       const GstVideoInfo *info);
+
 #endif
