@@ -55,6 +55,7 @@ typedef struct
   GstTexelBackend active_backend;
   GstTexelActiveMemory active_memory;
   gint active_device;
+  gboolean integrated;          /* the GPU path's device shares host memory */
   /* Set by start; used by the streaming thread; cleared by stop under
    * the object lock (gst_texel_base_take_cuda), under which the stats
    * property reads it. */

@@ -204,7 +204,7 @@ gst_texel_base_finish_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * result,
     GstCaps * filter)
 {
-  result = gst_texel_nvmm_transform_caps (result);
+  result = gst_texel_nvmm_transform_caps (GST_TEXEL_BASE (trans), result);
   result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans), direction,
       result);
   if (filter) {
@@ -257,7 +257,7 @@ gst_texel_base_caps_query_memory (GstTexelBase * self, GstQuery * query)
 {
   GstCaps *caps;
 
-  if (gst_texel_nvmm_caps_query (query))
+  if (gst_texel_nvmm_caps_query (self, query))
     return TRUE;
   if (gst_texel_base_takes_cuda_memory (self))
     return FALSE;

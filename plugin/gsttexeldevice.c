@@ -163,6 +163,7 @@ gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
     return FALSE;
   }
   priv->active_device = caps.device;
+  priv->integrated = caps.integrated;
   priv->active_memory = zero_copy ? GST_TEXEL_ACTIVE_MEMORY_ZERO_COPY :
       GST_TEXEL_ACTIVE_MEMORY_STAGED;
   *reason = why;

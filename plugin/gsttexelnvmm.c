@@ -194,22 +194,55 @@ texel_caps_add_nvmm (GstCaps *caps)
   return gst_caps_merge (caps, twins);
 }
 
+/* GST_TEXEL_NVMM: 1 offers NVMM on every path, 0 on none; -1 (unset):
+ * where the element reads NVMM for real. */
+static gint
+texel_nvmm_forced (void)
+{
+  const gchar *env = g_getenv ("GST_TEXEL_NVMM");
+
+  if (!env || !*env)
+    return -1;
+  return g_ascii_strcasecmp (env, "0") != 0
+         && g_ascii_strcasecmp (env, "off") != 0;
+}
+
+gboolean
+gst_texel_nvmm_offered (GstTexelBase *self)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  gint forced = texel_nvmm_forced ();
+  gboolean offered;
+
+  if (!gst_texel_nvmm_available (NULL) || forced == 0)
+    return FALSE;
+  if (forced == 1)
+    return TRUE;
+  GST_OBJECT_LOCK (self);
+  if (priv->active_backend == GST_TEXEL_BACKEND_AUTO)
+    offered = priv->backend != GST_TEXEL_BACKEND_CPU;
+  else
+    offered = priv->cuda != NULL && !priv->integrated;
+  GST_OBJECT_UNLOCK (self);
+  return offered;
+}
+
 GstCaps *
-gst_texel_nvmm_transform_caps (GstCaps *result)
+gst_texel_nvmm_transform_caps (GstTexelBase *self, GstCaps *result)
 {
   if (gst_caps_is_any (result) || gst_caps_is_empty (result))
     return result;
-  if (!gst_texel_nvmm_available (NULL))
+  if (!gst_texel_nvmm_offered (self))
     return texel_caps_drop_nvmm (result);
   return texel_caps_add_nvmm (result);
 }
 
 gboolean
-gst_texel_nvmm_caps_query (GstQuery *query)
+gst_texel_nvmm_caps_query (GstTexelBase *self, GstQuery *query)
 {
   GstCaps *caps;
 
-  if (gst_texel_nvmm_available (NULL))
+  if (gst_texel_nvmm_offered (self))
     return FALSE;
   if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS)
     {

@@ -32,14 +32,23 @@ typedef enum
 gboolean gst_texel_nvmm_available (const gchar **status);
 /* Whether negotiated (fixed) @caps put frames in NVMM. */
 gboolean gst_texel_caps_nvmm (GstCaps *caps);
+/* Whether @self offers and accepts NVMM caps: where libnvbufsurface is
+ * loaded, on the GPU path of a discrete GPU (DeepStream's CUDA-memory
+ * surfaces; before start, unless bound to the CPU). Not on the CPU path
+ * nor on an integrated GPU (a Jetson's elements hand surface arrays, which
+ * are not read yet: offering NVMM there would turn today's working
+ * nvvidconv ! texel... pipelines into refused ones). GST_TEXEL_NVMM=1
+ * offers it everywhere (surfaces in system, pinned or unified memory: the
+ * CPU path reads those), 0 nowhere. */
+gboolean gst_texel_nvmm_offered (GstTexelBase *self);
 /* gst_texel_base_finish_caps's first step: @result (transfer full)
  * followed by the NVMM twin of each structure in system memory and the
- * system-memory twin of each NVMM structure, where the library is there;
- * without NVMM structures where it is not. */
-GstCaps *gst_texel_nvmm_transform_caps (GstCaps *result);
-/* Keeps NVMM caps out of caps and accept-caps queries while the library
- * is missing; TRUE when @query is answered. */
-gboolean gst_texel_nvmm_caps_query (GstQuery *query);
+ * system-memory twin of each NVMM structure where @self offers NVMM;
+ * without NVMM structures where it does not. */
+GstCaps *gst_texel_nvmm_transform_caps (GstTexelBase *self, GstCaps *result);
+/* Keeps NVMM caps out of caps and accept-caps queries where @self does not
+ * offer NVMM; TRUE when @query is answered. */
+gboolean gst_texel_nvmm_caps_query (GstTexelBase *self, GstQuery *query);
 /* Whether the caps of allocation query @query are NVMM. */
 gboolean gst_texel_nvmm_allocation_caps (GstQuery *query);
 /* For NVMM caps: proposes no pool upstream (NVIDIA's elements bring their
@@ -79,14 +88,20 @@ gst_texel_caps_nvmm (GstCaps *caps)
   return FALSE;
 }
 
+static inline gboolean
+gst_texel_nvmm_offered (GstTexelBase *self)
+{
+  return FALSE;
+}
+
 static inline GstCaps *
-gst_texel_nvmm_transform_caps (GstCaps *result)
+gst_texel_nvmm_transform_caps (GstTexelBase *self, GstCaps *result)
 {
   return result;
 }
 
 static inline gboolean
-gst_texel_nvmm_caps_query (GstQuery *query)
+gst_texel_nvmm_caps_query (GstTexelBase *self, GstQuery *query)
 {
   return FALSE;
 }

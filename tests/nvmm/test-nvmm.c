@@ -341,6 +341,42 @@ GST_START_TEST (test_nvmm_caps)
 
 GST_END_TEST;
 
+#if !TEXEL_NVMM_TEST_GPU
+/* By default the CPU path offers no NVMM: a Jetson's nvvidconv would hand
+ * it surface arrays it cannot read (GST_TEXEL_NVMM=1 asks for it). */
+GST_START_TEST (test_nvmm_not_on_cpu_path)
+{
+  GstElement *e
+      = texel_test_element_new (elements[__i__].factory, "backend=cpu");
+  GstHarness *h = texel_harness_new_with (e);
+  const gchar *names[] = { "sink", "src" };
+  guint p;
+
+  g_unsetenv ("GST_TEXEL_NVMM");
+  for (p = 0; p < G_N_ELEMENTS (names); p++)
+    {
+      GstPad *pad = gst_element_get_static_pad (h->element, names[p]);
+      GstCaps *caps = gst_pad_query_caps (pad, NULL);
+
+      fail_if (caps_have_nvmm (caps), "%s: %" GST_PTR_FORMAT, names[p], caps);
+      gst_caps_unref (caps);
+      gst_object_unref (pad);
+    }
+  g_setenv ("GST_TEXEL_NVMM", "1", TRUE);
+  {
+    GstPad *pad = gst_element_get_static_pad (h->element, "sink");
+    GstCaps *caps = gst_pad_query_caps (pad, NULL);
+
+    fail_unless (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
+    gst_caps_unref (caps);
+    gst_object_unref (pad);
+  }
+  texel_harness_teardown (h);
+}
+
+GST_END_TEST;
+#endif
+
 /* Pushes @buf (kept: the caller restores its surface before freeing it)
  * into texelconvert taking NV12 NVMM; returns the error posted (free
  * it). */
@@ -526,6 +562,10 @@ nvmm_suite (gboolean absent)
   tcase_add_loop_test (tc, test_nvmm_chain, 0, G_N_ELEMENTS (formats));
   tc = texel_suite_add_tcase (s, "caps", 0);
   tcase_add_loop_test (tc, test_nvmm_caps, 0, G_N_ELEMENTS (elements));
+#if !TEXEL_NVMM_TEST_GPU
+  tcase_add_loop_test (tc, test_nvmm_not_on_cpu_path, 0,
+                       G_N_ELEMENTS (elements));
+#endif
   tc = texel_suite_add_tcase (s, "refused", 0);
   tcase_add_loop_test (tc, test_nvmm_refused, 0, G_N_ELEMENTS (refusals));
   tcase_add_test (tc, test_nvmm_batch);
