@@ -179,6 +179,25 @@ run (const NvmmElement *te, const gchar *format, GstBuffer *in, gint in_type,
   GstHarness *h = nvmm_harness_new (te, format, in_type >= 0, out_nvmm);
   GstBuffer *out = push_pull (h, format, in, in_type, out_nvmm, out_info);
 
+#if TEXEL_NVMM_TEST_GPU
+  {
+    /* An NVMM side is read or written in place: no copy on that side. */
+    GstStructure *stats = NULL;
+    guint64 to_device = 0, to_host = 0;
+
+    g_object_get (h->element, "stats", &stats, NULL);
+    fail_unless (
+        gst_structure_get_uint64 (stats, "bytes-to-device", &to_device));
+    fail_unless (gst_structure_get_uint64 (stats, "bytes-to-host", &to_host));
+    fail_unless (in_type < 0 || to_device == 0,
+                 "%s %s: %" G_GUINT64_FORMAT " bytes uploaded from NVMM",
+                 te->factory, format, to_device);
+    fail_unless (!out_nvmm || to_host == 0,
+                 "%s %s: %" G_GUINT64_FORMAT " bytes downloaded to NVMM",
+                 te->factory, format, to_host);
+    gst_structure_free (stats);
+  }
+#endif
   texel_harness_teardown (h);
   return out;
 }
