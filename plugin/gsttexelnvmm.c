@@ -222,7 +222,7 @@ gst_texel_nvmm_offered (GstTexelBase *self)
   if (priv->active_backend == GST_TEXEL_BACKEND_AUTO)
     offered = priv->backend != GST_TEXEL_BACKEND_CPU;
   else
-    offered = priv->cuda != NULL && !priv->integrated;
+    offered = priv->cuda != NULL && !priv->integrated && !priv->cuda_context;
   GST_OBJECT_UNLOCK (self);
   return offered;
 }

@@ -34,12 +34,15 @@ gboolean gst_texel_nvmm_available (const gchar **status);
 gboolean gst_texel_caps_nvmm (GstCaps *caps);
 /* Whether @self offers and accepts NVMM caps: where libnvbufsurface is
  * loaded, on the GPU path of a discrete GPU (DeepStream's CUDA-memory
- * surfaces; before start, unless bound to the CPU). Not on the CPU path
- * nor on an integrated GPU (a Jetson's elements hand surface arrays, which
- * are not read yet: offering NVMM there would turn today's working
- * nvvidconv ! texel... pipelines into refused ones). GST_TEXEL_NVMM=1
- * offers it everywhere (surfaces in system, pinned or unified memory: the
- * CPU path reads those), 0 nowhere. */
+ * surfaces) working in the device's primary context, where
+ * libnvbufsurface allocates (before start: unless bound to the CPU). Not
+ * on the CPU path nor on an integrated GPU (a Jetson's elements hand
+ * surface arrays, which are not read yet: offering NVMM there would turn
+ * today's working nvvidconv ! texel... pipelines into refused ones), nor
+ * in a GstCudaContext of GStreamer's CUDA library (a context of its own,
+ * whose kernels cannot address another context's memory).
+ * GST_TEXEL_NVMM=1 offers it everywhere (the CPU path reads surfaces in
+ * system, pinned or unified memory), 0 nowhere. */
 gboolean gst_texel_nvmm_offered (GstTexelBase *self);
 /* gst_texel_base_finish_caps's first step: @result (transfer full)
  * followed by the NVMM twin of each structure in system memory and the
