@@ -19,6 +19,11 @@
 
 #include <gmodule.h>
 
+#if HAVE_NVMM_EGL
+#include <cuda_runtime_api.h>
+#include <cuda_egl_interop.h>
+#endif
+
 #include "gsttexelbase-private.h"
 #include "gsttexelnvbufsurface.h"
 #include "gsttexelnvmm.h"
@@ -397,11 +402,18 @@ texel_nvmm_mem_type_problem (const NvBufSurface *surf, NvBufSurfaceMemType type,
               "NVBUF_MEM_SYSTEM surfaces are read on the CPU path "
               "only (backend=cpu); use CUDA memory (nvbuf-memory-type)");
         return NULL;
+      case NVBUF_MEM_SURFACE_ARRAY:
+        if (device < 0)
+          return g_strdup ("NVBUF_MEM_SURFACE_ARRAY surfaces are read on the "
+                           "GPU only, and this element runs on the CPU");
+        if (!HAVE_NVMM_EGL)
+          return g_strdup ("NVBUF_MEM_SURFACE_ARRAY surfaces are read through "
+                           "EGL, and this build has no EGL headers");
+        return NULL;
       default:
         return g_strdup_printf (
-            "%s surfaces are not read yet (Jetson's "
-            "default): convert to NVBUF_MEM_CUDA_UNIFIED or _DEVICE first, "
-            "e.g. nvvideoconvert nvbuf-memory-type=3",
+            "%s surfaces are not read: convert to NVBUF_MEM_CUDA_UNIFIED or "
+            "_DEVICE first, e.g. nvvideoconvert nvbuf-memory-type=3",
             texel_nvmm_mem_type_name (type));
     }
 }
@@ -463,7 +475,8 @@ texel_nvmm_surface_problem (const NvBufSurface *surf, const GstVideoInfo *info,
     return g_strdup_printf ("a %ux%u surface for %dx%d caps", params->width,
                             params->height, GST_VIDEO_INFO_WIDTH (info),
                             GST_VIDEO_INFO_HEIGHT (info));
-  if (!params->dataPtr)
+  if (!params->dataPtr
+      && texel_nvmm_mem_type (surf, params) != NVBUF_MEM_SURFACE_ARRAY)
     return g_strdup ("the surface has no data pointer");
   if (params->planeParams.num_planes != GST_VIDEO_INFO_N_PLANES (info))
     return g_strdup_printf (
@@ -475,13 +488,155 @@ texel_nvmm_surface_problem (const NvBufSurface *surf, const GstVideoInfo *info,
   return NULL;
 }
 
-/* @frame as gst_video_frame_map would give it, its planes those of
- * @params: the one map of @buffer's memory (the NvBufSurface itself) is
- * what gst_video_frame_unmap releases. */
+/* Where the planes of a surface are: @data and @stride for each. */
+typedef struct
+{
+  guint8 *data[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
+} TexelNvmmPlanes;
+
+#if HAVE_NVMM_EGL
+/* A surface array (a Jetson's NVMM) seen by CUDA: its EGL image
+ * registered, the EGL frame's planes. Made once per surface and cached on
+ * the memory that maps to it (a camera's or a decoder's pool cycles
+ * through a few), released with that memory: unregistered, EGL image
+ * unmapped. Registered in the CUDA runtime's current context of the
+ * streaming thread: a Jetson's one device's primary context (builds with
+ * GStreamer's CUDA library do not offer NVMM, see
+ * gst_texel_nvmm_offered). */
+typedef struct
+{
+  NvBufSurface *surf;
+  struct cudaGraphicsResource *resource;
+  cudaEglFrame frame;
+} TexelNvmmEgl;
+
+static void
+texel_nvmm_egl_free (gpointer data)
+{
+  TexelNvmmEgl *egl = data;
+
+  if (egl->resource)
+    cudaGraphicsUnregisterResource (egl->resource);
+  texel_nvmm_library ()->api.unmap_egl_image (egl->surf, 0);
+  g_free (egl);
+}
+
+static TexelNvmmEgl *
+texel_nvmm_egl_register (NvBufSurface *surf, gchar **why)
+{
+  TexelNvmmEgl *egl = g_new0 (TexelNvmmEgl, 1);
+  int err;
+
+  egl->surf = surf;
+  err = texel_nvmm_library ()->api.map_egl_image (surf, 0);
+  if (err != 0 || !surf->surfaceList->mappedAddr.eglImage)
+    {
+      *why = g_strdup_printf ("NvBufSurfaceMapEglImage failed (%d)", err);
+      g_free (egl);
+      return NULL;
+    }
+  err = cudaGraphicsEGLRegisterImage (&egl->resource,
+                                      surf->surfaceList->mappedAddr.eglImage,
+                                      cudaGraphicsRegisterFlagsNone);
+  if (!err)
+    err = cudaGraphicsResourceGetMappedEglFrame (&egl->frame, egl->resource, 0,
+                                                 0);
+  if (err)
+    {
+      *why = g_strdup_printf ("CUDA cannot read the surface's EGL image: %s",
+                              cudaGetErrorString (err));
+      texel_nvmm_egl_free (egl);
+      return NULL;
+    }
+  return egl;
+}
+
+/* The planes of surface array @surf, mapped from @mem, checked against
+ * frames of @info. */
+static gchar *
+texel_nvmm_egl_planes (GstMemory *mem, NvBufSurface *surf,
+                       const GstVideoInfo *info, TexelNvmmPlanes *planes)
+{
+  static GQuark quark = 0;
+  TexelFormat format
+      = gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (info));
+  guint p, n_planes = GST_VIDEO_INFO_N_PLANES (info);
+  TexelNvmmEgl *egl;
+  gchar *why = NULL;
+
+  if (!quark)
+    quark = g_quark_from_static_string ("gst-texel-nvmm-egl");
+  egl = gst_mini_object_get_qdata (GST_MINI_OBJECT_CAST (mem), quark);
+  if (!egl || egl->surf != surf)
+    {
+      if (!(egl = texel_nvmm_egl_register (surf, &why)))
+        return why;
+      /* replaces (and releases) a registration of another surface */
+      gst_mini_object_set_qdata (GST_MINI_OBJECT_CAST (mem), quark, egl,
+                                 texel_nvmm_egl_free);
+    }
+  if (egl->frame.frameType != cudaEglFrameTypePitch)
+    return g_strdup ("its EGL frame is a CUDA array (block-linear): not read "
+                     "yet");
+  if (egl->frame.planeCount < n_planes)
+    return g_strdup_printf ("its EGL frame has %u planes, the caps %u",
+                            egl->frame.planeCount, n_planes);
+  for (p = 0; p < n_planes; p++)
+    {
+      gsize row
+          = texel_plane_row_bytes (format, p, GST_VIDEO_INFO_WIDTH (info));
+      guint rows = texel_plane_height (format, p, GST_VIDEO_INFO_HEIGHT (info));
+
+      if (egl->frame.frame.pPitch[p].pitch < row
+          || egl->frame.planeDesc[p].height < rows
+          || egl->frame.frame.pPitch[p].pitch > G_MAXINT)
+        return g_strdup_printf (
+            "EGL plane %u (pitch %" G_GSIZE_FORMAT
+            ", %u rows) cannot hold %u rows of %" G_GSIZE_FORMAT " bytes",
+            p, egl->frame.frame.pPitch[p].pitch, egl->frame.planeDesc[p].height,
+            rows, row);
+      planes->data[p] = egl->frame.frame.pPitch[p].ptr;
+      planes->stride[p] = (gint)egl->frame.frame.pPitch[p].pitch;
+    }
+  return NULL;
+}
+#else
+static gchar *
+texel_nvmm_egl_planes (GstMemory *mem, NvBufSurface *surf,
+                       const GstVideoInfo *info, TexelNvmmPlanes *planes)
+{
+  return g_strdup ("built without EGL");
+}
+#endif
+
+/* The planes of @surf (checked), mapped from @mem: pointers into its
+ * memory, or a surface array's EGL frame. */
+static gchar *
+texel_nvmm_planes (GstMemory *mem, NvBufSurface *surf, const GstVideoInfo *info,
+                   TexelNvmmPlanes *planes)
+{
+  const NvBufSurfaceParams *params = surf->surfaceList;
+  guint p;
+
+  if (texel_nvmm_mem_type (surf, params) == NVBUF_MEM_SURFACE_ARRAY)
+    return texel_nvmm_egl_planes (mem, surf, info, planes);
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++)
+    {
+      planes->data[p]
+          = (guint8 *)params->dataPtr + params->planeParams.offset[p];
+      planes->stride[p] = params->planeParams.pitch[p];
+    }
+  return NULL;
+}
+
+/* @frame as gst_video_frame_map would give it, its planes @planes (the
+ * offsets @params's): the one map of @buffer's memory (the NvBufSurface
+ * itself) is what gst_video_frame_unmap releases. */
 static void
 texel_nvmm_fill_frame (GstVideoFrame *frame, GstVideoInfo *info,
                        GstBuffer *buffer, const NvBufSurfaceParams *params,
-                       gboolean device)
+                       const TexelNvmmPlanes *planes, gboolean device)
 {
   guint p;
 
@@ -489,9 +644,8 @@ texel_nvmm_fill_frame (GstVideoFrame *frame, GstVideoInfo *info,
   for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++)
     {
       frame->info.offset[p] = params->planeParams.offset[p];
-      frame->info.stride[p] = params->planeParams.pitch[p];
-      frame->data[p]
-          = (guint8 *)params->dataPtr + params->planeParams.offset[p];
+      frame->info.stride[p] = planes->stride[p];
+      frame->data[p] = planes->data[p];
     }
   frame->flags = GST_TEXEL_FRAME_FLAG_NVMM
                  | (device ? GST_TEXEL_FRAME_FLAG_NVMM_DEVICE : 0);
@@ -503,7 +657,8 @@ gst_texel_nvmm_map_frame (GstElement *element, GstVideoFrame *frame,
                           GstVideoInfo *info, GstBuffer *buffer,
                           gboolean caps_nvmm, gint device)
 {
-  const NvBufSurface *surf;
+  NvBufSurface *surf;
+  TexelNvmmPlanes planes;
   gchar *why = NULL;
 
   if (!caps_nvmm)
@@ -516,10 +671,12 @@ gst_texel_nvmm_map_frame (GstElement *element, GstVideoFrame *frame,
     why = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes, less than an "
                            "NvBufSurface",
                            frame->map[0].size);
-  surf = why ? NULL : (const NvBufSurface *)frame->map[0].data;
-  if (surf && (why = texel_nvmm_surface_problem (surf, info, device)) == NULL)
+  surf = why ? NULL : (NvBufSurface *)frame->map[0].data;
+  if (surf && (why = texel_nvmm_surface_problem (surf, info, device)) == NULL
+      && (why = texel_nvmm_planes (frame->map[0].memory, surf, info, &planes))
+             == NULL)
     {
-      texel_nvmm_fill_frame (frame, info, buffer, surf->surfaceList,
+      texel_nvmm_fill_frame (frame, info, buffer, surf->surfaceList, &planes,
                              device >= 0);
       return GST_TEXEL_NVMM_MAPPED;
     }

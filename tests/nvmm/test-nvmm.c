@@ -487,7 +487,12 @@ static const struct
     TEXEL_NVMM_TEST_GPU
         ? "NVBUF_MEM_SYSTEM surfaces are read on the CPU path only"
         : "NVBUF_MEM_CUDA_DEVICE surfaces are read on the GPU only" },
-  { change_surface_array, "NVBUF_MEM_SURFACE_ARRAY surfaces are not read yet" },
+  /* The stand-in makes no EGL images: on the GPU the EGL path is tried
+   * and fails. */
+  { change_surface_array,
+    TEXEL_NVMM_TEST_GPU
+        ? "NvBufSurfaceMapEglImage failed (-1)"
+        : "NVBUF_MEM_SURFACE_ARRAY surfaces are read on the GPU only" },
   { change_layout, "block-linear surfaces are not read yet" },
   { change_format, "is not the caps' NV12" },
   { change_pitch, "plane 1 (offset" },
