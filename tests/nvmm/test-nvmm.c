@@ -64,11 +64,13 @@ static const NvBufSurfaceMemType mem_types[] = {
   NVBUF_MEM_CUDA_UNIFIED,
   NVBUF_MEM_DEFAULT,
 };
-#define BACKEND "cuda"
+/* One frame in, one out: no frame kept in flight (test_nvmm_in_flight
+ * keeps some). */
+#define BACKEND "backend=cuda frames-in-flight=0"
 #else
 static const NvBufSurfaceMemType mem_types[] = { NVBUF_MEM_SYSTEM };
 
-#define BACKEND "cpu"
+#define BACKEND "backend=cpu"
 #endif
 
 #define WIDTH 38
@@ -96,24 +98,32 @@ out_caps_string (const NvmmElement *te, const gchar *format, gboolean nvmm)
   return caps_string (format, WIDTH, HEIGHT, nvmm);
 }
 
-/* @te's harness, from @format frames in NVMM (@in_nvmm) or system memory
- * to NVMM (@out_nvmm) or system memory. */
+/* @te's harness (with @extra settings, or NULL), from @format frames in
+ * NVMM (@in_nvmm) or system memory to NVMM (@out_nvmm) or system memory. */
 static GstHarness *
-nvmm_harness_new (const NvmmElement *te, const gchar *format, gboolean in_nvmm,
-                  gboolean out_nvmm)
+nvmm_harness_new_full (const NvmmElement *te, const gchar *format,
+                       gboolean in_nvmm, gboolean out_nvmm, const gchar *extra)
 {
   GstElement *e = texel_test_element_new (te->factory, te->props);
   GstHarness *h;
   gchar *in = caps_string (format, WIDTH, HEIGHT, in_nvmm);
   gchar *out = out_caps_string (te, format, out_nvmm);
 
-  gst_util_set_object_arg (G_OBJECT (e), "backend", BACKEND);
+  texel_set_properties (G_OBJECT (e), BACKEND, FALSE);
+  texel_set_properties (G_OBJECT (e), extra, FALSE);
   h = texel_harness_new_with (e);
   gst_harness_set_src_caps_str (h, in);
   gst_harness_set_sink_caps_str (h, out);
   g_free (in);
   g_free (out);
   return h;
+}
+
+static GstHarness *
+nvmm_harness_new (const NvmmElement *te, const gchar *format, gboolean in_nvmm,
+                  gboolean out_nvmm)
+{
+  return nvmm_harness_new_full (te, format, in_nvmm, out_nvmm, NULL);
 }
 
 static GstVideoInfo
@@ -289,9 +299,8 @@ GST_START_TEST (test_nvmm_chain)
         {
           const NvmmElement *te = &elements[i % G_N_ELEMENTS (elements)];
 
-          g_string_append_printf (line, "%s%s backend=%s %s",
-                                  i > 1 ? " ! " : "", te->factory, BACKEND,
-                                  te->props);
+          g_string_append_printf (line, "%s%s %s %s", i > 1 ? " ! " : "",
+                                  te->factory, BACKEND, te->props);
           if (i < G_N_ELEMENTS (elements))
             g_string_append_printf (line, " ! %s", caps);
         }
@@ -330,6 +339,54 @@ caps_have_nvmm (GstCaps *caps)
     }
   return FALSE;
 }
+
+/* Several frames, NVMM in and out, with frames kept in flight on the GPU
+ * (each NVMM frame stays mapped until its kernel is done): each output is
+ * the system-memory output of its input, in order. */
+GST_START_TEST (test_nvmm_in_flight)
+{
+  const NvmmElement *te = &elements[__i__];
+  GRand *rand = g_rand_new_with_seed (41);
+  GstVideoInfo info = input_info ("NV12"), out_info;
+  GstBuffer *in[5], *expected[5];
+  GstHarness *h;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (in); i++)
+    {
+      in[i] = texel_buffer_new_random (&info, rand, i * GST_SECOND / 30);
+      expected[i] = run (te, "NV12", in[i], -1, FALSE, &out_info);
+    }
+  h = nvmm_harness_new_full (te, "NV12", TRUE, TRUE, "frames-in-flight=2");
+  for (i = 0; i < G_N_ELEMENTS (in); i++)
+    {
+      GstBuffer *buf = texel_nvmm_buffer_new (&info, in[i], mem_types[0], 1);
+
+      fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+    }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  for (i = 0; i < G_N_ELEMENTS (in); i++)
+    {
+      GstBuffer *out = gst_harness_pull (h), *sys;
+      gchar *what = g_strdup_printf ("%s frame %u in flight", te->factory, i);
+
+      fail_unless (out != NULL, "%s: no output", what);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_BUFFER_PTS (in[i]));
+      texel_harness_out_info (h, &out_info);
+      sys = texel_nvmm_buffer_download (out, &out_info);
+      fail_unless (sys != NULL);
+      check_equal (expected[i], sys, &out_info, what);
+      gst_buffer_unref (sys);
+      gst_buffer_unref (out);
+      gst_buffer_unref (expected[i]);
+      gst_buffer_unref (in[i]);
+      g_free (what);
+    }
+  texel_harness_teardown (h);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
 
 /* NVMM on both pads: templates, caps and accept-caps queries. */
 GST_START_TEST (test_nvmm_caps)
@@ -584,6 +641,7 @@ nvmm_suite (gboolean absent)
   tcase_add_loop_test (tc, test_nvmm_matches_system, 0,
                        G_N_ELEMENTS (elements));
   tcase_add_loop_test (tc, test_nvmm_chain, 0, G_N_ELEMENTS (formats));
+  tcase_add_loop_test (tc, test_nvmm_in_flight, 0, G_N_ELEMENTS (elements));
   tc = texel_suite_add_tcase (s, "caps", 0);
   tcase_add_loop_test (tc, test_nvmm_caps, 0, G_N_ELEMENTS (elements));
 #if !TEXEL_NVMM_TEST_GPU
