@@ -388,6 +388,38 @@ GST_START_TEST (test_nvmm_in_flight)
 
 GST_END_TEST;
 
+/* Real pipelines (their negotiation and allocation queries), with the
+ * test plugin's texelnvmmupload / texelnvmmdownload standing in for
+ * NVIDIA's elements: NVMM into, out of, and through two elements. */
+GST_START_TEST (test_nvmm_launch)
+{
+  const NvmmElement *te = &elements[__i__];
+  const gchar *src = "videotestsrc num-buffers=3 ! "
+                     "video/x-raw,format=NV12,width=64,height=48";
+  gchar *el = g_strdup_printf ("%s %s %s", te->factory, BACKEND, te->props);
+  gchar *up = g_strdup_printf ("texelnvmmupload mem-type=%d", mem_types[0]);
+  gchar *lines[3];
+  guint i;
+
+  lines[0]
+      = g_strdup_printf ("%s ! %s ! %s ! video/x-raw ! fakesink", src, up, el);
+  lines[1] = g_strdup_printf ("%s ! %s ! video/x-raw(memory:NVMM) ! "
+                              "texelnvmmdownload ! fakesink",
+                              src, el);
+  lines[2] = g_strdup_printf ("%s ! %s ! %s ! video/x-raw(memory:NVMM) ! "
+                              "texelconvert %s ! video/x-raw(memory:NVMM) ! "
+                              "texelnvmmdownload ! fakesink",
+                              src, up, el, BACKEND);
+  texel_run_launch_lines ((const gchar *const *)lines, G_N_ELEMENTS (lines),
+                          30 * GST_SECOND);
+  for (i = 0; i < G_N_ELEMENTS (lines); i++)
+    g_free (lines[i]);
+  g_free (up);
+  g_free (el);
+}
+
+GST_END_TEST;
+
 /* NVMM on both pads: templates, caps and accept-caps queries. */
 GST_START_TEST (test_nvmm_caps)
 {
@@ -642,6 +674,7 @@ nvmm_suite (gboolean absent)
                        G_N_ELEMENTS (elements));
   tcase_add_loop_test (tc, test_nvmm_chain, 0, G_N_ELEMENTS (formats));
   tcase_add_loop_test (tc, test_nvmm_in_flight, 0, G_N_ELEMENTS (elements));
+  tcase_add_loop_test (tc, test_nvmm_launch, 0, G_N_ELEMENTS (elements));
   tc = texel_suite_add_tcase (s, "caps", 0);
   tcase_add_loop_test (tc, test_nvmm_caps, 0, G_N_ELEMENTS (elements));
 #if !TEXEL_NVMM_TEST_GPU
