@@ -709,10 +709,10 @@ gst_texel_nvmm_frames_memory (const GstVideoFrame *in, const GstVideoFrame *out)
 
 /* NVMM output: a pool of NvBufSurfaces made by libnvbufsurface, one per
  * buffer, as NVIDIA's elements hand them on (the buffer's one memory maps
- * to the surface). Pitch-linear, in CUDA device memory on the GPU path
- * (DeepStream's on a discrete GPU) and system memory on the CPU path.
- * Jetson's encoders and display take surface arrays, which are not made
- * yet. */
+ * to the surface). Pitch-linear; on a discrete GPU in CUDA device memory
+ * (DeepStream's), on an integrated one (a Jetson, whose encoders and
+ * display take surface arrays) a surface array written through its EGL
+ * frame like an input's (not yet run), on the CPU path system memory. */
 #define TEXEL_TYPE_NVMM_POOL (texel_nvmm_pool_get_type ())
 G_DECLARE_FINAL_TYPE (TexelNvmmPool, texel_nvmm_pool, TEXEL, NVMM_POOL,
                       GstBufferPool)
@@ -796,7 +796,8 @@ texel_nvmm_pool_init (TexelNvmmPool *self)
 gboolean
 gst_texel_nvmm_decide_allocation (GstTexelBase *self, GstQuery *query)
 {
-  gint device = PRIV (self)->cuda ? PRIV (self)->active_device : -1;
+  GstTexelBasePrivate *priv = PRIV (self);
+  gint device = priv->cuda ? priv->active_device : -1;
   guint min = gst_texel_base_pool_min (self);
   TexelNvmmPool *pool;
   GstStructure *config;
@@ -805,7 +806,12 @@ gst_texel_nvmm_decide_allocation (GstTexelBase *self, GstQuery *query)
   gst_query_parse_allocation (query, &caps, NULL);
   pool = g_object_new (TEXEL_TYPE_NVMM_POOL, NULL);
   gst_object_ref_sink (pool);
-  pool->params.memType = device >= 0 ? NVBUF_MEM_CUDA_DEVICE : NVBUF_MEM_SYSTEM;
+  if (device < 0)
+    pool->params.memType = NVBUF_MEM_SYSTEM;
+  else if (priv->integrated && HAVE_NVMM_EGL)
+    pool->params.memType = NVBUF_MEM_SURFACE_ARRAY;
+  else
+    pool->params.memType = NVBUF_MEM_CUDA_DEVICE;
   pool->params.gpuId = MAX (device, 0);
   config = gst_buffer_pool_get_config (GST_BUFFER_POOL (pool));
   gst_buffer_pool_config_set_params (config, caps, sizeof (NvBufSurface), min,
