@@ -339,7 +339,8 @@ static gboolean
 gst_texel_base_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
-  if (gst_texel_nvmm_allocation_caps (query)) {
+  if (gst_texel_nvmm_allocation_caps (query)
+      && !gst_base_transform_is_passthrough (trans)) {
     gst_texel_nvmm_propose_allocation (query);
     return TRUE;
   }

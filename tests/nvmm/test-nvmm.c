@@ -420,6 +420,41 @@ GST_START_TEST (test_nvmm_launch)
 
 GST_END_TEST;
 
+/* texeladjust with its defaults changes nothing: NVMM in and out passes
+ * the buffer on as it is; NVMM in, system memory out (the same video caps)
+ * must not pass it on. */
+GST_START_TEST (test_nvmm_passthrough)
+{
+  const NvmmElement identity = { "texeladjust", "" };
+  GstVideoInfo info = input_info ("NV12"), out_info;
+  GRand *rand = g_rand_new_with_seed (43);
+  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+  guint out_nvmm;
+
+  for (out_nvmm = 0; out_nvmm < 2; out_nvmm++)
+    {
+      GstHarness *h = nvmm_harness_new (&identity, "NV12", TRUE, out_nvmm);
+      GstBuffer *buf = texel_nvmm_buffer_new (&info, in, mem_types[0], 1);
+      NvBufSurface *surf = texel_nvmm_buffer_surface (buf);
+      GstBuffer *out = texel_push_pull (h, buf);
+
+      if (out_nvmm)
+        fail_unless (texel_nvmm_buffer_surface (out) == surf);
+      else
+        {
+          texel_harness_out_info (h, &out_info);
+          fail_unless_equals_uint64 (gst_buffer_get_size (out), out_info.size);
+          check_equal (in, out, &out_info, "NVMM in, system memory out");
+        }
+      gst_buffer_unref (out);
+      texel_harness_teardown (h);
+    }
+  gst_buffer_unref (in);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* NVMM on both pads: templates, caps and accept-caps queries. */
 GST_START_TEST (test_nvmm_caps)
 {
@@ -675,6 +710,7 @@ nvmm_suite (gboolean absent)
   tcase_add_loop_test (tc, test_nvmm_chain, 0, G_N_ELEMENTS (formats));
   tcase_add_loop_test (tc, test_nvmm_in_flight, 0, G_N_ELEMENTS (elements));
   tcase_add_loop_test (tc, test_nvmm_launch, 0, G_N_ELEMENTS (elements));
+  tcase_add_test (tc, test_nvmm_passthrough);
   tc = texel_suite_add_tcase (s, "caps", 0);
   tcase_add_loop_test (tc, test_nvmm_caps, 0, G_N_ELEMENTS (elements));
 #if !TEXEL_NVMM_TEST_GPU
