@@ -1,15 +1,17 @@
 /* gst-texel: memory:NVMM (NvBufSurface) frames: libnvbufsurface loaded at
- * run time, NVMM caps, and surfaces mapped in place (gsttexelnvmm.h).
+ * run time, NVMM caps, surfaces mapped in place, pools of surfaces for
+ * NVMM output (gsttexelnvmm.h; docs/design.md, "NVMM").
  *
  * An NVMM buffer holds one memory whose map gives the NvBufSurface, not
  * the pixels (NVIDIA's nvvidconv, nvv4l2decoder, nvarguscamerasrc and
  * DeepStream's elements all hand it so): the planes are where the
  * surface's parameters say. On a discrete GPU (DeepStream) they are CUDA
- * device, pinned or unified memory, which the kernels read in place; the
- * CPU path reads the host-accessible kinds (system, pinned, unified).
- * Jetson's default NVBUF_MEM_SURFACE_ARRAY (read through EGL) and
- * block-linear surfaces are refused with a message saying so, as are
- * batches of more than one surface.
+ * device, pinned or unified memory, which the kernels read and write in
+ * place; the CPU path reads the host-accessible kinds (system, pinned,
+ * unified). A Jetson's surface arrays are reached through their EGL
+ * frames (pitch-linear only; written, not yet run). Block-linear surfaces
+ * and batches of more than one surface are refused with a message saying
+ * so.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -46,8 +48,8 @@ static const gchar *const nvbufsurface_paths[] = {
   "libnvbufsurface.so",
 };
 
-/* The functions the plugin may call: loading them all proves the library
- * is NVIDIA's API, even where this increment calls none. */
+/* The functions the plugin may call (NvBufSurfaceSyncForDevice: not yet,
+ * it is for surfaces the CPU wrote); all must resolve. */
 typedef struct
 {
   int (*create) (NvBufSurface **surf, uint32_t batch_size,
@@ -120,6 +122,8 @@ texel_nvmm_library (void)
 
       if (env && *env)
         texel_nvmm_open (&lib, env, why);
+      else
+        env = NULL;
       for (i = 0;
            !env && !lib.available && i < G_N_ELEMENTS (nvbufsurface_paths); i++)
         texel_nvmm_open (&lib, nvbufsurface_paths[i], why);
