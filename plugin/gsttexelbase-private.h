@@ -16,6 +16,7 @@
  *    loop over the element's GstTexelInFlight (gsttexelinflight.h, which
  *    owns every GPU frame from submit to finish);
  *  - gsttexelallocation.c: pools of pinned or CUDA memory;
+ *  - gsttexelnvmm.c: memory:NVMM (NvBufSurface) frames;
  * with gstreamer-cuda (have_gst_cuda) only:
  *  - gsttexelcudamemory.c: the pipeline's GstCudaContext, GstCudaMemory
  *    frames and pools.
@@ -29,6 +30,7 @@
 
 #include "gsttexelbase.h"
 #include "gsttexelinflight.h"
+#include "gsttexelnvmm.h"
 
 G_BEGIN_DECLS
 
@@ -56,6 +58,7 @@ typedef struct
   GstTexelBackend active_backend;
   GstTexelActiveMemory active_memory;
   gint active_device;
+  gboolean integrated;          /* the GPU path's device shares host memory */
   /* The GPU path (NULL: the CPU path), the owner of every frame on the
    * GPU. Set by start; used by the streaming thread; cleared by stop under
    * the object lock (gst_texel_base_take_cuda), under which the stats
@@ -79,6 +82,9 @@ typedef struct
    * first buffer), from here to in_flight. */
   /* negotiated: memory:CUDAMemory on the sink / source caps */
   gboolean in_caps_device, out_caps_device;
+  /* negotiated: memory:NVMM on the sink / source caps (gsttexelnvmm.c);
+   * in_caps_device is set with in_caps_nvmm */
+  gboolean in_caps_nvmm, out_caps_nvmm;
   gboolean banding;             /* asked for by the subclass's prepare */
   gboolean configured;          /* GPU buffers sized for the current caps */
   gboolean configured_banding;
@@ -139,6 +145,13 @@ gboolean gst_texel_base_prepare (GstTexelBase * self);
 GstFlowReturn gst_texel_base_check_negotiated (GstTexelBase * self);
 
 /* gsttexelcaps.c */
+/* Whether @features (NULL: system memory) hold the caps feature @memory;
+ * whether negotiated (fixed) @caps are in @memory; whether any structure
+ * of @caps is. */
+gboolean gst_texel_features_have (GstCapsFeatures * features,
+    const gchar * memory);
+gboolean gst_texel_caps_in_memory (GstCaps * caps, const gchar * memory);
+gboolean gst_texel_caps_have_memory (GstCaps * caps, const gchar * memory);
 /* Whether negotiated (fixed) @caps put frames in CUDA memory. */
 gboolean gst_texel_caps_cuda_memory (GstCaps * caps);
 /* Where a subclass's transform_caps does not call
@@ -334,7 +347,7 @@ gst_texel_base_map_cuda_frame (GstTexelBase * self, GstVideoFrame * frame,
 static inline GstTexelFrameMemory
 gst_texel_base_frames_memory (GstVideoFrame * in, GstVideoFrame * out)
 {
-  return GST_TEXEL_FRAMES_HOST;
+  return gst_texel_nvmm_frames_memory (in, out);
 }
 
 static inline GstBufferPool *

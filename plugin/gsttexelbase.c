@@ -175,9 +175,12 @@ gst_texel_base_start (GstBaseTransform * trans)
   }
   priv->configured = FALSE;
   if (!priv->cuda) {
+    const gchar *nvmm;
+
+    gst_texel_nvmm_available (&nvmm);
     gst_texel_base_cpu_start (self);
-    GST_INFO_OBJECT (self, "CPU path, system memory, %u thread(s) (%s)",
-        priv->cpu_threads, reason);
+    GST_INFO_OBJECT (self, "CPU path, system memory, %u thread(s) (%s); %s",
+        priv->cpu_threads, reason, nvmm);
   }
   gst_texel_base_post_strategy (self, reason);
   return TRUE;
@@ -329,6 +332,11 @@ static gboolean
 gst_texel_base_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
+  if (gst_texel_nvmm_allocation_caps (query)
+      && !gst_base_transform_is_passthrough (trans)) {
+    gst_texel_nvmm_propose_allocation (query);
+    return TRUE;
+  }
   if (PRIV (trans)->cuda && !gst_base_transform_is_passthrough (trans))
     return gst_texel_base_propose_pools (GST_TEXEL_BASE (trans), query);
   return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
@@ -338,6 +346,8 @@ gst_texel_base_propose_allocation (GstBaseTransform * trans,
 static gboolean
 gst_texel_base_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
+  if (gst_texel_nvmm_allocation_caps (query))
+    return gst_texel_nvmm_decide_allocation (GST_TEXEL_BASE (trans), query);
   if (PRIV (trans)->cuda)
     return gst_texel_base_decide_pool (GST_TEXEL_BASE (trans), query);
   return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)

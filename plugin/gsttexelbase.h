@@ -195,19 +195,41 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
   "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
   "framerate = (fraction) [ 0, max ]"
 
+/* Frames in NVIDIA's NvBufSurfaces (memory:NVMM), as Jetson's and
+ * DeepStream's elements exchange them (gsttexelnvmm.h): every format, in
+ * CUDA builds; negotiated only where libnvbufsurface loads. */
+#define GST_TEXEL_CAPS_FEATURE_NVMM "memory:NVMM"
+#define GST_TEXEL_NVMM_CAPS \
+  "video/x-raw(" GST_TEXEL_CAPS_FEATURE_NVMM "), " \
+  "format = (string) " GST_TEXEL_FORMATS ", " \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
+  "framerate = (fraction) [ 0, max ]"
+
 /* Pad templates of every texel element: in builds with gstreamer-cuda, CUDA
- * memory listed first, as GStreamer's CUDA elements list it; which memory
- * a stream gets is decided in transform_caps (see
- * gst_texel_base_finish_caps). Needs config.h. */
+ * memory listed first, as GStreamer's CUDA elements list it, then system
+ * memory, then (CUDA builds) NVMM; which memory a stream gets is decided in
+ * transform_caps (see gst_texel_base_finish_caps). Needs config.h. */
 #if HAVE_GST_CUDA
-#define GST_TEXEL_CAPS GST_TEXEL_CUDA_CAPS "; " GST_TEXEL_SYSTEM_CAPS
-#define GST_TEXEL_PROGRESSIVE_CAPS \
-  GST_TEXEL_CUDA_CAPS GST_TEXEL_PROGRESSIVE "; " \
-  GST_TEXEL_SYSTEM_CAPS GST_TEXEL_PROGRESSIVE
+#define GST_TEXEL_CUDA_FIRST GST_TEXEL_CUDA_CAPS "; "
+#define GST_TEXEL_CUDA_FIRST_PROGRESSIVE \
+  GST_TEXEL_CUDA_CAPS GST_TEXEL_PROGRESSIVE "; "
 #else
-#define GST_TEXEL_CAPS GST_TEXEL_SYSTEM_CAPS
-#define GST_TEXEL_PROGRESSIVE_CAPS GST_TEXEL_SYSTEM_CAPS GST_TEXEL_PROGRESSIVE
+#define GST_TEXEL_CUDA_FIRST ""
+#define GST_TEXEL_CUDA_FIRST_PROGRESSIVE ""
 #endif
+#if HAVE_CUDA
+#define GST_TEXEL_NVMM_LAST "; " GST_TEXEL_NVMM_CAPS
+#define GST_TEXEL_NVMM_LAST_PROGRESSIVE \
+  "; " GST_TEXEL_NVMM_CAPS GST_TEXEL_PROGRESSIVE
+#else
+#define GST_TEXEL_NVMM_LAST ""
+#define GST_TEXEL_NVMM_LAST_PROGRESSIVE ""
+#endif
+#define GST_TEXEL_CAPS \
+  GST_TEXEL_CUDA_FIRST GST_TEXEL_SYSTEM_CAPS GST_TEXEL_NVMM_LAST
+#define GST_TEXEL_PROGRESSIVE_CAPS \
+  GST_TEXEL_CUDA_FIRST_PROGRESSIVE GST_TEXEL_SYSTEM_CAPS \
+  GST_TEXEL_PROGRESSIVE GST_TEXEL_NVMM_LAST_PROGRESSIVE
 
 G_END_DECLS
 #endif

@@ -13,33 +13,51 @@
 
 #define GST_CAT_DEFAULT gst_texel_base_debug
 
-static gboolean
-gst_texel_features_cuda_memory (GstCapsFeatures * features)
+gboolean
+gst_texel_features_have (GstCapsFeatures * features, const gchar * memory)
 {
   return features && !gst_caps_features_is_any (features)
-      && gst_caps_features_contains (features, GST_TEXEL_CAPS_FEATURE_CUDA);
+      && gst_caps_features_contains (features, memory);
 }
 
-/* Whether negotiated (fixed) @caps put frames in CUDA memory. */
 gboolean
-gst_texel_caps_cuda_memory (GstCaps * caps)
+gst_texel_caps_in_memory (GstCaps * caps, const gchar * memory)
 {
   return caps && !gst_caps_is_any (caps) && gst_caps_get_size (caps) > 0
-      && gst_texel_features_cuda_memory (gst_caps_get_features (caps, 0));
+      && gst_texel_features_have (gst_caps_get_features (caps, 0), memory);
 }
 
-/* Whether any structure of @caps is in CUDA memory. */
-static gboolean
-gst_texel_caps_have_cuda_memory (GstCaps * caps)
+gboolean
+gst_texel_caps_have_memory (GstCaps * caps, const gchar * memory)
 {
   guint i;
 
   if (!caps || gst_caps_is_any (caps))
     return FALSE;
   for (i = 0; i < gst_caps_get_size (caps); i++)
-    if (gst_texel_features_cuda_memory (gst_caps_get_features (caps, i)))
+    if (gst_texel_features_have (gst_caps_get_features (caps, i), memory))
       return TRUE;
   return FALSE;
+}
+
+static gboolean
+gst_texel_features_cuda_memory (GstCapsFeatures * features)
+{
+  return gst_texel_features_have (features, GST_TEXEL_CAPS_FEATURE_CUDA);
+}
+
+/* Whether negotiated (fixed) @caps put frames in CUDA memory. */
+gboolean
+gst_texel_caps_cuda_memory (GstCaps * caps)
+{
+  return gst_texel_caps_in_memory (caps, GST_TEXEL_CAPS_FEATURE_CUDA);
+}
+
+/* Whether any structure of @caps is in CUDA memory. */
+static gboolean
+gst_texel_caps_have_cuda_memory (GstCaps * caps)
+{
+  return gst_texel_caps_have_memory (caps, GST_TEXEL_CAPS_FEATURE_CUDA);
 }
 
 /* Whether the element can take frames in CUDA memory: before start,
@@ -186,6 +204,7 @@ gst_texel_base_finish_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * result,
     GstCaps * filter)
 {
+  result = gst_texel_nvmm_transform_caps (GST_TEXEL_BASE (trans), result);
   result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans), direction,
       result);
   if (filter) {
@@ -238,6 +257,8 @@ gst_texel_base_caps_query_memory (GstTexelBase * self, GstQuery * query)
 {
   GstCaps *caps;
 
+  if (gst_texel_nvmm_caps_query (self, query))
+    return TRUE;
   if (gst_texel_base_takes_cuda_memory (self))
     return FALSE;
   if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {

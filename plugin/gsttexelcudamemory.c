@@ -190,11 +190,12 @@ gst_texel_base_map_cuda_frame (GstTexelBase * self, GstVideoFrame * frame,
   return gst_texel_base_map_one_memory (frame, info, buffer, *flags);
 }
 
-/* Where the planes of two frames mapped by gst_texel_base_map_frame are. */
+/* Where the planes of two frames mapped by gst_texel_base_map_frame are
+ * (NVMM frames: gsttexelnvmm.c). */
 GstTexelFrameMemory
 gst_texel_base_frames_memory (GstVideoFrame * in, GstVideoFrame * out)
 {
-  GstTexelFrameMemory memory = GST_TEXEL_FRAMES_HOST;
+  GstTexelFrameMemory memory = gst_texel_nvmm_frames_memory (in, out);
 
   if (in->map[0].flags & GST_MAP_CUDA)
     memory |= GST_TEXEL_IN_DEVICE;

@@ -27,11 +27,14 @@ static void
 gst_texel_base_log_caps (GstTexelBase * self, const TexelCudaCaps * c,
     const gchar * decision)
 {
+  const gchar *nvmm;
+
+  gst_texel_nvmm_available (&nvmm);
   GST_INFO_OBJECT (self, "CUDA device %d '%s' sm_%d%d, %d SMs, integrated=%d "
       "canMapHostMemory=%d asyncEngineCount=%d concurrentKernels=%d "
       "unifiedAddressing=%d pageableMemoryAccess=%d hostRegisterSupported=%d "
       "texturePitchAlignment=%" G_GSIZE_FORMAT " maxTexture2DLinear=%dx%d "
-      "(pitch %d), driver %d.%d, runtime %d.%d -> %s", c->device, c->name,
+      "(pitch %d), driver %d.%d, runtime %d.%d; %s -> %s", c->device, c->name,
       c->cc_major, c->cc_minor, c->sm_count, c->integrated,
       c->can_map_host_memory, c->async_engine_count, c->concurrent_kernels,
       c->unified_addressing, c->pageable_memory_access,
@@ -39,7 +42,7 @@ gst_texel_base_log_caps (GstTexelBase * self, const TexelCudaCaps * c,
       c->max_texture_2d_linear[0], c->max_texture_2d_linear[1],
       c->max_texture_2d_linear[2], c->driver_version / 1000,
       (c->driver_version % 1000) / 10, c->runtime_version / 1000,
-      (c->runtime_version % 1000) / 10, decision);
+      (c->runtime_version % 1000) / 10, nvmm, decision);
 }
 
 /* Picks zero-copy or staged for a usable device; FALSE when the choice is
@@ -163,6 +166,7 @@ gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
     return FALSE;
   }
   priv->active_device = caps.device;
+  priv->integrated = caps.integrated;
   priv->active_memory = zero_copy ? GST_TEXEL_ACTIVE_MEMORY_ZERO_COPY :
       GST_TEXEL_ACTIVE_MEMORY_STAGED;
   *reason = why;

@@ -56,6 +56,8 @@ gst_texel_frame_check (GstVideoFrame * frame, const TexelImage * img,
   const TexelFormatDesc *desc = texel_format_desc (img->format);
   int p;
 
+  if (gst_texel_nvmm_frame (frame))
+    return TRUE;                /* checked against its NvBufSurface */
   for (p = 0; p < desc->n_planes; p++) {
     GstMapInfo *map = &frame->map[frame->meta ? p : 0];
     gsize row = texel_plane_row_bytes (img->format, p, img->width);
@@ -145,16 +147,24 @@ gst_texel_buffer_problem (GstBuffer * buffer, const GstVideoInfo * info)
       "mapped as its video meta says", size);
 }
 
-/* Maps a frame for the element: CUDA memory it can use in place with
- * GST_MAP_CUDA (device addresses, nothing is copied), anything else in
- * host memory. */
+/* Maps a frame for the element: an NvBufSurface (memory:NVMM input) and
+ * CUDA memory it can use in place (device addresses, nothing is copied),
+ * anything else in host memory. */
 gboolean
 gst_texel_base_map_frame (GstTexelBase * self, GstVideoFrame * frame,
     GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags)
 {
+  GstTexelBasePrivate *priv = PRIV (self);
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  GstTexelNvmmMap nvmm;
   gchar *why;
 
+  /* Every caller maps the input as &in_info and the output as &out_info. */
+  nvmm = gst_texel_nvmm_map_frame (GST_ELEMENT_CAST (self), frame, info,
+      buffer, info == &GST_VIDEO_FILTER (self)->in_info ? priv->in_caps_nvmm
+      : priv->out_caps_nvmm, priv->cuda ? priv->active_device : -1);
+  if (nvmm != GST_TEXEL_NVMM_NOT_NVMM)
+    return nvmm == GST_TEXEL_NVMM_MAPPED;
   if (meta && (why = gst_texel_meta_mismatch (meta, info)) != NULL) {
     g_free (why);
     return FALSE;

@@ -104,8 +104,9 @@ gst_texel_base_prepare (GstTexelBase * self)
     return FALSE;
   }
   /* Subclasses compare video infos, which do not say where frames live:
-   * between system and CUDA memory a frame is always processed. */
-  if (priv->in_caps_device != priv->out_caps_device)
+   * between system, CUDA and NVMM memory a frame is always processed. */
+  if (priv->in_caps_device != priv->out_caps_device
+      || priv->in_caps_nvmm != priv->out_caps_nvmm)
     gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), FALSE);
   if (priv->cuda && (!priv->configured
           || priv->banding != priv->configured_banding)
@@ -124,8 +125,10 @@ gst_texel_base_set_info (GstVideoFilter * filter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
 {
   GstTexelBase *self = GST_TEXEL_BASE (filter);
-  gboolean in_device = gst_texel_caps_cuda_memory (incaps);
-  gboolean out_device = gst_texel_caps_cuda_memory (outcaps);
+  gboolean in_nvmm = gst_texel_caps_nvmm (incaps);
+  gboolean out_nvmm = gst_texel_caps_nvmm (outcaps);
+  gboolean in_device = gst_texel_caps_cuda_memory (incaps) || in_nvmm;
+  gboolean out_device = gst_texel_caps_cuda_memory (outcaps) || out_nvmm;
   guint serial;
 
   if (gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in_info)) ==
@@ -144,6 +147,8 @@ gst_texel_base_set_info (GstVideoFilter * filter, GstCaps * incaps,
   filter->out_info = *out_info;
   PRIV (self)->in_caps_device = in_device;
   PRIV (self)->out_caps_device = out_device;
+  PRIV (self)->in_caps_nvmm = in_nvmm;
+  PRIV (self)->out_caps_nvmm = out_nvmm;
   PRIV (self)->configured = FALSE;
   if (!gst_texel_base_frames_fit (self, in_info, out_info)) {
     GST_OBJECT_LOCK (self);

@@ -123,7 +123,7 @@ transform (GstElement *e, GstPadDirection direction, const gchar *caps_str,
 /* ------------------------------------------------------------------------ */
 
 /* CUDA memory first on both pads, with the formats of system memory but
- * GRAY8. */
+ * GRAY8; NVMM last with every format of system memory. */
 GST_START_TEST (test_templates)
 {
   GstElement *e = make (elements[__i__], NULL);
@@ -137,12 +137,21 @@ GST_START_TEST (test_templates)
       GstCaps *device, *host, *missing;
       GstStructure *s;
 
-      fail_unless_equals_int (gst_caps_get_size (templ), 2);
+      fail_unless_equals_int (gst_caps_get_size (templ), 3);
       fail_unless (structure_on_device (templ, 0), "%s: %" GST_PTR_FORMAT,
                    pads[p], templ);
       fail_if (structure_on_device (templ, 1));
       device = gst_caps_copy_nth (templ, 0);
       host = gst_caps_copy_nth (templ, 1);
+      {
+        GstCaps *nvmm = gst_caps_copy_nth (templ, 2);
+
+        fail_unless (gst_caps_features_contains (
+            gst_caps_get_features (nvmm, 0), "memory:NVMM"));
+        gst_caps_set_features (nvmm, 0, NULL);
+        fail_unless (gst_caps_is_equal (nvmm, host));
+        gst_caps_unref (nvmm);
+      }
       gst_caps_set_features (device, 0, NULL);
       /* system memory's formats minus CUDA memory's: GRAY8 alone */
       fail_unless (gst_caps_is_subset (device, host));

@@ -1,0 +1,773 @@
+/* gst-texel: memory:NVMM (NvBufSurface) input of every element, through
+ * the stand-in libnvbufsurface (GST_TEXEL_NVBUFSURFACE_LIBRARY).
+ *
+ * Built twice:
+ *  - test-nvmm (suite 'element'): the CPU path reads NVBUF_MEM_SYSTEM
+ *    surfaces, runs without a GPU;
+ *  - test-nvmm-gpu (suite 'gpu', TEXEL_NVMM_TEST_GPU): backend=cuda reads
+ *    NVBUF_MEM_CUDA_DEVICE, _CUDA_PINNED, _CUDA_UNIFIED and _DEFAULT
+ *    surfaces in place; exits 77 without a GPU.
+ * Each pushes the same frame once in system memory and once in an NVMM
+ * surface (rows padded to the surface's pitch, planes at its offsets)
+ * through the same element and settings, and wants the outputs equal
+ * byte for byte; it also checks the caps, and that batches, surfaces the
+ * path cannot read and surfaces that do not fit the caps are refused with
+ * an error that says why. With the library missing (the test 'nvmm-absent'
+ * points GST_TEXEL_NVBUFSURFACE_LIBRARY at nothing) NVMM caps must not be
+ * negotiated.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "texel-cuda.h"
+#include "texel-frames.h"
+#include "texel-nvmm-buffers.h"
+
+#ifndef TEXEL_NVMM_TEST_GPU
+#define TEXEL_NVMM_TEST_GPU 0
+#endif
+
+typedef struct
+{
+  const gchar *factory;
+  const gchar *props; /* settings that change every pixel */
+} NvmmElement;
+
+static const NvmmElement elements[] = {
+  { "texelconvert", "video-direction=horiz" },
+  { "texeladjust", "gamma=1.3 saturation=1.2" },
+  { "texelfilter", "filter=gaussian sigma=1" },
+  { "texelwarp", "model=fisheye fx=40 fy=40 fov=90" },
+};
+
+/* The formats issue 17 names (Jetson's cameras and decoders, DeepStream's
+ * RGBA/BGRx), and the packed 4:2:2 and planar ones besides. */
+static const gchar *const formats[] = {
+  "NV12", "I420", "RGBA", "BGRx", "P010_10LE", "YUY2", "YV12", "GRAY8",
+};
+
+#if TEXEL_NVMM_TEST_GPU
+static const NvBufSurfaceMemType mem_types[] = {
+  NVBUF_MEM_CUDA_DEVICE,
+  NVBUF_MEM_CUDA_PINNED,
+  NVBUF_MEM_CUDA_UNIFIED,
+  NVBUF_MEM_DEFAULT,
+};
+/* One frame in, one out: no frame kept in flight (test_nvmm_in_flight
+ * keeps some). */
+#define BACKEND "backend=cuda frames-in-flight=0"
+#else
+static const NvBufSurfaceMemType mem_types[] = { NVBUF_MEM_SYSTEM };
+
+#define BACKEND "backend=cpu"
+#endif
+
+#define WIDTH 38
+#define HEIGHT 26
+
+static gchar *
+caps_string (const gchar *format, gint width, gint height, gboolean nvmm)
+{
+  return g_strdup_printf ("video/x-raw%s, format=%s, width=%d, height=%d, "
+                          "framerate=30/1, pixel-aspect-ratio=1/1%s",
+                          nvmm ? "(memory:NVMM)" : "", format, width, height,
+                          g_str_has_prefix (format, "P010") || format[0] == 'N'
+                                  || format[0] == 'I' || format[0] == 'Y'
+                              ? ", colorimetry=bt709, chroma-site=mpeg2"
+                              : "");
+}
+
+/* texelconvert also converts and scales; the others keep the caps. */
+static gchar *
+out_caps_string (const NvmmElement *te, const gchar *format, gboolean nvmm)
+{
+  if (g_str_equal (te->factory, "texelconvert"))
+    return caps_string (g_str_equal (format, "RGBA") ? "NV12" : "RGBA", 30, 20,
+                        nvmm);
+  return caps_string (format, WIDTH, HEIGHT, nvmm);
+}
+
+/* @te's harness (with @extra settings, or NULL), from @format frames in
+ * NVMM (@in_nvmm) or system memory to NVMM (@out_nvmm) or system memory. */
+static GstHarness *
+nvmm_harness_new_full (const NvmmElement *te, const gchar *format,
+                       gboolean in_nvmm, gboolean out_nvmm, const gchar *extra)
+{
+  GstElement *e = texel_test_element_new (te->factory, te->props);
+  GstHarness *h;
+  gchar *in = caps_string (format, WIDTH, HEIGHT, in_nvmm);
+  gchar *out = out_caps_string (te, format, out_nvmm);
+
+  texel_set_properties (G_OBJECT (e), BACKEND, FALSE);
+  texel_set_properties (G_OBJECT (e), extra, FALSE);
+  h = texel_harness_new_with (e);
+  gst_harness_set_src_caps_str (h, in);
+  gst_harness_set_sink_caps_str (h, out);
+  g_free (in);
+  g_free (out);
+  return h;
+}
+
+static GstHarness *
+nvmm_harness_new (const NvmmElement *te, const gchar *format, gboolean in_nvmm,
+                  gboolean out_nvmm)
+{
+  return nvmm_harness_new_full (te, format, in_nvmm, out_nvmm, NULL);
+}
+
+static GstVideoInfo
+input_info (const gchar *format)
+{
+  gchar *s = caps_string (format, WIDTH, HEIGHT, FALSE);
+  GstVideoInfo info = texel_video_info_from_caps_string (s);
+
+  g_free (s);
+  return info;
+}
+
+/* The output memory type the element's NVMM pool must make. */
+#if TEXEL_NVMM_TEST_GPU
+#define OUTPUT_MEM_TYPE NVBUF_MEM_CUDA_DEVICE
+#else
+#define OUTPUT_MEM_TYPE NVBUF_MEM_SYSTEM
+#endif
+
+/* @in (system memory) pushed into @h as it is (@in_type -1) or in an NVMM
+ * surface of @in_type; the output, in system memory (copied out of its
+ * surface where the output is NVMM). */
+static GstBuffer *
+push_pull (GstHarness *h, const gchar *format, GstBuffer *in, gint in_type,
+           gboolean out_nvmm, GstVideoInfo *out_info)
+{
+  GstVideoInfo info = input_info (format);
+  GstBuffer *buf = gst_buffer_ref (in), *out;
+  gchar *errors;
+
+  if (in_type >= 0)
+    {
+      gst_buffer_unref (buf);
+      buf = texel_nvmm_buffer_new (&info, in, (NvBufSurfaceMemType)in_type, 1);
+      fail_unless (buf != NULL, "stand-in surface of type %d", in_type);
+    }
+  out = texel_push_pull (h, buf);
+  errors
+      = bus_messages_text (h->element, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+  fail_unless_equals_string (errors, "");
+  g_free (errors);
+  texel_harness_out_info (h, out_info);
+  if (out_nvmm)
+    {
+      NvBufSurface *surf = texel_nvmm_buffer_surface (out);
+      GstBuffer *sys;
+
+      fail_unless (gst_buffer_get_size (out) == sizeof (NvBufSurface));
+      fail_unless_equals_int (surf->memType, OUTPUT_MEM_TYPE);
+      fail_unless_equals_int (surf->numFilled, 1);
+      sys = texel_nvmm_buffer_download (out, out_info);
+      fail_unless (sys != NULL);
+      gst_buffer_unref (out);
+      out = sys;
+    }
+  return out;
+}
+
+static GstBuffer *
+run (const NvmmElement *te, const gchar *format, GstBuffer *in, gint in_type,
+     gboolean out_nvmm, GstVideoInfo *out_info)
+{
+  GstHarness *h = nvmm_harness_new (te, format, in_type >= 0, out_nvmm);
+  GstBuffer *out = push_pull (h, format, in, in_type, out_nvmm, out_info);
+
+#if TEXEL_NVMM_TEST_GPU
+  {
+    /* An NVMM side is read or written in place: no copy on that side. */
+    GstStructure *stats = NULL;
+    guint64 to_device = 0, to_host = 0;
+
+    g_object_get (h->element, "stats", &stats, NULL);
+    fail_unless (
+        gst_structure_get_uint64 (stats, "bytes-to-device", &to_device));
+    fail_unless (gst_structure_get_uint64 (stats, "bytes-to-host", &to_host));
+    fail_unless (in_type < 0 || to_device == 0,
+                 "%s %s: %" G_GUINT64_FORMAT " bytes uploaded from NVMM",
+                 te->factory, format, to_device);
+    fail_unless (!out_nvmm || to_host == 0,
+                 "%s %s: %" G_GUINT64_FORMAT " bytes downloaded to NVMM",
+                 te->factory, format, to_host);
+    gst_structure_free (stats);
+  }
+#endif
+  texel_harness_teardown (h);
+  return out;
+}
+
+static void
+check_equal (GstBuffer *expected, GstBuffer *got, GstVideoInfo *info,
+             const gchar *what)
+{
+  GstVideoFrame a, b;
+  gchar *where = NULL;
+  guint diff;
+
+  fail_unless (gst_video_frame_map (&a, info, expected, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&b, info, got, GST_MAP_READ));
+  diff = frames_max_diff (&a, &b, &where);
+  fail_unless (diff == 0, "%s: differs from system memory by %u at %s", what,
+               diff, where);
+  g_free (where);
+  gst_video_frame_unmap (&a);
+  gst_video_frame_unmap (&b);
+}
+
+/* Every element and format: NVMM input of every memory type, NVMM output,
+ * and both, give the system-memory output byte for byte. */
+GST_START_TEST (test_nvmm_matches_system)
+{
+  const NvmmElement *te = &elements[__i__];
+  GRand *rand = g_rand_new_with_seed (17);
+  guint f, t;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    {
+      GstVideoInfo info = input_info (formats[f]), out_info;
+      GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+      GstBuffer *expected = run (te, formats[f], in, -1, FALSE, &out_info);
+      GstBuffer *got;
+      gchar *what;
+
+      for (t = 0; t < G_N_ELEMENTS (mem_types); t++)
+        {
+          what = g_strdup_printf ("%s %s, NVMM (type %d) in", te->factory,
+                                  formats[f], mem_types[t]);
+          got = run (te, formats[f], in, mem_types[t], FALSE, &out_info);
+          check_equal (expected, got, &out_info, what);
+          gst_buffer_unref (got);
+          g_free (what);
+        }
+      what = g_strdup_printf ("%s %s, NVMM out", te->factory, formats[f]);
+      got = run (te, formats[f], in, -1, TRUE, &out_info);
+      check_equal (expected, got, &out_info, what);
+      gst_buffer_unref (got);
+      g_free (what);
+      what
+          = g_strdup_printf ("%s %s, NVMM in and out", te->factory, formats[f]);
+      got = run (te, formats[f], in, mem_types[0], TRUE, &out_info);
+      check_equal (expected, got, &out_info, what);
+      gst_buffer_unref (got);
+      g_free (what);
+      GST_INFO ("%s %s: NVMM = system memory", te->factory, formats[f]);
+      gst_buffer_unref (expected);
+      gst_buffer_unref (in);
+    }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* A chain of every element with NVMM between each two (capsfilters force
+ * it) gives the all-system-memory chain's output byte for byte: each
+ * element reads the surfaces of the one before in place. */
+GST_START_TEST (test_nvmm_chain)
+{
+  const gchar *format = formats[__i__];
+  GRand *rand = g_rand_new_with_seed (29);
+  GstVideoInfo info = input_info (format), out_info;
+  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+  GstBuffer *out[2];
+  guint nvmm;
+
+  for (nvmm = 0; nvmm < 2; nvmm++)
+    {
+      GString *line = g_string_new (NULL);
+      gchar *caps = caps_string (format, WIDTH, HEIGHT, nvmm);
+      GstHarness *h;
+      guint i;
+
+      /* texelconvert last: it changes the format and size. */
+      for (i = 1; i <= G_N_ELEMENTS (elements); i++)
+        {
+          const NvmmElement *te = &elements[i % G_N_ELEMENTS (elements)];
+
+          g_string_append_printf (line, "%s%s %s %s", i > 1 ? " ! " : "",
+                                  te->factory, BACKEND, te->props);
+          if (i < G_N_ELEMENTS (elements))
+            g_string_append_printf (line, " ! %s", caps);
+        }
+      h = gst_harness_new_parse (line->str);
+      gst_harness_set_src_caps_str (h, caps);
+      g_free (caps);
+      caps = out_caps_string (&elements[0], format, FALSE);
+      gst_harness_set_sink_caps_str (h, caps);
+      out[nvmm] = push_pull (h, format, in, nvmm ? (gint)mem_types[0] : -1,
+                             FALSE, &out_info);
+      gst_harness_teardown (h);
+      g_string_free (line, TRUE);
+      g_free (caps);
+    }
+  check_equal (out[0], out[1], &out_info, format);
+  gst_buffer_unref (out[0]);
+  gst_buffer_unref (out[1]);
+  gst_buffer_unref (in);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+static gboolean
+caps_have_nvmm (GstCaps *caps)
+{
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    {
+      GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+      if (f && !gst_caps_features_is_any (f)
+          && gst_caps_features_contains (f, "memory:NVMM"))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Several frames, NVMM in and out, with frames kept in flight on the GPU
+ * (each NVMM frame stays mapped until its kernel is done): each output is
+ * the system-memory output of its input, in order. */
+GST_START_TEST (test_nvmm_in_flight)
+{
+  const NvmmElement *te = &elements[__i__];
+  GRand *rand = g_rand_new_with_seed (41);
+  GstVideoInfo info = input_info ("NV12"), out_info;
+  GstBuffer *in[5], *expected[5];
+  GstHarness *h;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (in); i++)
+    {
+      in[i] = texel_buffer_new_random (&info, rand, i * GST_SECOND / 30);
+      expected[i] = run (te, "NV12", in[i], -1, FALSE, &out_info);
+    }
+  h = nvmm_harness_new_full (te, "NV12", TRUE, TRUE, "frames-in-flight=2");
+  for (i = 0; i < G_N_ELEMENTS (in); i++)
+    {
+      GstBuffer *buf = texel_nvmm_buffer_new (&info, in[i], mem_types[0], 1);
+
+      fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+    }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  for (i = 0; i < G_N_ELEMENTS (in); i++)
+    {
+      GstBuffer *out = gst_harness_pull (h), *sys;
+      gchar *what = g_strdup_printf ("%s frame %u in flight", te->factory, i);
+
+      fail_unless (out != NULL, "%s: no output", what);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_BUFFER_PTS (in[i]));
+      texel_harness_out_info (h, &out_info);
+      sys = texel_nvmm_buffer_download (out, &out_info);
+      fail_unless (sys != NULL);
+      check_equal (expected[i], sys, &out_info, what);
+      gst_buffer_unref (sys);
+      gst_buffer_unref (out);
+      gst_buffer_unref (expected[i]);
+      gst_buffer_unref (in[i]);
+      g_free (what);
+    }
+  texel_harness_teardown (h);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Real pipelines (their negotiation and allocation queries), with the
+ * test plugin's texelnvmmupload / texelnvmmdownload standing in for
+ * NVIDIA's elements: NVMM into, out of, and through two elements. */
+GST_START_TEST (test_nvmm_launch)
+{
+  const NvmmElement *te = &elements[__i__];
+  const gchar *src = "videotestsrc num-buffers=3 ! "
+                     "video/x-raw,format=NV12,width=64,height=48";
+  gchar *el = g_strdup_printf ("%s %s %s", te->factory, BACKEND, te->props);
+  gchar *up = g_strdup_printf ("texelnvmmupload mem-type=%d", mem_types[0]);
+  gchar *lines[3];
+  guint i;
+
+  lines[0]
+      = g_strdup_printf ("%s ! %s ! %s ! video/x-raw ! fakesink", src, up, el);
+  lines[1] = g_strdup_printf ("%s ! %s ! video/x-raw(memory:NVMM) ! "
+                              "texelnvmmdownload ! fakesink",
+                              src, el);
+  lines[2] = g_strdup_printf ("%s ! %s ! %s ! video/x-raw(memory:NVMM) ! "
+                              "texelconvert %s ! video/x-raw(memory:NVMM) ! "
+                              "texelnvmmdownload ! fakesink",
+                              src, up, el, BACKEND);
+  texel_run_launch_lines ((const gchar *const *)lines, G_N_ELEMENTS (lines),
+                          30 * GST_SECOND);
+  for (i = 0; i < G_N_ELEMENTS (lines); i++)
+    g_free (lines[i]);
+  g_free (up);
+  g_free (el);
+}
+
+GST_END_TEST;
+
+/* texeladjust with its defaults changes nothing: NVMM in and out passes
+ * the buffer on as it is; NVMM in, system memory out (the same video caps)
+ * must not pass it on. */
+GST_START_TEST (test_nvmm_passthrough)
+{
+  const NvmmElement identity = { "texeladjust", "" };
+  GstVideoInfo info = input_info ("NV12"), out_info;
+  GRand *rand = g_rand_new_with_seed (43);
+  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+  guint out_nvmm;
+
+  for (out_nvmm = 0; out_nvmm < 2; out_nvmm++)
+    {
+      GstHarness *h = nvmm_harness_new (&identity, "NV12", TRUE, out_nvmm);
+      GstBuffer *buf = texel_nvmm_buffer_new (&info, in, mem_types[0], 1);
+      NvBufSurface *surf = texel_nvmm_buffer_surface (buf);
+      GstBuffer *out = texel_push_pull (h, buf);
+
+      if (out_nvmm)
+        fail_unless (texel_nvmm_buffer_surface (out) == surf);
+      else
+        {
+          texel_harness_out_info (h, &out_info);
+          fail_unless_equals_uint64 (gst_buffer_get_size (out), out_info.size);
+          check_equal (in, out, &out_info, "NVMM in, system memory out");
+        }
+      gst_buffer_unref (out);
+      texel_harness_teardown (h);
+    }
+  gst_buffer_unref (in);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* NVMM on both pads: templates, caps and accept-caps queries. */
+GST_START_TEST (test_nvmm_caps)
+{
+  GstElement *e = texel_test_element_new (elements[__i__].factory, NULL);
+  const gchar *names[] = { "sink", "src" };
+  gchar *s = caps_string ("NV12", WIDTH, HEIGHT, TRUE);
+  GstCaps *nvmm = gst_caps_from_string (s);
+  guint p;
+
+  for (p = 0; p < G_N_ELEMENTS (names); p++)
+    {
+      GstPad *pad = gst_element_get_static_pad (e, names[p]);
+      GstCaps *caps = gst_pad_get_pad_template_caps (pad);
+
+      fail_unless (caps_have_nvmm (caps), "%s", names[p]);
+      gst_caps_unref (caps);
+      caps = gst_pad_query_caps (pad, NULL);
+      fail_unless (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
+      gst_caps_unref (caps);
+      fail_unless (gst_pad_query_accept_caps (pad, nvmm), "%s", names[p]);
+      gst_object_unref (pad);
+    }
+  gst_caps_unref (nvmm);
+  g_free (s);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+#if !TEXEL_NVMM_TEST_GPU
+/* By default the CPU path offers no NVMM: a Jetson's nvvidconv would hand
+ * it surface arrays it cannot read (GST_TEXEL_NVMM=1 asks for it). */
+GST_START_TEST (test_nvmm_not_on_cpu_path)
+{
+  GstElement *e
+      = texel_test_element_new (elements[__i__].factory, "backend=cpu");
+  GstHarness *h = texel_harness_new_with (e);
+  const gchar *names[] = { "sink", "src" };
+  guint p;
+
+  g_unsetenv ("GST_TEXEL_NVMM");
+  for (p = 0; p < G_N_ELEMENTS (names); p++)
+    {
+      GstPad *pad = gst_element_get_static_pad (h->element, names[p]);
+      GstCaps *caps = gst_pad_query_caps (pad, NULL);
+
+      fail_if (caps_have_nvmm (caps), "%s: %" GST_PTR_FORMAT, names[p], caps);
+      gst_caps_unref (caps);
+      gst_object_unref (pad);
+    }
+  g_setenv ("GST_TEXEL_NVMM", "1", TRUE);
+  {
+    GstPad *pad = gst_element_get_static_pad (h->element, "sink");
+    GstCaps *caps = gst_pad_query_caps (pad, NULL);
+
+    fail_unless (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
+    gst_caps_unref (caps);
+    gst_object_unref (pad);
+  }
+  texel_harness_teardown (h);
+}
+
+GST_END_TEST;
+#endif
+
+/* Pushes @buf (kept: the caller restores its surface before freeing it)
+ * into texelconvert taking NV12 NVMM; returns the error posted (free
+ * it). */
+static gchar *
+push_refused (GstBuffer *buf)
+{
+  GstHarness *h = nvmm_harness_new (&elements[0], "NV12", TRUE, FALSE);
+  GstBuffer *out;
+  gchar *errors;
+
+  gst_harness_push (h, gst_buffer_ref (buf));
+  out = gst_harness_try_pull (h);
+  fail_if (out != NULL, "a refused surface gave a frame");
+  errors = bus_messages_text (h->element, GST_MESSAGE_ERROR);
+  texel_harness_teardown (h);
+  return errors;
+}
+
+typedef void (*SurfaceChange) (NvBufSurface *surf, gboolean undo);
+
+static void
+change_batch (NvBufSurface *surf, gboolean undo)
+{
+  surf->numFilled = undo ? 1 : 2;
+}
+
+static void
+change_mem_type (NvBufSurface *surf, gboolean undo)
+{
+  /* Never read: refused before (device memory on the CPU path, system
+   * memory on the GPU path). */
+  surf->memType = undo                  ? mem_types[0]
+                  : TEXEL_NVMM_TEST_GPU ? NVBUF_MEM_SYSTEM
+                                        : NVBUF_MEM_CUDA_DEVICE;
+}
+
+static void
+change_surface_array (NvBufSurface *surf, gboolean undo)
+{
+  surf->memType = undo ? mem_types[0] : NVBUF_MEM_SURFACE_ARRAY;
+}
+
+static void
+change_layout (NvBufSurface *surf, gboolean undo)
+{
+  surf->surfaceList->layout
+      = undo ? NVBUF_LAYOUT_PITCH : NVBUF_LAYOUT_BLOCK_LINEAR;
+}
+
+static void
+change_format (NvBufSurface *surf, gboolean undo)
+{
+  surf->surfaceList->colorFormat
+      = undo ? NVBUF_COLOR_FORMAT_NV12 : NVBUF_COLOR_FORMAT_NV21;
+}
+
+static void
+change_pitch (NvBufSurface *surf, gboolean undo)
+{
+  static guint32 pitch;
+
+  if (!undo)
+    pitch = surf->surfaceList->planeParams.pitch[1];
+  surf->surfaceList->planeParams.pitch[1] = undo ? pitch : WIDTH - 2;
+}
+
+static void
+change_size (NvBufSurface *surf, gboolean undo)
+{
+  static guint32 size;
+
+  const NvBufSurfacePlaneParams *pp = &surf->surfaceList->planeParams;
+
+  if (!undo)
+    size = surf->surfaceList->dataSize;
+  /* The last chroma row ends one byte past the memory. */
+  surf->surfaceList->dataSize
+      = undo ? size
+             : pp->offset[1] + pp->pitch[1] * (HEIGHT / 2 - 1) + WIDTH - 1;
+}
+
+static const struct
+{
+  SurfaceChange change;
+  const gchar *message;
+} refusals[] = {
+  { change_batch, "a batch of 1 surfaces (2 filled)" },
+  { change_mem_type,
+    TEXEL_NVMM_TEST_GPU
+        ? "NVBUF_MEM_SYSTEM surfaces are read on the CPU path only"
+        : "NVBUF_MEM_CUDA_DEVICE surfaces are read on the GPU only" },
+  /* The stand-in makes no EGL images: on the GPU the EGL path is tried
+   * and fails. */
+  { change_surface_array,
+    TEXEL_NVMM_TEST_GPU
+        ? "NvBufSurfaceMapEglImage failed (-1)"
+        : "NVBUF_MEM_SURFACE_ARRAY surfaces are read on the GPU only" },
+  { change_layout, "block-linear surfaces are not read yet" },
+  { change_format, "is not the caps' NV12" },
+  { change_pitch, "plane 1 (offset" },
+  { change_size, "plane 1 (offset" },
+};
+
+/* Surfaces the element cannot read are refused, none read out of bounds,
+ * with an error that says why. */
+GST_START_TEST (test_nvmm_refused)
+{
+  GstVideoInfo info = input_info ("NV12");
+  GRand *rand = g_rand_new_with_seed (3);
+  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+  GstBuffer *buf = texel_nvmm_buffer_new (&info, in, mem_types[0], 1);
+  NvBufSurface *surf = texel_nvmm_buffer_surface (buf);
+  gchar *errors;
+
+  refusals[__i__].change (surf, FALSE);
+  errors = push_refused (buf);
+  refusals[__i__].change (surf, TRUE);
+  fail_unless (strstr (errors, "Cannot read this memory:NVMM buffer")
+                   && strstr (errors, refusals[__i__].message),
+               "%s", errors);
+  g_free (errors);
+  gst_buffer_unref (buf);
+  gst_buffer_unref (in);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* A real batch (two surfaces, both filled) is refused too. */
+GST_START_TEST (test_nvmm_batch)
+{
+  GstVideoInfo info = input_info ("NV12");
+  GRand *rand = g_rand_new_with_seed (5);
+  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+  GstBuffer *buf = texel_nvmm_buffer_new (&info, in, mem_types[0], 2);
+  gchar *errors = push_refused (buf);
+
+  fail_unless (strstr (errors, "a batch of 2 surfaces") != NULL, "%s", errors);
+  g_free (errors);
+  gst_buffer_unref (buf);
+  gst_buffer_unref (in);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Without libnvbufsurface no pad takes NVMM. */
+GST_START_TEST (test_nvmm_absent)
+{
+  GstElement *e = texel_test_element_new (elements[__i__].factory, NULL);
+  const gchar *names[] = { "sink", "src" };
+  gchar *s = caps_string ("NV12", WIDTH, HEIGHT, TRUE);
+  GstCaps *nvmm = gst_caps_from_string (s);
+  guint p;
+
+  for (p = 0; p < G_N_ELEMENTS (names); p++)
+    {
+      GstPad *pad = gst_element_get_static_pad (e, names[p]);
+      GstCaps *caps = gst_pad_query_caps (pad, NULL);
+
+      fail_if (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
+      gst_caps_unref (caps);
+      fail_if (gst_pad_query_accept_caps (pad, nvmm), "%s", names[p]);
+      gst_object_unref (pad);
+    }
+  gst_caps_unref (nvmm);
+  g_free (s);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+static Suite *
+nvmm_suite (gboolean absent)
+{
+  Suite *s = suite_create ("nvmm");
+  TCase *tc;
+
+  if (absent)
+    {
+      tc = texel_suite_add_tcase (s, "absent", 0);
+      tcase_add_loop_test (tc, test_nvmm_absent, 0, G_N_ELEMENTS (elements));
+      return s;
+    }
+  tc = texel_suite_add_tcase (s, "input", 300);
+  tcase_add_loop_test (tc, test_nvmm_matches_system, 0,
+                       G_N_ELEMENTS (elements));
+  tcase_add_loop_test (tc, test_nvmm_chain, 0, G_N_ELEMENTS (formats));
+  tcase_add_loop_test (tc, test_nvmm_in_flight, 0, G_N_ELEMENTS (elements));
+  tcase_add_loop_test (tc, test_nvmm_launch, 0, G_N_ELEMENTS (elements));
+  tcase_add_test (tc, test_nvmm_passthrough);
+  tc = texel_suite_add_tcase (s, "caps", 0);
+  tcase_add_loop_test (tc, test_nvmm_caps, 0, G_N_ELEMENTS (elements));
+#if !TEXEL_NVMM_TEST_GPU
+  tcase_add_loop_test (tc, test_nvmm_not_on_cpu_path, 0,
+                       G_N_ELEMENTS (elements));
+#endif
+  tc = texel_suite_add_tcase (s, "refused", 0);
+  tcase_add_loop_test (tc, test_nvmm_refused, 0, G_N_ELEMENTS (refusals));
+  tcase_add_test (tc, test_nvmm_batch);
+  return s;
+}
+
+#if TEXEL_NVMM_TEST_GPU
+/* Asks in a child process: the tests run in forked children, and CUDA
+ * does not survive a fork. */
+static gint
+probe_gpus (void)
+{
+  pid_t pid = fork ();
+  int status = 0;
+
+  if (pid < 0)
+    return 0;
+  if (pid == 0)
+    {
+      int n = 0;
+      int r = texel_cuda_device_count (&n);
+
+      if (r < 0)
+        g_printerr ("no usable CUDA device: %s\n", texel_cuda_error_string (r));
+      _exit (r < 0 ? 0 : MIN (n, 100));
+    }
+  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
+    return 0;
+  return WEXITSTATUS (status);
+}
+#endif
+
+int
+main (int argc, char **argv)
+{
+  const gchar *lib = g_getenv ("GST_TEXEL_NVBUFSURFACE_LIBRARY");
+  gboolean absent = !lib || !g_file_test (lib, G_FILE_TEST_EXISTS);
+  SRunner *sr;
+  int failed;
+
+  texel_check_init (&argc, &argv);
+#if TEXEL_NVMM_TEST_GPU
+  if (probe_gpus () <= 0)
+    {
+      g_print ("SKIP: NVMM on the GPU needs a CUDA GPU\n");
+      return 77;
+    }
+#endif
+  sr = srunner_create (nvmm_suite (absent));
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? 1 : 0;
+}
