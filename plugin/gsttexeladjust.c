@@ -51,7 +51,7 @@
  * The tone maps are Reinhard's x / (1 + x) and Narkowicz's fit of the
  * ACES filmic curve. The vignette correction multiplies linear light by
  * 1 + strength * r^2, r the distance from the frame's centre over the
- * half-diagonal. The formulas are in kernels/texel-adjust.h.
+ * half-diagonal. The formulas are in kernels/adjust/texel-adjust.h.
  *
  * #GstTexelAdjust:lut-file names a 3D LUT in the Adobe / Resolve .cube
  * format (LUT_3D_SIZE 2 to 129, DOMAIN_MIN / DOMAIN_MAX or

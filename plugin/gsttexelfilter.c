@@ -32,7 +32,7 @@
  * are filtered in all three channels either way. Alpha is copied
  * unchanged. Samples beyond the frame's edges are those at the edge
  * (#GstTexelFilter:border-mode = clamp) or reflected about it (mirror).
- * The exact definitions are in kernels/texel-filter.h.
+ * The exact definitions are in kernels/filter/texel-filter.h.
  *
  * Every property can change while PLAYING and be driven by a
  * #GstController. Neutral settings (gaussian sigma 0, unsharp amount or

@@ -938,7 +938,7 @@ GST_START_TEST (test_adjust_lut_on_gpu)
 GST_END_TEST;
 
 /* ------------------------------------------------------------------------ */
-/* Faults (GST_TEXEL_FAULT, see kernels/texel-fault.h). */
+/* Faults (GST_TEXEL_FAULT, see kernels/common/texel-fault.h). */
 
 typedef struct
 {

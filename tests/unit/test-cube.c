@@ -1,4 +1,4 @@
-/* gst-texel unit tests: the .cube parser (kernels/texel-cube.c) on the
+/* gst-texel unit tests: the .cube parser (kernels/files/texel-cube.c) on the
  * LUT files of tests/data (good ones against the functions they were
  * written from, broken ones against the line and message each must
  * give) and on buffers made here: number syntax, line ends, every
