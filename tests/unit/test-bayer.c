@@ -1,11 +1,8 @@
 /* gst-texel unit tests: raw Bayer development (texel-bayer.h) against
- * definitions written here: the demosaic formulas of each pixel class
- * spelled out neighbour by neighbour (bilinear; Malvar, He and Cutler,
- * "High-quality linear interpolation for demosaicing of Bayer-patterned
- * color images", ICASSP 2004, figure 2), mirroring by a period, the
- * colour of a sample read from the pattern's name, black level, gains,
- * the colour matrix and the sRGB / BT.709 curves from their standards;
- * then through texelconvert's CPU path (crops, sample positions).
+ * the definitions of tests/common/bayer-reference.h (formulas per pixel
+ * class, mirroring by a period, colours read from the pattern's name,
+ * black level, gains, matrix, transfer curves from their standards), then
+ * through texelconvert's CPU path (crops, sample positions).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -14,6 +11,7 @@
 
 #include "texel-test-util.h"
 #include "texel-adjust.h"
+#include "bayer-reference.h"
 
 static const char *pattern_names[] = { NULL, "RGGB", "BGGR", "GRBG", "GBRG" };
 
@@ -48,18 +46,6 @@ mosaic_set (Mosaic *m, int x, int y, unsigned code)
       row[2 * x] = (uint8_t)(w & 0xff);
       row[2 * x + 1] = (uint8_t)(w >> 8);
     }
-}
-
-static unsigned
-mosaic_get (const Mosaic *m, int x, int y)
-{
-  const uint8_t *row = m->t->img.data[0] + (size_t)y * m->t->img.stride[0];
-
-  if (m->cfg.bits == 8)
-    return row[x];
-  if (m->cfg.msb)
-    return (unsigned)(row[2 * x] | (row[2 * x + 1] << 8)) >> (16 - m->cfg.bits);
-  return row[2 * x] | (row[2 * x + 1] << 8);
 }
 
 static void
@@ -101,131 +87,49 @@ mosaic_free (Mosaic *m)
   g_free (m);
 }
 
-/* 0 R, 1 G, 2 B: the letter of the pattern's name at the sample's place
- * in its 2x2 cell. */
+/* The reference's view of @m (bayer-reference.h). */
+static BayerRef
+ref_of (const Mosaic *m)
+{
+  BayerRef r;
+
+  bayer_ref_init (&r, pattern_names[m->cfg.pattern], m->cfg.bits, m->cfg.msb);
+  r.data = m->t->img.data[0];
+  r.stride = m->t->img.stride[0];
+  r.width = m->t->img.width;
+  r.height = m->t->img.height;
+  r.bilinear = m->cfg.demosaic == TEXEL_DEMOSAIC_BILINEAR;
+  memcpy (r.black, m->cfg.black, sizeof (r.black));
+  memcpy (r.gain, m->cfg.gain, sizeof (r.gain));
+  memcpy (r.ccm, m->cfg.ccm, sizeof (r.ccm));
+  r.transfer = m->cfg.transfer == TEXEL_TRANSFER_SRGB    ? BAYER_REF_SRGB
+               : m->cfg.transfer == TEXEL_TRANSFER_BT709 ? BAYER_REF_BT709
+                                                         : BAYER_REF_LINEAR;
+  return r;
+}
+
 static int
 colour_at (const Mosaic *m, int x, int y)
 {
-  char letter = pattern_names[m->cfg.pattern][(y % 2) * 2 + x % 2];
+  BayerRef r = ref_of (m);
 
-  return letter == 'R' ? 0 : (letter == 'G' ? 1 : 2);
+  return bayer_ref_colour (&r, x, y);
 }
 
-/* Reflection without repeating the edge: the mirror image repeats with
- * period 2 (n - 1). */
-static int
-reflect (int i, int n)
-{
-  int p = 2 * (n - 1);
-
-  if (n == 1)
-    return 0;
-  i = ((i % p) + p) % p;
-  return i < n ? i : p - i;
-}
-
-/* Linear value of the sample at (@x, @y) (mirrored): (code / max - black)
- * / (1 - black) * gain, black as a fraction of the largest code. */
-static double
-lin (const Mosaic *m, int x, int y)
-{
-  int mx = reflect (x, m->t->img.width), my = reflect (y, m->t->img.height);
-  int c = colour_at (m, mx, my);
-  double max = (double)((1 << m->cfg.bits) - 1);
-  double black = m->cfg.black[c] / max;
-
-  return (mosaic_get (m, mx, my) / max - black) / (1.0 - black)
-         * m->cfg.gain[c];
-}
-
-/* The demosaiced linear RGB of pixel (@x, @y). */
 static void
 demosaic_ref (const Mosaic *m, int x, int y, double rgb[3])
 {
-#define V(dx, dy) lin (m, x + (dx), y + (dy))
-  double C = V (0, 0);
-  double N = V (0, -1), S = V (0, 1), W = V (-1, 0), E = V (1, 0);
-  double NN = V (0, -2), SS = V (0, 2), WW = V (-2, 0), EE = V (2, 0);
-  double diag = V (-1, -1) + V (1, -1) + V (-1, 1) + V (1, 1);
-  double far = NN + SS + WW + EE;
-  int c = colour_at (m, reflect (x, m->t->img.width),
-                     reflect (y, m->t->img.height));
-  int horiz_red; /* green: red samples left and right */
-  double green, opposite, along_row, along_col;
-#undef V
+  BayerRef r = ref_of (m);
 
-  if (m->cfg.demosaic == TEXEL_DEMOSAIC_BILINEAR)
-    {
-      green = (N + S + W + E) / 4.0;
-      opposite = diag / 4.0;
-      along_row = (W + E) / 2.0;
-      along_col = (N + S) / 2.0;
-    }
-  else
-    {
-      green = (4.0 * C + 2.0 * (N + S + W + E) - far) / 8.0;
-      opposite = (6.0 * C + 2.0 * diag - 1.5 * far) / 8.0;
-      along_row = (5.0 * C + 4.0 * (W + E) - diag - (WW + EE) + 0.5 * (NN + SS))
-                  / 8.0;
-      along_col = (5.0 * C + 4.0 * (N + S) - diag - (NN + SS) + 0.5 * (WW + EE))
-                  / 8.0;
-    }
-  if (c == 0)
-    {
-      rgb[0] = C;
-      rgb[1] = green;
-      rgb[2] = opposite;
-    }
-  else if (c == 2)
-    {
-      rgb[0] = opposite;
-      rgb[1] = green;
-      rgb[2] = C;
-    }
-  else
-    {
-      /* Whether the pattern's row of this green holds the red samples. */
-      const char *row = pattern_names[m->cfg.pattern] + (y % 2) * 2;
-
-      horiz_red = row[0] == 'R' || row[1] == 'R';
-      rgb[1] = C;
-      rgb[0] = horiz_red ? along_row : along_col;
-      rgb[2] = horiz_red ? along_col : along_row;
-    }
-}
-
-static double
-srgb (double v)
-{
-  return v <= 0.0031308 ? 12.92 * v : 1.055 * pow (v, 1.0 / 2.4) - 0.055;
-}
-
-/* BT.709's OETF with the precise constants of BT.2020 (table 4). */
-static double
-bt709 (double v)
-{
-  const double a = 1.09929682680944, b = 0.018053968510807;
-
-  return v < b ? 4.5 * v : a * pow (v, 0.45) - (a - 1.0);
+  bayer_ref_demosaic (&r, x, y, rgb);
 }
 
 static void
 develop_ref (const Mosaic *m, int x, int y, double out[3])
 {
-  double rgb[3];
-  int k;
+  BayerRef r = ref_of (m);
 
-  demosaic_ref (m, x, y, rgb);
-  for (k = 0; k < 3; k++)
-    {
-      double v = m->cfg.ccm[k][0] * rgb[0] + m->cfg.ccm[k][1] * rgb[1]
-                 + m->cfg.ccm[k][2] * rgb[2];
-
-      v = v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v);
-      out[k] = m->cfg.transfer == TEXEL_TRANSFER_SRGB    ? srgb (v)
-               : m->cfg.transfer == TEXEL_TRANSFER_BT709 ? bt709 (v)
-                                                         : v;
-    }
+  bayer_ref_develop (&r, x, y, out);
 }
 
 static void
