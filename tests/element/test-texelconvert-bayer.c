@@ -13,8 +13,22 @@
 #include "texel-frames.h"
 #include "bayer-reference.h"
 
-#ifndef TEXEL_TEST_BACKEND
+/* The GPU variant (test-texelconvert-bayer-gpu): the same checks on the
+ * CUDA path, in both memory modes; its float arithmetic may round the
+ * last code the other way where the exact value lies within 0.01 code of
+ * a half. */
+#ifdef TEXEL_TEST_GPU
+#include <sys/wait.h>
+#include <unistd.h>
+#include "texel-cuda.h"
+#define TEXEL_TEST_BACKEND "cuda"
+#define TOLERANCE (0.5 + 0.01)
+static const gchar *const backends[] = { "backend=cuda memory-mode=zero-copy",
+                                         "backend=cuda memory-mode=staged" };
+#else
 #define TEXEL_TEST_BACKEND "cpu"
+#define TOLERANCE (0.5 + 1e-6)
+static const gchar *const backends[] = { "backend=cpu" };
 #endif
 
 static const gchar *const patterns[] = { "rggb", "bggr", "grbg", "gbrg" };
@@ -76,7 +90,8 @@ bayer_caps (const gchar *pattern, gint bits, gint w, gint h)
  * development) with texelconvert set up by @props to RGBA of the same size
  * and compares each code with the reference's value rounded. */
 static void
-check_develop (BayerRef *r, const gchar *props, GRand *rand)
+check_develop_on (BayerRef *r, const gchar *backend, const gchar *props,
+                  GRand *rand)
 {
   gchar *pattern = g_ascii_strdown (r->pattern, -1);
   gchar *in_caps = bayer_caps (pattern, r->bits, r->width, r->height);
@@ -84,8 +99,7 @@ check_develop (BayerRef *r, const gchar *props, GRand *rand)
       = g_strdup_printf ("video/x-raw,format=RGBA,width=%d,"
                          "height=%d,framerate=30/1,pixel-aspect-ratio=1/1",
                          r->width, r->height);
-  gchar *all_props
-      = g_strdup_printf ("backend=" TEXEL_TEST_BACKEND " %s", props);
+  gchar *all_props = g_strdup_printf ("%s %s", backend, props);
   GstHarness *h = texel_harness_new_with (
       texel_test_element_new ("texelconvert", all_props));
   GstBuffer *in, *out;
@@ -109,10 +123,10 @@ check_develop (BayerRef *r, const gchar *props, GRand *rand)
 
         bayer_ref_develop (r, x, y, want);
         for (c = 0; c < 3; c++)
-          fail_unless (fabs (p[c] - want[c] * 255.0) <= 0.5 + 1e-6,
+          fail_unless (fabs (p[c] - want[c] * 255.0) <= TOLERANCE,
                        "%s %d-bit%s %dx%d (%s): (%d,%d)[%d] = %u, want %.4f",
                        pattern, r->bits, r->msb ? " msb" : "", r->width,
-                       r->height, props, x, y, c, p[c], want[c] * 255.0);
+                       r->height, all_props, x, y, c, p[c], want[c] * 255.0);
         fail_unless_equals_int (p[3], 255);
       }
   gst_buffer_unmap (out, &out_map);
@@ -124,6 +138,15 @@ check_develop (BayerRef *r, const gchar *props, GRand *rand)
   g_free (out_caps);
   g_free (in_caps);
   g_free (pattern);
+}
+
+static void
+check_develop (BayerRef *r, const gchar *props, GRand *rand)
+{
+  guint b;
+
+  for (b = 0; b < G_N_ELEMENTS (backends); b++)
+    check_develop_on (r, backends[b], props, rand);
 }
 
 /* Every pattern and depth, both alignments of the bits in their words,
@@ -339,9 +362,36 @@ texelconvert_bayer_suite (void)
   return s;
 }
 
+#ifdef TEXEL_TEST_GPU
+/* Whether a CUDA device is usable, asked in a child process: CUDA
+ * initialised here would not survive the fork of each check. */
+static gboolean
+gpu_present (void)
+{
+  pid_t pid = fork ();
+  int status = 0;
+
+  if (pid == 0)
+    {
+      int n = 0;
+
+      _exit (texel_cuda_device_count (&n) >= 0 && n > 0 ? 0 : 1);
+    }
+  return pid > 0 && waitpid (pid, &status, 0) == pid && WIFEXITED (status)
+         && WEXITSTATUS (status) == 0;
+}
+#endif
+
 int
 main (int argc, char **argv)
 {
+#ifdef TEXEL_TEST_GPU
+  if (!gpu_present ())
+    {
+      g_print ("SKIP: texelconvert-bayer-gpu needs a CUDA GPU\n");
+      return 77;
+    }
+#endif
   texel_check_init (&argc, &argv);
   return gst_check_run_suite (texelconvert_bayer_suite (), "texelconvert-bayer",
                               __FILE__);
