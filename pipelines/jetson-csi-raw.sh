@@ -17,4 +17,4 @@ exec gst-launch-1.0 -e \
     black-level-green=${BLACK:-64} black-level-blue=${BLACK:-64} \
     wb-gain-red=${GAIN_R:-1.8} wb-gain-blue=${GAIN_B:-1.6} ! \
   video/x-raw,format=NV12,width=1920,height=1080 ! \
-  fakesink
+  nv3dsink

@@ -136,59 +136,56 @@ gst_texel_convert_bayer_stand_in (GstCaps *caps, gint bits)
   return gray;
 }
 
-GstCaps *
-gst_texel_convert_bayer_as_raw (GstCaps *caps)
+/* Copies of the structures of @caps named @from (every one where NULL),
+ * renamed @to, without the fields Bayer and raw caps do not share; the
+ * others as they are where @keep_others. */
+static GstCaps *
+gst_texel_caps_renamed (GstCaps *caps, const gchar *from, const gchar *to,
+                        gboolean keep_others)
 {
-  GstCaps *raw = gst_caps_new_empty ();
+  GstCaps *out = gst_caps_new_empty ();
   guint i;
 
   for (i = 0; i < gst_caps_get_size (caps); i++)
     {
       GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+      gboolean match = from == NULL || gst_structure_has_name (s, from);
 
-      if (gst_structure_has_name (s, "video/x-bayer"))
+      if (!match && !keep_others)
         {
-          gst_structure_set_name (s, "video/x-raw");
-          gst_structure_remove_field (s, "format");
+          gst_structure_free (s);
+          continue;
         }
-      raw = gst_caps_merge_structure_full (
-          raw, s, gst_caps_features_copy (gst_caps_get_features (caps, i)));
+      if (match)
+        {
+          gst_structure_set_name (s, to);
+          gst_structure_remove_fields (s, "format", "colorimetry",
+                                       "chroma-site", "interlace-mode", NULL);
+        }
+      out = gst_caps_merge_structure_full (
+          out, s, gst_caps_features_copy (gst_caps_get_features (caps, i)));
     }
-  return raw;
+  return out;
 }
 
-/* The Bayer twin of each system-memory structure of @caps: any size, any
- * Bayer format; appended to @caps. */
+GstCaps *
+gst_texel_convert_bayer_as_raw (GstCaps *caps)
+{
+  return gst_texel_caps_renamed (caps, "video/x-bayer", "video/x-raw", TRUE);
+}
+
+/* The Bayer twin of each structure of @caps, any Bayer format, in system
+ * memory (the intersection with the Bayer caps drops the others);
+ * appended to @caps. */
 GstCaps *
 gst_texel_convert_bayer_append (GstCaps *caps)
 {
-  GstCaps *bayer = gst_caps_new_empty ();
-  guint i;
+  GstCaps *twins = gst_texel_caps_renamed (caps, NULL, "video/x-bayer", FALSE);
+  GstCaps *formats = gst_caps_from_string (GST_TEXEL_BAYER_CAPS);
+  GstCaps *bayer = gst_caps_intersect (twins, formats);
 
-  for (i = 0; i < gst_caps_get_size (caps); i++)
-    {
-      GstCapsFeatures *f = gst_caps_get_features (caps, i);
-      GstStructure *s;
-
-      if (f != NULL
-          && !gst_caps_features_is_equal (
-              f, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
-        continue;
-      s = gst_structure_copy (gst_caps_get_structure (caps, i));
-      gst_structure_set_name (s, "video/x-bayer");
-      gst_structure_remove_fields (s, "format", "colorimetry", "chroma-site",
-                                   "interlace-mode", NULL);
-      bayer = gst_caps_merge_structure (bayer, s);
-    }
-  if (!gst_caps_is_empty (bayer))
-    {
-      GstCaps *formats = gst_caps_from_string (GST_TEXEL_BAYER_CAPS);
-      GstCaps *tmp = gst_caps_intersect (bayer, formats);
-
-      gst_caps_unref (formats);
-      gst_caps_unref (bayer);
-      bayer = tmp;
-    }
+  gst_caps_unref (formats);
+  gst_caps_unref (twins);
   return gst_caps_merge (caps, bayer);
 }
 
