@@ -418,8 +418,8 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
     return FALSE;
   }
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      cfg.bayer == NULL && gst_video_info_is_equal (in, out) && crop[0] == 0 && crop[1] == 0
-      && crop[2] == 0 && crop[3] == 0 && dir == GST_VIDEO_ORIENTATION_IDENTITY);
+      cfg.bayer == NULL && gst_video_info_is_equal (in, out) && crop[0] == 0
+      && crop[1] == 0 && crop[2] == 0 && crop[3] == 0 && dir == GST_VIDEO_ORIENTATION_IDENTITY);
   gst_texel_base_set_banding (base, self->plan.rows_monotonic);
   GST_INFO_OBJECT (self, "%s %dx%d -> %s %dx%d, source %d,%d %dx%d, "
       "destination %d,%d %dx%d, method %d, direction %d",
@@ -493,12 +493,13 @@ gst_texel_convert_set_property (GObject * object, guint prop_id,
 
   GST_OBJECT_LOCK (self);
   if (gst_texel_convert_bayer_set_property (self, prop_id, value))
-    prop_id = PROP_0;           /* a plan change */
+    prop_id = PROP_0;
   switch (prop_id) {
-    case PROP_0:
+    case PROP_0:               /* raw development, set above */
+      change = GST_TEXEL_CHANGE_PLAN;
+      break;
     case PROP_METHOD:
-      if (prop_id == PROP_METHOD)
-        self->method = g_value_get_enum (value);
+      self->method = g_value_get_enum (value);
       change = GST_TEXEL_CHANGE_PLAN;
       break;
     case PROP_CROP_LEFT:

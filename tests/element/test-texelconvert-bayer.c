@@ -225,6 +225,46 @@ GST_START_TEST (test_bayer_development)
 
 GST_END_TEST;
 
+/* Development properties set while playing apply from the next frame: a
+ * flat mosaic of code 60, linear, then with the red gain doubled and a
+ * blue black level of 20. */
+GST_START_TEST (test_bayer_change_while_playing)
+{
+  static const guint before[3] = { 60, 60, 60 };
+  /* (60 - 20) / (255 - 20) * 255 = 43.4 */
+  static const guint after[3] = { 120, 60, 43 };
+  GstHarness *h = texel_harness_new_with (texel_test_element_new (
+      "texelconvert", "backend=" TEXEL_TEST_BACKEND " raw-transfer=linear"));
+  guint k, i, c;
+
+  gst_harness_set_caps_str (h,
+                            "video/x-bayer,format=grbg,width=8,height=4,"
+                            "framerate=30/1",
+                            "video/x-raw,format=RGBA,width=8,height=4,"
+                            "framerate=30/1");
+  for (k = 0; k < 2; k++)
+    {
+      GstBuffer *in = gst_buffer_new_allocate (NULL, 8 * 4, NULL);
+      GstBuffer *out;
+      GstMapInfo map;
+
+      gst_buffer_memset (in, 0, 60, 8 * 4);
+      if (k == 1)
+        g_object_set (h->element, "wb-gain-red", 2.0, "black-level-blue", 20.0,
+                      NULL);
+      out = texel_push_pull (h, in);
+      gst_buffer_map (out, &map, GST_MAP_READ);
+      for (i = 0; i < map.size; i += 4)
+        for (c = 0; c < 3; c++)
+          fail_unless_equals_int (map.data[i + c], k ? after[c] : before[c]);
+      gst_buffer_unmap (out, &map);
+      gst_buffer_unref (out);
+    }
+  texel_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_bayer_properties)
 {
   GstElement *e = gst_element_factory_make ("texelconvert", NULL);
@@ -354,6 +394,7 @@ texelconvert_bayer_suite (void)
   TCase *tc = texel_suite_add_tcase (s, "bayer", 300);
 
   tcase_add_test (tc, test_bayer_properties);
+  tcase_add_test (tc, test_bayer_change_while_playing);
   tcase_add_test (tc, test_bayer_every_format);
   tcase_add_test (tc, test_bayer_development);
   tcase_add_test (tc, test_bayer_black_too_high);
