@@ -72,7 +72,7 @@ typedef enum
 
 /* The sink caps of raw Bayer input: 8-bit samples, or 10 to 16 bits in
  * little-endian 16-bit words (GStreamer 1.24's names, accepted on any
- * version). */
+ * version); progressive, like the element's raw caps. */
 #define GST_TEXEL_BAYER_FORMATS(p) \
   #p ", " #p "10le, " #p "12le, " #p "14le, " #p "16le"
 #define GST_TEXEL_BAYER_CAPS \
@@ -80,7 +80,7 @@ typedef enum
   GST_TEXEL_BAYER_FORMATS (bggr) ", " GST_TEXEL_BAYER_FORMATS (grbg) ", " \
   GST_TEXEL_BAYER_FORMATS (gbrg) " }, " \
   "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
-  "framerate = (fraction) [ 0, max ]"
+  "framerate = (fraction) [ 0, max ]" GST_TEXEL_PROGRESSIVE
 
 #define GST_TYPE_TEXEL_DEMOSAIC (gst_texel_demosaic_get_type ())
 GType gst_texel_demosaic_get_type (void);

@@ -270,6 +270,8 @@ GST_START_TEST (test_bayer_properties)
   GstElement *e = gst_element_factory_make ("texelconvert", NULL);
   GObjectClass *klass = G_OBJECT_GET_CLASS (e);
   GValue array = G_VALUE_INIT;
+  GstCaps *caps;
+  GstPad *sink;
   GParamSpec *ps;
   gdouble v;
   guint i;
@@ -296,6 +298,18 @@ GST_START_TEST (test_bayer_properties)
         g_value_get_double (gst_value_array_get_value (&array, i)),
         i % 4 == 0 ? 1.0 : 0.0);
   g_value_unset (&array);
+
+  /* Progressive only, like the element's raw caps. */
+  sink = gst_element_get_static_pad (e, "sink");
+  caps = gst_caps_from_string ("video/x-bayer,format=rggb,width=8,height=8,"
+                               "framerate=30/1");
+  fail_unless (gst_pad_query_accept_caps (sink, caps));
+  gst_caps_unref (caps);
+  caps = gst_caps_from_string ("video/x-bayer,format=rggb,width=8,height=8,"
+                               "framerate=30/1,interlace-mode=interleaved");
+  fail_if (gst_pad_query_accept_caps (sink, caps));
+  gst_caps_unref (caps);
+  gst_object_unref (sink);
   gst_object_unref (e);
 }
 
