@@ -22,9 +22,90 @@ struct _GstTexelConvert
   GstVideoOrientationMethod direction;
   GstVideoOrientationMethod tag_direction;
 
+  /* raw Bayer development (gsttexelconvert-bayer.c), under the object
+   * lock */
+  TexelDemosaic demosaic;
+  gint bayer_alignment;         /* GstTexelBayerAlignment */
+  gdouble black[3], gain[3];
+  gdouble ccm[9];
+  gint raw_transfer;            /* GstTexelRawTransfer */
+
   /* streaming thread */
   TexelConvertPlan plan;
+  /* The negotiated input's mosaic: pattern NONE when it is not Bayer. */
+  TexelBayerPattern bayer_pattern;
+  gint bayer_bits;
 };
+
+/* Property ids of the raw Bayer development, after texelconvert's own. */
+enum
+{
+  PROP_DEMOSAIC = 64,
+  PROP_BAYER_ALIGNMENT,
+  PROP_BLACK_LEVEL_RED,
+  PROP_BLACK_LEVEL_GREEN,
+  PROP_BLACK_LEVEL_BLUE,
+  PROP_WB_GAIN_RED,
+  PROP_WB_GAIN_GREEN,
+  PROP_WB_GAIN_BLUE,
+  PROP_COLOR_MATRIX,
+  PROP_RAW_TRANSFER
+};
+
+typedef enum
+{
+  GST_TEXEL_BAYER_LSB = 0,
+  GST_TEXEL_BAYER_MSB = 1
+} GstTexelBayerAlignment;
+
+typedef enum
+{
+  GST_TEXEL_RAW_TRANSFER_AUTO = 0,
+  GST_TEXEL_RAW_TRANSFER_SRGB,
+  GST_TEXEL_RAW_TRANSFER_BT709,
+  GST_TEXEL_RAW_TRANSFER_LINEAR
+} GstTexelRawTransfer;
+
+/* The sink caps of raw Bayer input: 8-bit samples, or 10 to 16 bits in
+ * little-endian 16-bit words (GStreamer 1.24's names, accepted on any
+ * version); progressive, like the element's raw caps. */
+#define GST_TEXEL_BAYER_FORMATS(p) \
+  #p ", " #p "10le, " #p "12le, " #p "14le, " #p "16le"
+#define GST_TEXEL_BAYER_CAPS \
+  "video/x-bayer, format = (string) { " GST_TEXEL_BAYER_FORMATS (rggb) ", " \
+  GST_TEXEL_BAYER_FORMATS (bggr) ", " GST_TEXEL_BAYER_FORMATS (grbg) ", " \
+  GST_TEXEL_BAYER_FORMATS (gbrg) " }, " \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
+  "framerate = (fraction) [ 0, max ]" GST_TEXEL_PROGRESSIVE
+
+#define GST_TYPE_TEXEL_DEMOSAIC (gst_texel_demosaic_get_type ())
+GType gst_texel_demosaic_get_type (void);
+#define GST_TYPE_TEXEL_BAYER_ALIGNMENT (gst_texel_bayer_alignment_get_type ())
+GType gst_texel_bayer_alignment_get_type (void);
+#define GST_TYPE_TEXEL_RAW_TRANSFER (gst_texel_raw_transfer_get_type ())
+GType gst_texel_raw_transfer_get_type (void);
+
+void gst_texel_convert_bayer_install (GObjectClass *gobject_class);
+void gst_texel_convert_bayer_init (GstTexelConvert *self);
+gboolean gst_texel_convert_bayer_set_property (GstTexelConvert *self,
+    guint prop_id, const GValue *value);
+gboolean gst_texel_convert_bayer_get_property (GstTexelConvert *self,
+    guint prop_id, GValue *value);
+/* Whether fixed @caps are raw Bayer, and which. */
+gboolean gst_texel_convert_bayer_caps (GstCaps *caps,
+    TexelBayerPattern *pattern, gint *bits);
+/* The GRAY8 or GRAY16_LE caps laying out the same frames (transfer
+ * full). */
+GstCaps *gst_texel_convert_bayer_stand_in (GstCaps *caps, gint bits);
+/* @caps with Bayer structures turned into video/x-raw of any format
+ * (transfer full; @caps is not taken). */
+GstCaps *gst_texel_convert_bayer_as_raw (GstCaps *caps);
+/* @caps (taken) followed by their Bayer twins in system memory. */
+GstCaps *gst_texel_convert_bayer_append (GstCaps *caps);
+/* The development the properties ask for, for output @out; FALSE after
+ * posting an error when they cannot be met. */
+gboolean gst_texel_convert_bayer_config (GstTexelConvert *self,
+    const GstVideoInfo *out, TexelBayerConfig *cfg);
 
 G_END_DECLS
 #endif

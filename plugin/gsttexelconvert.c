@@ -34,6 +34,13 @@
  * gst-launch-1.0 videotestsrc ! texelconvert video-direction=90r crop-left=40 \
  *     method=bicubic ! autovideosink
  * ]| Crops, rotates by 90 degrees clockwise and scales with bicubic filtering.
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-bayer,format=rggb,width=1920,height=1080 ! \
+ *     texelconvert ! video/x-raw,format=RGBA ! fakesink
+ * ]| Demosaics raw Bayer input (video/x-bayer, 8-bit, or 10 to 16 bits in
+ * 16-bit words) in the same pass: black level, white balance, colour
+ * matrix and transfer function from the raw development properties, the
+ * mosaic's sample (x, y) centred on the developed pixel (x, y).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -68,7 +75,7 @@ enum
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
+    GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS "; " GST_TEXEL_BAYER_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
@@ -139,13 +146,20 @@ static GstCaps *
 gst_texel_convert_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *any = gst_texel_caps_any_size_format (caps);
+  /* Raw Bayer input becomes video/x-raw of any format; any video/x-raw
+   * output may come from it. */
+  GstCaps *given = direction == GST_PAD_SINK ?
+      gst_texel_convert_bayer_as_raw (caps) : gst_caps_ref (caps);
+  GstCaps *any = gst_texel_caps_any_size_format (given);
   GstCaps *result;
 
   if (gst_texel_convert_reshapes (GST_TEXEL_CONVERT (trans)))
     result = any;
   else
-    result = gst_caps_merge (gst_caps_copy (caps), any);
+    result = gst_caps_merge (gst_caps_copy (given), any);
+  if (direction == GST_PAD_SRC)
+    result = gst_texel_convert_bayer_append (result);
+  gst_caps_unref (given);
   return gst_texel_base_finish_caps (trans, direction, caps, result, filter);
 }
 
@@ -296,6 +310,42 @@ gst_texel_convert_has_subsampling (const GstVideoInfo * info)
   return FALSE;
 }
 
+/* Raw Bayer caps reach the base class (GstVideoFilter) as the GRAY8 or
+ * GRAY16_LE caps of the same frames; the mosaic is remembered for
+ * prepare. */
+static gboolean
+gst_texel_convert_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (trans);
+  GstCaps *stand_in;
+  gboolean ret;
+
+  self->bayer_pattern = TEXEL_BAYER_NONE;
+  if (!gst_texel_convert_bayer_caps (incaps, &self->bayer_pattern,
+          &self->bayer_bits))
+    return GST_BASE_TRANSFORM_CLASS (gst_texel_convert_parent_class)->set_caps
+        (trans, incaps, outcaps);
+  stand_in = gst_texel_convert_bayer_stand_in (incaps, self->bayer_bits);
+  ret = GST_BASE_TRANSFORM_CLASS (gst_texel_convert_parent_class)->set_caps
+      (trans, stand_in, outcaps);
+  gst_caps_unref (stand_in);
+  return ret;
+}
+
+/* No pool or video meta is proposed for raw Bayer input: GstVideoMeta
+ * cannot describe a mosaic (upstream's own frames would disagree with
+ * it: videotestsrc then fails to map its buffers). */
+static gboolean
+gst_texel_convert_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  if (GST_TEXEL_CONVERT (trans)->bayer_pattern != TEXEL_BAYER_NONE)
+    return FALSE;
+  return GST_BASE_TRANSFORM_CLASS (gst_texel_convert_parent_class)
+      ->propose_allocation (trans, decide_query, query);
+}
+
 static gboolean
 gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
     GstVideoInfo * out)
@@ -309,6 +359,7 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
   guint argb;
   const gchar *error = NULL;
   gboolean cropped;
+  TexelBayerConfig bayer;
 
   GST_OBJECT_LOCK (self);
   memcpy (crop, self->crop, sizeof (crop));
@@ -338,6 +389,11 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
   gst_texel_colorimetry_from_video (&cfg.in_color, in);
   gst_texel_colorimetry_from_video (&cfg.out_color, out);
   gst_texel_colorimetry_border_rgba (argb, cfg.border_rgba);
+  if (self->bayer_pattern != TEXEL_BAYER_NONE) {
+    if (!gst_texel_convert_bayer_config (self, out, &bayer))
+      return FALSE;
+    cfg.bayer = &bayer;
+  }
 
   /* Same size after rotation: every output luma sample sits on an input
    * luma sample. Nearest copies it exactly, and so does bilinear, which
@@ -362,8 +418,8 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
     return FALSE;
   }
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      gst_video_info_is_equal (in, out) && crop[0] == 0 && crop[1] == 0
-      && crop[2] == 0 && crop[3] == 0 && dir == GST_VIDEO_ORIENTATION_IDENTITY);
+      cfg.bayer == NULL && gst_video_info_is_equal (in, out) && crop[0] == 0
+      && crop[1] == 0 && crop[2] == 0 && crop[3] == 0 && dir == GST_VIDEO_ORIENTATION_IDENTITY);
   gst_texel_base_set_banding (base, self->plan.rows_monotonic);
   GST_INFO_OBJECT (self, "%s %dx%d -> %s %dx%d, source %d,%d %dx%d, "
       "destination %d,%d %dx%d, method %d, direction %d",
@@ -384,7 +440,9 @@ gst_texel_convert_input_rows (const TexelConvertPlan * plan, int row0,
 {
   double a = plan->map[1][1] * row0 + plan->map[1][2];
   double b = plan->map[1][1] * row1 + plan->map[1][2];
-  const int reach = 6 + (int) ceil (fabs (plan->map[1][1]));
+  /* A Bayer input's demosaic reads 2 rows more either side. */
+  const int reach = 6 + (int) ceil (fabs (plan->map[1][1]))
+      + (plan->bayer.pattern != TEXEL_BAYER_NONE ? 2 : 0);
 
   *in_row0 = (int) floor (MIN (a, b)) - reach;
   *in_row1 = (int) ceil (MAX (a, b)) + reach;
@@ -433,7 +491,12 @@ gst_texel_convert_set_property (GObject * object, guint prop_id,
   gboolean neutral;
 
   GST_OBJECT_LOCK (self);
+  if (gst_texel_convert_bayer_set_property (self, prop_id, value))
+    prop_id = PROP_0;
   switch (prop_id) {
+    case PROP_0:               /* raw development, set above */
+      change = GST_TEXEL_CHANGE_PLAN;
+      break;
     case PROP_METHOD:
       self->method = g_value_get_enum (value);
       change = GST_TEXEL_CHANGE_PLAN;
@@ -471,7 +534,11 @@ gst_texel_convert_get_property (GObject * object, guint prop_id,
   GstTexelConvert *self = GST_TEXEL_CONVERT (object);
 
   GST_OBJECT_LOCK (self);
+  if (gst_texel_convert_bayer_get_property (self, prop_id, value))
+    prop_id = PROP_0;
   switch (prop_id) {
+    case PROP_0:
+      break;
     case PROP_METHOD:
       g_value_set_enum (value, self->method);
       break;
@@ -549,6 +616,7 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
           DEFAULT_BORDER_COLOR, rw | GST_PARAM_CONTROLLABLE));
   g_object_class_override_property (gobject_class, PROP_VIDEO_DIRECTION,
       "video-direction");
+  gst_texel_convert_bayer_install (gobject_class);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -562,6 +630,9 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
       GST_DEBUG_FUNCPTR (gst_texel_convert_transform_caps);
   trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_texel_convert_fixate_caps);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_texel_convert_sink_event);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_texel_convert_set_caps);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_texel_convert_propose_allocation);
   trans_class->passthrough_on_same_caps = FALSE;
 
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_convert_prepare);
@@ -577,4 +648,5 @@ gst_texel_convert_init (GstTexelConvert * self)
   self->border_color = DEFAULT_BORDER_COLOR;
   self->direction = DEFAULT_VIDEO_DIRECTION;
   self->tag_direction = GST_VIDEO_ORIENTATION_IDENTITY;
+  gst_texel_convert_bayer_init (self);
 }

@@ -342,7 +342,9 @@ texel_texture_key (const TexelCudaContext * ctx,
   key->height = texel_subsampled_size (plan->in_height, comp->y_shift);
   key->channels = channels;
   key->bits = 8 * bps;
-  key->filter = plan->method == TEXEL_METHOD_NEAREST ? cudaFilterModePoint
+  /* A Bayer mosaic is read sample by sample (texel-bayer.cuh). */
+  key->filter = plan->method == TEXEL_METHOD_NEAREST
+      || plan->bayer.pattern != TEXEL_BAYER_NONE ? cudaFilterModePoint
       : cudaFilterModeLinear;
   *lane = comp->offset / bps;
 
@@ -831,7 +833,7 @@ texel_resample_enqueue (TexelCudaContext * ctx,
       continue;
     texel_sink_init (plan, out, k, row0, row1, &sink);
     texel_source_for_sink (&all, &sink, &src);
-    use_fast = !ctx->generic_only
+    use_fast = !ctx->generic_only && plan->bayer.pattern == TEXEL_BAYER_NONE
         && texel_fast_source_init (plan, &src, &sink, &fast);
     err = launch (ctx, plan, &src, use_fast ? &fast : NULL, &sink, stream,
         data);

@@ -359,7 +359,6 @@ texel_read_input (const TexelConvertPlan &plan, const TexelSource &src,
   float4 texel = make_float4 (0.0f, 0.0f, 0.0f, 0.0f);
   /* The last texture's channels averaged over its taps. */
   float4 taps = texel;
-
 #pragma unroll
   for (int c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
     const TexelSourceComp &sc = src.comp[c];
@@ -473,8 +472,24 @@ texel_store (const TexelConvertPlan &plan, const TexelSink &sink, int i,
 /* The output sample @i of row @row of @sink's group: the input at input
  * luma position (@sx, @sy) through the group's colour matrix, or the
  * border where @inside is false. */
+/* Raw Bayer input (texel-bayer.cuh): a source type of its own, so that
+ * only kernels instantiated for it carry the demosaic. */
+struct TexelBayerSource : TexelSource
+{
+};
+
+#include "texel-bayer.cuh"
+
 template <int METHOD> static __device__ __forceinline__ void
-texel_resample_store (const TexelConvertPlan &plan, const TexelSource &src,
+texel_read_input (const TexelConvertPlan &plan, const TexelBayerSource &src,
+    int gx, int gy, float sx, float sy, float in[TEXEL_MAX_COMPONENTS])
+{
+  texel_bayer_read_input<METHOD> (plan, src, gx, gy, sx, sy, in);
+}
+
+/* Source: TexelSource or TexelBayerSource (TexelFastSource: below). */
+template <int METHOD, typename Source> static __device__ __forceinline__ void
+texel_resample_store (const TexelConvertPlan &plan, const Source &src,
     const TexelSink &sink, int i, int row, bool inside, float sx, float sy)
 {
   float value[TEXEL_MAX_COMPONENTS];

@@ -54,9 +54,16 @@ static const TexelFormatDesc format_table[TEXEL_FORMAT_COUNT] = {
           COMP (1, 2, 4, 1, 1), NONE} },
 };
 
+/* One plane of 16-bit words: the storage of raw Bayer mosaics. */
+static const TexelFormatDesc gray16_le = { TEXEL_FORMAT_GRAY16_LE,
+  "GRAY16_LE", 1, 1, 1, 2, 16, 0, {COMP (0, 0, 2, 0, 0), NONE, NONE, NONE}
+};
+
 const TexelFormatDesc *
 texel_format_desc (TexelFormat format)
 {
+  if (format == TEXEL_FORMAT_GRAY16_LE)
+    return &gray16_le;
   if (format <= TEXEL_FORMAT_UNKNOWN || format >= TEXEL_FORMAT_COUNT)
     return NULL;
   return &format_table[format];
@@ -69,6 +76,8 @@ texel_format_from_name (const char *name)
 
   if (name == NULL)
     return TEXEL_FORMAT_UNKNOWN;
+  if (strcmp (name, gray16_le.name) == 0)
+    return TEXEL_FORMAT_GRAY16_LE;
   for (f = TEXEL_FORMAT_UNKNOWN + 1; f < TEXEL_FORMAT_COUNT; f++) {
     if (strcmp (format_table[f].name, name) == 0)
       return (TexelFormat) f;

@@ -39,7 +39,12 @@ typedef enum
   TEXEL_FORMAT_BGR,
   TEXEL_FORMAT_GRAY8,
   TEXEL_FORMAT_P010_10LE,
-  TEXEL_FORMAT_COUNT
+  TEXEL_FORMAT_COUNT,
+  /* Input only, outside the range of the formats above (loops over
+   * [1, TEXEL_FORMAT_COUNT) leave it out): how raw Bayer mosaics of 16-bit
+   * little-endian words are stored (texel-bayer.h); 8-bit mosaics are
+   * stored as GRAY8. */
+  TEXEL_FORMAT_GRAY16_LE = TEXEL_FORMAT_COUNT + 1
 } TexelFormat;
 
 #define TEXEL_MAX_PLANES 3

@@ -50,13 +50,23 @@ sample_address (const TexelImage * img, const TexelComponent * comp, int x,
       + comp->offset + (size_t) x * comp->pixel_stride;
 }
 
-/* The normalised value of sample (@x, @y) of @comp. */
+/* The normalised value of sample (@x, @y) of input component @c: the
+ * developed picture's for a Bayer input. */
 static double
-read_sample (const TexelFormatDesc * desc, const TexelComponent * comp,
-    const TexelImage * img, int x, int y)
+read_sample (const TexelConvertPlan * plan, int c, const TexelImage * img,
+    int x, int y)
 {
-  const uint8_t *p = sample_address (img, comp, x, y);
+  const TexelFormatDesc *desc = &plan->in;
+  const uint8_t *p;
   unsigned code;
+
+  if (plan->bayer.pattern != TEXEL_BAYER_NONE) {
+    double rgb[3];
+
+    texel_bayer_develop (&plan->bayer, img, x, y, rgb);
+    return rgb[c];
+  }
+  p = sample_address (img, &desc->comp[c], x, y);
 
   if (desc->bytes_per_sample == 2)
     code = (unsigned) (p[0] | (p[1] << 8)) >> desc->shift;     /* LE */
@@ -137,8 +147,8 @@ bicubic_taps (double p, int size)
 }
 
 static double
-filter (const TexelFormatDesc * desc, const TexelComponent * comp,
-    const TexelImage * img, const Taps * tx, const Taps * ty)
+filter (const TexelConvertPlan * plan, int c, const TexelImage * img,
+    const Taps * tx, const Taps * ty)
 {
   double sum = 0.0;
   int a, b;
@@ -147,7 +157,7 @@ filter (const TexelFormatDesc * desc, const TexelComponent * comp,
     double row = 0.0;
 
     for (a = 0; a < tx->n; a++)
-      row += tx->weight[a] * read_sample (desc, comp, img, tx->index[a],
+      row += tx->weight[a] * read_sample (plan, c, img, tx->index[a],
           ty->index[b]);
     sum += ty->weight[b] * row;
   }
@@ -191,7 +201,7 @@ sample_input (const TexelConvertPlan * plan, const TexelImage * in, int c,
       ty = bilinear_taps (py, height);
     }
   }
-  return filter (desc, comp, in, &tx, &ty);
+  return filter (plan, c, in, &tx, &ty);
 }
 
 /* The taps along output axis @axis (0: x) for input component @c and an

@@ -141,6 +141,7 @@ texel_convert_plan_init (TexelConvertPlan * plan,
     int in_height, TexelFormat out_format, int out_width, int out_height,
     const char **error)
 {
+  static const TexelColorimetry rgb_full = { TEXEL_MATRIX_RGB, 1, 0, 0 };
   const char *why;
   int k, c;
 
@@ -155,6 +156,9 @@ texel_convert_plan_init (TexelConvertPlan * plan,
 
   plan->in = *texel_format_desc (in_format);
   plan->out = *texel_format_desc (out_format);
+  if (config->bayer != NULL && texel_bayer_plan_init (&plan->bayer,
+          &plan->in, config->bayer, error) != 0)
+    return -1;
   plan->in_width = in_width;
   plan->in_height = in_height;
   plan->out_width = out_width;
@@ -180,8 +184,9 @@ texel_convert_plan_init (TexelConvertPlan * plan,
   if (config->dst_y + config->dst_h == out_height)
     plan->dst_y1 += 1.0f;
 
-  texel_color_matrix (&plan->in, &config->in_color, &plan->out,
-      &config->out_color, plan->m);
+  /* A developed Bayer picture is full-range R'G'B'. */
+  texel_color_matrix (&plan->in, config->bayer != NULL ? &rgb_full
+      : &config->in_color, &plan->out, &config->out_color, plan->m);
   for (k = 0; k < 3; k++)
     for (c = 0; c < 4; c++)
       plan->m_f[k][c] = (float) plan->m[k][c];

@@ -21,7 +21,7 @@
 #include "texel-fault.h"
 
 /* The output samples of one group (texel_thread_samples); Source:
- * TexelSource or TexelFastSource. */
+ * TexelSource, TexelFastSource or TexelBayerSource (raw Bayer input). */
 template <int METHOD, typename Source> static __global__ void
 texel_convert_kernel (const TexelConvertPlan plan, const Source src,
     const TexelSink sink)
@@ -55,10 +55,16 @@ texel_convert_launch_source (const TexelConvertPlan * plan,
     const TexelSource * src, const TexelFastSource * fast,
     const TexelSink * sink, cudaStream_t stream)
 {
-  if (fast != NULL)
+  if (fast != NULL) {
     texel_convert_launch_grid<METHOD> (plan, fast, sink, stream);
-  else
+  } else if (plan->bayer.pattern != TEXEL_BAYER_NONE) {
+    TexelBayerSource bayer;
+
+    *static_cast<TexelSource *> (&bayer) = *src;
+    texel_convert_launch_grid<METHOD> (plan, &bayer, sink, stream);
+  } else {
     texel_convert_launch_grid<METHOD> (plan, src, sink, stream);
+  }
 }
 
 static cudaError_t

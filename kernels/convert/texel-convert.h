@@ -9,6 +9,7 @@
 
 #include "texel-kernel.h"
 #include "texel-image.h"
+#include "texel-bayer.h"
 
 TEXEL_BEGIN_DECLS
 
@@ -66,6 +67,10 @@ typedef struct
   TexelColorimetry out_color;
   /* Border colour as non-linear R'G'B'A in [0, 1]. */
   double border_rgba[4];
+  /* A raw Bayer input (stored as GRAY8 or GRAY16_LE), developed to RGB
+   * before everything else (texel-bayer.h); NULL for other inputs.
+   * in_color is then ignored. */
+  const TexelBayerConfig *bayer;
 } TexelConvertConfig;
 
 /* Everything a kernel needs, derived once from a config when caps or
@@ -114,6 +119,8 @@ typedef struct
    * rotation, transposition or vertical flip): lets the staged path split
    * a frame into bands. */
   int rows_monotonic;
+  /* Raw Bayer input: how to develop it (pattern NONE otherwise). */
+  TexelBayerPlan bayer;
 } TexelConvertPlan;
 
 /* Fills @plan. Returns 0, or -1 with a static message in @error when the

@@ -11,14 +11,16 @@
 # continuations, shell quoting and ${VAR:-default}s, evaluated with $0 the
 # file, as when it runs) is read, not run.
 # Substitutions, each reported:
-#   * the source and what decodes it, up to the first raw system-memory caps
-#     filter or texel element (nvarguscamerasrc, v4l2src, rtspsrc ! depay !
+#   * the source and what decodes it, up to the first raw (or Bayer)
+#     system-memory caps filter or texel element (nvarguscamerasrc, v4l2src, rtspsrc ! depay !
 #     parse ! decoder, filesrc ! decodebin, ...) -> videotestsrc
 #     num-buffers=N (is-live=true for cameras and network streams) with the
 #     size and rate of the caps it replaced;
 #   * display, file and application sinks -> fakesink;
 #   * nvvidconv / nvvideoconvert -> videoconvert; nvegltransform -> dropped;
 #   * (memory:NVMM) caps features -> removed;
+#   * 10 to 16-bit video/x-bayer caps (rggb10le ...) -> their 8-bit pattern
+#     (rggb), the only Bayer videotestsrc makes;
 #   * hardware or missing H.264 encoders -> videoconvert ! x264enc, else
 #     openh264enc; with neither, the encoder and what follows -> fakesink.
 # A line "# test-source: video/x-raw,width=W,height=H,framerate=F" in a file
@@ -87,7 +89,7 @@ run_one() {
   if in_list "$head" "$SOURCES" || ! have "$head"; then
     while [ $k -lt $n ]; do
       local hk; hk=$(seg_head "${segs[$k]}")
-      if { is_caps "$hk" && [[ "$hk" == video/x-raw,* || "$hk" == video/x-raw ]]; } || [[ "$hk" == texel* ]]; then break; fi
+      if { is_caps "$hk" && [[ "$hk" == video/x-raw,* || "$hk" == video/x-raw || "$hk" == video/x-bayer,* ]]; } || [[ "$hk" == texel* ]]; then break; fi
       k=$((k + 1))
     done
     local removed=()
@@ -116,9 +118,15 @@ run_one() {
     [[ "$next" == *width=* ]] || fields+=",width=${w:-1280}"
     [[ "$next" == *height=* ]] || fields+=",height=${h:-720}"
     [[ "$next" == *framerate=* ]] || fields+=",framerate=${fr:-30/1}"
-    if [[ "$next" == video/x-raw* ]]; then
-      [ -n "$fields" ] && notes+=("caps: $next -> $next$fields")
-      segs[$k]="$next$fields${segs[$k]#"$next"}"
+    if [[ "$next" == video/x-raw* || "$next" == video/x-bayer* ]]; then
+      local caps=$next
+      # videotestsrc makes 8-bit Bayer only: a 10 to 16-bit pattern becomes
+      # its 8-bit one.
+      if [[ "$caps" =~ format=(\(string\))?([a-z]{4})(10|12|14|16)le ]]; then
+        caps=${caps/"${BASH_REMATCH[0]}"/format=${BASH_REMATCH[2]}}
+      fi
+      [ "$caps$fields" != "$next" ] && notes+=("caps: $next -> $caps$fields")
+      segs[$k]="$caps$fields${segs[$k]#"$next"}"
     else
       out+=("video/x-raw$fields")
     fi

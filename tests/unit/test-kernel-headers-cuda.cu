@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "texel-adjust.h"
+#include "texel-bayer.h"
 #include "texel-calib.h"
 #include "texel-convert.h"
 #include "texel-cube.h"

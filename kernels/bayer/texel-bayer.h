@@ -1,0 +1,149 @@
+/* gst-texel: raw Bayer input, developed inside texelconvert's pass.
+ *
+ * A Bayer mosaic holds one colour per pixel. texelconvert reads it as the
+ * RGB picture it develops to, pixel by pixel: the samples around a pixel
+ * (a 5x5 window) are scaled to linear, black-corrected, white-balanced
+ * values, demosaiced (bilinear, or the gradient-corrected linear filter
+ * of Malvar, He and Cutler, ICASSP 2004), mapped by the colour-correction
+ * matrix, clipped to [0, 1] and encoded by the transfer function. That
+ * developed picture is what the conversion then scales, crops, rotates
+ * and converts, on the CPU (texel-convert-cpu.c) and on the GPU
+ * (texel-bayer.cuh, point-sampled texture fetches of the mosaic) alike.
+ *
+ * Sample positions: mosaic sample (x, y) is developed into pixel (x, y)
+ * of that picture, centred at (x + 0.5, y + 0.5) like every other input
+ * pixel, so a same-size conversion puts it at the centre of output pixel
+ * (x, y) (no half-pixel shift). The colour of a sample comes from its
+ * position in the whole input frame (cropping does not move the pattern).
+ *
+ * Borders: the window is mirrored at the frame's edges without repeating
+ * the edge sample (x = -1 reads x = 1, x = w reads x = w - 2), which keeps
+ * every mirrored sample's colour. (OpenCV's bilinear demosaic instead
+ * computes rows and columns 1 .. n - 2 only and copies the first and last
+ * rows from their neighbours, and gives black for frames of 2 rows or
+ * fewer.) A dimension of 1 pixel mirrors onto itself: the colours the
+ * line lacks are read from the samples it has.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef TEXEL_BAYER_H
+#define TEXEL_BAYER_H
+
+#include <stdint.h>
+
+#include "texel-kernel.h"
+#include "texel-image.h"
+
+TEXEL_BEGIN_DECLS
+
+/* The colours of the top-left 2x2 cell, in reading order. */
+typedef enum
+{
+  TEXEL_BAYER_NONE = 0, /* not a Bayer input */
+  TEXEL_BAYER_RGGB,
+  TEXEL_BAYER_BGGR,
+  TEXEL_BAYER_GRBG,
+  TEXEL_BAYER_GBRG
+} TexelBayerPattern;
+
+typedef enum
+{
+  /* Malvar-He-Cutler gradient-corrected linear interpolation (5x5). */
+  TEXEL_DEMOSAIC_MHC = 0,
+  /* Mean of the nearest samples of each missing colour (3x3). */
+  TEXEL_DEMOSAIC_BILINEAR = 1
+} TexelDemosaic;
+
+/* What the user asks for. */
+typedef struct
+{
+  TexelBayerPattern pattern;
+  TexelDemosaic demosaic;
+  int bits; /* significant bits: 8 to 16 */
+  /* 16-bit words: the bits sit at the top of the word (msb), as Jetson's
+   * VI writes RAW10 and RAW12, else at the bottom. */
+  int msb;
+  double black[3]; /* R, G, B black level, in codes */
+  double gain[3];  /* R, G, B white-balance gains */
+  /* Camera RGB (white-balanced) -> linear output RGB. */
+  double ccm[3][3];
+  /* The output's transfer function: a TexelTransfer (texel-adjust.h). */
+  int transfer;
+} TexelBayerConfig;
+
+#define TEXEL_BAYER_TAPS 25
+
+/* Derived once per configuration; part of the conversion plan (passed by
+ * value to the CUDA kernels). pattern NONE: not a Bayer input. */
+typedef struct
+{
+  int pattern;
+  /* Position of the red sample in the 2x2 cell. */
+  int red_x, red_y;
+  /* code = (word >> shift) & mask */
+  int shift;
+  unsigned mask;
+  /* The transfer function: V = (1 + alpha) L^power - alpha for L >= beta,
+   * else slope * L (texel_transfer_params). */
+  double alpha, power, beta, slope;
+  float alpha_f, power_f, beta_f, slope_f;
+  /* Linear value of a sample of colour c: code * scale[c] + offset[c]
+   * (normalised, black subtracted, white-balanced). */
+  double scale[3], offset[3];
+  float scale_f[3], offset_f[3];
+  double ccm[3][3];
+  float ccm_f[3][3];
+  /* The demosaic filter of each pixel class (texel_bayer_class) and
+   * output colour: weights of the 5x5 window, row by row, in 16ths. */
+  int8_t kernel[4][3][TEXEL_BAYER_TAPS];
+} TexelBayerPlan;
+
+/* Fills @bp from @config and turns @in (the storage format's GRAY8 or
+ * GRAY16_LE description) into the description of the developed RGB
+ * picture: components R, G, B in the mosaic's plane. Returns 0, or -1
+ * with a static message in @error. */
+int texel_bayer_plan_init (TexelBayerPlan *bp, TexelFormatDesc *in,
+                           const TexelBayerConfig *config, const char **error);
+
+/* Linear camera RGB of pixel (@x, @y) of mosaic @in: black-corrected,
+ * white-balanced and demosaiced, before the colour matrix (double
+ * precision; the CPU reference). */
+void texel_bayer_demosaic (const TexelBayerPlan *bp, const TexelImage *in,
+                           int x, int y, double rgb[3]);
+
+/* Developed R'G'B' of pixel (@x, @y): the demosaiced value through the
+ * colour matrix, clipped to [0, 1], encoded by the transfer function. */
+void texel_bayer_develop (const TexelBayerPlan *bp, const TexelImage *in, int x,
+                          int y, double rgb[3]);
+
+/* ------------------------------------------------------------------ */
+/* Shared by the CPU reference and the CUDA kernels */
+
+/* Index @i mirrored into [0, @n) without repeating the edge sample. */
+TEXEL_HD int
+texel_bayer_mirror (int i, int n)
+{
+  if (n == 1)
+    return 0;
+  while (i < 0 || i >= n)
+    i = i < 0 ? -i : 2 * (n - 1) - i;
+  return i;
+}
+
+/* The class of sample (@x, @y): 0 red, 1 green in a red row, 2 green in a
+ * blue row, 3 blue. */
+TEXEL_HD int
+texel_bayer_class (const TexelBayerPlan *bp, int x, int y)
+{
+  return (((y ^ bp->red_y) & 1) << 1) | ((x ^ bp->red_x) & 1);
+}
+
+/* The colour (0 R, 1 G, 2 B) a sample of class @cls records. */
+TEXEL_HD int
+texel_bayer_colour (int cls)
+{
+  return cls == 0 ? 0 : (cls == 3 ? 2 : 1);
+}
+
+TEXEL_END_DECLS
+#endif /* TEXEL_BAYER_H */

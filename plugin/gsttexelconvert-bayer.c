@@ -1,0 +1,450 @@
+/* gst-texel: texelconvert's raw Bayer input (video/x-bayer): its caps, the
+ * development properties and the configuration of the kernels'
+ * texel-bayer.h.
+ *
+ * GstVideoInfo knows no Bayer formats (before GStreamer 1.24, and not the
+ * 16-bit ones by these names anywhere): the negotiated Bayer caps are
+ * handed to the base class as the GRAY8 or GRAY16_LE caps of the same
+ * frame, which lay out the mosaic as videotestsrc and bayer2rgb do (one
+ * plane, rows of 8-bit samples or little-endian 16-bit words, padded to 4
+ * bytes), and the kernels are told which colour each sample is.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gsttexelconvert-private.h"
+#include "gsttexelsettings.h"
+#include "texel-adjust.h"
+
+#define GST_CAT_DEFAULT gst_texel_convert_bayer_debug
+GST_DEBUG_CATEGORY_STATIC (GST_CAT_DEFAULT);
+
+#define DEFAULT_DEMOSAIC TEXEL_DEMOSAIC_MHC
+#define DEFAULT_ALIGNMENT GST_TEXEL_BAYER_LSB
+#define DEFAULT_RAW_TRANSFER GST_TEXEL_RAW_TRANSFER_AUTO
+#define MAX_GAIN 16.0
+#define MAX_COEF 16.0
+
+static const gchar *const patterns[] = { NULL, "rggb", "bggr", "grbg", "gbrg" };
+
+GType
+gst_texel_demosaic_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[]
+      = { { TEXEL_DEMOSAIC_MHC,
+            "Gradient-corrected linear (Malvar-He-Cutler, 5x5)", "mhc" },
+          { TEXEL_DEMOSAIC_BILINEAR, "Bilinear (3x3)", "bilinear" },
+          { 0, NULL, NULL } };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type,
+                       g_enum_register_static ("GstTexelDemosaic", values));
+  return type;
+}
+
+GType
+gst_texel_bayer_alignment_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[]
+      = { { GST_TEXEL_BAYER_LSB, "Least significant bits of the word", "lsb" },
+          { GST_TEXEL_BAYER_MSB,
+            "Most significant bits of the word (Jetson VI)", "msb" },
+          { 0, NULL, NULL } };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (
+        &type, g_enum_register_static ("GstTexelBayerAlignment", values));
+  return type;
+}
+
+GType
+gst_texel_raw_transfer_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[]
+      = { { GST_TEXEL_RAW_TRANSFER_AUTO, "The output caps' transfer function",
+            "auto" },
+          { GST_TEXEL_RAW_TRANSFER_SRGB, "sRGB", "srgb" },
+          { GST_TEXEL_RAW_TRANSFER_BT709, "BT.709", "bt709" },
+          { GST_TEXEL_RAW_TRANSFER_LINEAR, "Linear (no encoding)", "linear" },
+          { 0, NULL, NULL } };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type,
+                       g_enum_register_static ("GstTexelRawTransfer", values));
+  return type;
+}
+
+/* The pattern and significant bits of a Bayer format name: "rggb" (8
+ * bits), "rggb10le" ... "rggb16le". FALSE for any other name. */
+static gboolean
+gst_texel_bayer_format (const gchar *name, TexelBayerPattern *pattern,
+                        gint *bits)
+{
+  gint p;
+
+  if (name == NULL || strlen (name) < 4)
+    return FALSE;
+  for (p = TEXEL_BAYER_RGGB; p <= TEXEL_BAYER_GBRG; p++)
+    {
+      if (strncmp (name, patterns[p], 4) != 0)
+        continue;
+      *pattern = (TexelBayerPattern)p;
+      if (name[4] == '\0')
+        {
+          *bits = 8;
+          return TRUE;
+        }
+      if (strcmp (name + 6, "le") != 0)
+        return FALSE;
+      *bits = atoi (name + 4);
+      return *bits == 10 || *bits == 12 || *bits == 14 || *bits == 16;
+    }
+  return FALSE;
+}
+
+gboolean
+gst_texel_convert_bayer_caps (GstCaps *caps, TexelBayerPattern *pattern,
+                              gint *bits)
+{
+  GstStructure *s;
+
+  if (caps == NULL || gst_caps_get_size (caps) != 1)
+    return FALSE;
+  s = gst_caps_get_structure (caps, 0);
+  return gst_structure_has_name (s, "video/x-bayer")
+         && gst_texel_bayer_format (gst_structure_get_string (s, "format"),
+                                    pattern, bits);
+}
+
+GstCaps *
+gst_texel_convert_bayer_stand_in (GstCaps *caps, gint bits)
+{
+  GstCaps *gray = gst_caps_copy (caps);
+  GstStructure *s = gst_caps_get_structure (gray, 0);
+
+  gst_structure_set_name (s, "video/x-raw");
+  gst_structure_set (s, "format", G_TYPE_STRING,
+                     bits > 8 ? "GRAY16_LE" : "GRAY8", NULL);
+  return gray;
+}
+
+/* Copies of the structures of @caps named @from (every one where NULL),
+ * renamed @to, without the fields Bayer and raw caps do not share; the
+ * others as they are where @keep_others. */
+static GstCaps *
+gst_texel_caps_renamed (GstCaps *caps, const gchar *from, const gchar *to,
+                        gboolean keep_others)
+{
+  GstCaps *out = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    {
+      GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+      gboolean match = from == NULL || gst_structure_has_name (s, from);
+
+      if (!match && !keep_others)
+        {
+          gst_structure_free (s);
+          continue;
+        }
+      if (match)
+        {
+          gst_structure_set_name (s, to);
+          gst_structure_remove_fields (s, "format", "colorimetry",
+                                       "chroma-site", "interlace-mode", NULL);
+        }
+      out = gst_caps_merge_structure_full (
+          out, s, gst_caps_features_copy (gst_caps_get_features (caps, i)));
+    }
+  return out;
+}
+
+GstCaps *
+gst_texel_convert_bayer_as_raw (GstCaps *caps)
+{
+  return gst_texel_caps_renamed (caps, "video/x-bayer", "video/x-raw", TRUE);
+}
+
+/* The Bayer twin of each structure of @caps, any Bayer format, in system
+ * memory (the intersection with the Bayer caps drops the others);
+ * appended to @caps. */
+GstCaps *
+gst_texel_convert_bayer_append (GstCaps *caps)
+{
+  GstCaps *twins = gst_texel_caps_renamed (caps, NULL, "video/x-bayer", FALSE);
+  GstCaps *formats = gst_caps_from_string (GST_TEXEL_BAYER_CAPS);
+  GstCaps *bayer = gst_caps_intersect (twins, formats);
+
+  gst_caps_unref (formats);
+  gst_caps_unref (twins);
+  return gst_caps_merge (caps, bayer);
+}
+
+static gboolean
+gst_texel_convert_bayer_check (GstTexelConvert *self)
+{
+  gint c;
+
+  for (c = 0; c < 3; c++)
+    if (self->black[c] >= (gdouble)((1 << self->bayer_bits) - 1))
+      return FALSE;
+  return TRUE;
+}
+
+/* The transfer function of @out's caps, for raw-transfer=auto: sRGB
+ * unless they say otherwise. */
+static gint
+gst_texel_convert_caps_transfer (const GstVideoInfo *out)
+{
+  switch (GST_VIDEO_INFO_COLORIMETRY (out).transfer)
+    {
+      case GST_VIDEO_TRANSFER_BT709:
+      case GST_VIDEO_TRANSFER_BT601:
+      case GST_VIDEO_TRANSFER_BT2020_10:
+      case GST_VIDEO_TRANSFER_BT2020_12:
+        return TEXEL_TRANSFER_BT709;
+      case GST_VIDEO_TRANSFER_GAMMA10:
+        return TEXEL_TRANSFER_LINEAR;
+      case GST_VIDEO_TRANSFER_GAMMA18:
+        return TEXEL_TRANSFER_GAMMA18;
+      case GST_VIDEO_TRANSFER_GAMMA22:
+        return TEXEL_TRANSFER_GAMMA22;
+      case GST_VIDEO_TRANSFER_GAMMA28:
+        return TEXEL_TRANSFER_GAMMA28;
+      default:
+        return TEXEL_TRANSFER_SRGB;
+    }
+}
+
+gboolean
+gst_texel_convert_bayer_config (GstTexelConvert *self, const GstVideoInfo *out,
+                                TexelBayerConfig *cfg)
+{
+  static const gint transfers[] = {
+    [GST_TEXEL_RAW_TRANSFER_SRGB] = TEXEL_TRANSFER_SRGB,
+    [GST_TEXEL_RAW_TRANSFER_BT709] = TEXEL_TRANSFER_BT709,
+    [GST_TEXEL_RAW_TRANSFER_LINEAR] = TEXEL_TRANSFER_LINEAR,
+  };
+  gboolean ok;
+  gint c;
+
+  memset (cfg, 0, sizeof (*cfg));
+  cfg->pattern = self->bayer_pattern;
+  cfg->bits = self->bayer_bits;
+  GST_OBJECT_LOCK (self);
+  cfg->demosaic = self->demosaic;
+  cfg->msb = self->bayer_alignment == GST_TEXEL_BAYER_MSB;
+  for (c = 0; c < 3; c++)
+    {
+      cfg->black[c] = self->black[c];
+      cfg->gain[c] = self->gain[c];
+      memcpy (cfg->ccm[c], &self->ccm[3 * c], sizeof (cfg->ccm[c]));
+    }
+  cfg->transfer = self->raw_transfer == GST_TEXEL_RAW_TRANSFER_AUTO
+                      ? gst_texel_convert_caps_transfer (out)
+                      : transfers[self->raw_transfer];
+  ok = gst_texel_convert_bayer_check (self);
+  GST_OBJECT_UNLOCK (self);
+  if (!ok)
+    GST_ELEMENT_ERROR (
+        self, STREAM, FORMAT,
+        ("A black level (%g, %g, %g) is not below the largest code of the "
+         "%d-bit samples",
+         cfg->black[0], cfg->black[1], cfg->black[2], cfg->bits),
+        (NULL));
+  return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties */
+
+static const gchar *const colour_names[] = { "red", "green", "blue" };
+
+gboolean
+gst_texel_convert_bayer_set_property (GstTexelConvert *self, guint prop_id,
+                                      const GValue *value)
+{
+  guint i;
+
+  switch (prop_id)
+    {
+      case PROP_DEMOSAIC:
+        self->demosaic = g_value_get_enum (value);
+        return TRUE;
+      case PROP_BAYER_ALIGNMENT:
+        self->bayer_alignment = g_value_get_enum (value);
+        return TRUE;
+      case PROP_BLACK_LEVEL_RED:
+      case PROP_BLACK_LEVEL_GREEN:
+      case PROP_BLACK_LEVEL_BLUE:
+        self->black[prop_id - PROP_BLACK_LEVEL_RED]
+            = g_value_get_double (value);
+        return TRUE;
+      case PROP_WB_GAIN_RED:
+      case PROP_WB_GAIN_GREEN:
+      case PROP_WB_GAIN_BLUE:
+        self->gain[prop_id - PROP_WB_GAIN_RED] = g_value_get_double (value);
+        return TRUE;
+      case PROP_COLOR_MATRIX:
+        /* Fewer than 9 values leave the others as they were. */
+        for (i = 0; i < gst_value_array_get_size (value) && i < 9; i++)
+          {
+            const GValue *v = gst_value_array_get_value (value, i);
+
+            self->ccm[i]
+                = CLAMP (G_VALUE_HOLDS_DOUBLE (v) ? g_value_get_double (v)
+                         : G_VALUE_HOLDS_INT (v)  ? g_value_get_int (v)
+                                                  : self->ccm[i],
+                         -MAX_COEF, MAX_COEF);
+          }
+        return TRUE;
+      case PROP_RAW_TRANSFER:
+        self->raw_transfer = g_value_get_enum (value);
+        return TRUE;
+      default:
+        return FALSE;
+    }
+}
+
+gboolean
+gst_texel_convert_bayer_get_property (GstTexelConvert *self, guint prop_id,
+                                      GValue *value)
+{
+  guint i;
+
+  switch (prop_id)
+    {
+      case PROP_DEMOSAIC:
+        g_value_set_enum (value, self->demosaic);
+        return TRUE;
+      case PROP_BAYER_ALIGNMENT:
+        g_value_set_enum (value, self->bayer_alignment);
+        return TRUE;
+      case PROP_BLACK_LEVEL_RED:
+      case PROP_BLACK_LEVEL_GREEN:
+      case PROP_BLACK_LEVEL_BLUE:
+        g_value_set_double (value, self->black[prop_id - PROP_BLACK_LEVEL_RED]);
+        return TRUE;
+      case PROP_WB_GAIN_RED:
+      case PROP_WB_GAIN_GREEN:
+      case PROP_WB_GAIN_BLUE:
+        g_value_set_double (value, self->gain[prop_id - PROP_WB_GAIN_RED]);
+        return TRUE;
+      case PROP_COLOR_MATRIX:
+        for (i = 0; i < 9; i++)
+          {
+            GValue v = G_VALUE_INIT;
+
+            g_value_init (&v, G_TYPE_DOUBLE);
+            g_value_set_double (&v, self->ccm[i]);
+            gst_value_array_append_and_take_value (value, &v);
+          }
+        return TRUE;
+      case PROP_RAW_TRANSFER:
+        g_value_set_enum (value, self->raw_transfer);
+        return TRUE;
+      default:
+        return FALSE;
+    }
+}
+
+static void
+gst_texel_convert_install_colour (GObjectClass *gobject_class, guint prop,
+                                  const gchar *prefix, const gchar *colour,
+                                  const gchar *before, const gchar *after,
+                                  gdouble max, gdouble def)
+{
+  gchar *name = g_strconcat (prefix, "-", colour, NULL);
+  gchar *blurb = g_strconcat (before, colour, after, NULL);
+
+  /* Without G_PARAM_STATIC_NAME and _BLURB the param spec keeps copies. */
+  g_object_class_install_property (
+      gobject_class, prop,
+      g_param_spec_double (name, name, blurb, 0.0, max, def,
+                           G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE
+                               | GST_PARAM_MUTABLE_PLAYING));
+  g_free (blurb);
+  g_free (name);
+}
+
+void
+gst_texel_convert_bayer_install (GObjectClass *gobject_class)
+{
+  const GParamFlags rw
+      = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+  gint c;
+
+  GST_DEBUG_CATEGORY_INIT (GST_CAT_DEFAULT, "texelconvert-bayer", 0,
+                           "texelconvert's raw Bayer input");
+  g_object_class_install_property (
+      gobject_class, PROP_DEMOSAIC,
+      g_param_spec_enum (
+          "demosaic", "Demosaic",
+          "How raw Bayer input gets the two colours each sample lacks",
+          GST_TYPE_TEXEL_DEMOSAIC, DEFAULT_DEMOSAIC, rw));
+  g_object_class_install_property (
+      gobject_class, PROP_BAYER_ALIGNMENT,
+      g_param_spec_enum (
+          "bayer-alignment", "Bayer alignment",
+          "Where the bits of 10 to 14-bit raw Bayer samples sit in their "
+          "16-bit words",
+          GST_TYPE_TEXEL_BAYER_ALIGNMENT, DEFAULT_ALIGNMENT, rw));
+  for (c = 0; c < 3; c++)
+    {
+      gst_texel_convert_install_colour (gobject_class, PROP_BLACK_LEVEL_RED + c,
+                                        "black-level", colour_names[c],
+                                        "Raw Bayer input: code of black for ",
+                                        " samples (subtracted, the "
+                                        "rest stretched to full scale)",
+                                        65535.0, 0.0);
+      gst_texel_convert_install_colour (
+          gobject_class, PROP_WB_GAIN_RED + c, "wb-gain", colour_names[c],
+          "Raw Bayer input: white-balance gain of ", " samples", MAX_GAIN, 1.0);
+    }
+  g_object_class_install_property (
+      gobject_class, PROP_COLOR_MATRIX,
+      gst_param_spec_array (
+          "color-matrix", "Color matrix",
+          "Raw Bayer input: 3x3 colour-correction matrix, row by row, from "
+          "white-balanced camera RGB to linear output RGB",
+          g_param_spec_double ("coefficient", "Coefficient",
+                               "Matrix coefficient", -MAX_COEF, MAX_COEF, 0.0,
+                               G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS),
+          rw));
+  g_object_class_install_property (
+      gobject_class, PROP_RAW_TRANSFER,
+      g_param_spec_enum (
+          "raw-transfer", "Raw transfer function",
+          "Raw Bayer input: how the linear developed picture is encoded",
+          GST_TYPE_TEXEL_RAW_TRANSFER, DEFAULT_RAW_TRANSFER, rw));
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_DEMOSAIC, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_BAYER_ALIGNMENT, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_RAW_TRANSFER, 0);
+}
+
+void
+gst_texel_convert_bayer_init (GstTexelConvert *self)
+{
+  gint c;
+
+  self->demosaic = DEFAULT_DEMOSAIC;
+  self->bayer_alignment = DEFAULT_ALIGNMENT;
+  self->raw_transfer = DEFAULT_RAW_TRANSFER;
+  for (c = 0; c < 3; c++)
+    {
+      self->black[c] = 0.0;
+      self->gain[c] = 1.0;
+    }
+  for (c = 0; c < 9; c++)
+    self->ccm[c] = c % 4 == 0 ? 1.0 : 0.0;
+  self->bayer_pattern = TEXEL_BAYER_NONE;
+}

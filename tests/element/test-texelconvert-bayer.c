@@ -1,0 +1,453 @@
+/* gst-texel element tests: texelconvert with raw Bayer input
+ * (video/x-bayer) on the CPU path, its output checked against the
+ * development written out in tests/common/bayer-reference.h.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "texel-frames.h"
+#include "bayer-reference.h"
+
+/* The GPU variant (test-texelconvert-bayer-gpu): the same checks on the
+ * CUDA path, in both memory modes; its float arithmetic may round the
+ * last code the other way where the exact value lies within 0.01 code of
+ * a half. */
+#ifdef TEXEL_TEST_GPU
+#include <sys/wait.h>
+#include <unistd.h>
+#include "texel-cuda.h"
+#define TEXEL_TEST_BACKEND "cuda"
+#define TOLERANCE (0.5 + 0.01)
+static const gchar *const backends[] = { "backend=cuda memory-mode=zero-copy",
+                                         "backend=cuda memory-mode=staged" };
+#else
+#define TEXEL_TEST_BACKEND "cpu"
+#define TOLERANCE (0.5 + 1e-6)
+static const gchar *const backends[] = { "backend=cpu" };
+#endif
+
+static const gchar *const patterns[] = { "rggb", "bggr", "grbg", "gbrg" };
+static const gchar *const pattern_names[] = { "RGGB", "BGGR", "GRBG", "GBRG" };
+
+/* A mosaic in the layout of videotestsrc and bayer2rgb: rows of 8-bit
+ * samples or 16-bit little-endian words, padded to 4 bytes. */
+static GstBuffer *
+mosaic_new (const BayerRef *r, GRand *rand, gint *stride)
+{
+  gint bpp = r->bits > 8 ? 2 : 1;
+  GstBuffer *buf;
+  GstMapInfo map;
+  gint x, y;
+
+  *stride = GST_ROUND_UP_4 (r->width * bpp);
+  buf = gst_buffer_new_allocate (NULL, (gsize)*stride * r->height, NULL);
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  memset (map.data, 0xa5, map.size);
+  for (y = 0; y < r->height; y++)
+    for (x = 0; x < r->width; x++)
+      {
+        guint code = g_rand_int_range (rand, 0, 1 << r->bits);
+        guint8 *p = map.data + (gsize)y * *stride + (gsize)x * bpp;
+
+        if (bpp == 1)
+          {
+            p[0] = (guint8)code;
+          }
+        else
+          {
+            guint w = r->msb ? code << (16 - r->bits) : code;
+
+            p[0] = (guint8)(w & 0xff);
+            p[1] = (guint8)(w >> 8);
+          }
+      }
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = 0;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  return buf;
+}
+
+static gchar *
+bayer_caps (const gchar *pattern, gint bits, gint w, gint h)
+{
+  gchar *format = bits == 8 ? g_strdup (pattern)
+                            : g_strdup_printf ("%s%dle", pattern, bits);
+  gchar *caps
+      = g_strdup_printf ("video/x-bayer,format=%s,width=%d,"
+                         "height=%d,framerate=30/1,pixel-aspect-ratio=1/1",
+                         format, w, h);
+
+  g_free (format);
+  return caps;
+}
+
+/* Converts a random mosaic described by @r (size, pattern, depth and
+ * development) with texelconvert set up by @props to RGBA of the same size
+ * and compares each code with the reference's value rounded. */
+static void
+check_develop_on (BayerRef *r, const gchar *backend, const gchar *props,
+                  GRand *rand)
+{
+  gchar *pattern = g_ascii_strdown (r->pattern, -1);
+  gchar *in_caps = bayer_caps (pattern, r->bits, r->width, r->height);
+  gchar *out_caps
+      = g_strdup_printf ("video/x-raw,format=RGBA,width=%d,"
+                         "height=%d,framerate=30/1,pixel-aspect-ratio=1/1",
+                         r->width, r->height);
+  gchar *all_props = g_strdup_printf ("%s %s", backend, props);
+  GstHarness *h = texel_harness_new_with (
+      texel_test_element_new ("texelconvert", all_props));
+  GstBuffer *in, *out;
+  GstMapInfo in_map, out_map;
+  gint stride, x, y, c;
+
+  gst_harness_set_caps_str (h, in_caps, out_caps);
+  in = mosaic_new (r, rand, &stride);
+  gst_buffer_map (in, &in_map, GST_MAP_READ);
+  r->data = in_map.data;
+  r->stride = stride;
+  out = texel_push_pull (h, gst_buffer_ref (in));
+  gst_buffer_map (out, &out_map, GST_MAP_READ);
+  for (y = 0; y < r->height; y++)
+    for (x = 0; x < r->width; x++)
+      {
+        const guint8 *p = out_map.data
+                          + (gsize)y * GST_ROUND_UP_4 (r->width * 4)
+                          + (gsize)x * 4;
+        gdouble want[3];
+
+        bayer_ref_develop (r, x, y, want);
+        for (c = 0; c < 3; c++)
+          fail_unless (fabs (p[c] - want[c] * 255.0) <= TOLERANCE,
+                       "%s %d-bit%s %dx%d (%s): (%d,%d)[%d] = %u, want %.4f",
+                       pattern, r->bits, r->msb ? " msb" : "", r->width,
+                       r->height, all_props, x, y, c, p[c], want[c] * 255.0);
+        fail_unless_equals_int (p[3], 255);
+      }
+  gst_buffer_unmap (out, &out_map);
+  gst_buffer_unmap (in, &in_map);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  texel_harness_teardown (h);
+  g_free (all_props);
+  g_free (out_caps);
+  g_free (in_caps);
+  g_free (pattern);
+}
+
+static void
+check_develop (BayerRef *r, const gchar *props, GRand *rand)
+{
+  guint b;
+
+  for (b = 0; b < G_N_ELEMENTS (backends); b++)
+    check_develop_on (r, backends[b], props, rand);
+}
+
+/* Every pattern and depth, both alignments of the bits in their words,
+ * hostile sizes (1 pixel wide or high, odd), both methods. */
+GST_START_TEST (test_bayer_every_format)
+{
+  static const gint depths[][2] = {
+    { 8, 0 }, { 10, 0 }, { 10, 1 }, { 12, 0 }, { 12, 1 }, { 14, 1 }, { 16, 0 },
+  };
+  static const gint sizes[][2]
+      = { { 1, 1 }, { 1, 6 }, { 7, 1 }, { 5, 3 }, { 33, 17 } };
+  GRand *rand = g_rand_new_with_seed (18);
+  guint p, d, s;
+
+  for (p = 0; p < G_N_ELEMENTS (patterns); p++)
+    for (d = 0; d < G_N_ELEMENTS (depths); d++)
+      for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+        {
+          BayerRef r;
+          gchar *props;
+
+          bayer_ref_init (&r, pattern_names[p], depths[d][0], depths[d][1]);
+          r.width = sizes[s][0];
+          r.height = sizes[s][1];
+          r.transfer = BAYER_REF_SRGB; /* auto: RGBA's caps say sRGB */
+          r.bilinear = (p + s) % 2;
+          props = g_strdup_printf ("bayer-alignment=%s demosaic=%s",
+                                   r.msb ? "msb" : "lsb",
+                                   r.bilinear ? "bilinear" : "mhc");
+          check_develop (&r, props, rand);
+          g_free (props);
+        }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Black levels, white-balance gains, a colour matrix and each transfer
+ * function, set as properties. */
+GST_START_TEST (test_bayer_development)
+{
+  static const gchar *const transfers[] = { "srgb", "bt709", "linear" };
+  static const gdouble ccm[3][3]
+      = { { 1.6, -0.4, -0.2 }, { -0.3, 1.5, -0.2 }, { 0.1, -0.6, 1.5 } };
+  GRand *rand = g_rand_new_with_seed (5);
+  guint t;
+
+  for (t = 0; t < G_N_ELEMENTS (transfers); t++)
+    {
+      BayerRef r;
+      gchar *props;
+
+      bayer_ref_init (&r, "GBRG", 12, 1);
+      r.width = 19;
+      r.height = 11;
+      r.black[0] = 256;
+      r.black[1] = 240;
+      r.black[2] = 250;
+      r.gain[0] = 2.1;
+      r.gain[2] = 1.6;
+      memcpy (r.ccm, ccm, sizeof (ccm));
+      r.transfer = t == 0   ? BAYER_REF_SRGB
+                   : t == 1 ? BAYER_REF_BT709
+                            : BAYER_REF_LINEAR;
+      props = g_strdup_printf (
+          "bayer-alignment=msb black-level-red=256 "
+          "black-level-green=240 black-level-blue=250 wb-gain-red=2.1 "
+          "wb-gain-blue=1.6 raw-transfer=%s color-matrix=<1.6,-0.4,-0.2,"
+          "-0.3,1.5,-0.2,0.1,-0.6,1.5>",
+          transfers[t]);
+      check_develop (&r, props, rand);
+      g_free (props);
+    }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Development properties set while playing apply from the next frame: a
+ * flat mosaic of code 60, linear, then with the red gain doubled and a
+ * blue black level of 20. */
+GST_START_TEST (test_bayer_change_while_playing)
+{
+  static const guint before[3] = { 60, 60, 60 };
+  /* (60 - 20) / (255 - 20) * 255 = 43.4 */
+  static const guint after[3] = { 120, 60, 43 };
+  GstHarness *h = texel_harness_new_with (texel_test_element_new (
+      "texelconvert", "backend=" TEXEL_TEST_BACKEND " raw-transfer=linear"));
+  guint k, i, c;
+
+  gst_harness_set_caps_str (h,
+                            "video/x-bayer,format=grbg,width=8,height=4,"
+                            "framerate=30/1",
+                            "video/x-raw,format=RGBA,width=8,height=4,"
+                            "framerate=30/1");
+  for (k = 0; k < 2; k++)
+    {
+      GstBuffer *in = gst_buffer_new_allocate (NULL, 8 * 4, NULL);
+      GstBuffer *out;
+      GstMapInfo map;
+
+      gst_buffer_memset (in, 0, 60, 8 * 4);
+      if (k == 1)
+        g_object_set (h->element, "wb-gain-red", 2.0, "black-level-blue", 20.0,
+                      NULL);
+      out = texel_push_pull (h, in);
+      gst_buffer_map (out, &map, GST_MAP_READ);
+      for (i = 0; i < map.size; i += 4)
+        for (c = 0; c < 3; c++)
+          fail_unless_equals_int (map.data[i + c], k ? after[c] : before[c]);
+      gst_buffer_unmap (out, &map);
+      gst_buffer_unref (out);
+    }
+  texel_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bayer_properties)
+{
+  GstElement *e = gst_element_factory_make ("texelconvert", NULL);
+  GObjectClass *klass = G_OBJECT_GET_CLASS (e);
+  GValue array = G_VALUE_INIT;
+  GstCaps *caps;
+  GstPad *sink;
+  GParamSpec *ps;
+  gdouble v;
+  guint i;
+
+  ps = g_object_class_find_property (klass, "wb-gain-red");
+  fail_unless (ps != NULL && G_IS_PARAM_SPEC_DOUBLE (ps));
+  fail_unless (ps->flags & GST_PARAM_CONTROLLABLE);
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (ps)->default_value, 1.0);
+  ps = g_object_class_find_property (klass, "black-level-blue");
+  fail_unless (ps != NULL && (ps->flags & GST_PARAM_CONTROLLABLE));
+  fail_unless_equals_int (texel_get_int (e, "demosaic"), 0); /* mhc */
+  fail_unless_equals_int (texel_get_int (e, "bayer-alignment"), 0);
+  fail_unless_equals_int (texel_get_int (e, "raw-transfer"), 0); /* auto */
+
+  g_object_set (e, "black-level-green", 64.0, NULL);
+  g_object_get (e, "black-level-green", &v, NULL);
+  fail_unless_equals_float (v, 64.0);
+
+  g_value_init (&array, GST_TYPE_ARRAY);
+  g_object_get_property (G_OBJECT (e), "color-matrix", &array);
+  fail_unless_equals_int (gst_value_array_get_size (&array), 9);
+  for (i = 0; i < 9; i++)
+    fail_unless_equals_float (
+        g_value_get_double (gst_value_array_get_value (&array, i)),
+        i % 4 == 0 ? 1.0 : 0.0);
+  g_value_unset (&array);
+
+  /* Progressive only, like the element's raw caps. */
+  sink = gst_element_get_static_pad (e, "sink");
+  caps = gst_caps_from_string ("video/x-bayer,format=rggb,width=8,height=8,"
+                               "framerate=30/1");
+  fail_unless (gst_pad_query_accept_caps (sink, caps));
+  gst_caps_unref (caps);
+  caps = gst_caps_from_string ("video/x-bayer,format=rggb,width=8,height=8,"
+                               "framerate=30/1,interlace-mode=interleaved");
+  fail_if (gst_pad_query_accept_caps (sink, caps));
+  gst_caps_unref (caps);
+  gst_object_unref (sink);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* A black level at or above the largest code of the negotiated depth is
+ * refused with an error, not developed into nonsense. */
+GST_START_TEST (test_bayer_black_too_high)
+{
+  GstHarness *h = texel_harness_new_with (texel_test_element_new (
+      "texelconvert", "backend=" TEXEL_TEST_BACKEND " black-level-red=255"));
+  GstBuffer *in = gst_buffer_new_allocate (NULL, 4 * 4, NULL);
+  gchar *errors;
+
+  gst_harness_set_caps_str (h,
+                            "video/x-bayer,format=rggb,width=4,height=4,"
+                            "framerate=30/1",
+                            "video/x-raw,format=RGBA,width=4,height=4,"
+                            "framerate=30/1");
+  gst_buffer_memset (in, 0, 0, 16);
+  fail_unless (gst_harness_push (h, in) != GST_FLOW_OK);
+  errors = bus_messages_text (h->element, GST_MESSAGE_ERROR);
+  fail_unless (strstr (errors, "black level") != NULL, "%s", errors);
+  g_free (errors);
+  texel_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* videotestsrc's own 8-bit Bayer at 1080p, every pattern, to RGBA and (the
+ * first) NV12 scaled down, letterboxed and rotated. */
+GST_START_TEST (test_bayer_videotestsrc)
+{
+  static const gchar *const lines[] = {
+    "videotestsrc num-buffers=2 ! video/x-bayer,format=rggb,width=1920,"
+    "height=1080 ! texelconvert backend=" TEXEL_TEST_BACKEND " ! "
+    "video/x-raw,format=RGBA ! fakesink",
+    "videotestsrc num-buffers=2 ! video/x-bayer,format=bggr,width=64,"
+    "height=48 ! texelconvert backend=" TEXEL_TEST_BACKEND " ! "
+    "video/x-raw,format=RGBA ! fakesink",
+    "videotestsrc num-buffers=2 ! video/x-bayer,format=grbg,width=65,"
+    "height=47 ! texelconvert backend=" TEXEL_TEST_BACKEND
+    " demosaic=bilinear ! video/x-raw,format=BGRx ! fakesink",
+    "videotestsrc num-buffers=2 ! video/x-bayer,format=gbrg,width=640,"
+    "height=480 ! texelconvert backend=" TEXEL_TEST_BACKEND
+    " video-direction=90r method=bicubic ! video/x-raw,format=NV12,"
+    "width=320,height=320 ! fakesink",
+  };
+
+  texel_run_launch_lines (lines, G_N_ELEMENTS (lines), 120 * GST_SECOND);
+}
+
+GST_END_TEST;
+
+/* videotestsrc's red, green and blue frames come out as those colours:
+ * the pattern names mean what GStreamer means by them. */
+GST_START_TEST (test_bayer_videotestsrc_colours)
+{
+  static const gchar *const colours[] = { "red", "green", "blue" };
+  guint p, k;
+
+  for (p = 0; p < G_N_ELEMENTS (patterns); p++)
+    for (k = 0; k < G_N_ELEMENTS (colours); k++)
+      {
+        gchar *desc = g_strdup_printf (
+            "videotestsrc pattern=%s num-buffers=1 "
+            "! video/x-bayer,format=%s,width=16,height=8 ! texelconvert "
+            "backend=" TEXEL_TEST_BACKEND
+            " ! capsfilter caps=video/x-raw,format=RGBA",
+            colours[k], patterns[p]);
+        GstHarness *h = gst_harness_new_parse (desc);
+        GstBuffer *out;
+        GstMapInfo map;
+        guint i, c;
+
+        gst_harness_play (h);
+        out = gst_harness_pull (h);
+        fail_unless (out != NULL);
+        gst_buffer_map (out, &map, GST_MAP_READ);
+        for (i = 0; i < map.size; i += 4)
+          for (c = 0; c < 3; c++)
+            fail_unless_equals_int (map.data[i + c], c == k ? 255 : 0);
+        gst_buffer_unmap (out, &map);
+        gst_buffer_unref (out);
+        gst_harness_teardown (h);
+        g_free (desc);
+      }
+}
+
+GST_END_TEST;
+
+static Suite *
+texelconvert_bayer_suite (void)
+{
+  Suite *s = suite_create ("texelconvert-bayer");
+  TCase *tc = texel_suite_add_tcase (s, "bayer", 300);
+
+  tcase_add_test (tc, test_bayer_properties);
+  tcase_add_test (tc, test_bayer_change_while_playing);
+  tcase_add_test (tc, test_bayer_every_format);
+  tcase_add_test (tc, test_bayer_development);
+  tcase_add_test (tc, test_bayer_black_too_high);
+  tcase_add_test (tc, test_bayer_videotestsrc_colours);
+  tcase_add_test (tc, test_bayer_videotestsrc);
+  return s;
+}
+
+#ifdef TEXEL_TEST_GPU
+/* Whether a CUDA device is usable, asked in a child process: CUDA
+ * initialised here would not survive the fork of each check. */
+static gboolean
+gpu_present (void)
+{
+  pid_t pid = fork ();
+  int status = 0;
+
+  if (pid == 0)
+    {
+      int n = 0;
+
+      _exit (texel_cuda_device_count (&n) >= 0 && n > 0 ? 0 : 1);
+    }
+  return pid > 0 && waitpid (pid, &status, 0) == pid && WIFEXITED (status)
+         && WEXITSTATUS (status) == 0;
+}
+#endif
+
+int
+main (int argc, char **argv)
+{
+#ifdef TEXEL_TEST_GPU
+  if (!gpu_present ())
+    {
+      g_print ("SKIP: texelconvert-bayer-gpu needs a CUDA GPU\n");
+      return 77;
+    }
+#endif
+  texel_check_init (&argc, &argv);
+  return gst_check_run_suite (texelconvert_bayer_suite (), "texelconvert-bayer",
+                              __FILE__);
+}

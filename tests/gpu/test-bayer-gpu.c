@@ -1,0 +1,215 @@
+/* gst-texel GPU test: raw Bayer input developed by texelconvert's CUDA
+ * kernel (texel-bayer.cuh) against the CPU reference (texel_convert_cpu,
+ * the double-precision oracle that test-bayer checks against the formulas
+ * of tests/common/bayer-reference.h).
+ *
+ * Every pattern; 8-bit samples and 10, 12 and 16 bits in 16-bit words (lsb
+ * and msb); both demosaic methods with black levels, gains, a colour matrix
+ * and sRGB encoding; at 1:1 (nearest), scaled with a crop starting on an
+ * odd sample and a flip (bilinear, NV12: chroma footprints), rotated and
+ * enlarged (bicubic, P010), and 1-pixel-wide frames; the mosaic read
+ * through point-sampled textures (device and mapped memory, both of
+ * texelconvert's memory modes) and with plain loads (misaligned memory).
+ *
+ * Bound: 1 code. The GPU computes what the CPU does in float instead of
+ * double; no hardware filtering is involved (point sampling returns the
+ * stored word exactly), so only rounding of the last code can differ.
+ *
+ * Exits 77 (skipped) without a usable GPU.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdio.h>
+#include <string.h>
+
+#include "texel-cuda.h"
+#include "texel-gpu-image.h"
+
+#define BOUND 1
+
+typedef struct
+{
+  cudaStream_t stream[2];
+  TexelCudaContext *kernels;
+  int passed, failed, worst;
+} Context;
+
+typedef struct
+{
+  TexelCudaContext *kernels;
+  const TexelConvertPlan *plan;
+} Launch;
+
+typedef struct
+{
+  const char *name;
+  int in_w, in_h;
+  int crop_x, crop_y; /* the source rectangle's corner */
+  int out_w, out_h;
+  TexelFormat out_format;
+  TexelMethod method;
+  TexelDirection direction;
+} Geometry;
+
+static const Geometry geometries[] = {
+  { "1:1", 37, 23, 0, 0, 37, 23, TEXEL_FORMAT_RGBA, TEXEL_METHOD_NEAREST,
+    TEXEL_DIRECTION_IDENTITY },
+  { "crop+flip", 64, 48, 1, 1, 50, 30, TEXEL_FORMAT_NV12, TEXEL_METHOD_BILINEAR,
+    TEXEL_DIRECTION_HORIZ },
+  { "90r x2", 33, 17, 0, 1, 32, 66, TEXEL_FORMAT_P010_10LE,
+    TEXEL_METHOD_BICUBIC, TEXEL_DIRECTION_90R },
+  { "1-wide", 1, 9, 0, 0, 3, 9, TEXEL_FORMAT_BGRX, TEXEL_METHOD_BILINEAR,
+    TEXEL_DIRECTION_IDENTITY },
+};
+
+static const char *const pattern_names[]
+    = { NULL, "rggb", "bggr", "grbg", "gbrg" };
+
+static const int depths[][2] = { { 8, 0 }, { 10, 0 }, { 12, 1 }, { 16, 0 } };
+
+static cudaError_t
+launch_convert (void *data, const TexelImage *in, const TexelImage *out,
+                int row0, int row1, cudaStream_t stream)
+{
+  const Launch *l = data;
+
+  return (cudaError_t)texel_cuda_convert (l->kernels, l->plan, in, out, row0, row1,
+                                          (TexelStream)stream);
+}
+
+static void
+bayer_config (TexelBayerConfig *b, int pattern, int demosaic,
+              const int depth[2])
+{
+  static const double ccm[3][3]
+      = { { 1.6, -0.4, -0.2 }, { -0.3, 1.5, -0.2 }, { 0.1, -0.6, 1.5 } };
+  double black = (double)(16 << (depth[0] - 8));
+
+  memset (b, 0, sizeof (*b));
+  b->pattern = (TexelBayerPattern)pattern;
+  b->demosaic = (TexelDemosaic)demosaic;
+  b->bits = depth[0];
+  b->msb = depth[1];
+  b->black[0] = b->black[1] = b->black[2] = black;
+  b->gain[0] = 1.9;
+  b->gain[1] = 1.0;
+  b->gain[2] = 1.5;
+  memcpy (b->ccm, ccm, sizeof (ccm));
+  b->transfer = 1; /* TEXEL_TRANSFER_SRGB (texel-adjust.h) */
+}
+
+static void
+run_case (Context *ctx, const Geometry *g, const TexelBayerConfig *b)
+{
+  static const MemoryMode modes[]
+      = { MEMORY_DEVICE, MEMORY_MAPPED, MEMORY_MISALIGNED };
+  TexelFormat in_format
+      = b->bits > 8 ? TEXEL_FORMAT_GRAY16_LE : TEXEL_FORMAT_GRAY8;
+  TexelConvertConfig config;
+  TexelConvertPlan plan;
+  HostImage in, cpu[2], gpu[2];
+  const char *why = NULL;
+  int i, m;
+
+  memset (&config, 0, sizeof (config));
+  config.src_x = g->crop_x;
+  config.src_y = g->crop_y;
+  config.src_w = g->in_w - g->crop_x;
+  config.src_h = g->in_h - g->crop_y;
+  config.dst_w = g->out_w;
+  config.dst_h = g->out_h;
+  config.method = g->method;
+  config.direction = g->direction;
+  config.out_color.matrix = TEXEL_MATRIX_BT709;
+  config.border_rgba[3] = 1.0;
+  config.bayer = b;
+  if (texel_convert_plan_init (&plan, &config, in_format, g->in_w, g->in_h,
+                               g->out_format, g->out_w, g->out_h, &why)
+      != 0)
+    {
+      printf ("FAIL %s: plan: %s\n", g->name, why);
+      ctx->failed++;
+      return;
+    }
+  case_images_init (&in, cpu, gpu, in_format, g->in_w, g->in_h, g->out_format,
+                    g->out_w, g->out_h);
+  for (i = 0; i < 2; i++)
+    texel_convert_cpu (&plan, &in.img, &cpu[i].img, 0, g->out_h);
+
+  for (m = 0; m < (int)(sizeof (modes) / sizeof (modes[0])); m++)
+    {
+      Launch l = { ctx->kernels, &plan };
+      Comparison cmp;
+      char label[160];
+
+      snprintf (label, sizeof (label), "%s %d-bit%s %s %s -> %s %s %s",
+                pattern_names[b->pattern], b->bits, b->msb ? " msb" : "",
+                b->demosaic ? "bilinear" : "mhc", g->name,
+                texel_format_desc (g->out_format)->name,
+                method_names[g->method], memory_names[modes[m]]);
+      if (gpu_run_twice (ctx->stream, launch_convert, &l, label, &in, gpu,
+                         modes[m], 4, g->out_h, plan.rows_monotonic)
+          != 0)
+        {
+          printf ("FAIL %s: CUDA error\n", label);
+          ctx->failed++;
+          continue;
+        }
+      compare_outputs (cpu, gpu, &cmp);
+      if (cmp.max_error > ctx->worst)
+        ctx->worst = cmp.max_error;
+      if (cmp.max_error > BOUND || cmp.unwritten || cmp.stray
+          || cmp.bad_padding)
+        {
+          comparison_print_failure (label, &cmp);
+          ctx->failed++;
+        }
+      else
+        {
+          ctx->passed++;
+        }
+    }
+  case_images_clear (&in, cpu, gpu);
+}
+
+int
+main (int argc, char **argv)
+{
+  GpuTestOptions opts;
+  Context ctx;
+  unsigned gi, d;
+  int p, demosaic;
+
+  if (gpu_test_begin (argc, argv, 0, &opts) != 0)
+    return SKIP_EXIT_CODE;
+  memset (&ctx, 0, sizeof (ctx));
+  if (gpu_test_streams_create (ctx.stream, 2)
+      || check_cuda ((cudaError_t)texel_cuda_context_new (0, &ctx.kernels),
+                     "converter"))
+    return 1;
+
+  for (p = TEXEL_BAYER_RGGB; p <= TEXEL_BAYER_GBRG; p++)
+    for (d = 0; d < sizeof (depths) / sizeof (depths[0]); d++)
+      for (demosaic = 0; demosaic < 2; demosaic++)
+        for (gi = 0; gi < sizeof (geometries) / sizeof (geometries[0]); gi++)
+          {
+            TexelBayerConfig b;
+
+            /* --quick: one geometry per pattern and depth, in turn. */
+            if (opts.quick && gi != (p + d + demosaic) % 4)
+              continue;
+            bayer_config (&b, p, demosaic, depths[d]);
+            run_case (&ctx, &geometries[gi], &b);
+          }
+
+  printf ("%s: %d cases passed, %d failed; max error %d code(s) (bound %d)\n",
+          ctx.failed ? "FAIL" : "PASS", ctx.passed, ctx.failed, ctx.worst,
+          BOUND);
+  texel_cuda_context_free (ctx.kernels);
+  gpu_test_streams_destroy (ctx.stream, 2);
+  return ctx.failed ? 1 : 0;
+}
