@@ -16,7 +16,8 @@
  *    loop over the element's GstTexelInFlight (gsttexelinflight.h, which
  *    owns every GPU frame from submit to finish);
  *  - gsttexelallocation.c: pools of pinned or CUDA memory;
- *  - gsttexelnvmm.c: memory:NVMM (NvBufSurface) frames;
+ *  - gsttexelnvmm.c, gsttexelnvmmpool.c, gsttexelnvmmegl.c (EGL builds):
+ *    memory:NVMM (NvBufSurface) frames (gsttexelnvmm-private.h);
  * with gstreamer-cuda (have_gst_cuda) only:
  *  - gsttexelcudamemory.c: the pipeline's GstCudaContext, GstCudaMemory
  *    frames and pools.

@@ -3,11 +3,13 @@
  * base class, next to system memory, the texel host pool and CUDA memory
  * (gsttexelcudamemory.c): libnvbufsurface loaded at run time, the NVMM
  * caps, NvBufSurfaces mapped to the element's view of a frame in place,
- * and pools of NvBufSurfaces for NVMM output.
+ * and pools of NvBufSurfaces for NVMM output (gsttexelnvmm-private.h says
+ * which file does what).
  *
  * Built with the CUDA kernels only: NVMM surfaces are GPU memory. Without
  * them (-Dcuda=disabled) the fallbacks below leave every pad without NVMM
- * caps.
+ * caps; the frame flags and their readers serve every build (no frame has
+ * them there).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
