@@ -16,7 +16,8 @@
  *    loop over the element's GstTexelInFlight (gsttexelinflight.h, which
  *    owns every GPU frame from submit to finish);
  *  - gsttexelallocation.c: pools of pinned or CUDA memory;
- *  - gsttexelnvmm.c: memory:NVMM (NvBufSurface) frames;
+ *  - gsttexelnvmm.c, gsttexelnvmmpool.c, gsttexelnvmmegl.c (EGL builds):
+ *    memory:NVMM (NvBufSurface) frames (gsttexelnvmm-private.h);
  * with gstreamer-cuda (have_gst_cuda) only:
  *  - gsttexelcudamemory.c: the pipeline's GstCudaContext, GstCudaMemory
  *    frames and pools.
@@ -154,6 +155,15 @@ gboolean gst_texel_caps_in_memory (GstCaps * caps, const gchar * memory);
 gboolean gst_texel_caps_have_memory (GstCaps * caps, const gchar * memory);
 /* Whether negotiated (fixed) @caps put frames in CUDA memory. */
 gboolean gst_texel_caps_cuda_memory (GstCaps * caps);
+/* @caps (transfer full) with, when @twin, each structure in system memory
+ * or in @memory alone followed, after all of them, by its twin in the
+ * other memory; when not, without the structures in @memory. */
+GstCaps *gst_texel_caps_memory_twins (GstCaps * caps, const gchar * memory,
+    gboolean twin);
+/* Keeps caps in @memory out of caps and accept-caps query @query (the
+ * element does not take them): TRUE when @query is answered. */
+gboolean gst_texel_caps_query_refuse_memory (GstQuery * query,
+    const gchar * memory);
 /* Where a subclass's transform_caps does not call
  * gst_texel_base_finish_caps: keeps CUDA memory away from an element that
  * cannot take it. TRUE when @query is answered. */

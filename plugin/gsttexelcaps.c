@@ -53,13 +53,6 @@ gst_texel_caps_cuda_memory (GstCaps * caps)
   return gst_texel_caps_in_memory (caps, GST_TEXEL_CAPS_FEATURE_CUDA);
 }
 
-/* Whether any structure of @caps is in CUDA memory. */
-static gboolean
-gst_texel_caps_have_cuda_memory (GstCaps * caps)
-{
-  return gst_texel_caps_have_memory (caps, GST_TEXEL_CAPS_FEATURE_CUDA);
-}
-
 /* Whether the element can take frames in CUDA memory: before start,
  * unless it is bound to the CPU; once started, on the GPU path with a
  * CUDA context. */
@@ -80,11 +73,22 @@ gst_texel_base_takes_cuda_memory (GstTexelBase * self)
   return takes;
 }
 
-/* @caps (transfer full) with each system-memory or CUDA-memory structure
- * followed, after all of them, by its twin in the other memory when
- * @cuda, or without the CUDA-memory ones when not. */
-static GstCaps *
-gst_texel_caps_memory_twins (GstCaps * caps, gboolean cuda)
+/* The memory of @f's twin: system memory for @memory alone, @memory for
+ * system memory, NULL for any other. */
+static const gchar *
+gst_texel_features_twin (GstCapsFeatures * f, const gchar * memory)
+{
+  if (gst_texel_features_have (f, memory))
+    return gst_caps_features_get_size (f) == 1 ?
+        GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY : NULL;
+  if (gst_caps_features_is_equal (f, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+    return memory;
+  return NULL;
+}
+
+GstCaps *
+gst_texel_caps_memory_twins (GstCaps * caps, const gchar * memory,
+    gboolean twin)
 {
   GstCaps *result, *twins;
   guint i;
@@ -96,47 +100,42 @@ gst_texel_caps_memory_twins (GstCaps * caps, gboolean cuda)
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstStructure *s = gst_caps_get_structure (caps, i);
     GstCapsFeatures *f = gst_caps_get_features (caps, i);
-    gboolean on_device = gst_texel_features_cuda_memory (f);
+    const gchar *other = gst_texel_features_twin (f, memory);
 
-    if (on_device && !cuda)
+    if (!twin && gst_texel_features_have (f, memory))
       continue;
     result = gst_caps_merge_structure_full (result, gst_structure_copy (s),
         gst_caps_features_copy (f));
-    if (!cuda)
-      continue;
-    if (on_device && gst_caps_features_get_size (f) == 1)
+    if (twin && other)
       twins = gst_caps_merge_structure_full (twins, gst_structure_copy (s),
-          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY, NULL));
-    else if (gst_caps_features_is_equal (f,
-            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
-      twins = gst_caps_merge_structure_full (twins, gst_structure_copy (s),
-          gst_caps_features_new (GST_TEXEL_CAPS_FEATURE_CUDA, NULL));
+          gst_caps_features_new (other, NULL));
   }
   gst_caps_unref (caps);
   return gst_caps_merge (result, twins);
 }
 
 /* @caps (transfer full) with its memory:CUDAMemory structures first,
- * each memory's in the order they came. */
+ * each memory's in the order they came: those moved out of @caps in turn,
+ * then what is left of it. */
 static GstCaps *
 gst_texel_caps_device_first (GstCaps * caps)
 {
-  GstCaps *device, *system;
-  guint i;
+  GstCaps *device = gst_caps_new_empty ();
+  guint i = 0;
 
-  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
-    return caps;
-  device = gst_caps_new_empty ();
-  system = gst_caps_new_empty ();
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
+  caps = gst_caps_make_writable (caps);
+  while (i < gst_caps_get_size (caps)) {
     GstCapsFeatures *f = gst_caps_get_features (caps, i);
 
-    gst_caps_append_structure_full (gst_texel_features_cuda_memory (f) ?
-        device : system, gst_structure_copy (gst_caps_get_structure (caps,
-                i)), gst_caps_features_copy (f));
+    if (gst_texel_features_cuda_memory (f)) {
+      f = gst_caps_features_copy (f);
+      gst_caps_append_structure_full (device,
+          gst_caps_steal_structure (caps, i), f);
+    } else {
+      i++;
+    }
   }
-  gst_caps_unref (caps);
-  gst_caps_append (device, system);
+  gst_caps_append (device, caps);
   return device;
 }
 
@@ -192,7 +191,7 @@ static GstCaps *
 gst_texel_base_add_memory_caps (GstTexelBase * base,
     GstPadDirection direction, GstCaps * caps)
 {
-  caps = gst_texel_caps_memory_twins (caps,
+  caps = gst_texel_caps_memory_twins (caps, GST_TEXEL_CAPS_FEATURE_CUDA,
       gst_texel_base_takes_cuda_memory (base));
   if (gst_texel_base_neighbour_on_device (base, direction))
     caps = gst_texel_caps_device_first (caps);
@@ -255,23 +254,30 @@ gst_texel_caps_any_size_format (GstCaps * caps)
 gboolean
 gst_texel_base_caps_query_memory (GstTexelBase * self, GstQuery * query)
 {
-  GstCaps *caps;
-
   if (gst_texel_nvmm_caps_query (self, query))
     return TRUE;
   if (gst_texel_base_takes_cuda_memory (self))
     return FALSE;
+  return gst_texel_caps_query_refuse_memory (query,
+      GST_TEXEL_CAPS_FEATURE_CUDA);
+}
+
+gboolean
+gst_texel_caps_query_refuse_memory (GstQuery * query, const gchar * memory)
+{
+  GstCaps *caps;
+
   if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
     gst_query_parse_accept_caps (query, &caps);
-    if (!gst_texel_caps_have_cuda_memory (caps))
+    if (!gst_texel_caps_have_memory (caps, memory))
       return FALSE;
     gst_query_set_accept_caps_result (query, FALSE);
     return TRUE;
   }
   if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
     gst_query_parse_caps_result (query, &caps);
-    if (gst_texel_caps_have_cuda_memory (caps)) {
-      caps = gst_texel_caps_memory_twins (gst_caps_ref (caps), FALSE);
+    if (gst_texel_caps_have_memory (caps, memory)) {
+      caps = gst_texel_caps_memory_twins (gst_caps_ref (caps), memory, FALSE);
       gst_query_set_caps_result (query, caps);
       gst_caps_unref (caps);
     }

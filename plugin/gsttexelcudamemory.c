@@ -191,7 +191,7 @@ gst_texel_base_map_cuda_frame (GstTexelBase * self, GstVideoFrame * frame,
 }
 
 /* Where the planes of two frames mapped by gst_texel_base_map_frame are
- * (NVMM frames: gsttexelnvmm.c). */
+ * (NVMM frames: gsttexelnvmm.h). */
 GstTexelFrameMemory
 gst_texel_base_frames_memory (GstVideoFrame * in, GstVideoFrame * out)
 {

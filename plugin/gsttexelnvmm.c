@@ -1,6 +1,7 @@
 /* gst-texel: memory:NVMM (NvBufSurface) frames: libnvbufsurface loaded at
- * run time, NVMM caps, surfaces mapped in place, pools of surfaces for
- * NVMM output (gsttexelnvmm.h; docs/design.md, "NVMM").
+ * run time, NVMM caps, surfaces checked and mapped in place (gsttexelnvmm.h;
+ * docs/design.md, "NVMM"; the output pool in gsttexelnvmmpool.c, surface
+ * arrays' EGL frames in gsttexelnvmmegl.c).
  *
  * An NVMM buffer holds one memory whose map gives the NvBufSurface, not
  * the pixels (NVIDIA's nvvidconv, nvv4l2decoder, nvarguscamerasrc and
@@ -21,21 +22,9 @@
 
 #include <gmodule.h>
 
-#if HAVE_NVMM_EGL
-#include <cuda_runtime_api.h>
-#include <cuda_egl_interop.h>
-#endif
-
-#include "gsttexelbase-private.h"
-#include "gsttexelnvbufsurface.h"
-#include "gsttexelnvmm.h"
+#include "gsttexelnvmm-private.h"
 
 #define GST_CAT_DEFAULT gst_texel_base_debug
-
-/* GstVideoFrame flags of our own, above GStreamer's (bits 0-5): set on
- * frames this unit mapped, which gst_video_frame_unmap never reads. */
-#define GST_TEXEL_FRAME_FLAG_NVMM ((GstVideoFrameFlags)(1 << 24))
-#define GST_TEXEL_FRAME_FLAG_NVMM_DEVICE ((GstVideoFrameFlags)(1 << 25))
 
 /* Where libnvbufsurface is, in the order tried: the test stand-in or any
  * other through the environment, the loader's own search path, JetPack's
@@ -48,27 +37,18 @@ static const gchar *const nvbufsurface_paths[] = {
   "libnvbufsurface.so",
 };
 
-/* The functions the plugin may call (NvBufSurfaceSyncForDevice: not yet,
- * it is for surfaces the CPU wrote); all must resolve. */
-typedef struct
-{
-  int (*create) (NvBufSurface **surf, uint32_t batch_size,
-                 NvBufSurfaceCreateParams *params);
-  int (*destroy) (NvBufSurface *surf);
-  int (*map_egl_image) (NvBufSurface *surf, int index);
-  int (*unmap_egl_image) (NvBufSurface *surf, int index);
-  int (*sync_for_device) (NvBufSurface *surf, int index, int plane);
-} TexelNvbufsurface;
-
+/* The library, one per process: every field written once, by the first
+ * thread to ask (texel_nvmm_library's g_once), read-only afterwards from
+ * any thread. */
 typedef struct
 {
   gboolean available;
   gchar *status;
-  TexelNvbufsurface api;
+  GstTexelNvbufsurface api;
 } TexelNvmmLibrary;
 
 static gboolean
-texel_nvmm_symbols (GModule *module, TexelNvbufsurface *api)
+texel_nvmm_symbols (GModule *module, GstTexelNvbufsurface *api)
 {
   return g_module_symbol (module, "NvBufSurfaceCreate",
                           (gpointer *)&api->create)
@@ -148,59 +128,16 @@ gst_texel_nvmm_available (const gchar **status)
   return lib->available;
 }
 
-static gboolean
-texel_features_nvmm (GstCapsFeatures *features)
+const GstTexelNvbufsurface *
+gst_texel_nvmm_api (void)
 {
-  return gst_texel_features_have (features, GST_TEXEL_CAPS_FEATURE_NVMM);
+  return &texel_nvmm_library ()->api;
 }
 
 gboolean
 gst_texel_caps_nvmm (GstCaps *caps)
 {
   return gst_texel_caps_in_memory (caps, GST_TEXEL_CAPS_FEATURE_NVMM);
-}
-
-/* @caps (transfer full) without its NVMM structures. */
-static GstCaps *
-texel_caps_drop_nvmm (GstCaps *caps)
-{
-  GstCaps *result = gst_caps_new_empty ();
-  guint i;
-
-  for (i = 0; i < gst_caps_get_size (caps); i++)
-    if (!texel_features_nvmm (gst_caps_get_features (caps, i)))
-      result = gst_caps_merge_structure_full (
-          result, gst_structure_copy (gst_caps_get_structure (caps, i)),
-          gst_caps_features_copy (gst_caps_get_features (caps, i)));
-  gst_caps_unref (caps);
-  return result;
-}
-
-/* @caps (transfer full) followed by the twin of each structure in system
- * memory or NVMM in the other: every texel format has an NvBufSurface
- * colour format. */
-static GstCaps *
-texel_caps_add_nvmm (GstCaps *caps)
-{
-  GstCaps *twins = gst_caps_new_empty ();
-  guint i;
-
-  for (i = 0; i < gst_caps_get_size (caps); i++)
-    {
-      GstCapsFeatures *f = gst_caps_get_features (caps, i);
-      const gchar *other = NULL;
-
-      if (gst_caps_features_is_equal (f,
-                                      GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
-        other = GST_TEXEL_CAPS_FEATURE_NVMM;
-      else if (texel_features_nvmm (f) && gst_caps_features_get_size (f) == 1)
-        other = GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY;
-      if (other)
-        twins = gst_caps_merge_structure_full (
-            twins, gst_structure_copy (gst_caps_get_structure (caps, i)),
-            gst_caps_features_new (other, NULL));
-    }
-  return gst_caps_merge (caps, twins);
 }
 
 /* GST_TEXEL_NVMM: 1 offers NVMM on every path, 0 on none; -1 (unset):
@@ -216,7 +153,18 @@ texel_nvmm_forced (void)
          && g_ascii_strcasecmp (env, "off") != 0;
 }
 
-gboolean
+/* Whether @self offers and accepts NVMM caps: where libnvbufsurface is
+ * loaded, on the GPU path of a discrete GPU (DeepStream's CUDA-memory
+ * surfaces) working in the device's primary context, where
+ * libnvbufsurface allocates (before start: unless bound to the CPU). Not
+ * on the CPU path nor on an integrated GPU (a Jetson's elements hand
+ * surface arrays, which are not read yet: offering NVMM there would turn
+ * today's working nvvidconv ! texel... pipelines into refused ones), nor
+ * in a GstCudaContext of GStreamer's CUDA library (a context of its own,
+ * whose kernels cannot address another context's memory).
+ * GST_TEXEL_NVMM=1 offers it everywhere (the CPU path reads surfaces in
+ * system, pinned or unified memory), 0 nowhere. */
+static gboolean
 gst_texel_nvmm_offered (GstTexelBase *self)
 {
   GstTexelBasePrivate *priv = PRIV (self);
@@ -239,54 +187,17 @@ gst_texel_nvmm_offered (GstTexelBase *self)
 GstCaps *
 gst_texel_nvmm_transform_caps (GstTexelBase *self, GstCaps *result)
 {
-  if (gst_caps_is_any (result) || gst_caps_is_empty (result))
-    return result;
-  if (!gst_texel_nvmm_offered (self))
-    return texel_caps_drop_nvmm (result);
-  return texel_caps_add_nvmm (result);
+  return gst_texel_caps_memory_twins (result, GST_TEXEL_CAPS_FEATURE_NVMM,
+                                      gst_texel_nvmm_offered (self));
 }
 
 gboolean
 gst_texel_nvmm_caps_query (GstTexelBase *self, GstQuery *query)
 {
-  GstCaps *caps;
-
   if (gst_texel_nvmm_offered (self))
     return FALSE;
-  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS)
-    {
-      gst_query_parse_accept_caps (query, &caps);
-      if (!gst_texel_caps_have_memory (caps, GST_TEXEL_CAPS_FEATURE_NVMM))
-        return FALSE;
-      gst_query_set_accept_caps_result (query, FALSE);
-      return TRUE;
-    }
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS)
-    {
-      gst_query_parse_caps_result (query, &caps);
-      if (gst_texel_caps_have_memory (caps, GST_TEXEL_CAPS_FEATURE_NVMM))
-        {
-          caps = texel_caps_drop_nvmm (gst_caps_ref (caps));
-          gst_query_set_caps_result (query, caps);
-          gst_caps_unref (caps);
-        }
-    }
-  return FALSE;
-}
-
-gboolean
-gst_texel_nvmm_allocation_caps (GstQuery *query)
-{
-  GstCaps *caps;
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  return gst_texel_caps_nvmm (caps);
-}
-
-void
-gst_texel_nvmm_propose_allocation (GstQuery *query)
-{
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return gst_texel_caps_query_refuse_memory (query,
+                                             GST_TEXEL_CAPS_FEATURE_NVMM);
 }
 
 /* The NvBufSurface colour formats of each texel format's memory layout,
@@ -296,7 +207,8 @@ gst_texel_nvmm_propose_allocation (GstQuery *query)
 static const struct
 {
   GstVideoFormat format;
-  NvBufSurfaceColorFormat colors[5]; /* up to the first INVALID (0) */
+  /* up to the first INVALID (0) */
+  NvBufSurfaceColorFormat colors[GST_TEXEL_NVMM_MAX_COLORS];
 } texel_nvmm_formats[] = {
   { GST_VIDEO_FORMAT_GRAY8, { NVBUF_COLOR_FORMAT_GRAY8 } },
   { GST_VIDEO_FORMAT_I420,
@@ -329,9 +241,8 @@ static const struct
   { GST_VIDEO_FORMAT_BGR, { NVBUF_COLOR_FORMAT_BGR } },
 };
 
-/* The colour formats of @format's layout, or NULL. */
-static const NvBufSurfaceColorFormat *
-texel_nvmm_colors (GstVideoFormat format)
+const NvBufSurfaceColorFormat *
+gst_texel_nvmm_colors (GstVideoFormat format)
 {
   guint i;
 
@@ -345,10 +256,10 @@ texel_nvmm_colors (GstVideoFormat format)
 static gboolean
 texel_nvmm_format_matches (GstVideoFormat format, NvBufSurfaceColorFormat c)
 {
-  const NvBufSurfaceColorFormat *colors = texel_nvmm_colors (format);
+  const NvBufSurfaceColorFormat *colors = gst_texel_nvmm_colors (format);
   guint i;
 
-  for (i = 0; colors && i < G_N_ELEMENTS (texel_nvmm_formats[0].colors)
+  for (i = 0; colors && i < GST_TEXEL_NVMM_MAX_COLORS
               && colors[i] != NVBUF_COLOR_FORMAT_INVALID;
        i++)
     if (colors[i] == c)
@@ -356,8 +267,8 @@ texel_nvmm_format_matches (GstVideoFormat format, NvBufSurfaceColorFormat c)
   return FALSE;
 }
 
-static const gchar *
-texel_nvmm_mem_type_name (NvBufSurfaceMemType type)
+const gchar *
+gst_texel_nvmm_mem_type_name (NvBufSurfaceMemType type)
 {
   static const gchar *const names[]
       = { "NVBUF_MEM_DEFAULT",       "NVBUF_MEM_CUDA_PINNED",
@@ -418,7 +329,7 @@ texel_nvmm_mem_type_problem (const NvBufSurface *surf, NvBufSurfaceMemType type,
         return g_strdup_printf (
             "%s surfaces are not read: convert to NVBUF_MEM_CUDA_UNIFIED or "
             "_DEVICE first, e.g. nvvideoconvert nvbuf-memory-type=3",
-            texel_nvmm_mem_type_name (type));
+            gst_texel_nvmm_mem_type_name (type));
     }
 }
 
@@ -492,139 +403,17 @@ texel_nvmm_surface_problem (const NvBufSurface *surf, const GstVideoInfo *info,
   return NULL;
 }
 
-/* Where the planes of a surface are: @data and @stride for each. */
-typedef struct
-{
-  guint8 *data[GST_VIDEO_MAX_PLANES];
-  gint stride[GST_VIDEO_MAX_PLANES];
-} TexelNvmmPlanes;
-
-#if HAVE_NVMM_EGL
-/* A surface array (a Jetson's NVMM) seen by CUDA: its EGL image
- * registered, the EGL frame's planes. Made once per surface and cached on
- * the memory that maps to it (a camera's or a decoder's pool cycles
- * through a few), released with that memory: unregistered, EGL image
- * unmapped. Registered in the CUDA runtime's current context of the
- * streaming thread: a Jetson's one device's primary context (builds with
- * GStreamer's CUDA library do not offer NVMM, see
- * gst_texel_nvmm_offered). */
-typedef struct
-{
-  NvBufSurface *surf;
-  struct cudaGraphicsResource *resource;
-  cudaEglFrame frame;
-} TexelNvmmEgl;
-
-static void
-texel_nvmm_egl_free (gpointer data)
-{
-  TexelNvmmEgl *egl = data;
-
-  if (egl->resource)
-    cudaGraphicsUnregisterResource (egl->resource);
-  texel_nvmm_library ()->api.unmap_egl_image (egl->surf, 0);
-  g_free (egl);
-}
-
-static TexelNvmmEgl *
-texel_nvmm_egl_register (NvBufSurface *surf, gchar **why)
-{
-  TexelNvmmEgl *egl = g_new0 (TexelNvmmEgl, 1);
-  int err;
-
-  egl->surf = surf;
-  err = texel_nvmm_library ()->api.map_egl_image (surf, 0);
-  if (err != 0 || !surf->surfaceList->mappedAddr.eglImage)
-    {
-      *why = g_strdup_printf ("NvBufSurfaceMapEglImage failed (%d)", err);
-      g_free (egl);
-      return NULL;
-    }
-  err = cudaGraphicsEGLRegisterImage (&egl->resource,
-                                      surf->surfaceList->mappedAddr.eglImage,
-                                      cudaGraphicsRegisterFlagsNone);
-  if (!err)
-    err = cudaGraphicsResourceGetMappedEglFrame (&egl->frame, egl->resource, 0,
-                                                 0);
-  if (err)
-    {
-      *why = g_strdup_printf ("CUDA cannot read the surface's EGL image: %s",
-                              cudaGetErrorString (err));
-      texel_nvmm_egl_free (egl);
-      return NULL;
-    }
-  return egl;
-}
-
-/* The planes of surface array @surf, mapped from @mem, checked against
- * frames of @info. */
-static gchar *
-texel_nvmm_egl_planes (GstMemory *mem, NvBufSurface *surf,
-                       const GstVideoInfo *info, TexelNvmmPlanes *planes)
-{
-  static GQuark quark = 0;
-  TexelFormat format
-      = gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (info));
-  guint p, n_planes = GST_VIDEO_INFO_N_PLANES (info);
-  TexelNvmmEgl *egl;
-  gchar *why = NULL;
-
-  if (!quark)
-    quark = g_quark_from_static_string ("gst-texel-nvmm-egl");
-  egl = gst_mini_object_get_qdata (GST_MINI_OBJECT_CAST (mem), quark);
-  if (!egl || egl->surf != surf)
-    {
-      if (!(egl = texel_nvmm_egl_register (surf, &why)))
-        return why;
-      /* replaces (and releases) a registration of another surface */
-      gst_mini_object_set_qdata (GST_MINI_OBJECT_CAST (mem), quark, egl,
-                                 texel_nvmm_egl_free);
-    }
-  if (egl->frame.frameType != cudaEglFrameTypePitch)
-    return g_strdup ("its EGL frame is a CUDA array (block-linear): not read "
-                     "yet");
-  if (egl->frame.planeCount < n_planes)
-    return g_strdup_printf ("its EGL frame has %u planes, the caps %u",
-                            egl->frame.planeCount, n_planes);
-  for (p = 0; p < n_planes; p++)
-    {
-      gsize row
-          = texel_plane_row_bytes (format, p, GST_VIDEO_INFO_WIDTH (info));
-      guint rows = texel_plane_height (format, p, GST_VIDEO_INFO_HEIGHT (info));
-
-      if (egl->frame.frame.pPitch[p].pitch < row
-          || egl->frame.planeDesc[p].height < rows
-          || egl->frame.frame.pPitch[p].pitch > G_MAXINT)
-        return g_strdup_printf (
-            "EGL plane %u (pitch %" G_GSIZE_FORMAT
-            ", %u rows) cannot hold %u rows of %" G_GSIZE_FORMAT " bytes",
-            p, egl->frame.frame.pPitch[p].pitch, egl->frame.planeDesc[p].height,
-            rows, row);
-      planes->data[p] = egl->frame.frame.pPitch[p].ptr;
-      planes->stride[p] = (gint)egl->frame.frame.pPitch[p].pitch;
-    }
-  return NULL;
-}
-#else
-static gchar *
-texel_nvmm_egl_planes (GstMemory *mem, NvBufSurface *surf,
-                       const GstVideoInfo *info, TexelNvmmPlanes *planes)
-{
-  return g_strdup ("built without EGL");
-}
-#endif
-
 /* The planes of @surf (checked), mapped from @mem: pointers into its
  * memory, or a surface array's EGL frame. */
 static gchar *
 texel_nvmm_planes (GstMemory *mem, NvBufSurface *surf, const GstVideoInfo *info,
-                   TexelNvmmPlanes *planes)
+                   GstTexelNvmmPlanes *planes)
 {
   const NvBufSurfaceParams *params = surf->surfaceList;
   guint p;
 
   if (texel_nvmm_mem_type (surf, params) == NVBUF_MEM_SURFACE_ARRAY)
-    return texel_nvmm_egl_planes (mem, surf, info, planes);
+    return gst_texel_nvmm_egl_planes (mem, surf, info, planes);
   for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++)
     {
       planes->data[p]
@@ -640,7 +429,7 @@ texel_nvmm_planes (GstMemory *mem, NvBufSurface *surf, const GstVideoInfo *info,
 static void
 texel_nvmm_fill_frame (GstVideoFrame *frame, GstVideoInfo *info,
                        GstBuffer *buffer, const NvBufSurfaceParams *params,
-                       const TexelNvmmPlanes *planes, gboolean device)
+                       const GstTexelNvmmPlanes *planes, gboolean device)
 {
   guint p;
 
@@ -662,7 +451,7 @@ gst_texel_nvmm_map_frame (GstElement *element, GstVideoFrame *frame,
                           gboolean caps_nvmm, gint device)
 {
   NvBufSurface *surf;
-  TexelNvmmPlanes planes;
+  GstTexelNvmmPlanes planes;
   gchar *why = NULL;
 
   if (!caps_nvmm)
@@ -691,147 +480,4 @@ gst_texel_nvmm_map_frame (GstElement *element, GstVideoFrame *frame,
                      ("%" GST_PTR_FORMAT, buffer));
   g_free (why);
   return GST_TEXEL_NVMM_FAILED;
-}
-
-gboolean
-gst_texel_nvmm_frame (const GstVideoFrame *frame)
-{
-  return (frame->flags & GST_TEXEL_FRAME_FLAG_NVMM) != 0;
-}
-
-GstTexelFrameMemory
-gst_texel_nvmm_frames_memory (const GstVideoFrame *in, const GstVideoFrame *out)
-{
-  GstTexelFrameMemory memory = GST_TEXEL_FRAMES_HOST;
-
-  if (in->flags & GST_TEXEL_FRAME_FLAG_NVMM_DEVICE)
-    memory |= GST_TEXEL_IN_DEVICE;
-  if (out->flags & GST_TEXEL_FRAME_FLAG_NVMM_DEVICE)
-    memory |= GST_TEXEL_OUT_DEVICE;
-  return memory;
-}
-
-/* NVMM output: a pool of NvBufSurfaces made by libnvbufsurface, one per
- * buffer, as NVIDIA's elements hand them on (the buffer's one memory maps
- * to the surface). Pitch-linear; on a discrete GPU in CUDA device memory
- * (DeepStream's), on an integrated one (a Jetson, whose encoders and
- * display take surface arrays) a surface array written through its EGL
- * frame like an input's (not yet run), on the CPU path system memory. */
-#define TEXEL_TYPE_NVMM_POOL (texel_nvmm_pool_get_type ())
-G_DECLARE_FINAL_TYPE (TexelNvmmPool, texel_nvmm_pool, TEXEL, NVMM_POOL,
-                      GstBufferPool)
-
-struct _TexelNvmmPool
-{
-  GstBufferPool parent;
-  NvBufSurfaceCreateParams params;
-};
-
-G_DEFINE_TYPE (TexelNvmmPool, texel_nvmm_pool, GST_TYPE_BUFFER_POOL)
-
-static gboolean
-texel_nvmm_pool_set_config (GstBufferPool *pool, GstStructure *config)
-{
-  TexelNvmmPool *self = TEXEL_NVMM_POOL (pool);
-  const NvBufSurfaceColorFormat *colors;
-  GstCaps *caps = NULL;
-  GstVideoInfo info;
-
-  if (!gst_buffer_pool_config_get_params (config, &caps, NULL, NULL, NULL)
-      || !caps || !gst_video_info_from_caps (&info, caps)
-      || !(colors = texel_nvmm_colors (GST_VIDEO_INFO_FORMAT (&info))))
-    return FALSE;
-  self->params.width = GST_VIDEO_INFO_WIDTH (&info);
-  self->params.height = GST_VIDEO_INFO_HEIGHT (&info);
-  self->params.colorFormat = colors[0];
-  self->params.layout = NVBUF_LAYOUT_PITCH;
-  return GST_BUFFER_POOL_CLASS (texel_nvmm_pool_parent_class)
-      ->set_config (pool, config);
-}
-
-static void
-texel_nvmm_destroy (gpointer surf)
-{
-  texel_nvmm_library ()->api.destroy (surf);
-}
-
-static GstFlowReturn
-texel_nvmm_pool_alloc_buffer (GstBufferPool *pool, GstBuffer **buffer,
-                              GstBufferPoolAcquireParams *params)
-{
-  TexelNvmmPool *self = TEXEL_NVMM_POOL (pool);
-  NvBufSurfaceCreateParams create = self->params;
-  NvBufSurface *surf = NULL;
-  int err = texel_nvmm_library ()->api.create (&surf, 1, &create);
-
-  if (err != 0 || !surf)
-    {
-      GST_WARNING_OBJECT (pool,
-                          "NvBufSurfaceCreate (%ux%u, colour format "
-                          "%d, %s, GPU %u) failed: %d",
-                          create.width, create.height, create.colorFormat,
-                          texel_nvmm_mem_type_name (create.memType),
-                          create.gpuId, err);
-      return GST_FLOW_ERROR;
-    }
-  surf->numFilled = 1;
-  *buffer = gst_buffer_new ();
-  gst_buffer_append_memory (
-      *buffer,
-      gst_memory_new_wrapped (0, surf, sizeof (NvBufSurface), 0,
-                              sizeof (NvBufSurface), surf, texel_nvmm_destroy));
-  return GST_FLOW_OK;
-}
-
-static void
-texel_nvmm_pool_class_init (TexelNvmmPoolClass *klass)
-{
-  GstBufferPoolClass *pool_class = GST_BUFFER_POOL_CLASS (klass);
-
-  pool_class->set_config = texel_nvmm_pool_set_config;
-  pool_class->alloc_buffer = texel_nvmm_pool_alloc_buffer;
-}
-
-static void
-texel_nvmm_pool_init (TexelNvmmPool *self)
-{
-}
-
-gboolean
-gst_texel_nvmm_decide_allocation (GstTexelBase *self, GstQuery *query)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  gint device = priv->cuda ? priv->active_device : -1;
-  guint min = gst_texel_base_pool_min (self);
-  TexelNvmmPool *pool;
-  GstStructure *config;
-  GstCaps *caps;
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  pool = g_object_new (TEXEL_TYPE_NVMM_POOL, NULL);
-  gst_object_ref_sink (pool);
-  if (device < 0)
-    pool->params.memType = NVBUF_MEM_SYSTEM;
-  else if (priv->integrated && HAVE_NVMM_EGL)
-    pool->params.memType = NVBUF_MEM_SURFACE_ARRAY;
-  else
-    pool->params.memType = NVBUF_MEM_CUDA_DEVICE;
-  pool->params.gpuId = MAX (device, 0);
-  config = gst_buffer_pool_get_config (GST_BUFFER_POOL (pool));
-  gst_buffer_pool_config_set_params (config, caps, sizeof (NvBufSurface), min,
-                                     0);
-  if (!gst_buffer_pool_set_config (GST_BUFFER_POOL (pool), config))
-    {
-      GST_WARNING_OBJECT (self, "no NVMM pool for %" GST_PTR_FORMAT, caps);
-      gst_object_unref (pool);
-      return FALSE;
-    }
-  /* Ours, whatever downstream offered: its surfaces (a surface array on a
-   * Jetson) may be memory the kernels cannot write. */
-  while (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_remove_nth_allocation_pool (query, 0);
-  gst_query_add_allocation_pool (query, GST_BUFFER_POOL (pool),
-                                 sizeof (NvBufSurface), min, 0);
-  gst_object_unref (pool);
-  return TRUE;
 }

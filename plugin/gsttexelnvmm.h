@@ -3,11 +3,13 @@
  * base class, next to system memory, the texel host pool and CUDA memory
  * (gsttexelcudamemory.c): libnvbufsurface loaded at run time, the NVMM
  * caps, NvBufSurfaces mapped to the element's view of a frame in place,
- * and pools of NvBufSurfaces for NVMM output.
+ * and pools of NvBufSurfaces for NVMM output (gsttexelnvmm-private.h says
+ * which file does what).
  *
  * Built with the CUDA kernels only: NVMM surfaces are GPU memory. Without
  * them (-Dcuda=disabled) the fallbacks below leave every pad without NVMM
- * caps.
+ * caps; the frame flags and their readers serve every build (no frame has
+ * them there).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,6 +19,35 @@
 #include "gsttexelbase.h"
 
 G_BEGIN_DECLS
+
+/* GstVideoFrame flags of our own, above GStreamer's (bits 0-5): set on
+ * frames gst_texel_nvmm_map_frame mapped, which gst_video_frame_unmap
+ * never reads; on its device-accessible (CUDA memory) ones the second
+ * too. */
+#define GST_TEXEL_FRAME_FLAG_NVMM ((GstVideoFrameFlags)(1 << 24))
+#define GST_TEXEL_FRAME_FLAG_NVMM_DEVICE ((GstVideoFrameFlags)(1 << 25))
+
+/* Whether @frame was mapped by gst_texel_nvmm_map_frame (its planes were
+ * checked against the surface then). */
+static inline gboolean
+gst_texel_nvmm_frame (const GstVideoFrame *frame)
+{
+  return (frame->flags & GST_TEXEL_FRAME_FLAG_NVMM) != 0;
+}
+
+/* GST_TEXEL_IN_DEVICE / GST_TEXEL_OUT_DEVICE for NVMM frames whose planes
+ * are in device-accessible CUDA memory. */
+static inline GstTexelFrameMemory
+gst_texel_nvmm_frames_memory (const GstVideoFrame *in, const GstVideoFrame *out)
+{
+  GstTexelFrameMemory memory = GST_TEXEL_FRAMES_HOST;
+
+  if (in->flags & GST_TEXEL_FRAME_FLAG_NVMM_DEVICE)
+    memory |= GST_TEXEL_IN_DEVICE;
+  if (out->flags & GST_TEXEL_FRAME_FLAG_NVMM_DEVICE)
+    memory |= GST_TEXEL_OUT_DEVICE;
+  return memory;
+}
 
 /* How gst_texel_nvmm_map_frame went. */
 typedef enum
@@ -32,18 +63,6 @@ typedef enum
 gboolean gst_texel_nvmm_available (const gchar **status);
 /* Whether negotiated (fixed) @caps put frames in NVMM. */
 gboolean gst_texel_caps_nvmm (GstCaps *caps);
-/* Whether @self offers and accepts NVMM caps: where libnvbufsurface is
- * loaded, on the GPU path of a discrete GPU (DeepStream's CUDA-memory
- * surfaces) working in the device's primary context, where
- * libnvbufsurface allocates (before start: unless bound to the CPU). Not
- * on the CPU path nor on an integrated GPU (a Jetson's elements hand
- * surface arrays, which are not read yet: offering NVMM there would turn
- * today's working nvvidconv ! texel... pipelines into refused ones), nor
- * in a GstCudaContext of GStreamer's CUDA library (a context of its own,
- * whose kernels cannot address another context's memory).
- * GST_TEXEL_NVMM=1 offers it everywhere (the CPU path reads surfaces in
- * system, pinned or unified memory), 0 nowhere. */
-gboolean gst_texel_nvmm_offered (GstTexelBase *self);
 /* gst_texel_base_finish_caps's first step: @result (transfer full)
  * followed by the NVMM twin of each structure in system memory and the
  * system-memory twin of each NVMM structure where @self offers NVMM;
@@ -52,8 +71,6 @@ GstCaps *gst_texel_nvmm_transform_caps (GstTexelBase *self, GstCaps *result);
 /* Keeps NVMM caps out of caps and accept-caps queries where @self does not
  * offer NVMM; TRUE when @query is answered. */
 gboolean gst_texel_nvmm_caps_query (GstTexelBase *self, GstQuery *query);
-/* Whether the caps of allocation query @query are NVMM. */
-gboolean gst_texel_nvmm_allocation_caps (GstQuery *query);
 /* For NVMM caps: proposes no pool upstream (NVIDIA's elements bring their
  * own surfaces), only the video meta. */
 void gst_texel_nvmm_propose_allocation (GstQuery *query);
@@ -70,14 +87,9 @@ GstTexelNvmmMap gst_texel_nvmm_map_frame (GstElement *element,
                                           GstVideoFrame *frame,
                                           GstVideoInfo *info, GstBuffer *buffer,
                                           gboolean caps_nvmm, gint device);
-/* Whether @frame was mapped by gst_texel_nvmm_map_frame (its planes were
- * checked against the surface then). */
-gboolean gst_texel_nvmm_frame (const GstVideoFrame *frame);
-/* GST_TEXEL_IN_DEVICE / GST_TEXEL_OUT_DEVICE for NVMM frames whose planes
- * are in device-accessible CUDA memory. */
-GstTexelFrameMemory gst_texel_nvmm_frames_memory (const GstVideoFrame *in,
-                                                  const GstVideoFrame *out);
 #else
+/* Without the CUDA kernels the pad templates hold no NVMM caps: nothing
+ * negotiated, queried or mapped is NVMM. */
 static inline gboolean
 gst_texel_nvmm_available (const gchar **status)
 {
@@ -91,12 +103,6 @@ gst_texel_caps_nvmm (GstCaps *caps)
   return FALSE;
 }
 
-static inline gboolean
-gst_texel_nvmm_offered (GstTexelBase *self)
-{
-  return FALSE;
-}
-
 static inline GstCaps *
 gst_texel_nvmm_transform_caps (GstTexelBase *self, GstCaps *result)
 {
@@ -105,12 +111,6 @@ gst_texel_nvmm_transform_caps (GstTexelBase *self, GstCaps *result)
 
 static inline gboolean
 gst_texel_nvmm_caps_query (GstTexelBase *self, GstQuery *query)
-{
-  return FALSE;
-}
-
-static inline gboolean
-gst_texel_nvmm_allocation_caps (GstQuery *query)
 {
   return FALSE;
 }
@@ -133,19 +133,17 @@ gst_texel_nvmm_map_frame (GstElement *element, GstVideoFrame *frame,
 {
   return GST_TEXEL_NVMM_NOT_NVMM;
 }
-
-static inline gboolean
-gst_texel_nvmm_frame (const GstVideoFrame *frame)
-{
-  return FALSE;
-}
-
-static inline GstTexelFrameMemory
-gst_texel_nvmm_frames_memory (const GstVideoFrame *in, const GstVideoFrame *out)
-{
-  return GST_TEXEL_FRAMES_HOST;
-}
 #endif
+
+/* Whether the caps of allocation query @query are NVMM. */
+static inline gboolean
+gst_texel_nvmm_allocation_caps (GstQuery *query)
+{
+  GstCaps *caps;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  return gst_texel_caps_nvmm (caps);
+}
 
 G_END_DECLS
 #endif

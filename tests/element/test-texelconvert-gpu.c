@@ -54,6 +54,7 @@
 #include "texel-cuda.h"
 #include "texel-leaks.h"
 #include "texel-frames.h"
+#include "texel-gpu-probe.h"
 #define TEXEL_TEST_HAVE_CUDA 1
 #else
 #define TEXEL_TEST_HAVE_CUDA 0
@@ -1218,36 +1219,13 @@ texelconvert_gpu_suite (void)
   return s;
 }
 
-/* Asks in a child process, so that this one never initialises CUDA: the
- * tests run in forked children, and CUDA does not survive a fork. Returns
- * the number of devices; prints why there is none. */
+/* The number of CUDA devices (texel-gpu-probe.h); prints why there is
+ * none. */
 static gint
 probe_gpus (void)
 {
 #if TEXEL_TEST_HAVE_CUDA
-  pid_t pid = fork ();
-  int status = 0;
-
-  if (pid < 0) {
-    g_printerr ("fork failed: %s\n", g_strerror (errno));
-    return 0;
-  }
-  if (pid == 0) {
-    int n = 0;
-    int r = texel_cuda_device_count (&n);
-
-    if (r < 0)
-      g_printerr ("no usable CUDA device: %s (%s)\n",
-          texel_cuda_error_string (r), texel_cuda_error_name (r));
-    else if (n == 0)
-      g_printerr ("no CUDA device\n");
-    _exit (r < 0 ? 0 : MIN (n, 100));
-  }
-  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status)) {
-    g_printerr ("the CUDA probe did not finish normally\n");
-    return 0;
-  }
-  return WEXITSTATUS (status);
+  return texel_probe_gpus ();
 #else
   g_printerr ("gst-texel was built without CUDA\n");
   return 0;

@@ -54,9 +54,6 @@ enum
   PROP_MEM_TYPE,
 };
 
-static GType texel_nvmm_upload_get_type (void);
-static GType texel_nvmm_download_get_type (void);
-
 GType texel_nvmm_test_get_type (void);
 G_DEFINE_TYPE (TexelNvmmTest, texel_nvmm_test, GST_TYPE_BASE_TRANSFORM)
 
@@ -217,50 +214,37 @@ texel_nvmm_download_class_init (gpointer klass, gpointer data)
                             "NVMM download (test)");
 }
 
-static GType
-texel_nvmm_subtype (const gchar *name, GClassInitFunc class_init)
+/* Registers element @element of the subtype @name of TexelNvmmTest,
+ * @class_init setting it up. The type is registered on the plugin's one
+ * load (a second finds it registered). */
+static gboolean
+texel_nvmm_register (GstPlugin *plugin, const gchar *element, const gchar *name,
+                     GClassInitFunc class_init)
 {
+  GType type = g_type_from_name (name);
   GTypeQuery query;
   GTypeInfo info = { 0 };
 
-  g_type_query (texel_nvmm_test_get_type (), &query);
-  info.class_size = query.class_size;
-  info.instance_size = query.instance_size;
-  info.class_init = class_init;
-  return g_type_register_static (texel_nvmm_test_get_type (), name, &info, 0);
-}
-
-static GType
-texel_nvmm_upload_get_type (void)
-{
-  static gsize type = 0;
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (
-        &type,
-        texel_nvmm_subtype ("TexelNvmmUpload", texel_nvmm_upload_class_init));
-  return type;
-}
-
-static GType
-texel_nvmm_download_get_type (void)
-{
-  static gsize type = 0;
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type,
-                       texel_nvmm_subtype ("TexelNvmmDownload",
-                                           texel_nvmm_download_class_init));
-  return type;
+  if (!type)
+    {
+      g_type_query (texel_nvmm_test_get_type (), &query);
+      info.class_size = query.class_size;
+      info.instance_size = query.instance_size;
+      info.class_init = class_init;
+      type = g_type_register_static (texel_nvmm_test_get_type (), name, &info,
+                                     0);
+    }
+  return gst_element_register (plugin, element, GST_RANK_NONE, type);
 }
 
 static gboolean
 plugin_init (GstPlugin *plugin)
 {
-  return gst_element_register (plugin, "texelnvmmupload", GST_RANK_NONE,
-                               texel_nvmm_upload_get_type ())
-         && gst_element_register (plugin, "texelnvmmdownload", GST_RANK_NONE,
-                                  texel_nvmm_download_get_type ());
+  return texel_nvmm_register (plugin, "texelnvmmupload", "TexelNvmmUpload",
+                              texel_nvmm_upload_class_init)
+         && texel_nvmm_register (plugin, "texelnvmmdownload",
+                                 "TexelNvmmDownload",
+                                 texel_nvmm_download_class_init);
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, texelnvmmtest,

@@ -32,6 +32,7 @@
 
 #include "texel-cuda.h"
 #include "texel-frames.h"
+#include "texel-gpu-probe.h"
 #include "texel-nvmm-buffers.h"
 
 #ifndef TEXEL_NVMM_TEST_GPU
@@ -455,10 +456,12 @@ GST_START_TEST (test_nvmm_passthrough)
 
 GST_END_TEST;
 
-/* NVMM on both pads: templates, caps and accept-caps queries. */
-GST_START_TEST (test_nvmm_caps)
+/* Both pads of @e (kept): NVMM in their templates (every CUDA build);
+ * in their caps queries and accepted (NV12) where @offered, neither where
+ * not. */
+static void
+check_pads_nvmm (GstElement *e, gboolean offered)
 {
-  GstElement *e = texel_test_element_new (elements[__i__].factory, NULL);
   const gchar *names[] = { "sink", "src" };
   gchar *s = caps_string ("NV12", WIDTH, HEIGHT, TRUE);
   GstCaps *nvmm = gst_caps_from_string (s);
@@ -472,13 +475,23 @@ GST_START_TEST (test_nvmm_caps)
       fail_unless (caps_have_nvmm (caps), "%s", names[p]);
       gst_caps_unref (caps);
       caps = gst_pad_query_caps (pad, NULL);
-      fail_unless (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
+      fail_unless (!caps_have_nvmm (caps) == !offered, "%" GST_PTR_FORMAT,
+                   caps);
       gst_caps_unref (caps);
-      fail_unless (gst_pad_query_accept_caps (pad, nvmm), "%s", names[p]);
+      fail_unless (!gst_pad_query_accept_caps (pad, nvmm) == !offered, "%s",
+                   names[p]);
       gst_object_unref (pad);
     }
   gst_caps_unref (nvmm);
   g_free (s);
+}
+
+/* NVMM on both pads: templates, caps and accept-caps queries. */
+GST_START_TEST (test_nvmm_caps)
+{
+  GstElement *e = texel_test_element_new (elements[__i__].factory, NULL);
+
+  check_pads_nvmm (e, TRUE);
   gst_object_unref (e);
 }
 
@@ -520,25 +533,37 @@ GST_START_TEST (test_nvmm_not_on_cpu_path)
 GST_END_TEST;
 #endif
 
-/* Pushes @buf (kept: the caller restores its surface before freeing it)
- * into texelconvert taking NV12 NVMM; returns the error posted (free
- * it). */
+typedef void (*SurfaceChange) (NvBufSurface *surf, gboolean undo);
+
+/* Pushes a random NV12 frame (@seed) in a batch of @batch NvBufSurfaces,
+ * the first changed by @change (undone before it is freed; NULL: none),
+ * into texelconvert taking NV12 NVMM, which must refuse it; returns the
+ * error posted (free it). */
 static gchar *
-push_refused (GstBuffer *buf)
+push_refused (guint32 seed, guint batch, SurfaceChange change)
 {
+  GstVideoInfo info = input_info ("NV12");
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+  GstBuffer *buf = texel_nvmm_buffer_new (&info, in, mem_types[0], batch);
   GstHarness *h = nvmm_harness_new (&elements[0], "NV12", TRUE, FALSE);
   GstBuffer *out;
   gchar *errors;
 
+  if (change)
+    change (texel_nvmm_buffer_surface (buf), FALSE);
   gst_harness_push (h, gst_buffer_ref (buf));
   out = gst_harness_try_pull (h);
   fail_if (out != NULL, "a refused surface gave a frame");
   errors = bus_messages_text (h->element, GST_MESSAGE_ERROR);
   texel_harness_teardown (h);
+  if (change)
+    change (texel_nvmm_buffer_surface (buf), TRUE);
+  gst_buffer_unref (buf);
+  gst_buffer_unref (in);
+  g_rand_free (rand);
   return errors;
 }
-
-typedef void (*SurfaceChange) (NvBufSurface *surf, gboolean undo);
 
 static void
 change_batch (NvBufSurface *surf, gboolean undo)
@@ -627,23 +652,12 @@ static const struct
  * with an error that says why. */
 GST_START_TEST (test_nvmm_refused)
 {
-  GstVideoInfo info = input_info ("NV12");
-  GRand *rand = g_rand_new_with_seed (3);
-  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
-  GstBuffer *buf = texel_nvmm_buffer_new (&info, in, mem_types[0], 1);
-  NvBufSurface *surf = texel_nvmm_buffer_surface (buf);
-  gchar *errors;
+  gchar *errors = push_refused (3, 1, refusals[__i__].change);
 
-  refusals[__i__].change (surf, FALSE);
-  errors = push_refused (buf);
-  refusals[__i__].change (surf, TRUE);
   fail_unless (strstr (errors, "Cannot read this memory:NVMM buffer")
                    && strstr (errors, refusals[__i__].message),
                "%s", errors);
   g_free (errors);
-  gst_buffer_unref (buf);
-  gst_buffer_unref (in);
-  g_rand_free (rand);
 }
 
 GST_END_TEST;
@@ -651,42 +665,21 @@ GST_END_TEST;
 /* A real batch (two surfaces, both filled) is refused too. */
 GST_START_TEST (test_nvmm_batch)
 {
-  GstVideoInfo info = input_info ("NV12");
-  GRand *rand = g_rand_new_with_seed (5);
-  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
-  GstBuffer *buf = texel_nvmm_buffer_new (&info, in, mem_types[0], 2);
-  gchar *errors = push_refused (buf);
+  gchar *errors = push_refused (5, 2, NULL);
 
   fail_unless (strstr (errors, "a batch of 2 surfaces") != NULL, "%s", errors);
   g_free (errors);
-  gst_buffer_unref (buf);
-  gst_buffer_unref (in);
-  g_rand_free (rand);
 }
 
 GST_END_TEST;
 
-/* Without libnvbufsurface no pad takes NVMM. */
+/* Without libnvbufsurface no pad takes NVMM (the templates still list
+ * it). */
 GST_START_TEST (test_nvmm_absent)
 {
   GstElement *e = texel_test_element_new (elements[__i__].factory, NULL);
-  const gchar *names[] = { "sink", "src" };
-  gchar *s = caps_string ("NV12", WIDTH, HEIGHT, TRUE);
-  GstCaps *nvmm = gst_caps_from_string (s);
-  guint p;
 
-  for (p = 0; p < G_N_ELEMENTS (names); p++)
-    {
-      GstPad *pad = gst_element_get_static_pad (e, names[p]);
-      GstCaps *caps = gst_pad_query_caps (pad, NULL);
-
-      fail_if (caps_have_nvmm (caps), "%" GST_PTR_FORMAT, caps);
-      gst_caps_unref (caps);
-      fail_if (gst_pad_query_accept_caps (pad, nvmm), "%s", names[p]);
-      gst_object_unref (pad);
-    }
-  gst_caps_unref (nvmm);
-  g_free (s);
+  check_pads_nvmm (e, FALSE);
   gst_object_unref (e);
 }
 
@@ -723,32 +716,6 @@ nvmm_suite (gboolean absent)
   return s;
 }
 
-#if TEXEL_NVMM_TEST_GPU
-/* Asks in a child process: the tests run in forked children, and CUDA
- * does not survive a fork. */
-static gint
-probe_gpus (void)
-{
-  pid_t pid = fork ();
-  int status = 0;
-
-  if (pid < 0)
-    return 0;
-  if (pid == 0)
-    {
-      int n = 0;
-      int r = texel_cuda_device_count (&n);
-
-      if (r < 0)
-        g_printerr ("no usable CUDA device: %s\n", texel_cuda_error_string (r));
-      _exit (r < 0 ? 0 : MIN (n, 100));
-    }
-  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
-    return 0;
-  return WEXITSTATUS (status);
-}
-#endif
-
 int
 main (int argc, char **argv)
 {
@@ -759,7 +726,7 @@ main (int argc, char **argv)
 
   texel_check_init (&argc, &argv);
 #if TEXEL_NVMM_TEST_GPU
-  if (probe_gpus () <= 0)
+  if (texel_probe_gpus () <= 0)
     {
       g_print ("SKIP: NVMM on the GPU needs a CUDA GPU\n");
       return 77;
