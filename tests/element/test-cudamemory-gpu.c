@@ -717,33 +717,6 @@ cudamemory_gpu_suite (void)
   return s;
 }
 
-/* Asks in a child process, so that this one never initialises CUDA: the
- * tests run in forked children, and CUDA does not survive a fork. */
-static gint
-probe_gpus (void)
-{
-  pid_t pid = fork ();
-  int status = 0;
-
-  if (pid < 0)
-    {
-      g_printerr ("fork failed: %s\n", g_strerror (errno));
-      return 0;
-    }
-  if (pid == 0)
-    {
-      int n = 0;
-      int r = texel_cuda_device_count (&n);
-
-      if (r < 0)
-        g_printerr ("no usable CUDA device: %s (%s)\n",
-                    texel_cuda_error_string (r), texel_cuda_error_name (r));
-      _exit (r < 0 ? 0 : MIN (n, 100));
-    }
-  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
-    return 0;
-  return WEXITSTATUS (status);
-}
 #endif /* TEXEL_TEST_HAVE_GST_CUDA */
 
 int
@@ -753,7 +726,7 @@ main (int argc, char **argv)
   const gchar *const needed[] = { "cudaupload", "cudadownload", NULL };
 
   gst_check_init (&argc, &argv);
-  if (probe_gpus () <= 0)
+  if (texel_probe_gpus () <= 0)
     {
       g_print ("SKIP: cudamemory-gpu needs a CUDA GPU\n");
       return 77;

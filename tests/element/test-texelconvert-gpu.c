@@ -1218,42 +1218,6 @@ texelconvert_gpu_suite (void)
   return s;
 }
 
-/* Asks in a child process, so that this one never initialises CUDA: the
- * tests run in forked children, and CUDA does not survive a fork. Returns
- * the number of devices; prints why there is none. */
-static gint
-probe_gpus (void)
-{
-#if TEXEL_TEST_HAVE_CUDA
-  pid_t pid = fork ();
-  int status = 0;
-
-  if (pid < 0) {
-    g_printerr ("fork failed: %s\n", g_strerror (errno));
-    return 0;
-  }
-  if (pid == 0) {
-    int n = 0;
-    int r = texel_cuda_device_count (&n);
-
-    if (r < 0)
-      g_printerr ("no usable CUDA device: %s (%s)\n",
-          texel_cuda_error_string (r), texel_cuda_error_name (r));
-    else if (n == 0)
-      g_printerr ("no CUDA device\n");
-    _exit (r < 0 ? 0 : MIN (n, 100));
-  }
-  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status)) {
-    g_printerr ("the CUDA probe did not finish normally\n");
-    return 0;
-  }
-  return WEXITSTATUS (status);
-#else
-  g_printerr ("gst-texel was built without CUDA\n");
-  return 0;
-#endif
-}
-
 int
 main (int argc, char **argv)
 {
@@ -1265,7 +1229,7 @@ main (int argc, char **argv)
     g_setenv ("GST_TRACERS", "leaks", TRUE);
   gst_check_init (&argc, &argv);
 
-  n = probe_gpus ();
+  n = texel_probe_gpus ();
   if (n <= 0) {
     g_print ("SKIP: texelconvert-gpu needs a CUDA GPU\n");
     return 77;

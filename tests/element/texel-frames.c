@@ -2,11 +2,23 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
 #include "texel-frames.h"
 
 #include <string.h>
 
 #include <gst/check/gstcheck.h>
+
+#if defined(HAVE_CUDA) && HAVE_CUDA
+#include <errno.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "texel-cuda.h"
+#endif
 
 const gchar *const texel_all_formats[TEXEL_N_FORMATS] = {
   "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
@@ -149,6 +161,52 @@ texel_suite_add_tcase (Suite * s, const gchar * name, gint timeout)
   if (timeout > 0)
     tcase_set_timeout (tc, timeout);
   return tc;
+}
+
+Suite *
+texel_suite_new (const gchar * name, const gchar * tcase, gint timeout,
+    const TexelTest * tests, guint n_tests)
+{
+  Suite *s = suite_create (name);
+  TCase *tc = texel_suite_add_tcase (s, tcase, timeout);
+  guint i;
+
+  for (i = 0; i < n_tests; i++)
+    _tcase_add_test (tc, tests[i].func, tests[i].name, 0, 0, 0, 1);
+  return s;
+}
+
+gint
+texel_probe_gpus (void)
+{
+#if defined(HAVE_CUDA) && HAVE_CUDA
+  pid_t pid = fork ();
+  int status = 0;
+
+  if (pid < 0) {
+    g_printerr ("fork failed: %s\n", g_strerror (errno));
+    return 0;
+  }
+  if (pid == 0) {
+    int n = 0;
+    int r = texel_cuda_device_count (&n);
+
+    if (r < 0)
+      g_printerr ("no usable CUDA device: %s (%s)\n",
+          texel_cuda_error_string (r), texel_cuda_error_name (r));
+    else if (n == 0)
+      g_printerr ("no CUDA device\n");
+    _exit (r < 0 ? 0 : MIN (n, 100));
+  }
+  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status)) {
+    g_printerr ("the CUDA probe did not finish normally\n");
+    return 0;
+  }
+  return WEXITSTATUS (status);
+#else
+  g_printerr ("gst-texel was built without CUDA\n");
+  return 0;
+#endif
 }
 
 gchar *

@@ -50,6 +50,26 @@ void texel_check_init (int *argc, char ***argv);
 /* A test case @name of @s, with a timeout of @timeout s where > 0. */
 TCase *texel_suite_add_tcase (Suite * s, const gchar * name, gint timeout);
 
+/* One entry of texel_suite_new's list: a test and its name (which
+ * GST_CHECKS selects by). */
+typedef struct
+{
+  const gchar *name;
+  TFun func;
+} TexelTest;
+#define TEXEL_TEST(func) { #func, func }
+
+/* A suite @name of one test case @tcase (timeout @timeout s where > 0)
+ * holding @tests, in order. */
+Suite *texel_suite_new (const gchar * name, const gchar * tcase,
+    gint timeout, const TexelTest * tests, guint n_tests);
+
+/* Number of usable CUDA devices, asked in a child process: CUDA
+ * initialised in the test's process would not survive the fork of each
+ * check. 0 (with the reason on stderr) where there are none or the tests
+ * were built without CUDA. */
+gint texel_probe_gpus (void);
+
 /* Fixed caps "video/x-raw,format=@format,width=@width,height=@height,
  * framerate=30/1,pixel-aspect-ratio=1/1", then ",@yuv_fields" for YUV
  * formats or ",@rgb_fields" for RGB ones where given (free it). */
