@@ -152,12 +152,7 @@ gst_texel_adjust_tone_map_get_type (void)
     {0, NULL, NULL}
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstTexelAdjustToneMap", values);
-
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_texel_enum_type (&type, "GstTexelAdjustToneMap", values);
 }
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",

@@ -42,10 +42,7 @@ gst_texel_demosaic_get_type (void)
           { TEXEL_DEMOSAIC_BILINEAR, "Bilinear (3x3)", "bilinear" },
           { 0, NULL, NULL } };
 
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type,
-                       g_enum_register_static ("GstTexelDemosaic", values));
-  return type;
+  return gst_texel_enum_type (&type, "GstTexelDemosaic", values);
 }
 
 GType
@@ -58,10 +55,7 @@ gst_texel_bayer_alignment_get_type (void)
             "Most significant bits of the word (Jetson VI)", "msb" },
           { 0, NULL, NULL } };
 
-  if (g_once_init_enter (&type))
-    g_once_init_leave (
-        &type, g_enum_register_static ("GstTexelBayerAlignment", values));
-  return type;
+  return gst_texel_enum_type (&type, "GstTexelBayerAlignment", values);
 }
 
 GType
@@ -76,10 +70,7 @@ gst_texel_raw_transfer_get_type (void)
           { GST_TEXEL_RAW_TRANSFER_LINEAR, "Linear (no encoding)", "linear" },
           { 0, NULL, NULL } };
 
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type,
-                       g_enum_register_static ("GstTexelRawTransfer", values));
-  return type;
+  return gst_texel_enum_type (&type, "GstTexelRawTransfer", values);
 }
 
 /* The pattern and significant bits of a Bayer format name: "rggb" (8

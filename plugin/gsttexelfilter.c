@@ -103,10 +103,7 @@ gst_texel_filter_kind_get_type (void)
     {0, NULL, NULL}
   };
 
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstTexelFilterKind",
-            values));
-  return type;
+  return gst_texel_enum_type (&type, "GstTexelFilterKind", values);
 }
 
 #define GST_TYPE_TEXEL_FILTER_BORDER (gst_texel_filter_border_get_type ())
@@ -122,10 +119,7 @@ gst_texel_filter_border_get_type (void)
     {0, NULL, NULL}
   };
 
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstTexelFilterBorder",
-            values));
-  return type;
+  return gst_texel_enum_type (&type, "GstTexelFilterBorder", values);
 }
 
 #define GST_TYPE_TEXEL_FILTER_PLANES (gst_texel_filter_planes_get_type ())
@@ -140,10 +134,7 @@ gst_texel_filter_planes_get_type (void)
     {0, NULL, NULL}
   };
 
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type,
-        g_enum_register_static ("GstTexelFilterPlanes", values));
-  return type;
+  return gst_texel_enum_type (&type, "GstTexelFilterPlanes", values);
 }
 
 static gboolean

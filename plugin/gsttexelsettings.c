@@ -12,6 +12,14 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_settings_debug);
 #define GST_CAT_DEFAULT gst_texel_settings_debug
 
 GType
+gst_texel_enum_type (GType *type, const gchar *name, const GEnumValue *values)
+{
+  if (g_once_init_enter (type))
+    g_once_init_leave (type, g_enum_register_static (name, values));
+  return *type;
+}
+
+GType
 gst_texel_method_get_type (void)
 {
   static GType type = 0;
@@ -23,10 +31,7 @@ gst_texel_method_get_type (void)
             "bicubic" },
           { 0, NULL, NULL } };
 
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type,
-                       g_enum_register_static ("GstTexelMethod", values));
-  return type;
+  return gst_texel_enum_type (&type, "GstTexelMethod", values);
 }
 
 static void

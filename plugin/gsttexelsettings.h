@@ -15,6 +15,11 @@ G_BEGIN_DECLS
 #define GST_TYPE_TEXEL_METHOD (gst_texel_method_get_type ())
 GType gst_texel_method_get_type (void);
 
+/* An enum type's getter: registers @name with @values on the first call
+ * (thread-safe), keeping the GType in @type, the getter's static. */
+GType gst_texel_enum_type (GType *type, const gchar *name,
+                           const GEnumValue *values);
+
 /* Whether @value may be stored in the property of @pspec: TRUE where
  * GLib's validation leaves it as it is. g_object_set (and so gst-launch
  * and GstController bindings, which set through it) validates already: a

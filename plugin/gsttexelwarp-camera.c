@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gsttexelwarp-private.h"
+#include "gsttexelsettings.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_texel_warp_debug);
 #define GST_CAT_DEFAULT gst_texel_warp_debug
@@ -29,10 +30,7 @@ gst_texel_warp_model_get_type (void)
     {0, NULL, NULL}
   };
 
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstTexelWarpModel",
-            values));
-  return type;
+  return gst_texel_enum_type (&type, "GstTexelWarpModel", values);
 }
 
 GType
@@ -59,10 +57,7 @@ gst_texel_new_camera_get_type (void)
             "matrix" },
           { 0, NULL, NULL } };
 
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type,
-                       g_enum_register_static ("GstTexelNewCamera", values));
-  return type;
+  return gst_texel_enum_type (&type, "GstTexelNewCamera", values);
 }
 
 GType
@@ -77,10 +72,7 @@ gst_texel_projection_get_type (void)
     {0, NULL, NULL}
   };
 
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstTexelProjection",
-            values));
-  return type;
+  return gst_texel_enum_type (&type, "GstTexelProjection", values);
 }
 
 /* A calibration whose aspect ratio differs from the stream's by more than

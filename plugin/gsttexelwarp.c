@@ -143,10 +143,7 @@ gst_texel_warp_border_get_type (void)
     {0, NULL, NULL}
   };
 
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstTexelBorderMode",
-            values));
-  return type;
+  return gst_texel_enum_type (&type, "GstTexelBorderMode", values);
 }
 
 /* ------------------------------------------------------------------ */

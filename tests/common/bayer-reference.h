@@ -52,21 +52,21 @@ typedef struct
   int transfer; /* BAYER_REF_* */
 } BayerRef;
 
+/* The neutral development: no black level, unit gains, the identity
+ * matrix, no encoding. */
 static inline void
 bayer_ref_init (BayerRef *r, const char *pattern, int bits, int msb)
 {
-  int c;
+  static const BayerRef neutral = {
+    .gain = { 1.0, 1.0, 1.0 },
+    .ccm = { { 1.0, 0.0, 0.0 }, { 0.0, 1.0, 0.0 }, { 0.0, 0.0, 1.0 } },
+    .transfer = BAYER_REF_LINEAR,
+  };
 
-  *r = (BayerRef){ 0 };
+  *r = neutral;
   r->pattern = pattern;
   r->bits = bits;
   r->msb = msb;
-  for (c = 0; c < 3; c++)
-    {
-      r->gain[c] = 1.0;
-      r->ccm[c][c] = 1.0;
-    }
-  r->transfer = BAYER_REF_LINEAR;
 }
 
 /* 0 R, 1 G, 2 B */

@@ -12,15 +12,15 @@
 
 #include "texel-frames.h"
 #include "bayer-reference.h"
+#ifdef TEXEL_TEST_GPU
+#include "texel-gpu-probe.h"
+#endif
 
 /* The GPU variant (test-texelconvert-bayer-gpu): the same checks on the
  * CUDA path, in both memory modes; its float arithmetic may round the
  * last code the other way where the exact value lies within 0.01 code of
  * a half. */
 #ifdef TEXEL_TEST_GPU
-#include <sys/wait.h>
-#include <unistd.h>
-#include "texel-cuda.h"
 #define TEXEL_TEST_BACKEND "cuda"
 #define TOLERANCE (0.5 + 0.01)
 static const gchar *const backends[] = { "backend=cuda memory-mode=zero-copy",
@@ -404,44 +404,25 @@ GST_END_TEST;
 static Suite *
 texelconvert_bayer_suite (void)
 {
-  Suite *s = suite_create ("texelconvert-bayer");
-  TCase *tc = texel_suite_add_tcase (s, "bayer", 300);
+  static const TexelTest tests[] = {
+    TEXEL_TEST (test_bayer_properties),
+    TEXEL_TEST (test_bayer_change_while_playing),
+    TEXEL_TEST (test_bayer_every_format),
+    TEXEL_TEST (test_bayer_development),
+    TEXEL_TEST (test_bayer_black_too_high),
+    TEXEL_TEST (test_bayer_videotestsrc_colours),
+    TEXEL_TEST (test_bayer_videotestsrc),
+  };
 
-  tcase_add_test (tc, test_bayer_properties);
-  tcase_add_test (tc, test_bayer_change_while_playing);
-  tcase_add_test (tc, test_bayer_every_format);
-  tcase_add_test (tc, test_bayer_development);
-  tcase_add_test (tc, test_bayer_black_too_high);
-  tcase_add_test (tc, test_bayer_videotestsrc_colours);
-  tcase_add_test (tc, test_bayer_videotestsrc);
-  return s;
+  return texel_suite_new ("texelconvert-bayer", "bayer", 300, tests,
+                          G_N_ELEMENTS (tests));
 }
-
-#ifdef TEXEL_TEST_GPU
-/* Whether a CUDA device is usable, asked in a child process: CUDA
- * initialised here would not survive the fork of each check. */
-static gboolean
-gpu_present (void)
-{
-  pid_t pid = fork ();
-  int status = 0;
-
-  if (pid == 0)
-    {
-      int n = 0;
-
-      _exit (texel_cuda_device_count (&n) >= 0 && n > 0 ? 0 : 1);
-    }
-  return pid > 0 && waitpid (pid, &status, 0) == pid && WIFEXITED (status)
-         && WEXITSTATUS (status) == 0;
-}
-#endif
 
 int
 main (int argc, char **argv)
 {
 #ifdef TEXEL_TEST_GPU
-  if (!gpu_present ())
+  if (texel_probe_gpus () <= 0)
     {
       g_print ("SKIP: texelconvert-bayer-gpu needs a CUDA GPU\n");
       return 77;

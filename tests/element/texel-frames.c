@@ -2,6 +2,10 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
 #include "texel-frames.h"
 
 #include <string.h>
@@ -149,6 +153,19 @@ texel_suite_add_tcase (Suite * s, const gchar * name, gint timeout)
   if (timeout > 0)
     tcase_set_timeout (tc, timeout);
   return tc;
+}
+
+Suite *
+texel_suite_new (const gchar * name, const gchar * tcase, gint timeout,
+    const TexelTest * tests, guint n_tests)
+{
+  Suite *s = suite_create (name);
+  TCase *tc = texel_suite_add_tcase (s, tcase, timeout);
+  guint i;
+
+  for (i = 0; i < n_tests; i++)
+    _tcase_add_test (tc, tests[i].func, tests[i].name, 0, 0, 0, 1);
+  return s;
 }
 
 gchar *

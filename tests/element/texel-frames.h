@@ -50,6 +50,20 @@ void texel_check_init (int *argc, char ***argv);
 /* A test case @name of @s, with a timeout of @timeout s where > 0. */
 TCase *texel_suite_add_tcase (Suite * s, const gchar * name, gint timeout);
 
+/* One entry of texel_suite_new's list: a test and its name (which
+ * GST_CHECKS selects by). */
+typedef struct
+{
+  const gchar *name;
+  TFun func;
+} TexelTest;
+#define TEXEL_TEST(func) { #func, func }
+
+/* A suite @name of one test case @tcase (timeout @timeout s where > 0)
+ * holding @tests, in order. */
+Suite *texel_suite_new (const gchar * name, const gchar * tcase,
+    gint timeout, const TexelTest * tests, guint n_tests);
+
 /* Fixed caps "video/x-raw,format=@format,width=@width,height=@height,
  * framerate=30/1,pixel-aspect-ratio=1/1", then ",@yuv_fields" for YUV
  * formats or ",@rgb_fields" for RGB ones where given (free it). */

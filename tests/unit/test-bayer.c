@@ -48,23 +48,23 @@ mosaic_set (Mosaic *m, int x, int y, unsigned code)
     }
 }
 
+/* The library's configuration of the reference's neutral development
+ * (bayer_ref_init). */
 static void
 config_default (TexelBayerConfig *cfg, TexelBayerPattern pattern,
                 TexelDemosaic demosaic, int bits, int msb)
 {
-  int c;
+  BayerRef neutral;
 
-  memset (cfg, 0, sizeof (*cfg));
-  cfg->pattern = pattern;
-  cfg->demosaic = demosaic;
-  cfg->bits = bits;
-  cfg->msb = msb;
-  for (c = 0; c < 3; c++)
-    {
-      cfg->gain[c] = 1.0;
-      cfg->ccm[c][c] = 1.0;
-    }
-  cfg->transfer = TEXEL_TRANSFER_LINEAR;
+  bayer_ref_init (&neutral, pattern_names[pattern], bits, msb);
+  *cfg = (TexelBayerConfig){ .pattern = pattern,
+                             .demosaic = demosaic,
+                             .bits = bits,
+                             .msb = msb,
+                             .transfer = TEXEL_TRANSFER_LINEAR };
+  memcpy (cfg->black, neutral.black, sizeof (cfg->black));
+  memcpy (cfg->gain, neutral.gain, sizeof (cfg->gain));
+  memcpy (cfg->ccm, neutral.ccm, sizeof (cfg->ccm));
 }
 
 static Mosaic *
@@ -140,6 +140,23 @@ plan_for (const Mosaic *m, TexelBayerPlan *bp)
 
   g_assert_cmpint (texel_bayer_plan_init (bp, &desc, &m->cfg, &error), ==, 0);
   g_assert_null (error);
+}
+
+/* Linear camera RGB of every pixel of @m by the library, row by row (free
+ * it). */
+static double *
+demosaic_all (const Mosaic *m)
+{
+  TexelBayerPlan bp;
+  int width = m->t->img.width, height = m->t->img.height, x, y;
+  double *rgb = g_new (double, 3 * (size_t)width * height);
+
+  plan_for (m, &bp);
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++)
+      texel_bayer_demosaic (&bp, &m->t->img, x, y,
+                            rgb + 3 * ((size_t)y * width + x));
+  return rgb;
 }
 
 static void
@@ -236,8 +253,8 @@ test_bayer_flat (void)
       for (k = 0; k < (int)G_N_ELEMENTS (colours); k++)
         {
           TexelBayerConfig cfg;
-          TexelBayerPlan bp;
           Mosaic *m;
+          double *rgb;
 
           config_default (&cfg, p, method, 12, 1);
           cfg.black[0] = 64;
@@ -255,23 +272,20 @@ test_bayer_flat (void)
                     m, x, y,
                     (unsigned)(black + colours[k][col] * (4095.0 - black)));
               }
-          plan_for (m, &bp);
+          rgb = demosaic_all (m);
           for (y = 0; y < 7; y++)
             for (x = 0; x < 9; x++)
-              {
-                double rgb[3];
+              for (c = 0; c < 3; c++)
+                {
+                  double black = cfg.black[c];
+                  double code
+                      = floor (black + colours[k][c] * (4095.0 - black));
 
-                texel_bayer_demosaic (&bp, &m->t->img, x, y, rgb);
-                for (c = 0; c < 3; c++)
-                  {
-                    double black = cfg.black[c];
-                    double code
-                        = floor (black + colours[k][c] * (4095.0 - black));
-
-                    g_assert_cmpfloat_with_epsilon (
-                        rgb[c], (code - black) / (4095.0 - black), 1e-12);
-                  }
-              }
+                  g_assert_cmpfloat_with_epsilon (
+                      rgb[3 * (9 * y + x) + c],
+                      (code - black) / (4095.0 - black), 1e-12);
+                }
+          g_free (rgb);
           mosaic_free (m);
         }
 }
@@ -289,8 +303,8 @@ test_bayer_ramp (void)
     for (method = 0; method < 2; method++)
       {
         TexelBayerConfig cfg;
-        TexelBayerPlan bp;
         Mosaic *m;
+        double *rgb;
 
         config_default (&cfg, p, method, 16, 0);
         m = mosaic_new (&cfg, 24, 20);
@@ -303,18 +317,14 @@ test_bayer_ramp (void)
                           slope[col][0] + slope[col][1] * x
                               + slope[col][2] * y);
             }
-        plan_for (m, &bp);
+        rgb = demosaic_all (m);
         for (y = 2; y < 18; y++)
           for (x = 2; x < 22; x++)
-            {
-              double rgb[3];
-
-              texel_bayer_demosaic (&bp, &m->t->img, x, y, rgb);
-              for (c = 0; c < 3; c++)
-                g_assert_cmpfloat_with_epsilon (
-                    rgb[c] * 65535.0,
-                    slope[c][0] + slope[c][1] * x + slope[c][2] * y, 1e-8);
-            }
+            for (c = 0; c < 3; c++)
+              g_assert_cmpfloat_with_epsilon (
+                  rgb[3 * (24 * y + x) + c] * 65535.0,
+                  slope[c][0] + slope[c][1] * x + slope[c][2] * y, 1e-8);
+        g_free (rgb);
         mosaic_free (m);
       }
 }
@@ -463,13 +473,15 @@ test_bayer_sample_positions (void)
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/bayer/random", test_bayer_random);
-  g_test_add_func ("/bayer/flat", test_bayer_flat);
-  g_test_add_func ("/bayer/ramp", test_bayer_ramp);
-  g_test_add_func ("/bayer/develop", test_bayer_develop);
-  g_test_add_func ("/bayer/refused", test_bayer_refused);
-  g_test_add_func ("/bayer/convert-crop", test_bayer_convert_crop);
-  g_test_add_func ("/bayer/sample-positions", test_bayer_sample_positions);
-  return g_test_run ();
+  static const TestCase tests[] = {
+    { "/bayer/random", test_bayer_random },
+    { "/bayer/flat", test_bayer_flat },
+    { "/bayer/ramp", test_bayer_ramp },
+    { "/bayer/develop", test_bayer_develop },
+    { "/bayer/refused", test_bayer_refused },
+    { "/bayer/convert-crop", test_bayer_convert_crop },
+    { "/bayer/sample-positions", test_bayer_sample_positions },
+  };
+
+  return test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));
 }

@@ -273,3 +273,14 @@ test_convert_config (const TexelConvertConfig * config, const TestImage * in,
       out_format, out_width, out_height);
   return test_convert (&plan, in);
 }
+
+int
+test_run (int *argc, char ***argv, const TestCase * tests, size_t n_tests)
+{
+  size_t i;
+
+  g_test_init (argc, argv, NULL);
+  for (i = 0; i < n_tests; i++)
+    g_test_add_func (tests[i].path, tests[i].func);
+  return g_test_run ();
+}

@@ -71,6 +71,17 @@ TestImage *test_convert_config (const TexelConvertConfig * config,
     const TestImage * in, TexelFormat out_format, int out_width,
     int out_height);
 
+/* One GLib test: its path and function. */
+typedef struct
+{
+  const char *path;
+  GTestFunc func;
+} TestCase;
+
+/* g_test_init, @tests added in order, then g_test_run's result. */
+int test_run (int *argc, char ***argv, const TestCase * tests,
+    size_t n_tests);
+
 extern const TexelFormat test_all_formats[];
 extern const int test_n_formats;
 
