@@ -1,0 +1,733 @@
+/* gst-texel: texelconvert's fast CPU path (texel-convert-fast.h).
+ *
+ * The plan's map is axis-aligned for the cases covered here, so every
+ * output sample is a separable weighted sum of input samples: weight
+ * Wx(column) * Wy(row), the product of the filter's taps and of the
+ * chroma footprint's. Those weights are worked out once per plan, with
+ * the reference's own coordinate functions (texel-sample-map.h), and
+ * stored as integer taps: per input plane and output row the input rows
+ * and their weights, per input component and output column the byte
+ * offsets and weights. A frame row is then a vertical pass over the input
+ * rows (all components of a plane at once, whatever their layout), a
+ * horizontal pass per component, the colour matrix in fixed point and the
+ * stores. The loops are plain C the compiler vectorises where the access
+ * is contiguous (vertical pass, matrix, planar stores).
+ *
+ * Fixed point: tap weights sum to 1 << TAP_BITS; the filtered values keep
+ * VAL_BITS bits below the 8-bit code; the matrix coefficients have
+ * COEF_BITS fractional bits. Each output is then within one code of the
+ * reference (tests/unit/test-convert-fast.c checks it).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "texel-convert-fast.h"
+#include "texel-sample-map.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAP_BITS 14
+#define VAL_BITS 8
+#define COEF_BITS 12
+/* Filter taps times chroma footprint taps along an axis, at most. */
+#define MAX_TAPS 12
+
+/* Per output sample along an axis: @n taps, each an index (an input row,
+ * or a byte offset into the vertical pass's row) and a weight. */
+typedef struct
+{
+  int n;
+  int32_t *index;
+  int16_t *weight;
+} FastTaps;
+
+/* The output components that share one subsampling (x_shift, y_shift):
+ * computed together, from the same input taps. */
+typedef struct
+{
+  int x_shift, y_shift;
+  int width, height;
+  /* Samples inside the destination rectangle: [i0, i1) x [j0, j1). */
+  int i0, i1, j0, j1;
+  /* Input components read (bit c), and the planes they live in (bit p). */
+  unsigned comps, planes;
+  FastTaps h[TEXEL_MAX_COMPONENTS];     /* columns i0..i1, per component */
+  FastTaps v[TEXEL_MAX_PLANES]; /* rows 0..height, per input plane */
+  /* Bytes [span0, span1) of each input plane row that the columns read. */
+  int span0[TEXEL_MAX_PLANES], span1[TEXEL_MAX_PLANES];
+  /* Output component k = coef[k] . value + offset[k] (COEF_BITS +
+   * VAL_BITS fractional bits), for the components in @out_comps. */
+  unsigned out_comps;
+  int32_t coef[TEXEL_MAX_COMPONENTS][TEXEL_MAX_COMPONENTS];
+  int32_t offset[TEXEL_MAX_COMPONENTS];
+  uint8_t border[TEXEL_MAX_COMPONENTS];
+  /* RGBx: the padding byte's offset (written 0xff), or -1. */
+  int pad;
+} FastGroup;
+
+struct _TexelConvertFast
+{
+  int n_groups;
+  FastGroup group[2];
+  size_t scratch_bytes;
+};
+
+static int
+subsampled_size (int size, int shift)
+{
+  return -((-size) >> shift);
+}
+
+static int
+clamp_index (int i, int size)
+{
+  return i < 0 ? 0 : (i >= size ? size - 1 : i);
+}
+
+/* Input taps of one axis: indices in the component's sample grid and
+ * their weights, merged. */
+typedef struct
+{
+  int n;
+  int index[MAX_TAPS];
+  double weight[MAX_TAPS];
+} AxisTaps;
+
+static void
+axis_add (AxisTaps * t, int index, double weight)
+{
+  int k;
+
+  if (weight == 0.0)
+    return;
+  for (k = 0; k < t->n; k++) {
+    if (t->index[k] == index) {
+      t->weight[k] += weight;
+      return;
+    }
+  }
+  t->index[t->n] = index;
+  t->weight[t->n++] = weight;
+}
+
+/* The reference's filter (texel-convert-cpu.c) at input luma position
+ * @p (double) / @pf (float, for nearest) along an axis, on a component
+ * grid of @size samples subsampled by @shift, scaled by @scale. */
+static void
+axis_filter (const TexelConvertPlan * plan, AxisTaps * t, double p, float pf,
+    int shift, float chroma_off, int size, double scale)
+{
+  double q, x0, f, f2, f3;
+  int i;
+
+  if (plan->method == TEXEL_METHOD_NEAREST) {
+    axis_add (t, texel_nearest_index (texel_plane_coord_f (pf, shift,
+                chroma_off), size), scale);
+    return;
+  }
+  q = texel_plane_coord_d (p, shift, chroma_off);
+  x0 = floor (q - 0.5);
+  f = q - 0.5 - x0;
+  i = (int) x0;
+  if (plan->method == TEXEL_METHOD_BILINEAR) {
+    axis_add (t, clamp_index (i, size), scale * (1.0 - f));
+    axis_add (t, clamp_index (i + 1, size), scale * f);
+    return;
+  }
+  f2 = f * f;
+  f3 = f2 * f;
+  axis_add (t, clamp_index (i - 1, size), scale * (1.0 - f) * (1.0 - f)
+      * (1.0 - f) / 6.0);
+  axis_add (t, clamp_index (i, size), scale * (4.0 - 6.0 * f2
+          + 3.0 * f3) / 6.0);
+  axis_add (t, clamp_index (i + 1, size), scale * (1.0 + 3.0 * f
+          + 3.0 * f2 - 3.0 * f3) / 6.0);
+  axis_add (t, clamp_index (i + 2, size), scale * f3 / 6.0);
+}
+
+/* Taps of input component @c along output axis @axis for output sample
+ * @i of a group subsampled by @out_shift: the chroma footprint around
+ * the sample's site (component_taps in the reference), each through the
+ * filter. */
+static void
+axis_taps (const TexelConvertPlan * plan, int c, int axis, int out_shift,
+    int i, AxisTaps * t)
+{
+  const TexelComponent *comp = &plan->in.comp[c];
+  int in_shift = axis ? comp->y_shift : comp->x_shift;
+  int size = subsampled_size (axis ? plan->in_height : plan->in_width,
+      in_shift);
+  const double *row = plan->map[axis];
+  const float *row_f = plan->map_f[axis];
+  double pos = texel_sample_centre_d (i, out_shift,
+      plan->out_chroma_off[axis]);
+  float pos_f = texel_sample_centre_f (i, out_shift,
+      plan->out_chroma_off[axis]);
+  /* The map is axis-aligned: the other coordinate does not contribute. */
+  double in = axis ? texel_map_d (row, 0.0, pos) : texel_map_d (row, pos,
+      0.0);
+  float in_f = axis ? texel_map_f (row_f, 0.0f, pos_f) : texel_map_f (row_f,
+      pos_f, 0.0f);
+  TexelChromaTaps fp = texel_chroma_taps (plan->chroma_filter
+      && texel_chroma_filtered (out_shift, in_shift) ? out_shift : 0,
+      plan->out_chroma_off[axis]);
+  int a;
+
+  t->n = 0;
+  for (a = 0; a < fp.n; a++) {
+    double shift = axis ? texel_tap_shift_d (row, 0.0, fp.off[a])
+        : texel_tap_shift_d (row, fp.off[a], 0.0);
+    float shift_f = axis ? texel_tap_shift_f (row_f, 0.0f, fp.off[a])
+        : texel_tap_shift_f (row_f, fp.off[a], 0.0f);
+
+    axis_filter (plan, t, in + shift, in_f + shift_f, in_shift,
+        plan->in_chroma_off[axis], size, fp.w[a]);
+  }
+}
+
+/* Integer weights summing exactly to 1 << TAP_BITS: rounded, the
+ * remainder given to the largest. */
+static void
+quantise (const AxisTaps * t, int n, int32_t * index, int16_t * weight,
+    int32_t base, int32_t step)
+{
+  int k, largest = 0, sum = 0;
+
+  for (k = 0; k < n; k++) {
+    int w = k < t->n ? (int) lround (t->weight[k] * (1 << TAP_BITS)) : 0;
+
+    index[k] = base + step * t->index[k < t->n ? k : 0];
+    weight[k] = (int16_t) w;
+    sum += w;
+    if (k < t->n && t->weight[k] > t->weight[largest])
+      largest = k;
+  }
+  weight[largest] = (int16_t) (weight[largest] + (1 << TAP_BITS) - sum);
+}
+
+static void
+taps_free (FastTaps * t)
+{
+  free (t->index);
+  free (t->weight);
+  t->index = NULL;
+  t->weight = NULL;
+}
+
+/* Taps of component @c along @axis for output samples [i0, i1), stored
+ * as @base + @step * index. */
+static int
+build_taps (const TexelConvertPlan * plan, int c, int axis, int out_shift,
+    int i0, int i1, int32_t base, int32_t step, FastTaps * out)
+{
+  int count = i1 - i0, n = 1, i;
+  AxisTaps t;
+
+  for (i = i0; i < i1; i++) {
+    axis_taps (plan, c, axis, out_shift, i, &t);
+    if (t.n > n)
+      n = t.n;
+  }
+  out->n = n;
+  out->index = malloc (sizeof (int32_t) * (size_t) (count > 0 ? count : 1)
+      * n);
+  out->weight = malloc (sizeof (int16_t) * (size_t) (count > 0 ? count : 1)
+      * n);
+  if (out->index == NULL || out->weight == NULL)
+    return -1;
+  for (i = i0; i < i1; i++) {
+    axis_taps (plan, c, axis, out_shift, i, &t);
+    quantise (&t, n, out->index + (size_t) (i - i0) * n,
+        out->weight + (size_t) (i - i0) * n, base, step);
+  }
+  return 0;
+}
+
+static int
+fixed (double v, int bits)
+{
+  return (int) lround (v * (double) (1 << bits));
+}
+
+/* Whether the fast path covers @plan (texel-convert-fast.h). */
+static int
+covered (const TexelConvertPlan * plan)
+{
+  return plan->bayer.pattern == TEXEL_BAYER_NONE
+      && plan->in.bytes_per_sample == 1 && plan->out.bytes_per_sample == 1
+      && plan->map[0][1] == 0.0 && plan->map[1][0] == 0.0;
+}
+
+/* Output sample range whose centres lie in [lo, hi) along @axis. */
+static void
+inside_range (const TexelConvertPlan * plan, int axis, int shift, int size,
+    int *i0, int *i1)
+{
+  double lo = axis ? plan->dst_y0 : plan->dst_x0;
+  double hi = axis ? plan->dst_y1 : plan->dst_x1;
+  int i;
+
+  *i0 = size;
+  *i1 = 0;
+  for (i = 0; i < size; i++) {
+    double p = texel_sample_centre_d (i, shift, plan->out_chroma_off[axis]);
+
+    if (p >= lo && p < hi) {
+      if (i < *i0)
+        *i0 = i;
+      *i1 = i + 1;
+    }
+  }
+  if (*i1 < *i0)
+    *i0 = *i1 = 0;
+}
+
+static int
+padding_offset (const TexelFormatDesc * desc)
+{
+  unsigned used = 0;
+  int c, o;
+
+  if (desc->is_yuv || desc->n_planes != 1)
+    return -1;
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    if (desc->comp[c].plane == 0)
+      used |= 1u << desc->comp[c].offset;
+  for (o = 0; o < desc->comp[0].pixel_stride; o++)
+    if (!(used & (1u << o)))
+      return o;
+  return -1;
+}
+
+/* The matrix of group @g: output code k (8 bits) from the input values
+ * (VAL_BITS below the code); components the input lacks are constants,
+ * folded into the offset. Marks the input components read. */
+static void
+group_matrix (const TexelConvertPlan * plan, FastGroup * g)
+{
+  double scale = (double) (1 << (COEF_BITS + VAL_BITS));
+  int k, c;
+
+  for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
+    double offset, m[TEXEL_MAX_COMPONENTS] = { 0 };
+
+    if (!(g->out_comps & (1u << k)))
+      continue;
+    if (k < 3) {
+      for (c = 0; c < 3; c++)
+        m[c] = plan->m[k][c];
+      offset = plan->m[k][3];
+    } else {
+      m[3] = 1.0;
+      offset = 0.0;
+    }
+    /* 8-bit codes on both sides: code_k = sum_c m[c] * code_c
+     * + 255 * offset; the half rounds to nearest at the final shift. */
+    offset *= 255.0;
+    for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+      if (m[c] == 0.0)
+        continue;
+      if (plan->in.comp[c].plane < 0) {
+        offset += m[c] * plan->in_missing[c] * 255.0;
+      } else {
+        g->coef[k][c] = fixed (m[c], COEF_BITS);
+        if (g->coef[k][c] != 0)
+          g->comps |= 1u << c;
+      }
+    }
+    g->offset[k] = (int32_t) lround ((offset + 0.5) * scale);
+    g->border[k] = (uint8_t) lround (plan->border[k] * 255.0);
+  }
+}
+
+static int
+group_init (const TexelConvertPlan * plan, FastGroup * g, int x_shift,
+    int y_shift)
+{
+  int k, c, p, i;
+
+  memset (g, 0, sizeof (*g));
+  g->x_shift = x_shift;
+  g->y_shift = y_shift;
+  g->width = subsampled_size (plan->out_width, x_shift);
+  g->height = subsampled_size (plan->out_height, y_shift);
+  inside_range (plan, 0, x_shift, g->width, &g->i0, &g->i1);
+  inside_range (plan, 1, y_shift, g->height, &g->j0, &g->j1);
+  for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
+    const TexelComponent *comp = &plan->out.comp[k];
+
+    if (comp->plane >= 0 && comp->x_shift == x_shift
+        && comp->y_shift == y_shift)
+      g->out_comps |= 1u << k;
+  }
+  g->pad = x_shift == 0 && y_shift == 0 ? padding_offset (&plan->out) : -1;
+  group_matrix (plan, g);
+
+  for (p = 0; p < TEXEL_MAX_PLANES; p++) {
+    g->span0[p] = 1 << 30;
+    g->span1[p] = 0;
+  }
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    const TexelComponent *comp = &plan->in.comp[c];
+    FastTaps *h = &g->h[c];
+
+    if (!(g->comps & (1u << c)))
+      continue;
+    p = comp->plane;
+    if (build_taps (plan, c, 0, x_shift, g->i0, g->i1, comp->offset,
+            comp->pixel_stride, h) != 0)
+      return -1;
+    for (i = 0; i < (g->i1 - g->i0) * h->n; i++) {
+      if (h->index[i] < g->span0[p])
+        g->span0[p] = h->index[i];
+      if (h->index[i] + 1 > g->span1[p])
+        g->span1[p] = h->index[i] + 1;
+    }
+    if (!(g->planes & (1u << p))
+        && build_taps (plan, c, 1, y_shift, 0, g->height, 0, 1,
+            &g->v[p]) != 0)
+      return -1;
+    g->planes |= 1u << p;
+  }
+  /* Column offsets relative to the span the vertical pass fills. */
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    if (g->comps & (1u << c)) {
+      p = plan->in.comp[c].plane;
+      for (i = 0; i < (g->i1 - g->i0) * g->h[c].n; i++)
+        g->h[c].index[i] -= g->span0[p];
+    }
+  }
+  return 0;
+}
+
+static void
+group_clear (FastGroup * g)
+{
+  int k;
+
+  for (k = 0; k < TEXEL_MAX_COMPONENTS; k++)
+    taps_free (&g->h[k]);
+  for (k = 0; k < TEXEL_MAX_PLANES; k++)
+    taps_free (&g->v[k]);
+}
+
+void
+texel_convert_fast_free (TexelConvertFast * fast)
+{
+  int g;
+
+  if (fast == NULL)
+    return;
+  for (g = 0; g < fast->n_groups; g++)
+    group_clear (&fast->group[g]);
+  free (fast);
+}
+
+TexelConvertFast *
+texel_convert_fast_new (const TexelConvertPlan * plan)
+{
+  TexelConvertFast *fast;
+  size_t bytes = 0;
+  int k, g, p;
+
+  if (!covered (plan))
+    return NULL;
+  fast = calloc (1, sizeof (*fast));
+  if (fast == NULL)
+    return NULL;
+  for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
+    const TexelComponent *comp = &plan->out.comp[k];
+    int seen = 0;
+
+    if (comp->plane < 0)
+      continue;
+    for (g = 0; g < fast->n_groups; g++)
+      seen |= fast->group[g].x_shift == comp->x_shift
+          && fast->group[g].y_shift == comp->y_shift;
+    if (seen)
+      continue;
+    if (group_init (plan, &fast->group[fast->n_groups++], comp->x_shift,
+            comp->y_shift) != 0) {
+      texel_convert_fast_free (fast);
+      return NULL;
+    }
+  }
+  /* Scratch of one call: the vertical pass's rows, the values and
+   * codes of a row. */
+  for (g = 0; g < fast->n_groups; g++) {
+    const FastGroup *gr = &fast->group[g];
+    size_t need = 0;
+
+    for (p = 0; p < TEXEL_MAX_PLANES; p++)
+      if (gr->planes & (1u << p))
+        need += sizeof (uint16_t) * (size_t) (gr->span1[p] - gr->span0[p]);
+    need += (sizeof (int32_t) * 2 + 1) * TEXEL_MAX_COMPONENTS
+        * (size_t) gr->width + 64;
+    if (need > bytes)
+      bytes = need;
+  }
+  fast->scratch_bytes = bytes;
+  return fast;
+}
+
+/* Vertical pass: @dst[x] = sum of the taps' rows at x, VAL_BITS below
+ * the code. */
+static void
+vertical (const TexelImage * in, int p, const FastTaps * v, int j, int x0,
+    int n, uint16_t * dst)
+{
+  const int32_t *rows = v->index + (size_t) j * v->n;
+  const int16_t *w = v->weight + (size_t) j * v->n;
+  const uint8_t *r0 = in->data[p] + (size_t) rows[0] * in->stride[p] + x0;
+  int x, t;
+
+  if (v->n == 1) {
+    for (x = 0; x < n; x++)
+      dst[x] = (uint16_t) (r0[x] << VAL_BITS);
+    return;
+  }
+  if (v->n == 2) {
+    const uint8_t *r1 = in->data[p] + (size_t) rows[1] * in->stride[p] + x0;
+    int w0 = w[0], w1 = w[1];
+
+    for (x = 0; x < n; x++)
+      dst[x] = (uint16_t) ((r0[x] * w0 + r1[x] * w1
+              + (1 << (TAP_BITS - VAL_BITS - 1))) >> (TAP_BITS - VAL_BITS));
+    return;
+  }
+  {
+    int32_t acc[256];
+    int x1, len;
+
+    for (x1 = 0; x1 < n; x1 += len) {
+      len = n - x1 < 256 ? n - x1 : 256;
+      for (x = 0; x < len; x++)
+        acc[x] = 1 << (TAP_BITS - VAL_BITS - 1);
+      for (t = 0; t < v->n; t++) {
+        const uint8_t *r = in->data[p] + (size_t) rows[t] * in->stride[p]
+            + x0 + x1;
+        int wt = w[t];
+
+        for (x = 0; x < len; x++)
+          acc[x] += r[x] * wt;
+      }
+      for (x = 0; x < len; x++)
+        dst[x1 + x] = (uint16_t) (acc[x] >> (TAP_BITS - VAL_BITS));
+    }
+  }
+}
+
+/* Horizontal pass of one component: @n columns from the vertical pass's
+ * row @src. */
+static void
+horizontal (const uint16_t * src, const FastTaps * h, int n, int32_t * dst)
+{
+  const int32_t *idx = h->index;
+  const int16_t *w = h->weight;
+  int i, t;
+
+  if (h->n == 1) {
+    for (i = 0; i < n; i++)
+      dst[i] = src[idx[i]];
+    return;
+  }
+  if (h->n == 2) {
+    for (i = 0; i < n; i++)
+      dst[i] = (src[idx[2 * i]] * w[2 * i] + src[idx[2 * i + 1]]
+          * w[2 * i + 1] + (1 << (TAP_BITS - 1))) >> TAP_BITS;
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    int32_t acc = 1 << (TAP_BITS - 1);
+
+    for (t = 0; t < h->n; t++)
+      acc += src[idx[h->n * i + t]] * w[h->n * i + t];
+    dst[i] = acc >> TAP_BITS;
+  }
+}
+
+/* Colour matrix row @k over @n values into 8-bit codes. */
+static void
+matrix_row (const FastGroup * g, int k, int32_t * const value[], int n,
+    int32_t * acc, uint8_t * code)
+{
+  int i, c;
+
+  for (i = 0; i < n; i++)
+    acc[i] = g->offset[k];
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    const int32_t *v = value[c];
+    int32_t m = g->coef[k][c];
+
+    if (m == 0 || !(g->comps & (1u << c)))
+      continue;
+    for (i = 0; i < n; i++)
+      acc[i] += m * v[i];
+  }
+  for (i = 0; i < n; i++) {
+    int32_t s = acc[i] >> (COEF_BITS + VAL_BITS);
+
+    code[i] = (uint8_t) (s < 0 ? 0 : (s > 255 ? 255 : s));
+  }
+}
+
+/* Stores the codes of one output plane's row: each written byte offset
+ * of a pixel from its code row. Specialised for the layouts that fill
+ * every byte of a pixel (planar, NV12's UV, RGB, RGBA-like). */
+static void
+store (uint8_t * dst, int stride, uint8_t * const slot[4], int n)
+{
+  int i;
+
+  if (stride == 1 && slot[0] != NULL) {
+    memcpy (dst, slot[0], (size_t) n);
+  } else if (stride == 2 && slot[0] && slot[1]) {
+    for (i = 0; i < n; i++) {
+      dst[2 * i] = slot[0][i];
+      dst[2 * i + 1] = slot[1][i];
+    }
+  } else if (stride == 3 && slot[0] && slot[1] && slot[2]) {
+    for (i = 0; i < n; i++) {
+      dst[3 * i] = slot[0][i];
+      dst[3 * i + 1] = slot[1][i];
+      dst[3 * i + 2] = slot[2][i];
+    }
+  } else if (stride == 4 && slot[0] && slot[1] && slot[2] && slot[3]) {
+    for (i = 0; i < n; i++) {
+      dst[4 * i] = slot[0][i];
+      dst[4 * i + 1] = slot[1][i];
+      dst[4 * i + 2] = slot[2][i];
+      dst[4 * i + 3] = slot[3][i];
+    }
+  } else {
+    int o;
+
+    for (o = 0; o < stride && o < 4; o++)
+      if (slot[o] != NULL)
+        for (i = 0; i < n; i++)
+          dst[stride * i + o] = slot[o][i];
+  }
+}
+
+/* Output row @j of group @g: codes for every sample (border outside the
+ * destination rectangle), then stored plane by plane. */
+static void
+group_row (const TexelConvertPlan * plan, const FastGroup * g,
+    const TexelImage * in, TexelImage * out, int j, uint8_t * scratch)
+{
+  const TexelFormatDesc *desc = &plan->out;
+  uint16_t *vrow[TEXEL_MAX_PLANES] = { NULL };
+  int32_t *value[TEXEL_MAX_COMPONENTS] = { NULL };
+  uint8_t *code[TEXEL_MAX_COMPONENTS + 1];
+  int32_t *acc;
+  int inside = j >= g->j0 && j < g->j1;
+  int n = g->i1 - g->i0;
+  int k, c, p;
+
+  for (p = 0; p < TEXEL_MAX_PLANES; p++) {
+    if (g->planes & (1u << p)) {
+      vrow[p] = (uint16_t *) scratch;
+      scratch += sizeof (uint16_t) * (size_t) (g->span1[p] - g->span0[p]);
+    }
+  }
+  scratch = (uint8_t *) (((uintptr_t) scratch + 15) & ~(uintptr_t) 15);
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    value[c] = (int32_t *) scratch;
+    scratch += sizeof (int32_t) * (size_t) g->width;
+  }
+  acc = (int32_t *) scratch;
+  scratch += sizeof (int32_t) * (size_t) g->width;
+  for (k = 0; k <= TEXEL_MAX_COMPONENTS; k++) {
+    code[k] = scratch;
+    scratch += g->width;
+  }
+
+  if (inside && n > 0) {
+    for (p = 0; p < TEXEL_MAX_PLANES; p++)
+      if (g->planes & (1u << p))
+        vertical (in, p, &g->v[p], j, g->span0[p], g->span1[p] - g->span0[p],
+            vrow[p]);
+    for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+      if (g->comps & (1u << c))
+        horizontal (vrow[plan->in.comp[c].plane], &g->h[c], n, value[c]);
+  }
+  for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
+    if (!(g->out_comps & (1u << k)))
+      continue;
+    if (inside) {
+      memset (code[k], g->border[k], (size_t) g->i0);
+      matrix_row (g, k, value, n, acc, code[k] + g->i0);
+      memset (code[k] + g->i1, g->border[k], (size_t) (g->width - g->i1));
+    } else {
+      memset (code[k], g->border[k], (size_t) g->width);
+    }
+  }
+  memset (code[TEXEL_MAX_COMPONENTS], 0xff, (size_t) g->width);
+
+  for (p = 0; p < desc->n_planes; p++) {
+    uint8_t *slot[4] = { NULL, NULL, NULL, NULL };
+    int stride = 0, first = 1 << 30;
+
+    for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
+      const TexelComponent *comp = &desc->comp[k];
+
+      if (!(g->out_comps & (1u << k)) || comp->plane != p)
+        continue;
+      stride = comp->pixel_stride;
+      if (comp->offset < first)
+        first = comp->offset;
+    }
+    if (stride == 0)
+      continue;
+    /* Offsets relative to the first written byte: YUY2's chroma group
+     * writes bytes 1 and 3 of each 4-byte pair of pixels. */
+    for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
+      const TexelComponent *comp = &desc->comp[k];
+
+      if ((g->out_comps & (1u << k)) && comp->plane == p
+          && comp->offset - first < 4)
+        slot[comp->offset - first] = code[k];
+    }
+    if (g->pad >= 0 && g->pad - first >= 0 && g->pad - first < 4)
+      slot[g->pad - first] = code[TEXEL_MAX_COMPONENTS];
+    store (out->data[p] + (size_t) j * out->stride[p] + first, stride, slot,
+        g->width);
+  }
+}
+
+void
+texel_convert_fast (const TexelConvertPlan * plan, const TexelImage * in,
+    TexelImage * out, int row0, int row1)
+{
+  const TexelConvertFast *fast = plan->fast;
+  uint8_t *scratch;
+  int g, j;
+
+  if (fast == NULL) {
+    texel_convert_cpu (plan, in, out, row0, row1);
+    return;
+  }
+  if (row0 < 0)
+    row0 = 0;
+  if (row1 > plan->out_height)
+    row1 = plan->out_height;
+  if (row0 >= row1)
+    return;
+  scratch = malloc (fast->scratch_bytes);
+  if (scratch == NULL) {
+    texel_convert_cpu (plan, in, out, row0, row1);
+    return;
+  }
+  for (g = 0; g < fast->n_groups; g++) {
+    const FastGroup *gr = &fast->group[g];
+    int j0 = row0 >> gr->y_shift;
+    int j1 = (row1 + (1 << gr->y_shift) - 1) >> gr->y_shift;
+
+    if (j1 > gr->height)
+      j1 = gr->height;
+    for (j = j0; j < j1; j++)
+      group_row (plan, gr, in, out, j, scratch);
+  }
+  free (scratch);
+}
