@@ -28,8 +28,11 @@
 #include <string.h>
 
 #define TAP_BITS 14
-#define VAL_BITS 8
-#define COEF_BITS 12
+/* Values up to 255 << 6 and coefficients up to 2.2 << 13 fit 16 bits:
+ * the matrix is 16 x 16 -> 32-bit products, which SSE2 and NEON
+ * vectorise (a 32 x 32 multiply SSE2 lacks). */
+#define VAL_BITS 6
+#define COEF_BITS 13
 /* Filter taps times chroma footprint taps along an axis, at most. */
 #define MAX_TAPS 12
 
@@ -40,6 +43,14 @@ typedef struct
   int n;
   int32_t *index;
   int16_t *weight;
+  /* One tap per sample, evenly spaced: index[i] = index[0] + step * i
+   * (a copy, strided or flipped); 0 otherwise. */
+  int step;
+  /* Two taps per sample, periodic over samples [p0, p1): sample i + period
+   * reads pstride further on with the same weights (a constant scale
+   * factor: 2x chroma upsampling has period 2, 1.5x down period 2 in luma
+   * and 4 in chroma). period 0: none. */
+  int period, pstride, p0, p1;
 } FastTaps;
 
 /* The output components that share one subsampling (x_shift, y_shift):
@@ -57,10 +68,13 @@ typedef struct
   /* Bytes [span0, span1) of each input plane row that the columns read. */
   int span0[TEXEL_MAX_PLANES], span1[TEXEL_MAX_PLANES];
   /* Output component k = coef[k] . value + offset[k] (COEF_BITS +
-   * VAL_BITS fractional bits), for the components in @out_comps. */
+   * VAL_BITS fractional bits), for the components in @out_comps; the
+   * non-zero terms of each row listed in term[k] (n_terms[k] of them). */
   unsigned out_comps;
   int32_t coef[TEXEL_MAX_COMPONENTS][TEXEL_MAX_COMPONENTS];
   int32_t offset[TEXEL_MAX_COMPONENTS];
+  int n_terms[TEXEL_MAX_COMPONENTS];
+  int term[TEXEL_MAX_COMPONENTS][TEXEL_MAX_COMPONENTS];
   uint8_t border[TEXEL_MAX_COMPONENTS];
   /* RGBx: the padding byte's offset (written 0xff), or -1. */
   int pad;
@@ -215,6 +229,47 @@ taps_free (FastTaps * t)
   t->weight = NULL;
 }
 
+/* Whether 2-tap sample @i + @period repeats sample @i @stride further. */
+static int
+repeats (const FastTaps * t, int i, int period, int stride)
+{
+  const int32_t *a = t->index + 2 * i, *b = t->index + 2 * (i + period);
+  const int16_t *wa = t->weight + 2 * i, *wb = t->weight + 2 * (i + period);
+
+  return b[0] - a[0] == stride && b[1] - a[1] == stride && wa[0] == wb[0]
+      && wa[1] == wb[1];
+}
+
+/* The shortest period (up to 8) of a 2-tap table over a run of samples
+ * around its middle covering most of it; the edges, where the taps are
+ * clamped, stay with the generic loop. */
+static void
+find_period (FastTaps * t, int count)
+{
+  int period, mid = count / 2;
+
+  t->period = 0;
+  if (t->n != 2)
+    return;
+  for (period = 1; period <= 8 && mid + period < count; period++) {
+    int stride = t->index[2 * (mid + period)] - t->index[2 * mid];
+    int a = mid, e = mid;
+
+    while (a > 0 && repeats (t, a - 1, period, stride))
+      a--;
+    while (e + period < count && repeats (t, e, period, stride))
+      e++;
+    /* [a, e) repeat: samples [a, e + period) follow the pattern. */
+    if (e + period - a >= count / 2 && e - a >= 4 * period) {
+      t->period = period;
+      t->pstride = stride;
+      t->p0 = a;
+      t->p1 = e + period;
+      return;
+    }
+  }
+}
+
 /* Taps of component @c along @axis for output samples [i0, i1), stored
  * as @base + @step * index. */
 static int
@@ -240,6 +295,14 @@ build_taps (const TexelConvertPlan * plan, int c, int axis, int out_shift,
     axis_taps (plan, c, axis, out_shift, i, &t);
     quantise (&t, n, out->index + (size_t) (i - i0) * n,
         out->weight + (size_t) (i - i0) * n, base, step);
+  }
+  find_period (out, count);
+  out->step = 0;
+  if (n == 1 && count > 1) {
+    out->step = out->index[1] - out->index[0];
+    for (i = 2; i < count && out->step != 0; i++)
+      if (out->index[i] - out->index[i - 1] != out->step)
+        out->step = 0;
   }
   return 0;
 }
@@ -332,8 +395,10 @@ group_matrix (const TexelConvertPlan * plan, FastGroup * g)
         offset += m[c] * plan->in_missing[c] * 255.0;
       } else {
         g->coef[k][c] = fixed (m[c], COEF_BITS);
-        if (g->coef[k][c] != 0)
+        if (g->coef[k][c] != 0) {
           g->comps |= 1u << c;
+          g->term[k][g->n_terms[k]++] = c;
+        }
       }
     }
     g->offset[k] = (int32_t) lround ((offset + 0.5) * scale);
@@ -433,6 +498,12 @@ texel_convert_fast_new (const TexelConvertPlan * plan)
 
   if (!covered (plan))
     return NULL;
+  /* Coefficients must fit 16 bits (|m| < 4: every matrix between the
+   * supported colorimetries, whose largest is 2.15). */
+  for (k = 0; k < 3; k++)
+    for (g = 0; g < 3; g++)
+      if (fabs (plan->m[k][g]) >= 32767.0 / (1 << COEF_BITS))
+        return NULL;
   fast = calloc (1, sizeof (*fast));
   if (fast == NULL)
     return NULL;
@@ -461,8 +532,8 @@ texel_convert_fast_new (const TexelConvertPlan * plan)
 
     for (p = 0; p < TEXEL_MAX_PLANES; p++)
       if (gr->planes & (1u << p))
-        need += sizeof (uint16_t) * (size_t) (gr->span1[p] - gr->span0[p]);
-    need += (sizeof (int32_t) * 2 + 1) * TEXEL_MAX_COMPONENTS
+        need += sizeof (int16_t) * (size_t) (gr->span1[p] - gr->span0[p]);
+    need += (sizeof (int16_t) + 1) * (TEXEL_MAX_COMPONENTS + 1)
         * (size_t) gr->width + 64;
     if (need > bytes)
       bytes = need;
@@ -475,24 +546,26 @@ texel_convert_fast_new (const TexelConvertPlan * plan)
  * the code. */
 static void
 vertical (const TexelImage * in, int p, const FastTaps * v, int j, int x0,
-    int n, uint16_t * dst)
+    int n, int16_t * restrict dst)
 {
   const int32_t *rows = v->index + (size_t) j * v->n;
   const int16_t *w = v->weight + (size_t) j * v->n;
-  const uint8_t *r0 = in->data[p] + (size_t) rows[0] * in->stride[p] + x0;
+  const uint8_t *restrict r0 = in->data[p] + (size_t) rows[0] * in->stride[p]
+      + x0;
   int x, t;
 
   if (v->n == 1) {
     for (x = 0; x < n; x++)
-      dst[x] = (uint16_t) (r0[x] << VAL_BITS);
+      dst[x] = (int16_t) (r0[x] << VAL_BITS);
     return;
   }
   if (v->n == 2) {
-    const uint8_t *r1 = in->data[p] + (size_t) rows[1] * in->stride[p] + x0;
+    const uint8_t *restrict r1 = in->data[p]
+        + (size_t) rows[1] * in->stride[p] + x0;
     int w0 = w[0], w1 = w[1];
 
     for (x = 0; x < n; x++)
-      dst[x] = (uint16_t) ((r0[x] * w0 + r1[x] * w1
+      dst[x] = (int16_t) ((r0[x] * w0 + r1[x] * w1
               + (1 << (TAP_BITS - VAL_BITS - 1))) >> (TAP_BITS - VAL_BITS));
     return;
   }
@@ -505,37 +578,110 @@ vertical (const TexelImage * in, int p, const FastTaps * v, int j, int x0,
       for (x = 0; x < len; x++)
         acc[x] = 1 << (TAP_BITS - VAL_BITS - 1);
       for (t = 0; t < v->n; t++) {
-        const uint8_t *r = in->data[p] + (size_t) rows[t] * in->stride[p]
-            + x0 + x1;
+        const uint8_t *restrict r = in->data[p]
+            + (size_t) rows[t] * in->stride[p] + x0 + x1;
         int wt = w[t];
 
         for (x = 0; x < len; x++)
           acc[x] += r[x] * wt;
       }
       for (x = 0; x < len; x++)
-        dst[x1 + x] = (uint16_t) (acc[x] >> (TAP_BITS - VAL_BITS));
+        dst[x1 + x] = (int16_t) (acc[x] >> (TAP_BITS - VAL_BITS));
     }
+  }
+}
+
+/* Two taps per sample, gathered through the table: samples [i0, i1). */
+static void
+two_taps (const int16_t * restrict src, const FastTaps * h, int i0, int i1,
+    int16_t * restrict dst)
+{
+  const int32_t *restrict idx = h->index;
+  const int16_t *restrict w = h->weight;
+  int i;
+
+  for (i = i0; i < i1; i++)
+    dst[i] = (int16_t) ((src[idx[2 * i]] * w[2 * i] + src[idx[2 * i + 1]]
+            * w[2 * i + 1] + (1 << (TAP_BITS - 1))) >> TAP_BITS);
+}
+
+/* One phase of a periodic table: @count samples @dstride apart, each
+ * reading @sstride further on, same weights. Inlined with constant
+ * strides below, so that the compiler vectorises the common ones. */
+static inline void
+phase (const int16_t * restrict s0, const int16_t * restrict s1, int w0,
+    int w1, int sstride, int16_t * restrict dst, int dstride, int count)
+{
+  int m;
+
+  for (m = 0; m < count; m++)
+    dst[(ptrdiff_t) dstride * m] = (int16_t) ((s0[(ptrdiff_t) sstride * m]
+            * w0 + s1[(ptrdiff_t) sstride * m] * w1
+            + (1 << (TAP_BITS - 1))) >> TAP_BITS);
+}
+
+/* The periodic samples [p0, p1) of a 2-tap table, phase by phase: no
+ * table reads in the loops. */
+static void
+periodic (const int16_t * src, const FastTaps * h, int16_t * dst)
+{
+  int P = h->period, D = h->pstride, ph;
+
+  for (ph = 0; ph < P && h->p0 + ph < h->p1; ph++) {
+    int i = h->p0 + ph;
+    int count = (h->p1 - i + P - 1) / P;
+    const int16_t *s0 = src + h->index[2 * i];
+    const int16_t *s1 = src + h->index[2 * i + 1];
+    int w0 = h->weight[2 * i], w1 = h->weight[2 * i + 1];
+
+    if (P == 1 && D == 1)
+      phase (s0, s1, w0, w1, 1, dst + i, 1, count);
+    else if (P == 1 && D == 2)
+      phase (s0, s1, w0, w1, 2, dst + i, 1, count);
+    else if (P == 2 && D == 1)
+      phase (s0, s1, w0, w1, 1, dst + i, 2, count);
+    else if (P == 2 && D == 2)
+      phase (s0, s1, w0, w1, 2, dst + i, 2, count);
+    else
+      phase (s0, s1, w0, w1, D, dst + i, P, count);
   }
 }
 
 /* Horizontal pass of one component: @n columns from the vertical pass's
  * row @src. */
 static void
-horizontal (const uint16_t * src, const FastTaps * h, int n, int32_t * dst)
+horizontal (const int16_t * restrict src, const FastTaps * h, int n,
+    int16_t * restrict dst)
 {
-  const int32_t *idx = h->index;
-  const int16_t *w = h->weight;
+  const int32_t *restrict idx = h->index;
+  const int16_t *restrict w = h->weight;
   int i, t;
 
+  if (h->step != 0) {
+    const int16_t *restrict s = src + idx[0];
+    int step = h->step;
+
+    if (step == 1) {
+      memcpy (dst, s, sizeof (int16_t) * (size_t) n);
+    } else {
+      for (i = 0; i < n; i++)
+        dst[i] = s[(ptrdiff_t) step * i];
+    }
+    return;
+  }
   if (h->n == 1) {
     for (i = 0; i < n; i++)
       dst[i] = src[idx[i]];
     return;
   }
+  if (h->n == 2 && h->period > 0) {
+    two_taps (src, h, 0, h->p0, dst);
+    periodic (src, h, dst);
+    two_taps (src, h, h->p1, n, dst);
+    return;
+  }
   if (h->n == 2) {
-    for (i = 0; i < n; i++)
-      dst[i] = (src[idx[2 * i]] * w[2 * i] + src[idx[2 * i + 1]]
-          * w[2 * i + 1] + (1 << (TAP_BITS - 1))) >> TAP_BITS;
+    two_taps (src, h, 0, n, dst);
     return;
   }
   for (i = 0; i < n; i++) {
@@ -543,62 +689,94 @@ horizontal (const uint16_t * src, const FastTaps * h, int n, int32_t * dst)
 
     for (t = 0; t < h->n; t++)
       acc += src[idx[h->n * i + t]] * w[h->n * i + t];
-    dst[i] = acc >> TAP_BITS;
+    dst[i] = (int16_t) (acc >> TAP_BITS);
   }
 }
 
-/* Colour matrix row @k over @n values into 8-bit codes. */
-static void
-matrix_row (const FastGroup * g, int k, int32_t * const value[], int n,
-    int32_t * acc, uint8_t * code)
+static inline uint8_t
+clamp_code (int32_t acc)
 {
-  int i, c;
+  int32_t s = acc >> (COEF_BITS + VAL_BITS);
 
-  for (i = 0; i < n; i++)
-    acc[i] = g->offset[k];
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    const int32_t *v = value[c];
-    int32_t m = g->coef[k][c];
+  return (uint8_t) (s < 0 ? 0 : (s > 255 ? 255 : s));
+}
 
-    if (m == 0 || !(g->comps & (1u << c)))
-      continue;
+/* Colour matrix row @k over @n values into 8-bit codes: one loop of
+ * 16 x 16-bit products per row. */
+static void
+matrix_row (const FastGroup * g, int k, int16_t * const value[], int n,
+    uint8_t * restrict code)
+{
+  const int *c = g->term[k];
+  const int32_t off = g->offset[k];
+  int i;
+
+  if (g->n_terms[k] == 3) {
+    const int16_t *restrict v0 = value[c[0]], *restrict v1 = value[c[1]],
+        *restrict v2 = value[c[2]];
+    const int16_t m0 = (int16_t) g->coef[k][c[0]],
+        m1 = (int16_t) g->coef[k][c[1]], m2 = (int16_t) g->coef[k][c[2]];
+
     for (i = 0; i < n; i++)
-      acc[i] += m * v[i];
-  }
-  for (i = 0; i < n; i++) {
-    int32_t s = acc[i] >> (COEF_BITS + VAL_BITS);
+      code[i] = clamp_code (off + v0[i] * m0 + v1[i] * m1 + v2[i] * m2);
+  } else if (g->n_terms[k] == 2) {
+    const int16_t *restrict v0 = value[c[0]], *restrict v1 = value[c[1]];
+    const int16_t m0 = (int16_t) g->coef[k][c[0]],
+        m1 = (int16_t) g->coef[k][c[1]];
 
-    code[i] = (uint8_t) (s < 0 ? 0 : (s > 255 ? 255 : s));
+    for (i = 0; i < n; i++)
+      code[i] = clamp_code (off + v0[i] * m0 + v1[i] * m1);
+  } else if (g->n_terms[k] == 1) {
+    const int16_t *restrict v0 = value[c[0]];
+    const int16_t m0 = (int16_t) g->coef[k][c[0]];
+
+    for (i = 0; i < n; i++)
+      code[i] = clamp_code (off + v0[i] * m0);
+  } else {
+    memset (code, clamp_code (off), (size_t) n);
   }
 }
 
 /* Stores the codes of one output plane's row: each written byte offset
  * of a pixel from its code row. Specialised for the layouts that fill
- * every byte of a pixel (planar, NV12's UV, RGB, RGBA-like). */
+ * every byte of a pixel (planar, NV12's UV, RGB, RGBA-like); four bytes
+ * are composed as one little- or big-endian word, which vectorises. */
 static void
-store (uint8_t * dst, int stride, uint8_t * const slot[4], int n)
+store (uint8_t * restrict dst, int stride, uint8_t * const slot[4], int n)
 {
   int i;
 
   if (stride == 1 && slot[0] != NULL) {
     memcpy (dst, slot[0], (size_t) n);
   } else if (stride == 2 && slot[0] && slot[1]) {
+    const uint8_t *restrict a = slot[0], *restrict b = slot[1];
+
     for (i = 0; i < n; i++) {
-      dst[2 * i] = slot[0][i];
-      dst[2 * i + 1] = slot[1][i];
+      dst[2 * i] = a[i];
+      dst[2 * i + 1] = b[i];
     }
   } else if (stride == 3 && slot[0] && slot[1] && slot[2]) {
+    const uint8_t *restrict a = slot[0], *restrict b = slot[1],
+        *restrict c = slot[2];
+
     for (i = 0; i < n; i++) {
-      dst[3 * i] = slot[0][i];
-      dst[3 * i + 1] = slot[1][i];
-      dst[3 * i + 2] = slot[2][i];
+      dst[3 * i] = a[i];
+      dst[3 * i + 1] = b[i];
+      dst[3 * i + 2] = c[i];
     }
   } else if (stride == 4 && slot[0] && slot[1] && slot[2] && slot[3]) {
+    const uint8_t *restrict a = slot[0], *restrict b = slot[1],
+        *restrict c = slot[2], *restrict d = slot[3];
+
     for (i = 0; i < n; i++) {
-      dst[4 * i] = slot[0][i];
-      dst[4 * i + 1] = slot[1][i];
-      dst[4 * i + 2] = slot[2][i];
-      dst[4 * i + 3] = slot[3][i];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+      uint32_t word = (uint32_t) a[i] << 24 | (uint32_t) b[i] << 16
+          | (uint32_t) c[i] << 8 | d[i];
+#else
+      uint32_t word = a[i] | (uint32_t) b[i] << 8 | (uint32_t) c[i] << 16
+          | (uint32_t) d[i] << 24;
+#endif
+      memcpy (dst + 4 * (size_t) i, &word, 4);
     }
   } else {
     int o;
@@ -617,27 +795,24 @@ group_row (const TexelConvertPlan * plan, const FastGroup * g,
     const TexelImage * in, TexelImage * out, int j, uint8_t * scratch)
 {
   const TexelFormatDesc *desc = &plan->out;
-  uint16_t *vrow[TEXEL_MAX_PLANES] = { NULL };
-  int32_t *value[TEXEL_MAX_COMPONENTS] = { NULL };
+  int16_t *vrow[TEXEL_MAX_PLANES] = { NULL };
+  int16_t *value[TEXEL_MAX_COMPONENTS] = { NULL };
   uint8_t *code[TEXEL_MAX_COMPONENTS + 1];
-  int32_t *acc;
   int inside = j >= g->j0 && j < g->j1;
   int n = g->i1 - g->i0;
   int k, c, p;
 
   for (p = 0; p < TEXEL_MAX_PLANES; p++) {
     if (g->planes & (1u << p)) {
-      vrow[p] = (uint16_t *) scratch;
-      scratch += sizeof (uint16_t) * (size_t) (g->span1[p] - g->span0[p]);
+      vrow[p] = (int16_t *) scratch;
+      scratch += sizeof (int16_t) * (size_t) (g->span1[p] - g->span0[p]);
     }
   }
   scratch = (uint8_t *) (((uintptr_t) scratch + 15) & ~(uintptr_t) 15);
   for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    value[c] = (int32_t *) scratch;
-    scratch += sizeof (int32_t) * (size_t) g->width;
+    value[c] = (int16_t *) scratch;
+    scratch += sizeof (int16_t) * (size_t) g->width;
   }
-  acc = (int32_t *) scratch;
-  scratch += sizeof (int32_t) * (size_t) g->width;
   for (k = 0; k <= TEXEL_MAX_COMPONENTS; k++) {
     code[k] = scratch;
     scratch += g->width;
@@ -657,7 +832,7 @@ group_row (const TexelConvertPlan * plan, const FastGroup * g,
       continue;
     if (inside) {
       memset (code[k], g->border[k], (size_t) g->i0);
-      matrix_row (g, k, value, n, acc, code[k] + g->i0);
+      matrix_row (g, k, value, n, code[k] + g->i0);
       memset (code[k] + g->i1, g->border[k], (size_t) (g->width - g->i1));
     } else {
       memset (code[k], g->border[k], (size_t) g->width);
