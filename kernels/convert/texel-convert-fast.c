@@ -28,11 +28,12 @@
 #include <string.h>
 
 #define TAP_BITS 14
-/* Values up to 255 << 6 and coefficients up to 2.2 << 13 fit 16 bits:
- * the matrix is 16 x 16 -> 32-bit products, which SSE2 and NEON
- * vectorise (a 32 x 32 multiply SSE2 lacks). */
-#define VAL_BITS 6
+/* The matrix runs in 16-bit lanes (8 per SSE2 or NEON register): values
+ * up to 255 << 7, coefficients below 4 << 13, the high half of their
+ * product (SUM_BITS below the code) summed with the offset in 16 bits. */
+#define VAL_BITS 7
 #define COEF_BITS 13
+#define SUM_BITS (VAL_BITS + COEF_BITS - 16)
 /* Filter taps times chroma footprint taps along an axis, at most. */
 #define MAX_TAPS 12
 
@@ -67,12 +68,12 @@ typedef struct
   FastTaps v[TEXEL_MAX_PLANES]; /* rows 0..height, per input plane */
   /* Bytes [span0, span1) of each input plane row that the columns read. */
   int span0[TEXEL_MAX_PLANES], span1[TEXEL_MAX_PLANES];
-  /* Output component k = coef[k] . value + offset[k] (COEF_BITS +
-   * VAL_BITS fractional bits), for the components in @out_comps; the
+  /* Output component k = sum of the high halves of coef[k] * value, plus
+   * offset[k] (SUM_BITS fractional bits), for the components in @out_comps; the
    * non-zero terms of each row listed in term[k] (n_terms[k] of them). */
   unsigned out_comps;
   int32_t coef[TEXEL_MAX_COMPONENTS][TEXEL_MAX_COMPONENTS];
-  int32_t offset[TEXEL_MAX_COMPONENTS];
+  int16_t offset[TEXEL_MAX_COMPONENTS];
   int n_terms[TEXEL_MAX_COMPONENTS];
   int term[TEXEL_MAX_COMPONENTS][TEXEL_MAX_COMPONENTS];
   uint8_t border[TEXEL_MAX_COMPONENTS];
@@ -365,11 +366,12 @@ padding_offset (const TexelFormatDesc * desc)
 
 /* The matrix of group @g: output code k (8 bits) from the input values
  * (VAL_BITS below the code); components the input lacks are constants,
- * folded into the offset. Marks the input components read. */
-static void
+ * folded into the offset. Marks the input components read. Returns -1
+ * when a sum could leave 16 bits (no supported colorimetry pair does). */
+static int
 group_matrix (const TexelConvertPlan * plan, FastGroup * g)
 {
-  double scale = (double) (1 << (COEF_BITS + VAL_BITS));
+  double scale = (double) (1 << SUM_BITS);
   int k, c;
 
   for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
@@ -394,6 +396,8 @@ group_matrix (const TexelConvertPlan * plan, FastGroup * g)
       if (plan->in.comp[c].plane < 0) {
         offset += m[c] * plan->in_missing[c] * 255.0;
       } else {
+        if (fabs (m[c]) >= 32767.0 / (1 << COEF_BITS))
+          return -1;
         g->coef[k][c] = fixed (m[c], COEF_BITS);
         if (g->coef[k][c] != 0) {
           g->comps |= 1u << c;
@@ -401,9 +405,21 @@ group_matrix (const TexelConvertPlan * plan, FastGroup * g)
         }
       }
     }
-    g->offset[k] = (int32_t) lround ((offset + 0.5) * scale);
+    {
+      /* The high halves are floored: half a unit each comes back here. */
+      double off = (offset + 0.5) * scale + 0.5 * g->n_terms[k];
+      double reach = fabs (off);
+
+      for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+        reach += fabs ((double) g->coef[k][c]) * (255 << VAL_BITS) / 65536.0
+            + 1.0;
+      if (reach > 32000.0)
+        return -1;
+      g->offset[k] = (int16_t) lround (off);
+    }
     g->border[k] = (uint8_t) lround (plan->border[k] * 255.0);
   }
+  return 0;
 }
 
 static int
@@ -427,7 +443,8 @@ group_init (const TexelConvertPlan * plan, FastGroup * g, int x_shift,
       g->out_comps |= 1u << k;
   }
   g->pad = x_shift == 0 && y_shift == 0 ? padding_offset (&plan->out) : -1;
-  group_matrix (plan, g);
+  if (group_matrix (plan, g) != 0)
+    return -1;
 
   for (p = 0; p < TEXEL_MAX_PLANES; p++) {
     g->span0[p] = 1 << 30;
@@ -498,12 +515,6 @@ texel_convert_fast_new (const TexelConvertPlan * plan)
 
   if (!covered (plan))
     return NULL;
-  /* Coefficients must fit 16 bits (|m| < 4: every matrix between the
-   * supported colorimetries, whose largest is 2.15). */
-  for (k = 0; k < 3; k++)
-    for (g = 0; g < 3; g++)
-      if (fabs (plan->m[k][g]) >= 32767.0 / (1 << COEF_BITS))
-        return NULL;
   fast = calloc (1, sizeof (*fast));
   if (fast == NULL)
     return NULL;
@@ -620,12 +631,56 @@ phase (const int16_t * restrict s0, const int16_t * restrict s1, int w0,
             + (1 << (TAP_BITS - 1))) >> TAP_BITS);
 }
 
+/* Period 2 (2x upsampling, 1.5x down): both phases in one loop, so that
+ * the stores are contiguous pairs. */
+static inline void
+pairs (const int16_t * restrict a0, const int16_t * restrict a1,
+    const int16_t * restrict b0, const int16_t * restrict b1,
+    const int16_t * w, int sstride, int16_t * restrict dst, int count)
+{
+  const int wa0 = w[0], wa1 = w[1], wb0 = w[2], wb1 = w[3];
+  int m;
+
+  for (m = 0; m < count; m++) {
+    ptrdiff_t o = (ptrdiff_t) sstride * m;
+
+    dst[2 * m] = (int16_t) ((a0[o] * wa0 + a1[o] * wa1
+            + (1 << (TAP_BITS - 1))) >> TAP_BITS);
+    dst[2 * m + 1] = (int16_t) ((b0[o] * wb0 + b1[o] * wb1
+            + (1 << (TAP_BITS - 1))) >> TAP_BITS);
+  }
+}
+
 /* The periodic samples [p0, p1) of a 2-tap table, phase by phase: no
  * table reads in the loops. */
 static void
 periodic (const int16_t * src, const FastTaps * h, int16_t * dst)
 {
   int P = h->period, D = h->pstride, ph;
+
+  if (P == 2 && (D == 1 || D == 2 || D == 3 || D == 6)) {
+    int i = h->p0, count = (h->p1 - h->p0) / 2;
+    const int32_t *x = h->index + 2 * i;
+    const int16_t *w = h->weight + 2 * i;
+
+    /* Constant strides: the common layouts (planar, NV12 chroma) at 2x
+     * up and 1.5x down. */
+    if (D == 1)
+      pairs (src + x[0], src + x[1], src + x[2], src + x[3], w, 1, dst + i,
+          count);
+    else if (D == 2)
+      pairs (src + x[0], src + x[1], src + x[2], src + x[3], w, 2, dst + i,
+          count);
+    else if (D == 3)
+      pairs (src + x[0], src + x[1], src + x[2], src + x[3], w, 3, dst + i,
+          count);
+    else
+      pairs (src + x[0], src + x[1], src + x[2], src + x[3], w, 6, dst + i,
+          count);
+    if ((h->p1 - h->p0) & 1)
+      two_taps (src, h, h->p1 - 1, h->p1, dst);
+    return;
+  }
 
   for (ph = 0; ph < P && h->p0 + ph < h->p1; ph++) {
     int i = h->p0 + ph;
@@ -693,22 +748,29 @@ horizontal (const int16_t * restrict src, const FastTaps * h, int n,
   }
 }
 
-static inline uint8_t
-clamp_code (int32_t acc)
+/* The high half of a 16 x 16-bit product (pmulhw, vqdmulh-like). */
+static inline int16_t
+mulhi (int16_t v, int16_t m)
 {
-  int32_t s = acc >> (COEF_BITS + VAL_BITS);
+  return (int16_t) ((v * m) >> 16);
+}
+
+static inline uint8_t
+clamp_code (int16_t sum)
+{
+  int16_t s = (int16_t) (sum >> SUM_BITS);
 
   return (uint8_t) (s < 0 ? 0 : (s > 255 ? 255 : s));
 }
 
 /* Colour matrix row @k over @n values into 8-bit codes: one loop of
- * 16 x 16-bit products per row. */
+ * 16-bit lanes per row. */
 static void
 matrix_row (const FastGroup * g, int k, int16_t * const value[], int n,
     uint8_t * restrict code)
 {
   const int *c = g->term[k];
-  const int32_t off = g->offset[k];
+  const int16_t off = g->offset[k];
   int i;
 
   if (g->n_terms[k] == 3) {
@@ -718,20 +780,22 @@ matrix_row (const FastGroup * g, int k, int16_t * const value[], int n,
         m1 = (int16_t) g->coef[k][c[1]], m2 = (int16_t) g->coef[k][c[2]];
 
     for (i = 0; i < n; i++)
-      code[i] = clamp_code (off + v0[i] * m0 + v1[i] * m1 + v2[i] * m2);
+      code[i] = clamp_code ((int16_t) (off + mulhi (v0[i], m0)
+              + mulhi (v1[i], m1) + mulhi (v2[i], m2)));
   } else if (g->n_terms[k] == 2) {
     const int16_t *restrict v0 = value[c[0]], *restrict v1 = value[c[1]];
     const int16_t m0 = (int16_t) g->coef[k][c[0]],
         m1 = (int16_t) g->coef[k][c[1]];
 
     for (i = 0; i < n; i++)
-      code[i] = clamp_code (off + v0[i] * m0 + v1[i] * m1);
+      code[i] = clamp_code ((int16_t) (off + mulhi (v0[i], m0)
+              + mulhi (v1[i], m1)));
   } else if (g->n_terms[k] == 1) {
     const int16_t *restrict v0 = value[c[0]];
     const int16_t m0 = (int16_t) g->coef[k][c[0]];
 
     for (i = 0; i < n; i++)
-      code[i] = clamp_code (off + v0[i] * m0);
+      code[i] = clamp_code ((int16_t) (off + mulhi (v0[i], m0)));
   } else {
     memset (code, clamp_code (off), (size_t) n);
   }
