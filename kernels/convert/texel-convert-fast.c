@@ -887,9 +887,17 @@ group_row (const TexelConvertPlan * plan, const FastGroup * g,
       if (g->planes & (1u << p))
         vertical (in, p, &g->v[p], j, g->span0[p], g->span1[p] - g->span0[p],
             vrow[p]);
-    for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
-      if (g->comps & (1u << c))
-        horizontal (vrow[plan->in.comp[c].plane], &g->h[c], n, value[c]);
+    for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+      const int16_t *src = vrow[plan->in.comp[c].plane];
+
+      if (!(g->comps & (1u << c)))
+        continue;
+      /* A contiguous 1:1 copy (planar luma at 1:1) is read in place. */
+      if (g->h[c].step == 1)
+        value[c] = (int16_t *) src + g->h[c].index[0];
+      else
+        horizontal (src, &g->h[c], n, value[c]);
+    }
   }
   for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
     if (!(g->out_comps & (1u << k)))
