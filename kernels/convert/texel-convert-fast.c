@@ -68,6 +68,10 @@ typedef struct
   FastTaps v[TEXEL_MAX_PLANES]; /* rows 0..height, per input plane */
   /* Bytes [span0, span1) of each input plane row that the columns read. */
   int span0[TEXEL_MAX_PLANES], span1[TEXEL_MAX_PLANES];
+  /* Two components interleaved byte by byte (NV12's UV): the vertical
+   * pass's row is split into @split samples of each, one after the other,
+   * so that the horizontal pass reads them contiguously; 0 otherwise. */
+  int split[TEXEL_MAX_PLANES];
   /* Output component k = sum of the high halves of coef[k] * value, plus
    * offset[k] (SUM_BITS fractional bits), for the components in @out_comps; the
    * non-zero terms of each row listed in term[k] (n_terms[k] of them). */
@@ -422,6 +426,26 @@ group_matrix (const TexelConvertPlan * plan, FastGroup * g)
   return 0;
 }
 
+/* Samples per component when input plane @p holds two components
+ * interleaved byte by byte (NV12, NV21 chroma), else 0. */
+static int
+split_width (const TexelConvertPlan * plan, int p)
+{
+  const TexelFormatDesc *d = &plan->in;
+  int c, n = 0, offsets = 0, width = 0;
+
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    if (d->comp[c].plane != p)
+      continue;
+    n++;
+    offsets |= 1 << d->comp[c].offset;
+    width = subsampled_size (plan->in_width, d->comp[c].x_shift);
+    if (d->comp[c].pixel_stride != 2)
+      return 0;
+  }
+  return n == 2 && offsets == 3 ? width : 0;
+}
+
 static int
 group_init (const TexelConvertPlan * plan, FastGroup * g, int x_shift,
     int y_shift)
@@ -457,8 +481,10 @@ group_init (const TexelConvertPlan * plan, FastGroup * g, int x_shift,
     if (!(g->comps & (1u << c)))
       continue;
     p = comp->plane;
-    if (build_taps (plan, c, 0, x_shift, g->i0, g->i1, comp->offset,
-            comp->pixel_stride, h) != 0)
+    g->split[p] = split_width (plan, p);
+    if (build_taps (plan, c, 0, x_shift, g->i0, g->i1, g->split[p]
+            ? comp->offset * g->split[p] : comp->offset,
+            g->split[p] ? 1 : comp->pixel_stride, h) != 0)
       return -1;
     for (i = 0; i < (g->i1 - g->i0) * h->n; i++) {
       if (h->index[i] < g->span0[p])
@@ -471,6 +497,13 @@ group_init (const TexelConvertPlan * plan, FastGroup * g, int x_shift,
             &g->v[p]) != 0)
       return -1;
     g->planes |= 1u << p;
+  }
+  /* A split row is filled whole. */
+  for (p = 0; p < TEXEL_MAX_PLANES; p++) {
+    if (g->split[p]) {
+      g->span0[p] = 0;
+      g->span1[p] = 2 * g->split[p];
+    }
   }
   /* Column offsets relative to the span the vertical pass fills. */
   for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
@@ -543,7 +576,8 @@ texel_convert_fast_new (const TexelConvertPlan * plan)
 
     for (p = 0; p < TEXEL_MAX_PLANES; p++)
       if (gr->planes & (1u << p))
-        need += sizeof (int16_t) * (size_t) (gr->span1[p] - gr->span0[p]);
+        need += 2 * sizeof (int16_t) * (size_t) (gr->span1[p]
+            - gr->span0[p]);
     need += (sizeof (int16_t) + 1) * (TEXEL_MAX_COMPONENTS + 1)
         * (size_t) gr->width + 64;
     if (need > bytes)
@@ -573,7 +607,9 @@ vertical (const TexelImage * in, int p, const FastTaps * v, int j, int x0,
   if (v->n == 2) {
     const uint8_t *restrict r1 = in->data[p]
         + (size_t) rows[1] * in->stride[p] + x0;
-    int w0 = w[0], w1 = w[1];
+    /* 16-bit weights: widening 16 x 16-bit products (a 32-bit multiply
+     * is missing from SSE2). */
+    const int16_t w0 = w[0], w1 = w[1];
 
     for (x = 0; x < n; x++)
       dst[x] = (int16_t) ((r0[x] * w0 + r1[x] * w1
@@ -591,7 +627,7 @@ vertical (const TexelImage * in, int p, const FastTaps * v, int j, int x0,
       for (t = 0; t < v->n; t++) {
         const uint8_t *restrict r = in->data[p]
             + (size_t) rows[t] * in->stride[p] + x0 + x1;
-        int wt = w[t];
+        const int16_t wt = w[t];
 
         for (x = 0; x < len; x++)
           acc[x] += r[x] * wt;
@@ -599,6 +635,19 @@ vertical (const TexelImage * in, int p, const FastTaps * v, int j, int x0,
       for (x = 0; x < len; x++)
         dst[x1 + x] = (int16_t) (acc[x] >> (TAP_BITS - VAL_BITS));
     }
+  }
+}
+
+/* @n pairs of @src to @n firsts then @n seconds at @dst. */
+static void
+deinterleave (const int16_t * restrict src, int n, int16_t * restrict dst)
+{
+  int16_t *restrict second = dst + n;
+  int x;
+
+  for (x = 0; x < n; x++) {
+    dst[x] = src[2 * x];
+    second[x] = src[2 * x + 1];
   }
 }
 
@@ -620,8 +669,8 @@ two_taps (const int16_t * restrict src, const FastTaps * h, int i0, int i1,
  * reading @sstride further on, same weights. Inlined with constant
  * strides below, so that the compiler vectorises the common ones. */
 static inline void
-phase (const int16_t * restrict s0, const int16_t * restrict s1, int w0,
-    int w1, int sstride, int16_t * restrict dst, int dstride, int count)
+phase (const int16_t * restrict s0, const int16_t * restrict s1, int16_t w0,
+    int16_t w1, int sstride, int16_t * restrict dst, int dstride, int count)
 {
   int m;
 
@@ -638,7 +687,7 @@ pairs (const int16_t * restrict a0, const int16_t * restrict a1,
     const int16_t * restrict b0, const int16_t * restrict b1,
     const int16_t * w, int sstride, int16_t * restrict dst, int count)
 {
-  const int wa0 = w[0], wa1 = w[1], wb0 = w[2], wb1 = w[3];
+  const int16_t wa0 = w[0], wa1 = w[1], wb0 = w[2], wb1 = w[3];
   int m;
 
   for (m = 0; m < count; m++) {
@@ -687,7 +736,7 @@ periodic (const int16_t * src, const FastTaps * h, int16_t * dst)
     int count = (h->p1 - i + P - 1) / P;
     const int16_t *s0 = src + h->index[2 * i];
     const int16_t *s1 = src + h->index[2 * i + 1];
-    int w0 = h->weight[2 * i], w1 = h->weight[2 * i + 1];
+    int16_t w0 = h->weight[2 * i], w1 = h->weight[2 * i + 1];
 
     if (P == 1 && D == 1)
       phase (s0, s1, w0, w1, 1, dst + i, 1, count);
@@ -869,7 +918,7 @@ group_row (const TexelConvertPlan * plan, const FastGroup * g,
   for (p = 0; p < TEXEL_MAX_PLANES; p++) {
     if (g->planes & (1u << p)) {
       vrow[p] = (int16_t *) scratch;
-      scratch += sizeof (int16_t) * (size_t) (g->span1[p] - g->span0[p]);
+      scratch += 2 * sizeof (int16_t) * (size_t) (g->span1[p] - g->span0[p]);
     }
   }
   scratch = (uint8_t *) (((uintptr_t) scratch + 15) & ~(uintptr_t) 15);
@@ -883,10 +932,19 @@ group_row (const TexelConvertPlan * plan, const FastGroup * g,
   }
 
   if (inside && n > 0) {
-    for (p = 0; p < TEXEL_MAX_PLANES; p++)
-      if (g->planes & (1u << p))
-        vertical (in, p, &g->v[p], j, g->span0[p], g->span1[p] - g->span0[p],
-            vrow[p]);
+    for (p = 0; p < TEXEL_MAX_PLANES; p++) {
+      int len = g->span1[p] - g->span0[p];
+
+      if (!(g->planes & (1u << p)))
+        continue;
+      if (g->split[p]) {
+        /* Filtered interleaved into the second half, then split. */
+        vertical (in, p, &g->v[p], j, 0, len, vrow[p] + len);
+        deinterleave (vrow[p] + len, g->split[p], vrow[p]);
+      } else {
+        vertical (in, p, &g->v[p], j, g->span0[p], len, vrow[p]);
+      }
+    }
     for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
       const int16_t *src = vrow[plan->in.comp[c].plane];
 
