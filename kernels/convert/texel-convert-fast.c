@@ -14,9 +14,11 @@
  * is contiguous (vertical pass, matrix, planar stores).
  *
  * Fixed point: tap weights sum to 1 << TAP_BITS; the filtered values keep
- * VAL_BITS bits below the 8-bit code; the matrix coefficients have
- * COEF_BITS fractional bits. Each output is then within one code of the
- * reference (tests/unit/test-convert-fast.c checks it).
+ * VAL_BITS bits below the 8-bit code, in 16 bits; the matrix coefficients
+ * have COEF_BITS fractional bits and the matrix sums the high halves of
+ * 16 x 16-bit products in 16-bit lanes. Each output is within one code of
+ * the reference (tests/unit/test-convert-fast.c checks it; the error
+ * budget is in docs/accuracy.md).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
