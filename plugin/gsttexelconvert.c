@@ -20,6 +20,13 @@
  * fields of interlaced video, whose caps do not negotiate (deinterlace
  * first).
  *
+ * On the CPU, 8-bit formats with the identity, 180 and the flips go
+ * through a fixed-point path whose filter taps and matrix are worked out
+ * once per caps (within 1 code of the double-precision reference); the
+ * reference converts the rest (P010, raw Bayer input, the 90-degree
+ * rotations and transpositions), and all of it with GST_TEXEL_CPU=reference
+ * in the environment.
+ *
  * On an integrated GPU (Jetson) frames stay in pinned, mapped memory and
  * are never copied (memory-mode=zero-copy); on a discrete GPU they are
  * copied in bands that overlap with the kernel (memory-mode=staged).

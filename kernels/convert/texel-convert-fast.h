@@ -24,14 +24,14 @@ TEXEL_BEGIN_DECLS
 /* The per-plan tables (taps, fixed-point matrix) of @plan, or NULL when
  * the fast path does not cover it (or out of memory). Built once when the
  * plan is; kept in plan->fast, freed with texel_convert_fast_free. */
-TexelConvertFast *texel_convert_fast_new (const TexelConvertPlan * plan);
-void texel_convert_fast_free (TexelConvertFast * fast);
+TexelConvertFast *texel_convert_fast_new (const TexelConvertPlan *plan);
+void texel_convert_fast_free (TexelConvertFast *fast);
 
 /* texel_convert_cpu's contract: output rows [row0, row1). Runs the
  * reference when plan->fast is NULL. Safe to call from several threads
  * on one plan (scratch is per call). */
-void texel_convert_fast (const TexelConvertPlan * plan, const TexelImage * in,
-    TexelImage * out, int row0, int row1);
+void texel_convert_fast (const TexelConvertPlan *plan, const TexelImage *in,
+                         TexelImage *out, int row0, int row1);
 
 TEXEL_END_DECLS
 #endif /* TEXEL_CONVERT_FAST_H */
