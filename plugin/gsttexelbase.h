@@ -78,6 +78,11 @@ typedef struct
   GstTexelKernelRows input_rows;
 } GstTexelKernelDesc;
 
+/* FALSE when GST_TEXEL_CPU=reference (read once): elements then leave
+ * their fast CPU path out and run the double-precision reference, for
+ * comparison. */
+gboolean gst_texel_cpu_fast_enabled (void);
+
 /* The description's functions, each declared with its own plan type (the
  * plan pointer is passed on as it is); the CUDA entry point is left out
  * of CPU-only builds, which do not have it. */

@@ -7,6 +7,7 @@
 
 #include "gsttexelconvert.h"
 #include "texel-cuda.h"
+#include "texel-convert-fast.h"
 
 G_BEGIN_DECLS
 

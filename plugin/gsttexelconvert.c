@@ -20,6 +20,13 @@
  * fields of interlaced video, whose caps do not negotiate (deinterlace
  * first).
  *
+ * On the CPU, 8-bit formats with the identity, 180 and the flips go
+ * through a fixed-point path whose filter taps and matrix are worked out
+ * once per caps (within 1 code of the double-precision reference); the
+ * reference converts the rest (P010, raw Bayer input, the 90-degree
+ * rotations and transpositions), and all of it with GST_TEXEL_CPU=reference
+ * in the environment.
+ *
  * On an integrated GPU (Jetson) frames stay in pinned, mapped memory and
  * are never copied (memory-mode=zero-copy); on a discrete GPU they are
  * copied in bands that overlap with the kernel (memory-mode=staged).
@@ -405,6 +412,9 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
     cfg.method = gst_texel_convert_has_subsampling (in) ?
         TEXEL_METHOD_BILINEAR : TEXEL_METHOD_NEAREST;
 
+  /* The fast path's tables belong to the plan being replaced. */
+  texel_convert_fast_free ((TexelConvertFast *) self->plan.fast);
+  self->plan.fast = NULL;
   if (texel_convert_plan_init (&self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out)),
@@ -417,6 +427,8 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
         (NULL));
     return FALSE;
   }
+  if (gst_texel_cpu_fast_enabled ())
+    self->plan.fast = texel_convert_fast_new (&self->plan);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
       cfg.bayer == NULL && gst_video_info_is_equal (in, out) && crop[0] == 0
       && crop[1] == 0 && crop[2] == 0 && crop[3] == 0 && dir == GST_VIDEO_ORIENTATION_IDENTITY);
@@ -450,7 +462,8 @@ gst_texel_convert_input_rows (const TexelConvertPlan * plan, int row0,
 
 static const GstTexelKernelDesc gst_texel_convert_kernel = {
   .plan_offset = G_STRUCT_OFFSET (GstTexelConvert, plan),
-  .cpu = GST_TEXEL_KERNEL_CPU (texel_convert_cpu),
+  /* The reference where the plan has no fast tables. */
+  .cpu = GST_TEXEL_KERNEL_CPU (texel_convert_fast),
   .cuda = GST_TEXEL_KERNEL_CUDA (texel_cuda_convert),
   .input_rows = GST_TEXEL_KERNEL_ROWS (gst_texel_convert_input_rows),
 };
@@ -580,6 +593,15 @@ gst_texel_convert_install_crop (GObjectClass * gobject_class, guint prop,
 }
 
 static void
+gst_texel_convert_finalize (GObject * object)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (object);
+
+  texel_convert_fast_free ((TexelConvertFast *) self->plan.fast);
+  G_OBJECT_CLASS (gst_texel_convert_parent_class)->finalize (object);
+}
+
+static void
 gst_texel_convert_class_init (GstTexelConvertClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -591,6 +613,7 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
 
   gobject_class->set_property = gst_texel_convert_set_property;
   gobject_class->get_property = gst_texel_convert_get_property;
+  gobject_class->finalize = gst_texel_convert_finalize;
 
   g_object_class_install_property (gobject_class, PROP_METHOD,
       g_param_spec_enum ("method", "Method", "Sampling method for scaling "

@@ -11,6 +11,19 @@
 
 #define GST_CAT_DEFAULT gst_texel_base_debug
 
+gboolean
+gst_texel_cpu_fast_enabled (void)
+{
+  static gsize once = 0;
+  static gboolean fast;
+
+  if (g_once_init_enter (&once)) {
+    fast = g_strcmp0 (g_getenv ("GST_TEXEL_CPU"), "reference") != 0;
+    g_once_init_leave (&once, 1);
+  }
+  return fast;
+}
+
 /* CPU path: one band of output rows, run by a worker. */
 typedef struct
 {

@@ -195,3 +195,20 @@ texel_image_layout (TexelImage * img, TexelFormat format, int width,
   }
   return size;
 }
+
+int
+texel_format_padding_offset (const TexelFormatDesc * desc)
+{
+  unsigned used = 0;
+  int c, o;
+
+  if (desc->is_yuv || desc->n_planes != 1)
+    return -1;
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    if (desc->comp[c].plane == 0)
+      used |= 1u << desc->comp[c].offset;
+  for (o = 0; o < desc->comp[0].pixel_stride; o++)
+    if (!(used & (1u << o)))
+      return o;
+  return -1;
+}

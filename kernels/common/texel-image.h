@@ -88,6 +88,10 @@ typedef struct
 const TexelFormatDesc *texel_format_desc (TexelFormat format);
 TexelFormat texel_format_from_name (const char *name);
 
+/* Byte offset of the unused byte in each pixel of RGBx-like formats, or
+ * -1 when every byte carries a component. */
+int texel_format_padding_offset (const TexelFormatDesc * desc);
+
 /* Width and height of @plane for an image of @width x @height (rounded up
  * for subsampled planes, as GStreamer does). */
 int texel_plane_width (TexelFormat format, int plane, int width);

@@ -285,25 +285,6 @@ convert_source (const void *data, const TexelSamplePos * pos,
   return 1;
 }
 
-/* Byte offset of the unused byte in each pixel of RGBx-like formats, or
- * -1 when every byte carries a component. */
-static int
-padding_offset (const TexelFormatDesc * desc)
-{
-  unsigned used = 0;
-  int c, o;
-
-  if (desc->is_yuv || desc->n_planes != 1)
-    return -1;
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
-    if (desc->comp[c].plane == 0)
-      used |= 1u << desc->comp[c].offset;
-  for (o = 0; o < desc->comp[0].pixel_stride; o++)
-    if (!(used & (1u << o)))
-      return o;
-  return -1;
-}
-
 /* Resamples the output components subsampled by (@x_shift, @y_shift):
  * those share their sample positions, so each position is computed once. */
 static void
@@ -316,7 +297,8 @@ resample_group (const TexelConvertPlan * plan, TexelSourceFunc source,
   int height = subsampled_size (plan->out_height, y_shift);
   int j0 = row0 >> y_shift;
   int j1 = (row1 + (1 << y_shift) - 1) >> y_shift;
-  int pad = x_shift == 0 && y_shift == 0 ? padding_offset (desc) : -1;
+  int pad = x_shift == 0 && y_shift == 0 ?
+      texel_format_padding_offset (desc) : -1;
   int i, j, k;
 
   if (j1 > height)

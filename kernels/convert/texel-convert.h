@@ -73,6 +73,9 @@ typedef struct
   const TexelBayerConfig *bayer;
 } TexelConvertConfig;
 
+/* The fast CPU path's per-plan tables (texel-convert-fast.h). */
+typedef struct _TexelConvertFast TexelConvertFast;
+
 /* Everything a kernel needs, derived once from a config when caps or
  * properties change, never per frame. Plain data: passed by value to CUDA
  * kernels. */
@@ -121,6 +124,10 @@ typedef struct
   int rows_monotonic;
   /* Raw Bayer input: how to develop it (pattern NONE otherwise). */
   TexelBayerPlan bayer;
+  /* Host tables of the fast CPU path, or NULL (the reference then runs):
+   * set by the plan's owner after texel_convert_plan_init, which leaves
+   * it NULL; the kernels never read it. */
+  const TexelConvertFast *fast;
 } TexelConvertPlan;
 
 /* Fills @plan. Returns 0, or -1 with a static message in @error when the

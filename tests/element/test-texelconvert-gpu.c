@@ -4,7 +4,8 @@
  * printed, TEXEL_TEST_SEED=n repeats a run) go through
  *   texelconvert backend=cuda memory-mode=zero-copy
  *   texelconvert backend=cuda memory-mode=staged
- *   texelconvert backend=cpu
+ *   texelconvert backend=cpu (the double-precision reference:
+ *     GST_TEXEL_CPU=reference is set in main)
  * and the CUDA outputs must stay within a bound of the CPU output:
  *
  *  - nearest: <= 1 code. Both paths read the same input sample; only the
@@ -1241,6 +1242,10 @@ main (int argc, char **argv)
   /* Objects left alive after a fault show up in the leaks tracer. */
   if (!g_getenv ("GST_TRACERS"))
     g_setenv ("GST_TRACERS", "leaks", TRUE);
+  /* backend=cpu is the double-precision reference here, which the bounds
+   * at the top of the file are against (the fast CPU path is itself
+   * within 1 code of it: tests/unit/test-convert-fast.c). */
+  g_setenv ("GST_TEXEL_CPU", "reference", TRUE);
   gst_check_init (&argc, &argv);
 
   n = probe_gpus ();

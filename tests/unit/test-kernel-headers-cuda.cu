@@ -20,6 +20,7 @@
 #include "texel-bayer.h"
 #include "texel-calib.h"
 #include "texel-convert.h"
+#include "texel-convert-fast.h"
 #include "texel-cube.h"
 #include "texel-cuda.h"
 #include "texel-fault.h"

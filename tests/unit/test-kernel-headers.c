@@ -20,6 +20,7 @@
 #include "texel-bayer.h"
 #include "texel-calib.h"
 #include "texel-convert.h"
+#include "texel-convert-fast.h"
 #include "texel-cube.h"
 #include "texel-cuda.h"
 #include "texel-fault.h"
@@ -34,7 +35,7 @@
  * kernels/ must be one of them (test_every_header). */
 static const char *const included[] = {
   "texel-adjust.h",       "texel-bayer.h",      "texel-calib.h",
-  "texel-convert.h",
+  "texel-convert.h",      "texel-convert-fast.h",
   "texel-cube.h",         "texel-cuda.h",       "texel-fault.h",
   "texel-filter.h",       "texel-image.h",      "texel-kernel.h",
   "texel-resample-cpu.h", "texel-sample-map.h", "texel-warp.h",

@@ -212,22 +212,31 @@ test_plan (TexelConvertPlan * plan, const TexelConvertConfig * config,
 }
 
 static void
-convert_bands (const TexelConvertPlan * plan, const TestImage * in,
-    TestImage * out, const int *cuts, int n_cuts)
+convert_bands (TestConvertFunc convert, const TexelConvertPlan * plan,
+    const TestImage * in, TestImage * out, const int *cuts, int n_cuts)
 {
   int row0 = 0;
   int i;
 
   for (i = 0; i < n_cuts; i++) {
-    texel_convert_cpu (plan, &in->img, &out->img, row0, cuts[i]);
+    convert (plan, &in->img, &out->img, row0, cuts[i]);
     row0 = cuts[i];
   }
-  texel_convert_cpu (plan, &in->img, &out->img, row0, out->img.height);
+  convert (plan, &in->img, &out->img, row0, out->img.height);
 }
 
 TestImage *
 test_convert_bands (const TexelConvertPlan * plan, const TestImage * in,
     int stride_align, const int *cuts, int n_cuts)
+{
+  return test_convert_bands_with (texel_convert_cpu, plan, in, stride_align,
+      cuts, n_cuts);
+}
+
+TestImage *
+test_convert_bands_with (TestConvertFunc convert,
+    const TexelConvertPlan * plan, const TestImage * in, int stride_align,
+    const int *cuts, int n_cuts)
 {
   TestImage *a = test_image_new (plan->out.format, plan->out_width,
       plan->out_height, stride_align);
@@ -238,8 +247,8 @@ test_convert_bands (const TexelConvertPlan * plan, const TestImage * in,
 
   memset (a->mem, 0xab, a->size);
   memset (b->mem, 0x54, b->size);
-  convert_bands (plan, in, a, cuts, n_cuts);
-  convert_bands (plan, in, b, cuts, n_cuts);
+  convert_bands (convert, plan, in, a, cuts, n_cuts);
+  convert_bands (convert, plan, in, b, cuts, n_cuts);
 
   for (i = 0; i < a->size; i++) {
     if (mask[i]) {

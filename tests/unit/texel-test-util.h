@@ -65,6 +65,13 @@ void test_plan (TexelConvertPlan * plan, const TexelConvertConfig * config,
 TestImage *test_convert_bands (const TexelConvertPlan * plan,
     const TestImage * in, int stride_align, const int *cuts, int n_cuts);
 TestImage *test_convert (const TexelConvertPlan * plan, const TestImage * in);
+/* The same with another converter of texel_convert_cpu's contract (the
+ * fast path). */
+typedef void (*TestConvertFunc) (const TexelConvertPlan * plan,
+    const TexelImage * in, TexelImage * out, int row0, int row1);
+TestImage *test_convert_bands_with (TestConvertFunc convert,
+    const TexelConvertPlan * plan, const TestImage * in, int stride_align,
+    const int *cuts, int n_cuts);
 
 /* Convenience: plan from @config and convert @in to @out_format. */
 TestImage *test_convert_config (const TexelConvertConfig * config,
