@@ -53,7 +53,7 @@ gst_texel_backend_get_type (void)
         "auto"},
     {GST_TEXEL_BACKEND_CUDA, "CUDA only: an error without a usable GPU",
         "cuda"},
-    {GST_TEXEL_BACKEND_CPU, "CPU reference implementation", "cpu"},
+    {GST_TEXEL_BACKEND_CPU, "CPU: the fast path where it covers the settings, else the reference", "cpu"},
     {0, NULL, NULL}
   };
 
