@@ -328,6 +328,9 @@ gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
         (NULL));
     return FALSE;
   }
+  texel_adjust_fast_init (self->fast, &self->plan);
+  if (!gst_texel_cpu_reference ())
+    self->plan.fast = self->fast;
   if (!gst_texel_adjust_prepare_cuda (self))
     return FALSE;
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
@@ -362,7 +365,7 @@ gst_texel_adjust_input_rows (const TexelAdjustPlan * plan, int row0, int row1,
 
 static const GstTexelKernelDesc gst_texel_adjust_kernel = {
   .plan_offset = G_STRUCT_OFFSET (GstTexelAdjust, plan),
-  .cpu = GST_TEXEL_KERNEL_CPU (texel_adjust_cpu),
+  .cpu = GST_TEXEL_KERNEL_CPU (texel_adjust_fast),
   .cuda = GST_TEXEL_KERNEL_CUDA (texel_cuda_adjust),
   .input_rows = GST_TEXEL_KERNEL_ROWS (gst_texel_adjust_input_rows),
 };
@@ -505,6 +508,7 @@ gst_texel_adjust_finalize (GObject * object)
 
   texel_cube_free (self->cube);
   g_free (self->lut_file);
+  g_free (self->fast);
   G_OBJECT_CLASS (gst_texel_adjust_parent_class)->finalize (object);
 }
 
@@ -606,6 +610,7 @@ static void
 gst_texel_adjust_init (GstTexelAdjust * self)
 {
   texel_adjust_config_init (&self->settings);
+  self->fast = g_new0 (TexelAdjustFast, 1);
   /* Neutral until a property says otherwise. */
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), TRUE);
 }

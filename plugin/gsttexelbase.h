@@ -89,6 +89,10 @@ typedef struct
 #endif
 #define GST_TEXEL_KERNEL_ROWS(f) ((GstTexelKernelRows) (f))
 
+/* Whether GST_TEXEL_CPU=reference asks the CPU path to run the kernels'
+ * double-precision reference instead of the fast path (read once). */
+gboolean gst_texel_cpu_reference (void);
+
 /* On the GPU path prepare, the kernels and close_cuda run with the
  * element's CUDA context current: the pipeline's GstCudaContext where
  * there is one (see gst_texel_cuda_context_enter), else the device's

@@ -100,3 +100,14 @@ gst_texel_base_cpu_stop (GstTexelBase * self)
     priv->cpu_pool = NULL;
   }
 }
+
+gboolean
+gst_texel_cpu_reference (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once))
+    g_once_init_leave (&once, 1 + !g_strcmp0 (g_getenv ("GST_TEXEL_CPU"),
+            "reference"));
+  return once == 2;
+}
