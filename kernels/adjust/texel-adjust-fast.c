@@ -250,54 +250,94 @@ yuv_rows (const TexelAdjustPlan *plan, const TexelImage *in, TexelImage *out,
     }
 }
 
-static int
+/* RGB rows go in chunks of pixels held as planes of ints, so that the
+ * matrices run as loops the compiler vectorises and only the table
+ * look-ups stay scalar. */
+#define CHUNK 256
+
+static inline int
 clamp255 (int v)
 {
   return v < 0 ? 0 : (v > 255 ? 255 : v);
 }
 
-/* The elements' fixed-point Y'CbCr -> R'G'B' (texel-adjust.h). */
+/* The elements' fixed-point R'G'B' -> Y'CbCr (texel-adjust.h), Y' clamped
+ * (both elements clamp their table index), chroma too where @clamp. */
 static void
-to_rgb (int y, int u, int v, int rgb[3])
+to_ycc (int n, const int *restrict r, const int *restrict g,
+        const int *restrict b, int *restrict y, int *restrict u,
+        int *restrict v, int clamp)
 {
-  rgb[0] = clamp255 ((298 * y + 409 * v - 57068) >> 8);
-  rgb[1] = clamp255 ((298 * y - 100 * u - 208 * v + 34707) >> 8);
-  rgb[2] = clamp255 ((298 * y + 516 * u - 70870) >> 8);
+  int i;
+
+  for (i = 0; i < n; i++)
+    {
+      y[i] = clamp255 ((66 * r[i] + 129 * g[i] + 25 * b[i] + 4096) >> 8);
+      u[i] = (-38 * r[i] - 74 * g[i] + 112 * b[i] + 32768) >> 8;
+      v[i] = (112 * r[i] - 94 * g[i] - 18 * b[i] + 32768) >> 8;
+    }
+  if (clamp)
+    for (i = 0; i < n; i++)
+      {
+        u[i] = clamp255 (u[i]);
+        v[i] = clamp255 (v[i]);
+      }
 }
 
-/* `gamma ! videobalance` on 8-bit R'G'B' @rgb, in place: each active
- * element's round trip through its fixed-point matrices. */
+/* ... and back, clamped. */
 static void
-gst_rgb (const TexelAdjustFast *f, int rgb[3])
+to_rgb (int n, const int *restrict y, const int *restrict u,
+        const int *restrict v, int *restrict r, int *restrict g,
+        int *restrict b)
 {
-  int r = rgb[0], g = rgb[1], b = rgb[2];
+  int i;
+
+  for (i = 0; i < n; i++)
+    {
+      r[i] = clamp255 ((298 * y[i] + 409 * v[i] - 57068) >> 8);
+      g[i] = clamp255 ((298 * y[i] - 100 * u[i] - 208 * v[i] + 34707) >> 8);
+      b[i] = clamp255 ((298 * y[i] + 516 * u[i] - 70870) >> 8);
+    }
+}
+
+/* `gamma ! videobalance` on @n pixels of 8-bit R'G'B' planes @c, in
+ * place: each active element's round trip through its matrices. */
+static void
+gst_rgb (const TexelAdjustFast *f, int n, int c[3][CHUNK])
+{
+  int y[CHUNK], u[CHUNK], v[CHUNK], i;
 
   if (f->gamma_on)
     {
-      int y = clamp255 ((66 * r + 129 * g + 25 * b + 4096) >> 8);
-
-      to_rgb (f->gamma[y], (-38 * r - 74 * g + 112 * b + 32768) >> 8,
-              (112 * r - 94 * g - 18 * b + 32768) >> 8, rgb);
-      r = rgb[0];
-      g = rgb[1];
-      b = rgb[2];
+      to_ycc (n, c[0], c[1], c[2], y, u, v, 0);
+      for (i = 0; i < n; i++)
+        y[i] = f->gamma[y[i]];
+      to_rgb (n, y, u, v, c[0], c[1], c[2]);
     }
   if (f->balance_on)
     {
-      int y = clamp255 ((66 * r + 129 * g + 25 * b + 4096) >> 8);
-      int u = clamp255 ((-38 * r - 74 * g + 112 * b + 32768) >> 8);
-      int v = clamp255 ((112 * r - 94 * g - 18 * b + 32768) >> 8);
-
+      to_ycc (n, c[0], c[1], c[2], y, u, v, 1);
+      for (i = 0; i < n; i++)
+        y[i] = f->balance[y[i]];
       if (f->chroma_pair)
         {
-          unsigned p = f->pair[u << 8 | v];
+          for (i = 0; i < n; i++)
+            {
+              unsigned p = f->pair[u[i] << 8 | v[i]];
 
-          to_rgb (f->balance[y], (int)(p & 0xff), (int)(p >> 8), rgb);
+              u[i] = (int)(p & 0xff);
+              v[i] = (int)(p >> 8);
+            }
         }
       else
         {
-          to_rgb (f->balance[y], f->cb[u], f->cr[v], rgb);
+          for (i = 0; i < n; i++)
+            {
+              u[i] = f->cb[u[i]];
+              v[i] = f->cr[v[i]];
+            }
         }
+      to_rgb (n, y, u, v, c[0], c[1], c[2]);
     }
 }
 
@@ -312,25 +352,39 @@ rgb_row (const TexelAdjustPlan *plan, const TexelImage *in, TexelImage *out,
   const TexelAdjustFast *f = plan->fast;
   const uint8_t *s = in->data[0] + (size_t)y * in->stride[0];
   uint8_t *d = out->data[0] + (size_t)y * out->stride[0];
-  int ps = fmt->comp[0].pixel_stride, gst = f->gamma_on || f->balance_on;
-  int o[3] = { fmt->comp[0].offset, fmt->comp[1].offset, fmt->comp[2].offset };
-  int oa = fmt->comp[3].plane >= 0 ? fmt->comp[3].offset : -1;
-  int x, c;
+  const int ps = fmt->comp[0].pixel_stride, width = kp->width;
+  const int gst = f->gamma_on || f->balance_on, pad = kp->pad_offset;
+  const int oa = fmt->comp[3].plane >= 0 ? fmt->comp[3].offset : -1;
+  int c[3][CHUNK], x0, i, k;
 
-  for (x = 0; x < kp->width; x++, s += ps, d += ps)
+  for (x0 = 0; x0 < width; x0 += CHUNK)
     {
-      int rgb[3];
+      int n = width - x0 < CHUNK ? width - x0 : CHUNK;
+      const uint8_t *sp = s + (size_t)x0 * ps;
+      uint8_t *dp = d + (size_t)x0 * ps;
 
-      for (c = 0; c < 3; c++)
-        rgb[c] = f->curve[c][s[o[c]]];
+      for (k = 0; k < 3; k++)
+        {
+          const uint8_t *curve = f->curve[k], *sk = sp + fmt->comp[k].offset;
+
+          for (i = 0; i < n; i++)
+            c[k][i] = curve[sk[i * ps]];
+        }
       if (gst)
-        gst_rgb (f, rgb);
-      for (c = 0; c < 3; c++)
-        d[o[c]] = (uint8_t)rgb[c];
+        gst_rgb (f, n, c);
+      for (k = 0; k < 3; k++)
+        {
+          uint8_t *dk = dp + fmt->comp[k].offset;
+
+          for (i = 0; i < n; i++)
+            dk[i * ps] = (uint8_t)c[k][i];
+        }
       if (oa >= 0)
-        d[oa] = s[oa];
-      if (kp->pad_offset >= 0)
-        d[kp->pad_offset] = 0xff;
+        for (i = 0; i < n; i++)
+          dp[i * ps + oa] = sp[i * ps + oa];
+      if (pad >= 0)
+        for (i = 0; i < n; i++)
+          dp[i * ps + pad] = 0xff;
     }
 }
 
