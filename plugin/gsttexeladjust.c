@@ -71,6 +71,16 @@
  * LUT (the error budget is in texel-adjust.cu and docs/accuracy.md:
  * within one code).
  *
+ * On the CPU, the settings are folded into integer tables once per change
+ * (texel-adjust-fast.h), each entry the double-precision reference's own
+ * code, so the CPU path gives the reference's codes exactly, at the speed
+ * of table look-ups: Y'CbCr frames without the linear-light settings and
+ * without a LUT, GRAY8 and 8-bit RGB frames without a vignette (RGB: and
+ * without a LUT). Other settings (the linear stage on Y'CbCr, a
+ * vignette, a LUT on colour frames) run the reference itself, slower.
+ * GST_TEXEL_CPU=reference in the environment makes every frame run the
+ * reference, for comparison.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc ! texeladjust gamma=1.5 saturation=1.3 ! \
