@@ -8,6 +8,7 @@
 
 #include "gsttexeladjust.h"
 #include "texel-adjust.h"
+#include "texel-adjust-fast.h"
 #include "texel-cube.h"
 
 G_BEGIN_DECLS
@@ -25,6 +26,10 @@ struct _GstTexelAdjust
 
   /* streaming thread (and READY -> PAUSED, when it is not running) */
   TexelAdjustPlan plan;
+  /* The fast CPU path's tables for plan (plan.fast points at them unless
+   * GST_TEXEL_CPU=reference), rebuilt with it in prepare; on the heap
+   * (140 KB: more than an instance may hold), for the element's life. */
+  TexelAdjustFast *fast;
   TexelCube *cube; /* lut_file's table */
   gboolean warned_transfer;
   /* GPU path: the cube on the GPU (NULL in CPU-only builds), which

@@ -71,6 +71,16 @@
  * LUT (the error budget is in texel-adjust.cu and docs/accuracy.md:
  * within one code).
  *
+ * On the CPU, the settings are folded into integer tables once per change
+ * (texel-adjust-fast.h), each entry the double-precision reference's own
+ * code, so the CPU path gives the reference's codes exactly, at the speed
+ * of table look-ups: Y'CbCr frames without the linear-light settings and
+ * without a LUT, GRAY8 and 8-bit RGB frames without a vignette (RGB: and
+ * without a LUT). Other settings (the linear stage on Y'CbCr, a
+ * vignette, a LUT on colour frames) run the reference itself, slower.
+ * GST_TEXEL_CPU=reference in the environment makes every frame run the
+ * reference, for comparison.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc ! texeladjust gamma=1.5 saturation=1.3 ! \
@@ -323,6 +333,9 @@ gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
         (NULL));
     return FALSE;
   }
+  texel_adjust_fast_init (self->fast, &self->plan);
+  if (!gst_texel_cpu_reference ())
+    self->plan.fast = self->fast;
   if (!gst_texel_adjust_prepare_cuda (self))
     return FALSE;
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
@@ -357,7 +370,7 @@ gst_texel_adjust_input_rows (const TexelAdjustPlan * plan, int row0, int row1,
 
 static const GstTexelKernelDesc gst_texel_adjust_kernel = {
   .plan_offset = G_STRUCT_OFFSET (GstTexelAdjust, plan),
-  .cpu = GST_TEXEL_KERNEL_CPU (texel_adjust_cpu),
+  .cpu = GST_TEXEL_KERNEL_CPU (texel_adjust_fast),
   .cuda = GST_TEXEL_KERNEL_CUDA (texel_cuda_adjust),
   .input_rows = GST_TEXEL_KERNEL_ROWS (gst_texel_adjust_input_rows),
 };
@@ -500,6 +513,7 @@ gst_texel_adjust_finalize (GObject * object)
 
   texel_cube_free (self->cube);
   g_free (self->lut_file);
+  g_free (self->fast);
   G_OBJECT_CLASS (gst_texel_adjust_parent_class)->finalize (object);
 }
 
@@ -601,6 +615,7 @@ static void
 gst_texel_adjust_init (GstTexelAdjust * self)
 {
   texel_adjust_config_init (&self->settings);
+  self->fast = g_new0 (TexelAdjustFast, 1);
   /* Neutral until a property says otherwise. */
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), TRUE);
 }

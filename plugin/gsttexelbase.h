@@ -78,11 +78,6 @@ typedef struct
   GstTexelKernelRows input_rows;
 } GstTexelKernelDesc;
 
-/* FALSE when GST_TEXEL_CPU=reference (read once): elements then leave
- * their fast CPU path out and run the double-precision reference, for
- * comparison. */
-gboolean gst_texel_cpu_fast_enabled (void);
-
 /* The description's functions, each declared with its own plan type (the
  * plan pointer is passed on as it is); the CUDA entry point is left out
  * of CPU-only builds, which do not have it. */
@@ -93,6 +88,10 @@ gboolean gst_texel_cpu_fast_enabled (void);
 #define GST_TEXEL_KERNEL_CUDA(f) NULL
 #endif
 #define GST_TEXEL_KERNEL_ROWS(f) ((GstTexelKernelRows) (f))
+
+/* Whether GST_TEXEL_CPU=reference asks the CPU path to run the kernels'
+ * double-precision reference instead of the fast path (read once). */
+gboolean gst_texel_cpu_reference (void);
 
 /* On the GPU path prepare, the kernels and close_cuda run with the
  * element's CUDA context current: the pipeline's GstCudaContext where

@@ -427,7 +427,7 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
         (NULL));
     return FALSE;
   }
-  if (gst_texel_cpu_fast_enabled ())
+  if (!gst_texel_cpu_reference ())
     self->plan.fast = texel_convert_fast_new (&self->plan);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
       cfg.bayer == NULL && gst_video_info_is_equal (in, out) && crop[0] == 0

@@ -11,19 +11,6 @@
 
 #define GST_CAT_DEFAULT gst_texel_base_debug
 
-gboolean
-gst_texel_cpu_fast_enabled (void)
-{
-  static gsize once = 0;
-  static gboolean fast;
-
-  if (g_once_init_enter (&once)) {
-    fast = g_strcmp0 (g_getenv ("GST_TEXEL_CPU"), "reference") != 0;
-    g_once_init_leave (&once, 1);
-  }
-  return fast;
-}
-
 /* CPU path: one band of output rows, run by a worker. */
 typedef struct
 {
@@ -112,4 +99,15 @@ gst_texel_base_cpu_stop (GstTexelBase * self)
     g_thread_pool_free (priv->cpu_pool, FALSE, TRUE);
     priv->cpu_pool = NULL;
   }
+}
+
+gboolean
+gst_texel_cpu_reference (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once))
+    g_once_init_leave (&once, 1 + !g_strcmp0 (g_getenv ("GST_TEXEL_CPU"),
+            "reference"));
+  return once == 2;
 }

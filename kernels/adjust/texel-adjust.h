@@ -332,6 +332,8 @@ typedef struct
 
 /* A 3D LUT on the GPU (texel_cuda_lut3d_new, below). */
 typedef struct TexelCudaLut3d TexelCudaLut3d;
+/* The fast CPU path's tables (texel-adjust-fast.h). */
+typedef struct TexelAdjustFast TexelAdjustFast;
 
 /* The whole plan: the kernels' part, and the same in double precision
  * for the CPU reference. */
@@ -349,6 +351,10 @@ typedef struct
   const TexelCudaLut3d *lut3d;
   /* The bound E on hardware filtering's error (codes; see above). */
   double lut3d_hw_error;
+  /* The fast CPU path's tables (texel-adjust-fast.h), kept by the caller
+   * next to the plan; NULL (as texel_adjust_plan_init leaves it): the
+   * reference. */
+  const TexelAdjustFast *fast;
 } TexelAdjustPlan;
 
 /* Fills @plan (and its LUTs, in double, rounded to float once). Returns 0,

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "texel-adjust.h"
+#include "texel-adjust-fast.h"
 #include "texel-bayer.h"
 #include "texel-calib.h"
 #include "texel-convert.h"
@@ -34,8 +35,8 @@
 /* The headers included above, by name: every header in the folders of
  * kernels/ must be one of them (test_every_header). */
 static const char *const included[] = {
-  "texel-adjust.h",       "texel-bayer.h",      "texel-calib.h",
-  "texel-convert.h",      "texel-convert-fast.h",
+  "texel-adjust.h",       "texel-adjust-fast.h", "texel-bayer.h",
+  "texel-calib.h",        "texel-convert.h",     "texel-convert-fast.h",
   "texel-cube.h",         "texel-cuda.h",       "texel-fault.h",
   "texel-filter.h",       "texel-image.h",      "texel-kernel.h",
   "texel-resample-cpu.h", "texel-sample-map.h", "texel-warp.h",
