@@ -416,11 +416,7 @@ texel_adjust_cpu (const TexelAdjustPlan * plan, const TexelImage * in,
   int bh = -((-kp->height) >> kp->y_shift);
   int by0, by1, bx, by;
 
-  if (row0 < 0)
-    row0 = 0;
-  if (row1 > kp->height)
-    row1 = kp->height;
-  if (row0 >= row1)
+  if (!texel_clip_rows (&row0, &row1, kp->height))
     return;
   /* Whole blocks starting in [row0, row1). */
   by0 = (row0 + (1 << kp->y_shift) - 1) >> kp->y_shift;

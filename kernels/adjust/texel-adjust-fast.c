@@ -400,11 +400,7 @@ texel_adjust_fast (const TexelAdjustPlan *plan, const TexelImage *in,
       texel_adjust_cpu (plan, in, out, row0, row1);
       return;
     }
-  if (row0 < 0)
-    row0 = 0;
-  if (row1 > kp->height)
-    row1 = kp->height;
-  if (row0 >= row1)
+  if (!texel_clip_rows (&row0, &row1, kp->height))
     return;
   if (plan->fast->mode == TEXEL_ADJUST_FAST_RGB)
     {

@@ -50,6 +50,18 @@ typedef struct CUstream_st *TexelStream;
  * call that takes a context, and the kernels never switch it. */
 typedef struct TexelCudaContext TexelCudaContext;
 
+/* The CPU entry points' rows: [row0, row1) clipped to [0, height); 0 when
+ * nothing is left to do. */
+TEXEL_HD int
+texel_clip_rows (int *row0, int *row1, int height)
+{
+  if (*row0 < 0)
+    *row0 = 0;
+  if (*row1 > height)
+    *row1 = height;
+  return *row0 < *row1;
+}
+
 TEXEL_END_DECLS
 
 #endif /* TEXEL_KERNEL_H */

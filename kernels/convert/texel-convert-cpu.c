@@ -359,11 +359,7 @@ texel_resample_cpu (const TexelConvertPlan * plan, TexelSourceFunc source,
 {
   int c;
 
-  if (row0 < 0)
-    row0 = 0;
-  if (row1 > plan->out_height)
-    row1 = plan->out_height;
-  if (row0 >= row1)
+  if (!texel_clip_rows (&row0, &row1, plan->out_height))
     return;
 
   for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {

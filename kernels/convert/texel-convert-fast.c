@@ -1111,11 +1111,7 @@ texel_convert_fast (const TexelConvertPlan *plan, const TexelImage *in,
       texel_convert_cpu (plan, in, out, row0, row1);
       return;
     }
-  if (row0 < 0)
-    row0 = 0;
-  if (row1 > plan->out_height)
-    row1 = plan->out_height;
-  if (row0 >= row1)
+  if (!texel_clip_rows (&row0, &row1, plan->out_height))
     return;
   scratch = malloc (fast->scratch_bytes);
   if (scratch == NULL)

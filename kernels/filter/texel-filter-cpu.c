@@ -195,11 +195,7 @@ texel_filter_cpu (const TexelFilterPlan * plan, const TexelImage * in,
   double range_weight[1 << 10];
   int c, x, y;
 
-  if (row0 < 0)
-    row0 = 0;
-  if (row1 > plan->height)
-    row1 = plan->height;
-  if (row0 >= row1)
+  if (!texel_clip_rows (&row0, &row1, plan->height))
     return;
   if (plan->filter == TEXEL_FILTER_BILATERAL)
     for (x = 0; x <= plan->max_code; x++)
