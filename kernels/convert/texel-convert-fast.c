@@ -1036,10 +1036,12 @@ group_row (const TexelConvertPlan *plan, const FastGroup *g,
         }
       for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
         {
-          const int16_t *src = vrow[plan->in.comp[c].plane];
+          const int16_t *src;
 
+          /* Components the input lacks have no plane (-1). */
           if (!(g->comps & (1u << c)))
             continue;
+          src = vrow[plan->in.comp[c].plane];
           /* A contiguous 1:1 copy (planar luma at 1:1) is read in place. */
           if (g->h[c].step == 1)
             value[c] = (int16_t *)src + g->h[c].index[0];
