@@ -15,9 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Gaussian: weights in Q16; the horizontal pass keeps 8 fraction bits. */
-#define Q_BITS 16
-#define H_SHIFT 8
+/* Gaussian: weights in Q15 (uint16: 16 x 16 -> 32-bit multiplies, which
+ * SSE2 and NEON vectorise; 32 x 32 ones SSE2 lacks); the horizontal pass
+ * keeps FRAC fraction bits of a code. */
+#define Q_BITS 15
+#define FRAC 8
+#define H_SHIFT (Q_BITS - FRAC)
 #define MAGIC_SHIFT 40
 
 void
@@ -44,11 +47,11 @@ texel_filter_fast_init (TexelFilterFast *f, const TexelFilterPlan *plan)
     {
       for (k = 0; k < taps; k++)
         {
-          f->weight[k] = (uint32_t)lround (plan->weight_d[k] * (1 << Q_BITS));
+          f->weight[k] = (uint16_t)lround (plan->weight_d[k] * (1 << Q_BITS));
           sum += f->weight[k];
         }
       /* The centre takes the remainder: the weights sum to exactly 1. */
-      f->weight[plan->radius] += (uint32_t)((1 << Q_BITS) - sum);
+      f->weight[plan->radius] += (uint16_t)((1 << Q_BITS) - sum);
     }
   f->covered = 1;
 }
@@ -77,7 +80,7 @@ static void
 across (const Band *b, int y, int slot)
 {
   const TexelFilterComp *k = b->k;
-  const uint32_t *wt = b->plan->fast->weight;
+  const uint16_t *wt = b->plan->fast->weight;
   const uint8_t *src
       = k->src
         + (size_t)texel_filter_border_index (y, k->height, b->mirror)
@@ -85,31 +88,34 @@ across (const Band *b, int y, int slot)
   uint16_t *restrict line = b->line;
   uint16_t *restrict h = b->ring + (size_t)slot * b->w;
   uint32_t *restrict acc = b->acc;
-  int n = b->w + 2 * b->r, x, i;
+  /* Locals: acc's stores may alias the Band's ints (signed and unsigned
+   * variants), which would stop the loops vectorising. */
+  const int w = b->w, taps = b->taps;
+  int n = w + 2 * b->r, x, i;
 
   for (x = 0; x < n; x++)
     line[x] = src[(size_t)b->xmap[x] * k->src_stride];
   if (b->plan->filter == TEXEL_FILTER_BOX)
     {
       /* At most 65 codes: below 2^16. */
-      for (x = 0; x < b->w; x++)
+      for (x = 0; x < w; x++)
         h[x] = line[x];
-      for (i = 1; i < b->taps; i++)
-        for (x = 0; x < b->w; x++)
+      for (i = 1; i < taps; i++)
+        for (x = 0; x < w; x++)
           h[x] = (uint16_t)(h[x] + line[x + i]);
       return;
     }
-  for (x = 0; x < b->w; x++)
-    acc[x] = wt[0] * line[x];
-  for (i = 1; i < b->taps; i++)
+  for (x = 0; x < w; x++)
+    acc[x] = (uint32_t)wt[0] * line[x];
+  for (i = 1; i < taps; i++)
     {
-      uint32_t wi = wt[i];
+      uint16_t wi = wt[i];
 
-      for (x = 0; x < b->w; x++)
-        acc[x] += wi * line[x + i];
+      for (x = 0; x < w; x++)
+        acc[x] += (uint32_t)wi * line[x + i];
     }
-  /* Below 255 * 2^16: 8 fraction bits fit 16 bits. */
-  for (x = 0; x < b->w; x++)
+  /* Below 255 * 2^15: 8 fraction bits fit 16 bits. */
+  for (x = 0; x < w; x++)
     h[x] = (uint16_t)((acc[x] + (1u << (H_SHIFT - 1))) >> H_SHIFT);
 }
 
@@ -119,39 +125,40 @@ static void
 down (const Band *b, int y)
 {
   const TexelFilterComp *k = b->k;
-  const uint32_t *wt = b->plan->fast->weight;
+  const uint16_t *wt = b->plan->fast->weight;
   uint32_t *restrict acc = b->acc;
   uint8_t *dst = k->dst + (size_t)y * k->dst_pitch;
+  const int w = b->w, taps = b->taps;
   int ds = k->dst_stride, x, j;
-  int shift = Q_BITS + H_SHIFT;
+  int shift = Q_BITS + FRAC;
 
-  for (x = 0; x < b->w; x++)
+  for (x = 0; x < w; x++)
     acc[x] = 0;
-  for (j = 0; j < b->taps; j++)
+  for (j = 0; j < taps; j++)
     {
-      const uint16_t *restrict h = b->ring + (size_t)((y + j) % b->taps) * b->w;
-      uint32_t wj = wt[j];
+      const uint16_t *restrict h = b->ring + (size_t)((y + j) % taps) * w;
+      uint16_t wj = wt[j];
 
-      /* Gaussian: below 65280 * 2^16 + 2^23 < 2^32; box: below 2^21. */
-      for (x = 0; x < b->w; x++)
-        acc[x] += wj * h[x];
+      /* Gaussian: below 65280 * 2^15 + 2^22 < 2^31; box: below 2^21. */
+      for (x = 0; x < w; x++)
+        acc[x] += (uint32_t)wj * h[x];
     }
   if (b->plan->filter == TEXEL_FILTER_BOX)
     {
       uint64_t m = b->plan->fast->box_magic, n = (uint64_t)b->plan->box_count;
 
-      for (x = 0; x < b->w; x++)
+      for (x = 0; x < w; x++)
         dst[(size_t)x * ds]
             = (uint8_t)(((2 * (uint64_t)acc[x] + n) * m) >> MAGIC_SHIFT);
     }
   else
     {
-      for (x = 0; x < b->w; x++)
+      for (x = 0; x < w; x++)
         dst[(size_t)x * ds]
             = (uint8_t)((acc[x] + (1u << (shift - 1))) >> shift);
     }
   if (k->pad != NULL)
-    for (x = 0; x < b->w; x++)
+    for (x = 0; x < w; x++)
       k->pad[(size_t)y * k->dst_pitch + (size_t)x * ds] = 0xff;
 }
 

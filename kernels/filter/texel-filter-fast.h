@@ -9,12 +9,15 @@
  *             rounded by a multiply by a per-plan reciprocal that is
  *             exact for every sum a window can reach: the reference's
  *             codes, byte for byte.
- *   gaussian: the weights in Q16 (rounded, the centre taking the
- *             remainder so that they sum to exactly 65536); the
+ *   gaussian: the weights in Q15 (rounded, the centre taking the
+ *             remainder so that they sum to exactly 32768); the
  *             horizontal pass keeps 8 fraction bits (uint16), the
- *             vertical pass accumulates in uint32 and rounds. The error
- *             before the final rounding is below 0.25 code, so the output
- *             is within 1 code of the reference
+ *             vertical pass accumulates in uint32 and rounds. The
+ *             weights' rounding moves a pass by at most 128 codes times
+ *             the sum of their errors (they sum to 1 exactly: below 120 x
+ *             2^-16 at 61 taps), 0.23 code; two passes and the 8-bit
+ *             fraction stay below 0.5 code, so the output is within 1
+ *             code of the reference
  *             (tests/unit/test-filter-fast.c).
  *
  * Covered: box and gaussian on 8-bit formats (every format but P010),
@@ -35,8 +38,8 @@ TEXEL_BEGIN_DECLS
 struct TexelFilterFast
 {
   int covered; /* 0: texel_filter_fast runs the reference */
-  /* Per-axis weights, weight[k + radius]: box 1, gaussian Q16. */
-  uint32_t weight[TEXEL_FILTER_TAPS_MAX];
+  /* Per-axis weights, weight[k + radius]: box 1, gaussian Q15. */
+  uint16_t weight[TEXEL_FILTER_TAPS_MAX];
   /* Box: round (s / count) = ((2 s + count) * box_magic) >> 40. */
   uint64_t box_magic;
 };
