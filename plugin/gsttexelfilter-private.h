@@ -7,6 +7,7 @@
 
 #include "gsttexelfilter.h"
 #include "texel-filter.h"
+#include "texel-filter-fast.h"
 
 G_BEGIN_DECLS
 
@@ -19,6 +20,8 @@ struct _GstTexelFilter
 
   /* streaming thread */
   TexelFilterPlan plan;
+  /* The fast CPU path's weights, pointed to by plan.fast. */
+  TexelFilterFast fast;
 };
 
 G_END_DECLS

@@ -161,6 +161,9 @@ gst_texel_filter_prepare (GstTexelBase * base, GstVideoInfo * in,
         (NULL));
     return FALSE;
   }
+  texel_filter_fast_init (&self->fast, &self->plan);
+  if (!gst_texel_cpu_reference ())
+    self->plan.fast = &self->fast;
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
       texel_filter_config_is_neutral (&cfg));
   /* Output rows need the input rows within the radius (input_rows). */
@@ -175,7 +178,7 @@ gst_texel_filter_prepare (GstTexelBase * base, GstVideoInfo * in,
 
 static const GstTexelKernelDesc gst_texel_filter_kernel = {
   .plan_offset = G_STRUCT_OFFSET (GstTexelFilter, plan),
-  .cpu = GST_TEXEL_KERNEL_CPU (texel_filter_cpu),
+  .cpu = GST_TEXEL_KERNEL_CPU (texel_filter_fast),
   .cuda = GST_TEXEL_KERNEL_CUDA (texel_cuda_filter),
   .input_rows = GST_TEXEL_KERNEL_ROWS (texel_filter_input_rows),
 };

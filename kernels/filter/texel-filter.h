@@ -106,6 +106,9 @@ typedef struct
   TexelFilterPlanes planes;
 } TexelFilterConfig;
 
+/* The fast CPU path's weights (texel-filter-fast.h). */
+typedef struct TexelFilterFast TexelFilterFast;
+
 /* The defaults above: gaussian, clamp, all planes. */
 void texel_filter_config_init (TexelFilterConfig * config);
 /* The window radius the settings give (definitions above); -1 when a
@@ -142,6 +145,10 @@ typedef struct
   double range_coef_d;
   float range_coef;
   int box_count;                /* (2 radius + 1)^2 */
+  /* The fast CPU path's weights (texel-filter-fast.h), kept by the caller
+   * next to the plan; NULL (as texel_filter_plan_init leaves it): the
+   * reference. The kernels ignore it. */
+  const TexelFilterFast *fast;
 } TexelFilterPlan;
 
 /* Fills @plan. Returns 0, or -1 with a static message in @error (NaN or

@@ -26,6 +26,7 @@
 #include "texel-cuda.h"
 #include "texel-fault.h"
 #include "texel-filter.h"
+#include "texel-filter-fast.h"
 #include "texel-image.h"
 #include "texel-kernel.h"
 #include "texel-resample-cpu.h"
@@ -38,7 +39,7 @@ static const char *const included[] = {
   "texel-adjust.h",       "texel-adjust-fast.h", "texel-bayer.h",
   "texel-calib.h",        "texel-convert.h",     "texel-convert-fast.h",
   "texel-cube.h",         "texel-cuda.h",       "texel-fault.h",
-  "texel-filter.h",       "texel-image.h",      "texel-kernel.h",
+  "texel-filter.h",       "texel-filter-fast.h", "texel-image.h",      "texel-kernel.h",
   "texel-resample-cpu.h", "texel-sample-map.h", "texel-warp.h",
 };
 

@@ -1,0 +1,251 @@
+/* gst-texel: texelfilter's fast CPU path (texel-filter-fast.h).
+ *
+ * Per component and band: each window row is gathered once into a
+ * contiguous, border-extended line, filtered horizontally into a ring of
+ * 2 R + 1 rows (the window's rows, by position), and each output row is
+ * the vertical weighted sum of the ring: loops over a row of integers
+ * that the compiler vectorises. The border's column map is built per
+ * call (O(width), against O(width * taps) of work).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "texel-filter-fast.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Gaussian: weights in Q15 (uint16: 16 x 16 -> 32-bit multiplies, which
+ * SSE2 and NEON vectorise; 32 x 32 ones SSE2 lacks); the horizontal pass
+ * keeps FRAC fraction bits of a code. */
+#define Q_BITS 15
+#define FRAC 8
+#define H_SHIFT (Q_BITS - FRAC)
+#define MAGIC_SHIFT 40
+
+void
+texel_filter_fast_init (TexelFilterFast *f, const TexelFilterPlan *plan)
+{
+  int taps = 2 * plan->radius + 1, k;
+  int64_t sum = 0;
+
+  memset (f, 0, sizeof (*f));
+  if (plan->fmt.bytes_per_sample != 1 || plan->width <= 0
+      || (plan->filter != TEXEL_FILTER_GAUSSIAN
+          && plan->filter != TEXEL_FILTER_BOX))
+    return;
+  if (plan->filter == TEXEL_FILTER_BOX)
+    {
+      for (k = 0; k < taps; k++)
+        f->weight[k] = 1;
+      /* ceil (2^40 / (2 n)): exact for every 2 s + n below 2^22 (the error
+       * x e / 2^40 stays below 1 / (2 n) while x e < 2^40, e < 2 n). */
+      f->box_magic = (((uint64_t)1 << MAGIC_SHIFT) + 2 * plan->box_count - 1)
+                     / (2 * (uint64_t)plan->box_count);
+    }
+  else
+    {
+      for (k = 0; k < taps; k++)
+        {
+          f->weight[k] = (uint16_t)lround (plan->weight_d[k] * (1 << Q_BITS));
+          sum += f->weight[k];
+        }
+      /* The centre takes the remainder: the weights sum to exactly 1. */
+      f->weight[plan->radius] += (uint16_t)((1 << Q_BITS) - sum);
+    }
+  f->covered = 1;
+}
+
+int
+texel_filter_fast_covers (const TexelFilterFast *f)
+{
+  return f != NULL && f->covered;
+}
+
+/* One band of one filtered component: scratch rows and the column map. */
+typedef struct
+{
+  const TexelFilterPlan *plan;
+  const TexelFilterComp *k;
+  int r, taps, w, mirror;
+  int *xmap;      /* w + 2 r source columns */
+  uint16_t *line; /* w + 2 r codes */
+  uint16_t *ring; /* taps rows of w horizontal sums */
+  uint32_t *acc;  /* w vertical sums */
+} Band;
+
+/* Grid row @y (border-mapped) through the horizontal pass into ring slot
+ * @slot. */
+static void
+across (const Band *b, int y, int slot)
+{
+  const TexelFilterComp *k = b->k;
+  const uint16_t *wt = b->plan->fast->weight;
+  const uint8_t *src
+      = k->src
+        + (size_t)texel_filter_border_index (y, k->height, b->mirror)
+              * k->src_pitch;
+  uint16_t *restrict line = b->line;
+  uint16_t *restrict h = b->ring + (size_t)slot * b->w;
+  uint32_t *restrict acc = b->acc;
+  /* Locals: acc's stores may alias the Band's ints (signed and unsigned
+   * variants), which would stop the loops vectorising. */
+  const int w = b->w, taps = b->taps;
+  int n = w + 2 * b->r, x, i;
+
+  for (x = 0; x < n; x++)
+    line[x] = src[(size_t)b->xmap[x] * k->src_stride];
+  if (b->plan->filter == TEXEL_FILTER_BOX)
+    {
+      /* At most 65 codes: below 2^16. */
+      for (x = 0; x < w; x++)
+        h[x] = line[x];
+      for (i = 1; i < taps; i++)
+        for (x = 0; x < w; x++)
+          h[x] = (uint16_t)(h[x] + line[x + i]);
+      return;
+    }
+  for (x = 0; x < w; x++)
+    acc[x] = (uint32_t)wt[0] * line[x];
+  for (i = 1; i < taps; i++)
+    {
+      uint16_t wi = wt[i];
+
+      for (x = 0; x < w; x++)
+        acc[x] += (uint32_t)wi * line[x + i];
+    }
+  /* Below 255 * 2^15: 8 fraction bits fit 16 bits. */
+  for (x = 0; x < w; x++)
+    h[x] = (uint16_t)((acc[x] + (1u << (H_SHIFT - 1))) >> H_SHIFT);
+}
+
+/* Output grid row @y from the ring (slot of window row j: (y + j) mod
+ * taps). */
+static void
+down (const Band *b, int y)
+{
+  const TexelFilterComp *k = b->k;
+  const uint16_t *wt = b->plan->fast->weight;
+  uint32_t *restrict acc = b->acc;
+  uint8_t *dst = k->dst + (size_t)y * k->dst_pitch;
+  const int w = b->w, taps = b->taps;
+  int ds = k->dst_stride, x, j;
+  int shift = Q_BITS + FRAC;
+
+  for (x = 0; x < w; x++)
+    acc[x] = 0;
+  for (j = 0; j < taps; j++)
+    {
+      const uint16_t *restrict h = b->ring + (size_t)((y + j) % taps) * w;
+      uint16_t wj = wt[j];
+
+      /* Gaussian: below 65280 * 2^15 + 2^22 < 2^31; box: below 2^21. */
+      for (x = 0; x < w; x++)
+        acc[x] += (uint32_t)wj * h[x];
+    }
+  if (b->plan->filter == TEXEL_FILTER_BOX)
+    {
+      uint64_t m = b->plan->fast->box_magic, n = (uint64_t)b->plan->box_count;
+
+      for (x = 0; x < w; x++)
+        dst[(size_t)x * ds]
+            = (uint8_t)(((2 * (uint64_t)acc[x] + n) * m) >> MAGIC_SHIFT);
+    }
+  else
+    {
+      for (x = 0; x < w; x++)
+        dst[(size_t)x * ds]
+            = (uint8_t)((acc[x] + (1u << (shift - 1))) >> shift);
+    }
+  if (k->pad != NULL)
+    for (x = 0; x < w; x++)
+      k->pad[(size_t)y * k->dst_pitch + (size_t)x * ds] = 0xff;
+}
+
+/* Grid rows [k->row0, k->row1) of filtered component @k. Returns -1 when
+ * out of memory (nothing written). */
+static int
+filter_comp (const TexelFilterPlan *plan, const TexelFilterComp *k)
+{
+  Band b;
+  int x, y, j, ok;
+
+  b.plan = plan;
+  b.k = k;
+  b.r = plan->radius;
+  b.taps = 2 * b.r + 1;
+  b.w = k->width;
+  b.mirror = plan->border == TEXEL_FILTER_BORDER_MIRROR;
+  b.xmap = malloc (sizeof (int) * (size_t)(b.w + 2 * b.r));
+  b.line = malloc (sizeof (uint16_t) * (size_t)(b.w + 2 * b.r));
+  b.ring = malloc (sizeof (uint16_t) * (size_t)b.w * (size_t)b.taps);
+  b.acc = malloc (sizeof (uint32_t) * (size_t)b.w);
+  ok = b.xmap && b.line && b.ring && b.acc;
+  if (ok)
+    {
+      for (x = 0; x < b.w + 2 * b.r; x++)
+        b.xmap[x] = texel_filter_border_index (x - b.r, b.w, b.mirror);
+      /* The window of the first row, then one new row per output row. */
+      for (j = 0; j < b.taps - 1; j++)
+        across (&b, k->row0 + j - b.r, (k->row0 + j) % b.taps);
+      for (y = k->row0; y < k->row1; y++)
+        {
+          across (&b, y + b.r, (y + b.taps - 1) % b.taps);
+          down (&b, y);
+        }
+    }
+  free (b.xmap);
+  free (b.line);
+  free (b.ring);
+  free (b.acc);
+  return ok ? 0 : -1;
+}
+
+/* Grid rows of component @k copied (alpha, chroma with planes = luma). */
+static void
+copy_comp (const TexelFilterComp *k)
+{
+  int x, y;
+
+  for (y = k->row0; y < k->row1; y++)
+    {
+      const uint8_t *s = k->src + (size_t)y * k->src_pitch;
+      uint8_t *d = k->dst + (size_t)y * k->dst_pitch;
+
+      for (x = 0; x < k->width; x++)
+        d[(size_t)x * k->dst_stride] = s[(size_t)x * k->src_stride];
+      if (k->pad != NULL)
+        for (x = 0; x < k->width; x++)
+          k->pad[(size_t)y * k->dst_pitch + (size_t)x * k->dst_stride] = 0xff;
+    }
+}
+
+void
+texel_filter_fast (const TexelFilterPlan *plan, const TexelImage *in,
+                   TexelImage *out, int row0, int row1)
+{
+  int c;
+
+  if (!texel_filter_fast_covers (plan->fast))
+    {
+      texel_filter_cpu (plan, in, out, row0, row1);
+      return;
+    }
+  if (!texel_clip_rows (&row0, &row1, plan->height))
+    return;
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    {
+      TexelFilterComp k;
+
+      if (plan->fmt.comp[c].plane < 0)
+        continue;
+      texel_filter_comp_init (plan, in, out, c, row0, row1, &k);
+      if (k.row0 >= k.row1)
+        continue;
+      if (!plan->filtered[c])
+        copy_comp (&k);
+      else if (filter_comp (plan, &k) != 0)
+        /* Out of memory for the scratch rows: the reference needs none. */
+        texel_filter_cpu (plan, in, out, row0, row1);
+    }
+}

@@ -1,0 +1,188 @@
+/* gst-texel unit tests: texelfilter's fast CPU path against its oracle,
+ * the double-precision reference: random frames of every format, box and
+ * gaussian at the radii the GPU tests and the benchmark use (and the
+ * largest), both border modes, both plane settings, odd sizes and bands
+ * cut at random even rows. The bound (texel-filter-fast.h): box exact,
+ * gaussian within 1 code of the reference; every byte the reference does
+ * not write (padding of the rows) must keep the poison. Coverage is
+ * asserted, so that a plan silently falling back is a failure, not a
+ * pass; the plans it does not cover must match exactly (the reference).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "texel-filter.h"
+#include "texel-filter-fast.h"
+
+#include "texel-test-util.h"
+
+typedef struct
+{
+  TexelFilterKind filter;
+  double sigma;
+  int radius;
+} Settings;
+
+static const Settings settings[] = {
+  { TEXEL_FILTER_GAUSSIAN, 0.5, 0 },
+  { TEXEL_FILTER_GAUSSIAN, 1.0, 0 },
+  { TEXEL_FILTER_GAUSSIAN, 1.5, 0 },
+  { TEXEL_FILTER_GAUSSIAN, 3.3, 0 },
+  { TEXEL_FILTER_GAUSSIAN, 10.0, 0 },
+  { TEXEL_FILTER_BOX, 0, 1 },
+  { TEXEL_FILTER_BOX, 0, 2 },
+  { TEXEL_FILTER_BOX, 0, 7 },
+  { TEXEL_FILTER_BOX, 0, 32 },
+  /* Not covered: the reference. */
+  { TEXEL_FILTER_UNSHARP, 1.0, 0 },
+  { TEXEL_FILTER_BILATERAL, 0, 0 },
+  { TEXEL_FILTER_SOBEL, 0, 0 },
+};
+
+/* @in through @plan by @f in bands cut at random even rows, into an
+ * output poisoned with 0xab. */
+static TestImage *
+run_path (void (*f) (const TexelFilterPlan *, const TexelImage *, TexelImage *,
+                     int, int),
+          const TexelFilterPlan *plan, const TestImage *in, GRand *rand)
+{
+  TestImage *out = test_image_new (in->desc->format, plan->width, plan->height,
+                                   in->stride_align);
+  int row = 0;
+
+  memset (out->mem, 0xab, out->size);
+  while (row < plan->height)
+    {
+      int next = row + 2 * g_rand_int_range (rand, 1, 6);
+
+      if (next > plan->height)
+        next = plan->height;
+      f (plan, &in->img, &out->img, row, next);
+      row = next;
+    }
+  return out;
+}
+
+static void
+test_fast_matches_reference (void)
+{
+  static const int sizes[][2] = { { 37, 23 }, { 64, 16 }, { 2, 1 }, { 1, 5 } };
+  GRand *rand = g_rand_new_with_seed (19);
+  TexelFilterFast fast;
+  int f, s, b, p, z, covered = 0, cases = 0, off_by_one = 0;
+
+  for (f = 0; f < test_n_formats; f++)
+    {
+      const TexelFormatDesc *desc = texel_format_desc (test_all_formats[f]);
+
+      for (s = 0; s < (int)G_N_ELEMENTS (settings); s++)
+        for (b = 0; b < 2; b++)
+          for (p = 0; p < 2; p++)
+            for (z = 0; z < (int)G_N_ELEMENTS (sizes); z++)
+              {
+                TexelFilterConfig config;
+                TexelFilterPlan plan;
+                TestImage *in, *ref, *got;
+                int w = sizes[z][0], h = sizes[z][1], expect;
+                size_t i;
+
+                texel_filter_config_init (&config);
+                config.filter = settings[s].filter;
+                if (settings[s].sigma > 0)
+                  config.sigma = settings[s].sigma;
+                if (settings[s].radius > 0)
+                  config.radius = settings[s].radius;
+                config.border = b ? TEXEL_FILTER_BORDER_MIRROR
+                                  : TEXEL_FILTER_BORDER_CLAMP;
+                config.planes
+                    = p ? TEXEL_FILTER_PLANES_ALL : TEXEL_FILTER_PLANES_LUMA;
+                g_assert_cmpint (texel_filter_plan_init (
+                                     &plan, &config, desc->format, w, h, NULL),
+                                 ==, 0);
+                texel_filter_fast_init (&fast, &plan);
+                plan.fast = &fast;
+                expect = desc->bytes_per_sample == 1
+                         && (config.filter == TEXEL_FILTER_GAUSSIAN
+                             || config.filter == TEXEL_FILTER_BOX);
+                if (texel_filter_fast_covers (&fast) != expect)
+                  g_error ("%s filter %d: covered %d", desc->name,
+                           config.filter, texel_filter_fast_covers (&fast));
+                covered += expect;
+                cases++;
+                in = test_image_new (desc->format, w, h, z == 0 ? 1 : 16);
+                test_image_fill_random (in, rand);
+                ref = run_path (texel_filter_cpu, &plan, in, rand);
+                got = run_path (texel_filter_fast, &plan, in, rand);
+                for (i = 0; i < ref->size; i++)
+                  {
+                    int d = abs ((int)got->mem[i] - (int)ref->mem[i]);
+
+                    if (d > (config.filter == TEXEL_FILTER_GAUSSIAN ? 1 : 0))
+                      g_error (
+                          "%s filter %d sigma %g radius %d border %d "
+                          "planes %d %dx%d: byte %zu is %d, the reference's %d",
+                          desc->name, config.filter, config.sigma,
+                          config.radius, b, p, w, h, i, got->mem[i],
+                          ref->mem[i]);
+                    off_by_one += d;
+                  }
+                test_image_free (in);
+                test_image_free (ref);
+                test_image_free (got);
+              }
+    }
+  g_test_message ("%d of %d cases on the fast path; %d bytes 1 code off",
+                  covered, cases, off_by_one);
+  g_assert_cmpint (covered, >, cases / 2);
+  g_rand_free (rand);
+}
+
+/* A 1080p-wide RGBA frame of random codes, gaussian sigma 2 (the
+ * benchmark's): the bound holds on a large frame too, and the fast path
+ * rarely needs it. */
+static void
+test_fast_large (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  TexelFilterConfig config;
+  TexelFilterPlan plan;
+  TexelFilterFast fast;
+  TestImage *in, *ref, *got;
+  size_t i, off = 0;
+
+  texel_filter_config_init (&config);
+  config.sigma = 2.0;
+  g_assert_cmpint (texel_filter_plan_init (&plan, &config, TEXEL_FORMAT_RGBA,
+                                           1920, 64, NULL),
+                   ==, 0);
+  texel_filter_fast_init (&fast, &plan);
+  g_assert_true (texel_filter_fast_covers (&fast));
+  plan.fast = &fast;
+  in = test_image_new (TEXEL_FORMAT_RGBA, 1920, 64, 64);
+  test_image_fill_random (in, rand);
+  ref = run_path (texel_filter_cpu, &plan, in, rand);
+  got = run_path (texel_filter_fast, &plan, in, rand);
+  for (i = 0; i < ref->size; i++)
+    {
+      g_assert_cmpint (abs ((int)got->mem[i] - (int)ref->mem[i]), <=, 1);
+      off += got->mem[i] != ref->mem[i];
+    }
+  g_test_message ("%zu of %zu bytes 1 code off", off, ref->size);
+  g_assert_cmpuint (off, <, ref->size / 100);
+  test_image_free (in);
+  test_image_free (ref);
+  test_image_free (got);
+  g_rand_free (rand);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/texel/filter-fast/matches-reference",
+                   test_fast_matches_reference);
+  g_test_add_func ("/texel/filter-fast/large", test_fast_large);
+  return g_test_run ();
+}
