@@ -380,24 +380,6 @@ gst_init (TexelAdjustPlan * plan, const TexelAdjustConfig * config)
   }
 }
 
-/* Byte offset of the unused byte of RGBx-like formats, or -1. */
-static int
-padding_offset (const TexelFormatDesc * desc)
-{
-  unsigned used = 0;
-  int c, o;
-
-  if (desc->is_yuv || desc->n_planes != 1)
-    return -1;
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
-    if (desc->comp[c].plane == 0)
-      used |= 1u << desc->comp[c].offset;
-  for (o = 0; o < desc->comp[0].pixel_stride; o++)
-    if (!(used & (1u << o)))
-      return o;
-  return -1;
-}
-
 /* RGB formats: per-channel LUTs of the curves (identity without the
  * linear stage); stage 2 runs on the codes after them. */
 static void
@@ -576,7 +558,7 @@ texel_adjust_plan_init (TexelAdjustPlan * plan,
     plan->kernel.x_shift = desc->comp[1].x_shift;
     plan->kernel.y_shift = desc->comp[1].y_shift;
   }
-  plan->kernel.pad_offset = padding_offset (desc);
+  plan->kernel.pad_offset = texel_format_padding_offset (desc);
   plan->cube = config->cube;
   curve_init (plan, config);
   vignette_init (plan, config->vignette);

@@ -85,24 +85,6 @@ texel_filter_config_is_neutral (const TexelFilterConfig * config)
   }
 }
 
-/* Byte offset of the unused byte of RGBx-like formats, or -1. */
-static int
-padding_offset (const TexelFormatDesc * desc)
-{
-  unsigned used = 0;
-  int c, o;
-
-  if (desc->is_yuv || desc->n_planes != 1)
-    return -1;
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
-    if (desc->comp[c].plane == 0)
-      used |= 1u << desc->comp[c].offset;
-  for (o = 0; o < desc->comp[0].pixel_stride; o++)
-    if (!(used & (1u << o)))
-      return o;
-  return -1;
-}
-
 /* exp (-k^2 / (2 sigma^2)) for k in [-radius, radius], normalised to sum
  * 1 when @normalise. */
 static void
@@ -152,7 +134,7 @@ texel_filter_plan_init (TexelFilterPlan * plan,
   plan->filter = config->filter;
   plan->border = config->border;
   plan->radius = texel_filter_config_radius (config);
-  plan->pad_offset = padding_offset (desc);
+  plan->pad_offset = texel_format_padding_offset (desc);
   plan->max_code = (1 << desc->bits) - 1;
   max = plan->max_code;
   for (c = 0; c < 3; c++)
