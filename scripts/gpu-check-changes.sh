@@ -22,7 +22,7 @@ san=(env GST_DEBUG=*:1 CK_FORK=no compute-sanitizer --tool memcheck
 nvidia-smi -L
 if [ "${3:-}" != sanitizer-only ]; then
   job suite meson test -C "$b" --no-rebuild --suite gpu --num-processes 6 --print-errorlogs &
-  (export TEXEL_TEST_BACKEND=cuda; job hostile "$t/element/test-hostile") &
+  (export TEXEL_TEST_BACKEND=cuda CK_DEFAULT_TIMEOUT=120; job hostile "$t/element/test-hostile") &
 fi
 (export TEXEL_TEST_BACKEND=cuda; job san-every "${san[@]}" "$t/element/test-every-element") &
 (export TEXEL_TEST_BACKEND=cuda; job san-hostile "${san[@]}" "$t/element/test-hostile") &
