@@ -51,6 +51,11 @@ typedef struct
 {
   GstVideoFormat format;
   gint width, height;
+  /* A raw Bayer input (video/x-bayer): its caps format ("rggb",
+   * "rggb12le", ...); the frame is then sized as @format, GRAY8 or
+   * GRAY16_LE (one sample a pixel, rows of 4-byte multiples, as GStreamer
+   * lays Bayer out). NULL for video/x-raw. Static storage. */
+  const gchar *bayer;
 } BenchVideo;
 
 typedef struct
@@ -172,6 +177,29 @@ bench_frame_index (GstClockTime pts)
 
 /* Video descriptions: "FORMAT:WxH". */
 
+/* The Bayer caps formats texelconvert takes: the pattern, then nothing
+ * (8 bits) or the bits and "le" (16-bit words). Returns its static name,
+ * or NULL. */
+static const gchar *
+bench_bayer_format (const gchar * name)
+{
+  static const gchar *const patterns[] = { "rggb", "bggr", "gbrg", "grbg" };
+  static const gchar *const depths[] = { "", "10le", "12le", "14le", "16le" };
+  static gchar *names[G_N_ELEMENTS (patterns) * G_N_ELEMENTS (depths)];
+  guint p, d;
+
+  for (p = 0; p < G_N_ELEMENTS (patterns); p++)
+    for (d = 0; d < G_N_ELEMENTS (depths); d++) {
+      gchar **slot = &names[p * G_N_ELEMENTS (depths) + d];
+
+      if (*slot == NULL)
+        *slot = g_strconcat (patterns[p], depths[d], NULL);
+      if (g_strcmp0 (name, *slot) == 0)
+        return *slot;
+    }
+  return NULL;
+}
+
 static gboolean
 bench_video_parse (const gchar * text, BenchVideo * video)
 {
@@ -180,7 +208,12 @@ bench_video_parse (const gchar * text, BenchVideo * video)
   gchar end;
 
   if (g_strv_length (parts) == 2) {
-    video->format = gst_video_format_from_string (parts[0]);
+    video->bayer = bench_bayer_format (parts[0]);
+    if (video->bayer)
+      video->format = strlen (video->bayer) > 4 ? GST_VIDEO_FORMAT_GRAY16_LE
+          : GST_VIDEO_FORMAT_GRAY8;
+    else
+      video->format = gst_video_format_from_string (parts[0]);
     ok = video->format != GST_VIDEO_FORMAT_UNKNOWN
         && sscanf (parts[1], "%dx%d%c", &video->width, &video->height,
         &end) == 2 && video->width > 0 && video->height > 0;
@@ -189,19 +222,39 @@ bench_video_parse (const gchar * text, BenchVideo * video)
   return ok;
 }
 
+static const gchar *
+bench_video_format_name (const BenchVideo * video)
+{
+  return video->bayer ? video->bayer :
+      gst_video_format_to_string (video->format);
+}
+
 static gchar *
 bench_video_describe (const BenchVideo * video)
 {
-  return g_strdup_printf ("%s %dx%d", gst_video_format_to_string
-      (video->format), video->width, video->height);
+  return g_strdup_printf ("%s %dx%d", bench_video_format_name (video),
+      video->width, video->height);
 }
 
 /* The same syntax as --in and --out, for CSV output. */
 static gchar *
 bench_video_to_option (const BenchVideo * video)
 {
-  return g_strdup_printf ("%s:%dx%d", gst_video_format_to_string
-      (video->format), video->width, video->height);
+  return g_strdup_printf ("%s:%dx%d", bench_video_format_name (video),
+      video->width, video->height);
+}
+
+/* The caps of the input: video/x-raw of @info, or for a Bayer input the
+ * same size and rate as video/x-bayer. */
+static GstCaps *
+bench_input_caps (const BenchVideo * video, const GstVideoInfo * info)
+{
+  if (!video->bayer)
+    return gst_video_info_to_caps (info);
+  return gst_caps_new_simple ("video/x-bayer", "format", G_TYPE_STRING,
+      video->bayer, "width", G_TYPE_INT, video->width, "height", G_TYPE_INT,
+      video->height, "framerate", GST_TYPE_FRACTION,
+      GST_VIDEO_INFO_FPS_N (info), GST_VIDEO_INFO_FPS_D (info), NULL);
 }
 
 /* The ring of input frames. */
@@ -504,7 +557,7 @@ bench_run_build (BenchRun * run, const GstVideoInfo * in_info,
 
   run->src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (run->pipeline),
           "benchsrc"));
-  in_caps = gst_video_info_to_caps (in_info);
+  in_caps = bench_input_caps (&bench_case->in, in_info);
   if (bench_case->device) {
     gst_caps_set_features (in_caps, 0,
         gst_caps_features_new ("memory:CUDAMemory", NULL));
@@ -773,6 +826,11 @@ bench_run_case (const BenchCase * bench_case, BenchResult * result)
   run.ring = bench_ring_new (&in_info, bench_case->ring_size);
   if (!run.ring) {
     bench_result_set (result, BENCH_FAILED, "out of memory for the ring");
+  } else if (bench_case->device && bench_case->in.bayer) {
+    /* cudaupload and texelconvert's Bayer caps are system memory only:
+     * tests/bench/texel-bayer-npp.cu measures the kernel on the GPU. */
+    bench_result_set (result, BENCH_NOT_AVAILABLE, "no Bayer input in "
+        "CUDA memory");
   } else if (bench_case->device && !bench_ring_upload (run.ring,
           bench_case->ring_size, &in_info, &run.cuda_context, &message)) {
     bench_result_set (result, BENCH_NOT_AVAILABLE, "%s", message);
