@@ -33,10 +33,11 @@ texel_bayer_source (const TexelSource &src)
   return 0;
 }
 
-/* The linear value of mosaic sample (@x, @y), mirrored into the frame. */
+/* The linear value of mosaic sample (@x, @y), mirrored into the frame,
+ * read from the mosaic. */
 static __device__ __forceinline__ float
-texel_bayer_site (const TexelConvertPlan &plan, const TexelSource &src,
-                  const TexelSourceComp &m, int x, int y)
+texel_bayer_site_fetch (const TexelConvertPlan &plan, const TexelSource &src,
+                        const TexelSourceComp &m, int x, int y)
 {
   unsigned word;
   int c;
@@ -64,6 +65,114 @@ texel_bayer_site (const TexelConvertPlan &plan, const TexelSource &src,
          + plan.bayer.offset_f[c];
 }
 
+/* The block's share of the mosaic as linear values (texel_bayer_site_fetch),
+ * loaded once by the whole block (texel_bayer_tile_load): each sample is
+ * read by up to 25 pixels' 5x5 filters, more where the output interpolates
+ * between developed pixels, and one fetch a sample instead of one a tap
+ * takes the kernel from the texture unit's rate to the memory's. Samples
+ * outside the tile (a map whose footprint does not fit) are fetched. */
+#define TEXEL_BAYER_TILE_MAX 6144 /* floats: 24 KiB of shared memory */
+
+struct TexelBayerTile
+{
+  int x0, y0; /* mosaic position of the first sample */
+  int w, h;   /* 0 x 0: no tile, every sample is fetched */
+};
+
+static __shared__ TexelBayerTile texel_bayer_tile;
+static __shared__ float texel_bayer_tile_data[TEXEL_BAYER_TILE_MAX];
+/* The plan's demosaic weights (TexelBayerPlan.kernel) as floats: the
+ * threads of a warp read those of 2 to 4 pixel classes at once, which the
+ * kernel's parameter bank serves one address at a time and shared memory
+ * in one go. */
+static __shared__ float texel_bayer_weights[4][3][TEXEL_BAYER_TAPS];
+
+/* texel_bayer_site_fetch, from the block's tile where it holds (@x, @y):
+ * the same value, computed once. */
+static __device__ __forceinline__ float
+texel_bayer_site (const TexelConvertPlan &plan, const TexelSource &src,
+                  const TexelSourceComp &m, int x, int y)
+{
+  const TexelBayerTile &t = texel_bayer_tile;
+  unsigned tx = (unsigned)(x - t.x0), ty = (unsigned)(y - t.y0);
+
+  if (tx < (unsigned)t.w && ty < (unsigned)t.h)
+    return texel_bayer_tile_data[ty * t.w + tx];
+  return texel_bayer_site_fetch (plan, src, m, x, y);
+}
+
+/* The mosaic samples the block's output can read, from its corners'
+ * input positions (the map is affine) widened by the output method's
+ * support, the footprint of a subsampled group (up to 2 output luma
+ * samples an axis, scaled by the map) and the 5x5 filter's 2 samples;
+ * an estimate, since a sample outside is fetched instead. Called by
+ * every thread of the block before any returns. */
+template <int METHOD>
+static __device__ void
+texel_bayer_tile_load (const TexelConvertPlan &plan, const TexelSource &src,
+                       const TexelSink &sink, int per_thread)
+{
+  int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  int n;
+
+  if (tid == 0)
+    {
+      int i0 = blockIdx.x * blockDim.x * per_thread;
+      int i1 = min (i0 + (int)blockDim.x * per_thread, sink.width) - 1;
+      int r0 = sink.row0 + blockIdx.y * blockDim.y;
+      int r1 = min (r0 + (int)blockDim.y, sink.row1) - 1;
+      float ox[2], oy[2], lo[2] = { 1e30f, 1e30f }, hi[2] = { -1e30f, -1e30f };
+      int support = METHOD == TEXEL_METHOD_BICUBIC ? 2 : 1;
+      TexelBayerTile t = { 0, 0, 0, 0 };
+
+      ox[0] = texel_sample_centre_f (i0, sink.x_shift, plan.out_chroma_off[0]);
+      ox[1] = texel_sample_centre_f (i1, sink.x_shift, plan.out_chroma_off[0]);
+      oy[0] = texel_sample_centre_f (r0, sink.y_shift, plan.out_chroma_off[1]);
+      oy[1] = texel_sample_centre_f (r1, sink.y_shift, plan.out_chroma_off[1]);
+      for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+          for (int k = 0; k < 2; k++)
+            {
+              float v = texel_map_f (plan.map_f[k], ox[a], oy[b]);
+
+              lo[k] = fminf (lo[k], v);
+              hi[k] = fmaxf (hi[k], v);
+            }
+      if (i1 >= i0 && r1 >= r0)
+        {
+          int margin[2];
+
+          for (int k = 0; k < 2; k++)
+            {
+              float reach
+                  = (float)(1 << max (sink.x_shift, sink.y_shift))
+                    * (fabsf (plan.map_f[k][0]) + fabsf (plan.map_f[k][1]));
+
+              margin[k] = support + 2 + (int)ceilf (reach);
+            }
+          t.x0 = (int)floorf (lo[0]) - margin[0];
+          t.y0 = (int)floorf (lo[1]) - margin[1];
+          t.w = (int)floorf (hi[0]) + margin[0] - t.x0 + 1;
+          t.h = (int)floorf (hi[1]) + margin[1] - t.y0 + 1;
+          if (t.w <= 0 || t.h <= 0 || t.w > TEXEL_BAYER_TILE_MAX
+              || t.w * t.h > TEXEL_BAYER_TILE_MAX)
+            t.w = t.h = 0;
+        }
+      texel_bayer_tile = t;
+    }
+  for (int k = tid; k < 4 * 3 * TEXEL_BAYER_TAPS; k += blockDim.x * blockDim.y)
+    (&texel_bayer_weights[0][0][0])[k]
+        = (float)(&plan.bayer.kernel[0][0][0])[k];
+  __syncthreads ();
+  n = texel_bayer_tile.w * texel_bayer_tile.h;
+  for (int k = tid; k < n; k += blockDim.x * blockDim.y)
+    texel_bayer_tile_data[k]
+        = texel_bayer_site_fetch (plan, src, src.comp[texel_bayer_source (src)],
+                                  texel_bayer_tile.x0 + k % texel_bayer_tile.w,
+                                  texel_bayer_tile.y0 + k / texel_bayer_tile.w);
+  __syncthreads ();
+}
+
 static __device__ __forceinline__ float
 texel_bayer_encode (const TexelBayerPlan &bp, float l)
 {
@@ -73,8 +182,9 @@ texel_bayer_encode (const TexelBayerPlan &bp, float l)
   return (1.0f + bp.alpha_f) * powf (l, bp.power_f) - bp.alpha_f;
 }
 
-/* Developed R'G'B' of pixel (@x, @y) (texel_bayer_develop). Loops kept
- * rolled: they would otherwise unroll into every output method's code. */
+/* Developed R'G'B' of pixel (@x, @y) (texel_bayer_develop). The loop over
+ * a window that leaves the tile is kept rolled: it would otherwise unroll
+ * into every output method's code, for the few pixels that take it. */
 static __device__ float3
 texel_bayer_pixel (const TexelConvertPlan &plan, const TexelSource &src,
                    const TexelSourceComp &m, int x, int y)
@@ -82,21 +192,45 @@ texel_bayer_pixel (const TexelConvertPlan &plan, const TexelSource &src,
   const TexelBayerPlan &bp = plan.bayer;
   int cls = texel_bayer_class (&bp, x, y);
   float cam[3] = { 0.0f, 0.0f, 0.0f };
+  const TexelBayerTile &t = texel_bayer_tile;
+  int tx = x - 2 - t.x0, ty = y - 2 - t.y0;
   float3 out;
 
-#pragma unroll 1
-  for (int k = 0; k < TEXEL_BAYER_TAPS; k++)
+  if (tx >= 0 && ty >= 0 && tx + 5 <= t.w && ty + 5 <= t.h)
     {
-      int wr = bp.kernel[cls][0][k], wg = bp.kernel[cls][1][k];
-      int wb = bp.kernel[cls][2][k];
-      float v;
+      /* The whole window in the tile (all but a map's far corners): every
+       * tap at a constant offset, zero weights included (adding 0 * v
+       * changes nothing), no per-tap test or index arithmetic. */
+      const float *window = texel_bayer_tile_data + ty * t.w + tx;
+      const float *wt = &texel_bayer_weights[cls][0][0];
 
-      if ((wr | wg | wb) == 0)
-        continue;
-      v = texel_bayer_site (plan, src, m, x + k % 5 - 2, y + k / 5 - 2);
-      cam[0] += (float)wr * v;
-      cam[1] += (float)wg * v;
-      cam[2] += (float)wb * v;
+#pragma unroll
+      for (int k = 0; k < TEXEL_BAYER_TAPS; k++)
+        {
+          float v = window[(k / 5) * t.w + k % 5];
+
+          cam[0] = fmaf (wt[k], v, cam[0]);
+          cam[1] = fmaf (wt[TEXEL_BAYER_TAPS + k], v, cam[1]);
+          cam[2] = fmaf (wt[2 * TEXEL_BAYER_TAPS + k], v, cam[2]);
+        }
+    }
+  else
+    {
+#pragma unroll 1
+      for (int k = 0; k < TEXEL_BAYER_TAPS; k++)
+        {
+          float wr = texel_bayer_weights[cls][0][k];
+          float wg = texel_bayer_weights[cls][1][k];
+          float wb = texel_bayer_weights[cls][2][k];
+          float v;
+
+          if (wr == 0.0f && wg == 0.0f && wb == 0.0f)
+            continue;
+          v = texel_bayer_site (plan, src, m, x + k % 5 - 2, y + k / 5 - 2);
+          cam[0] += wr * v;
+          cam[1] += wg * v;
+          cam[2] += wb * v;
+        }
     }
 #pragma unroll
   for (int c = 0; c < 3; c++)

@@ -20,12 +20,30 @@
 #include "texel-cuda-sampler.cuh"
 #include "texel-fault.h"
 
+/* What a block does before its threads sample: nothing, except for a
+ * Bayer input, whose block develops its share of the mosaic once
+ * (texel_bayer_tile_load). */
+template <int METHOD, typename Source> static __device__ __forceinline__ void
+texel_convert_block_prepare (const TexelConvertPlan & plan, const Source & src,
+    const TexelSink & sink)
+{
+}
+
+template <int METHOD> static __device__ __forceinline__ void
+texel_convert_block_prepare (const TexelConvertPlan & plan,
+    const TexelBayerSource & src, const TexelSink & sink)
+{
+  texel_bayer_tile_load<METHOD> (plan, src, sink,
+      TexelSamplesPerThread<TexelBayerSource>::value);
+}
+
 /* The output samples of one group (texel_thread_samples); Source:
  * TexelSource, TexelFastSource or TexelBayerSource (raw Bayer input). */
 template <int METHOD, typename Source> static __global__ void
 texel_convert_kernel (const TexelConvertPlan plan, const Source src,
     const TexelSink sink)
 {
+  texel_convert_block_prepare<METHOD> (plan, src, sink);
   texel_thread_samples<Source> (sink, [&] (int i, int row) {
         float x = texel_sample_centre_f (i, sink.x_shift,
             plan.out_chroma_off[0]);
