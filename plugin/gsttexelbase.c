@@ -324,6 +324,7 @@ gst_texel_base_stats (GstTexelBase * self)
       "bytes-to-device", G_TYPE_UINT64, st.bytes_to_device,
       "bytes-to-host", G_TYPE_UINT64, st.bytes_to_host,
       "bytes-host-copied", G_TYPE_UINT64, st.bytes_host_copied,
+      "bytes-device-copied", G_TYPE_UINT64, st.bytes_device_copied,
       "registrations", G_TYPE_UINT64, st.registrations, NULL);
 }
 
@@ -496,8 +497,9 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
       g_param_spec_boxed ("stats", "Statistics",
           "Frames processed and bytes moved: frames, bytes-to-device and "
           "bytes-to-host (DMA copies), bytes-host-copied (memcpy through "
-          "pinned staging), registrations (foreign memories pinned with "
-          "cudaHostRegister)", GST_TYPE_STRUCTURE, ro));
+          "pinned staging), bytes-device-copied (input planes copied on the "
+          "device to realign them for textures), registrations (foreign "
+          "memories pinned with cudaHostRegister)", GST_TYPE_STRUCTURE, ro));
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_texel_base_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_texel_base_stop);

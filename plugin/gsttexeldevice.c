@@ -205,9 +205,16 @@ gst_texel_base_run_cuda (gpointer user_data, const TexelImage * in,
     const TexelImage * out, int row0, int row1, TexelStream stream)
 {
   GstTexelBase *self = user_data;
+  TexelCudaContext *ctx = PRIV (self)->kernel_context;
+  guint64 realigned = texel_cuda_context_bytes_realigned (ctx);
+  int err;
 
-  return GST_TEXEL_BASE_GET_CLASS (self)->kernel->cuda (PRIV (self)->
-      kernel_context, gst_texel_base_plan (self), in, out, row0, row1, stream);
+  err = GST_TEXEL_BASE_GET_CLASS (self)->kernel->cuda (ctx,
+      gst_texel_base_plan (self), in, out, row0, row1, stream);
+  /* Planes the kernel copied to realign them (texel_cuda_convert). */
+  gst_texel_in_flight_count_device_copied (PRIV (self)->cuda,
+      texel_cuda_context_bytes_realigned (ctx) - realigned);
+  return err;
 }
 
 void
@@ -239,8 +246,9 @@ gst_texel_base_close_cuda (GstTexelBase * self)
   GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames: %" G_GUINT64_FORMAT
       " bytes to the device, %" G_GUINT64_FORMAT " to the host, %"
       G_GUINT64_FORMAT " copied on the host, %" G_GUINT64_FORMAT
-      " memories registered", st.frames, st.bytes_to_device,
-      st.bytes_to_host, st.bytes_host_copied, st.registrations);
+      " realigned on the device, %" G_GUINT64_FORMAT " memories registered",
+      st.frames, st.bytes_to_device, st.bytes_to_host, st.bytes_host_copied,
+      st.bytes_device_copied, st.registrations);
 }
 
 /* The subclass's prepare, in the element's CUDA context: it may create GPU

@@ -675,6 +675,13 @@ gst_texel_in_flight_get_stats (GstTexelInFlight *flight,
   *stats = flight->stats;
 }
 
+void
+gst_texel_in_flight_count_device_copied (GstTexelInFlight *flight,
+                                         guint64 bytes)
+{
+  flight->stats.bytes_device_copied += bytes;
+}
+
 const TexelCudaFence *
 gst_texel_in_flight_get_fence (GstTexelInFlight *flight)
 {

@@ -77,6 +77,10 @@ GstAllocator *gst_texel_in_flight_get_allocator (GstTexelInFlight *flight);
  * so a reader on another thread may see them a frame behind. */
 void gst_texel_in_flight_get_stats (GstTexelInFlight *flight,
                                     GstTexelCudaStats *stats);
+/* Adds @bytes to bytes_device_copied: what the element's kernels copied
+ * on the device (streaming thread, from the run callback). */
+void gst_texel_in_flight_count_device_copied (GstTexelInFlight *flight,
+                                              guint64 bytes);
 /* What the frames' completion says, for the element's kernel context
  * (texel_cuda_context_set_fence); lives as long as @flight, and only
  * @flight advances it. */

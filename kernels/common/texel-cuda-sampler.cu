@@ -57,6 +57,32 @@ typedef struct
   cudaEvent_t done;
 } TexelStreamUse;
 
+/* An aligned copy of an input plane whose pitch and size suit a texture
+ * but whose address does not (NVMM surfaces: planes at pitch * height
+ * offsets, rows padded to 256 bytes, where an H100 wants 512): copied
+ * device to device on the caller's stream, so that the plane is read
+ * through a texture like system memory staged into aligned buffers, and
+ * gives the same output byte for byte. One per input plane index, kept
+ * across calls (a texture cached over it stays valid while @data does). */
+typedef struct
+{
+  void *mem;                    /* cudaMalloc'd, @size bytes */
+  size_t size;
+  uint8_t *data;                /* @mem rounded up to textureAlignment */
+  /* What it holds: @src's plane, copied in the fence's unit @unit. */
+  const uint8_t *src;
+  size_t pitch, row_bytes;
+  int rows;
+  uint64_t unit;
+  int holds;
+  /* Recorded on @stream after the last call that wrote or read it: the
+   * next call waits for it before touching the copy, so uses are ordered
+   * across streams (frames in flight, bands). */
+  cudaEvent_t done;
+  cudaStream_t stream;          /* NULL: never used */
+  int used;                     /* by the current call */
+} TexelRealign;
+
 struct TexelCudaContext
 {
   int device;
@@ -70,6 +96,8 @@ struct TexelCudaContext
   TexelStreamUse streams[TEXEL_TEXTURE_STREAMS];
   int next_stream;
   TexelGroupBuffer group_buffers[TEXEL_MAX_COMPONENTS];
+  TexelRealign realign[TEXEL_MAX_PLANES];
+  uint64_t bytes_realigned;     /* copied into @realign so far */
   const TexelCudaFence *fence;  /* NULL: an event after each call */
 };
 
@@ -168,6 +196,30 @@ texel_stream_slot (TexelCudaContext * ctx, cudaStream_t stream, int *slot)
   ctx->streams[s].stream = stream;
   *slot = s;
   return cudaSuccess;
+}
+
+/* Records, after the current call's work on @stream, the event of each
+ * realigned copy it wrote or read. */
+static cudaError_t
+texel_realign_used (TexelCudaContext * ctx, cudaStream_t stream)
+{
+  cudaError_t first = cudaSuccess;
+  int p;
+
+  for (p = 0; p < TEXEL_MAX_PLANES; p++) {
+    TexelRealign *r = &ctx->realign[p];
+    cudaError_t err;
+
+    if (!r->used)
+      continue;
+    r->used = 0;
+    err = cudaEventRecord (r->done, stream);
+    if (err == cudaSuccess)
+      r->stream = stream;
+    else if (first == cudaSuccess)
+      first = err;
+  }
+  return first;
 }
 
 /* Notes that the kernels just queued on @stream read the textures of
@@ -315,9 +367,20 @@ texel_subsampled_size (int size, int shift)
   return -((-size) >> shift);
 }
 
+/* texel_texture_key's answer. */
+enum
+{
+  TEXEL_KEY_NONE,               /* plain loads */
+  TEXEL_KEY_TEXTURE,            /* a texture over the plane */
+  TEXEL_KEY_REALIGN             /* one over an aligned copy of it */
+};
+
 /* Whether component @c of @in can be read through a texture: its texels
  * (pixel_stride bytes) hold 1, 2 or 4 samples of 8 or 16 bits, and the
- * plane's address and pitch meet the device's alignment and limits. */
+ * plane's pitch and sizes meet the device's alignment and limits. Where
+ * only the plane's address breaks the texture alignment: TEXEL_KEY_REALIGN
+ * (texel_realign). A misaligned pitch keeps plain loads: a copy would
+ * have to change the layout. */
 static int
 texel_texture_key (const TexelCudaContext * ctx,
     const TexelConvertPlan * plan, const TexelImage * in, int c,
@@ -331,9 +394,9 @@ texel_texture_key (const TexelCudaContext * ctx,
 
   if (comp->pixel_stride % bps != 0 || comp->offset % bps != 0
       || comp->offset >= comp->pixel_stride)
-    return 0;
+    return TEXEL_KEY_NONE;
   if (channels != 1 && channels != 2 && channels != 4)
-    return 0;
+    return TEXEL_KEY_NONE;
 
   memset (key, 0, sizeof (*key));
   key->data = data;
@@ -348,25 +411,148 @@ texel_texture_key (const TexelCudaContext * ctx,
       : cudaFilterModeLinear;
   *lane = comp->offset / bps;
 
-  if (stride <= 0 || (uintptr_t) data % ctx->texture_alignment != 0
-      || (size_t) stride % ctx->texture_pitch_alignment != 0)
-    return 0;
+  if (stride <= 0 || (size_t) stride % ctx->texture_pitch_alignment != 0)
+    return TEXEL_KEY_NONE;
   if (key->width > ctx->max_texture_width
       || key->height > ctx->max_texture_height
       || stride > ctx->max_texture_pitch
       || (size_t) key->width * comp->pixel_stride > (size_t) stride)
-    return 0;
-  return 1;
+    return TEXEL_KEY_NONE;
+  return (uintptr_t) data % ctx->texture_alignment != 0 ? TEXEL_KEY_REALIGN
+      : TEXEL_KEY_TEXTURE;
 }
 
-/* Fills @src with every input component: a texture where possible,
- * plain loads otherwise. @used gets the cache entries read. */
+/* Makes @r hold at least @size bytes at an address aligned to
+ * @alignment, once no queued work uses it (a new size: new caps). */
+static cudaError_t
+texel_realign_reserve (TexelRealign * r, size_t size, size_t alignment)
+{
+  cudaError_t err;
+
+  if (r->mem != NULL && r->size >= size + alignment)
+    return cudaSuccess;
+  if (r->mem != NULL) {
+    if (r->stream != NULL
+        && (err = cudaEventSynchronize (r->done)) != cudaSuccess)
+      return err;
+    if ((err = cudaFree (r->mem)) != cudaSuccess)
+      return err;
+  }
+  r->mem = NULL;
+  r->size = 0;
+  r->holds = 0;
+  /* cudaMalloc promises 256 bytes of alignment, textures may need more. */
+  err = TEXEL_FAULTY (TEXEL_FAULT_DEVICE_ALLOC, cudaMalloc (&r->mem,
+          size + alignment));
+  if (err != cudaSuccess)
+    return err;
+  r->size = size + alignment;
+  r->data = (uint8_t *) (((uintptr_t) r->mem + alignment - 1)
+      / alignment * alignment);
+  return cudaSuccess;
+}
+
+/* The aligned copy of plane @plane of @in, @row_bytes x @rows of it, for
+ * the current call on @stream (which first waits for the copy's last
+ * user). Copied unless it holds that plane already: within one unit of
+ * the fence (a frame) a plane's address holds one picture, so the bands
+ * of a frame copy it once. */
+static cudaError_t
+texel_realign (TexelCudaContext * ctx, const TexelImage * in, int plane,
+    size_t row_bytes, int rows, cudaStream_t stream, const uint8_t ** data)
+{
+  TexelRealign *r = &ctx->realign[plane];
+  const uint8_t *src = in->data[plane];
+  size_t pitch = (size_t) in->stride[plane];
+  cudaError_t err;
+
+  if (r->done == NULL && (err = cudaEventCreateWithFlags (&r->done,
+              cudaEventDisableTiming)) != cudaSuccess)
+    return err;
+  /* Also on the same stream: a destroyed stream's handle may come back
+   * for a new one, which is not ordered after the old one's work. */
+  if (r->stream != NULL
+      && (err = cudaStreamWaitEvent (stream, r->done, 0)) != cudaSuccess)
+    return err;
+  r->used = 1;
+  *data = r->data;
+  if (r->holds && ctx->fence != NULL && ctx->fence->current != UINT64_MAX
+      && r->unit == ctx->fence->current && r->src == src && r->pitch == pitch
+      && r->row_bytes >= row_bytes && r->rows >= rows)
+    return cudaSuccess;
+
+  err = texel_realign_reserve (r, pitch * (size_t) (rows - 1) + row_bytes,
+      ctx->texture_alignment);
+  *data = r->data;
+  if (err != cudaSuccess)
+    return err;
+  r->holds = 0;
+  err = cudaMemcpy2DAsync (r->data, pitch, src, pitch, row_bytes,
+      (size_t) rows, cudaMemcpyDefault, stream);
+  if (err != cudaSuccess)
+    return err;
+  r->holds = 1;
+  r->src = src;
+  r->pitch = pitch;
+  r->row_bytes = row_bytes;
+  r->rows = rows;
+  r->unit = ctx->fence != NULL ? ctx->fence->current : 0;
+  ctx->bytes_realigned += row_bytes * (size_t) rows;
+  return cudaSuccess;
+}
+
+/* Realigns, once each, the planes of @in that the components marked
+ * TEXEL_KEY_REALIGN in @kind read (as many bytes and rows as their
+ * textures cover), and points their @keys at the copies. */
+static cudaError_t
+texel_realign_planes (TexelCudaContext * ctx, const TexelConvertPlan * plan,
+    const TexelImage * in, cudaStream_t stream,
+    const int kind[TEXEL_MAX_COMPONENTS],
+    TexelTextureKey keys[TEXEL_MAX_COMPONENTS])
+{
+  size_t row_bytes[TEXEL_MAX_PLANES] = { 0 };
+  int rows[TEXEL_MAX_PLANES] = { 0 };
+  int c, p;
+
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    const TexelComponent *comp = &plan->in.comp[c];
+    size_t bytes;
+
+    if (kind[c] != TEXEL_KEY_REALIGN)
+      continue;
+    bytes = (size_t) keys[c].width * comp->pixel_stride;
+    p = comp->plane;
+    row_bytes[p] = bytes > row_bytes[p] ? bytes : row_bytes[p];
+    rows[p] = keys[c].height > rows[p] ? keys[c].height : rows[p];
+  }
+  for (p = 0; p < TEXEL_MAX_PLANES; p++) {
+    const uint8_t *copy;
+    cudaError_t err;
+
+    if (rows[p] == 0)
+      continue;
+    err = texel_realign (ctx, in, p, row_bytes[p], rows[p], stream, &copy);
+    if (err != cudaSuccess)
+      return err;
+    for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+      if (kind[c] == TEXEL_KEY_REALIGN && plan->in.comp[c].plane == p)
+        keys[c].data = copy;
+  }
+  return cudaSuccess;
+}
+
+/* Fills @src with every input component: a texture where possible (over
+ * an aligned copy of its plane where only the plane's address is
+ * misaligned), plain loads otherwise. @used gets the cache entries read. */
 static cudaError_t
 texel_source_init (TexelCudaContext * ctx, const TexelConvertPlan * plan,
-    const TexelImage * in, TexelSource * src,
+    const TexelImage * in, cudaStream_t stream, TexelSource * src,
     TexelTextureEntry * used[TEXEL_MAX_COMPONENTS])
 {
   int max_code = (1 << plan->in.bits) - 1;
+  TexelTextureKey keys[TEXEL_MAX_COMPONENTS];
+  int kind[TEXEL_MAX_COMPONENTS], lane[TEXEL_MAX_COMPONENTS];
+  cudaError_t err;
   int c;
 
   memset (src, 0, sizeof (*src));
@@ -375,12 +561,18 @@ texel_source_init (TexelCudaContext * ctx, const TexelConvertPlan * plan,
   src->texel_scale = src->texel_max / (float) (max_code << plan->in.shift);
 
   for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
+    used[c] = NULL;
+    kind[c] = plan->in.comp[c].plane < 0 ? TEXEL_KEY_NONE
+        : texel_texture_key (ctx, plan, in, c, &keys[c], &lane[c]);
+  }
+  err = texel_realign_planes (ctx, plan, in, stream, kind, keys);
+  if (err != cudaSuccess)
+    return err;
+
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
     const TexelComponent *comp = &plan->in.comp[c];
     TexelSourceComp *sc = &src->comp[c];
-    TexelTextureKey key;
-    int lane;
 
-    used[c] = NULL;
     if (comp->plane < 0) {
       sc->kind = TEXEL_SOURCE_MISSING;
       continue;
@@ -394,9 +586,8 @@ texel_source_init (TexelCudaContext * ctx, const TexelConvertPlan * plan,
     sc->y_shift = comp->y_shift;
     sc->kind = TEXEL_SOURCE_RAW;
 
-    if (texel_texture_key (ctx, plan, in, c, &key, &lane)) {
-      cudaError_t err = texel_texture_lookup (ctx, &key, &used[c]);
-
+    if (kind[c] != TEXEL_KEY_NONE) {
+      err = texel_texture_lookup (ctx, &keys[c], &used[c]);
       if (err == cudaErrorInvalidValue) {
         /* A limit not checked above: plain loads read it correctly. */
         (void) cudaGetLastError ();
@@ -406,7 +597,7 @@ texel_source_init (TexelCudaContext * ctx, const TexelConvertPlan * plan,
         return err;
       sc->kind = TEXEL_SOURCE_TEXTURE;
       sc->texture = used[c]->texture;
-      sc->lane = lane;
+      sc->lane = lane[c];
     }
   }
   return cudaSuccess;
@@ -780,6 +971,12 @@ texel_cuda_context_device (const TexelCudaContext * ctx)
   return ctx->device;
 }
 
+extern "C" uint64_t
+texel_cuda_context_bytes_realigned (const TexelCudaContext * ctx)
+{
+  return ctx != NULL ? ctx->bytes_realigned : 0;
+}
+
 /* With the context's device current (the caller's). */
 extern "C" void
 texel_cuda_context_free (TexelCudaContext * ctx)
@@ -799,6 +996,16 @@ texel_cuda_context_free (TexelCudaContext * ctx)
     if (buffer->data != NULL)
       (void) cudaFree (buffer->data);
   }
+  for (e = 0; e < TEXEL_MAX_PLANES; e++) {
+    TexelRealign *r = &ctx->realign[e];
+
+    if (r->stream != NULL)
+      (void) cudaEventSynchronize (r->done);
+    if (r->mem != NULL)
+      (void) cudaFree (r->mem);
+    if (r->done != NULL)
+      (void) cudaEventDestroy (r->done);
+  }
   for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
     if (ctx->streams[s].done != NULL)
       (void) cudaEventDestroy (ctx->streams[s].done);
@@ -813,15 +1020,18 @@ texel_resample_enqueue (TexelCudaContext * ctx,
 {
   TexelTextureEntry *used[TEXEL_MAX_COMPONENTS];
   TexelSource all;
-  cudaError_t err, tracked;
+  cudaError_t err, tracked, realigned;
   int k;
 
   /* cudaGetLastError () after each launch must report that launch, not
    * an error some earlier call of the caller's left behind. */
   (void) cudaGetLastError ();
-  err = texel_source_init (ctx, plan, in, &all, used);
-  if (err != cudaSuccess)
+  err = texel_source_init (ctx, plan, in, stream, &all, used);
+  if (err != cudaSuccess) {
+    /* A copy may be queued already: its readers must be tracked. */
+    (void) texel_realign_used (ctx, stream);
     return err;
+  }
 
   for (k = 0; k < TEXEL_MAX_COMPONENTS && err == cudaSuccess; k++) {
     TexelSink sink;
@@ -840,9 +1050,12 @@ texel_resample_enqueue (TexelCudaContext * ctx,
   }
 
   /* Also after a failed launch: the groups launched before it read the
-   * textures. */
+   * textures and the realigned copies. */
   tracked = texel_textures_used (ctx, stream, used);
-  return err != cudaSuccess ? err : tracked;
+  realigned = texel_realign_used (ctx, stream);
+  if (err == cudaSuccess)
+    err = tracked;
+  return err != cudaSuccess ? err : realigned;
 }
 
 int

@@ -47,8 +47,9 @@ int texel_cuda_device_count (int *count);
 int texel_cuda_probe (int device, TexelCudaCaps * caps);
 
 /* The kernels' state on one device: the texture objects of recent inputs
- * (rebuilt only when an input's addresses or pitches change) and the
- * per-group buffers of texel_cuda_convert and texel_cuda_warp, the events
+ * (rebuilt only when an input's addresses or pitches change), the
+ * per-group buffers of texel_cuda_convert and texel_cuda_warp and their
+ * aligned copies of input planes (one per plane index, reused), the events
  * that say when kernels reading them are done, and the optional fence
  * below. Made with @device current (it reads the device's texture
  * limits); freed with it current too, once no call's kernels can still
@@ -58,6 +59,10 @@ int texel_cuda_context_new (int device, TexelCudaContext ** ctx);
 void texel_cuda_context_free (TexelCudaContext * ctx);
 /* The device @ctx was made for. */
 int texel_cuda_context_device (const TexelCudaContext * ctx);
+/* Bytes @ctx has copied device to device so far to realign input planes
+ * whose pitch suits a texture but whose address does not (see
+ * texel_cuda_convert). */
+uint64_t texel_cuda_context_bytes_realigned (const TexelCudaContext * ctx);
 
 /* Completion of a caller's work as the caller counts it. The calls made
  * while @current is N belong to the caller's unit of work N (a frame);
@@ -83,8 +88,14 @@ void texel_cuda_context_set_fence (TexelCudaContext * ctx,
 /* Enqueues the conversion of output rows [row0, row1) (luma rows; even
  * where the output has 4:2:0 chroma) on @stream. @in and @out hold
  * device-accessible addresses: device memory, or mapped / registered host
- * memory. Input planes whose address or pitch break the texture alignment
- * are read without textures, never wrongly. Asynchronous: returns once
+ * memory. An input plane whose pitch breaks the texture alignment is read
+ * without textures (plain loads, filtered in float); one whose address
+ * alone does is first copied (device to device, on @stream, pitch kept)
+ * into an aligned buffer of @ctx's and read through a texture, so that its
+ * output is the aligned input's byte for byte. Within one unit of the
+ * fence (texel_cuda_context_set_fence), an input plane's address must
+ * hold one picture: the calls of one frame's bands copy it once.
+ * Asynchronous: returns once
  * queued; launch errors are reported here, execution errors by the next
  * synchronisation. */
 int texel_cuda_convert (TexelCudaContext * ctx,

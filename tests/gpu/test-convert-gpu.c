@@ -10,7 +10,9 @@
  *    into outputs poisoned differently: a byte is written iff both runs
  *    agree on it).
  * Inputs with misaligned addresses and pitches exercise the path without
- * textures. Subsampled chroma is also checked against the exact
+ * textures; inputs whose addresses alone are misaligned, the aligned copy
+ * the context reads them through (check_realign: byte for byte the
+ * aligned input's output). Subsampled chroma is also checked against the exact
  * definitions of tests/unit/texel-exact.h (check_chroma_exact), which do
  * not depend on the CPU reference. Exits 77 (skipped) without a usable
  * GPU.
@@ -483,6 +485,336 @@ check_fence (Context * ctx)
 }
 
 /* ------------------------------------------------------------------ */
+/* Planes whose address alone is off the texture alignment (an NVMM
+ * surface's planes at pitch * height offsets, rows padded to 256 bytes;
+ * a GstCudaMemory at an offset): the context copies each into an aligned
+ * buffer of its own and reads it through a texture, so the output must be
+ * that of the same frame at aligned addresses byte for byte, whichever
+ * path (fast, or generic under GST_TEXEL_SAMPLER=generic), in one call or
+ * two bands on two streams, frame after frame through one copy. A
+ * misaligned pitch still takes plain loads: nothing copied, 1 code from
+ * the CPU (docs/accuracy.md). */
+
+typedef struct
+{
+  TexelFormat in, out;
+  int in_w, in_h, out_w, out_h;
+  TexelMethod method;
+} RealignCase;
+
+static const RealignCase realign_cases[] = {
+  /* The NVMM test's frame: its V plane started at an odd multiple of
+   * 256. */
+  {TEXEL_FORMAT_I420, TEXEL_FORMAT_RGBA, 38, 26, 29, 19,
+      TEXEL_METHOD_BILINEAR},
+  {TEXEL_FORMAT_NV12, TEXEL_FORMAT_NV12, 64, 48, 40, 30,
+      TEXEL_METHOD_BICUBIC},
+  {TEXEL_FORMAT_YUY2, TEXEL_FORMAT_I420, 34, 20, 50, 30,
+      TEXEL_METHOD_BILINEAR},
+  {TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_RGBA, 40, 24, 30, 18,
+      TEXEL_METHOD_BILINEAR},
+  {TEXEL_FORMAT_RGBA, TEXEL_FORMAT_NV12, 33, 17, 27, 13,
+      TEXEL_METHOD_NEAREST},
+};
+
+/* Planes past an aligned address by 4 (any device) and 256 bytes (the
+ * NVMM case: off the H100's 512). */
+static const int realign_shifts[] = { 4, 256 };
+
+static int
+plan_scaled (TexelConvertPlan * plan, TexelFormat in_format, int in_w,
+    int in_h, TexelFormat out_format, int out_w, int out_h,
+    TexelMethod method)
+{
+  TexelConvertConfig config;
+  TexelColorimetry yuv = { TEXEL_MATRIX_BT709, 0, 0, 0 };
+  TexelColorimetry rgb = { TEXEL_MATRIX_RGB, 1, 0, 0 };
+
+  memset (&config, 0, sizeof (config));
+  config.src_w = in_w;
+  config.src_h = in_h;
+  config.dst_w = out_w;
+  config.dst_h = out_h;
+  config.method = method;
+  config.in_color = texel_format_desc (in_format)->is_yuv ? yuv : rgb;
+  config.out_color = texel_format_desc (out_format)->is_yuv ? yuv : rgb;
+  config.border_rgba[3] = 1.0;
+  return texel_convert_plan_init (plan, &config, in_format, in_w, in_h,
+      out_format, out_w, out_h, NULL);
+}
+
+/* Bytes of @in's planes that @shift puts off the device's texture
+ * alignment: what one call copies to realign them. */
+static uint64_t
+realign_bytes (const HostImage * in, int shift)
+{
+  const TexelFormatDesc *desc = texel_format_desc (in->img.format);
+  TexelCudaCaps caps;
+  uint64_t bytes = 0;
+  int p;
+
+  if (texel_cuda_probe (0, &caps) != 0 || shift % caps.texture_alignment == 0)
+    return 0;
+  for (p = 0; p < desc->n_planes; p++)
+    bytes += (uint64_t) texel_plane_row_bytes (in->img.format, p,
+        in->img.width) * texel_plane_height (in->img.format, p,
+        in->img.height);
+  return bytes;
+}
+
+/* Converts @in into @out (poisoned with POISON_A first) through @kctx, in
+ * one call or (@bands) two on the two streams, as unit @unit of @fence
+ * where given; then downloads @out into @host. */
+static int
+realign_convert (Context * ctx, TexelCudaContext * kctx,
+    TexelCudaFence * fence, uint64_t unit, const TexelConvertPlan * plan,
+    const GpuImage * in, GpuImage * out, int bands, HostImage * host)
+{
+  int mid = bands ? (plan->out_height / 2) & ~1 : plan->out_height;
+  int failed;
+
+  failed = check_cuda (gpu_image_poison (out, POISON_A, ctx->stream[0]),
+      "poison");
+  if (fence != NULL)
+    fence->current = unit;
+  if (!failed)
+    failed |= check_cuda (texel_cuda_convert (kctx, plan, &in->dev,
+            &out->dev, 0, mid, ctx->stream[0]), "realign band 0");
+  if (!failed && bands)
+    failed |= check_cuda (texel_cuda_convert (kctx, plan, &in->dev,
+            &out->dev, mid, plan->out_height, ctx->stream[1]),
+        "realign band 1");
+  if (fence != NULL)
+    fence->current = UINT64_MAX;
+  if (!failed)
+    failed |= check_cuda (cudaStreamSynchronize (ctx->stream[1]), "sync")
+        || check_cuda (gpu_image_download (out, host, POISON_A,
+            ctx->stream[0]), "download");
+  return failed;
+}
+
+/* One case at one shift: a random frame at aligned and at shifted
+ * addresses; then a second frame at the same shifted addresses through a
+ * fenced context, whose copy from the first frame must not be reused. */
+static void
+check_realign_case (Context * ctx, const RealignCase * rc, int shift)
+{
+  TexelConvertPlan plan;
+  TexelCudaContext *fenced = NULL;
+  TexelCudaFence fence = { UINT64_MAX, 0 };
+  HostImage in, want, got;
+  GpuImage aligned, shifted, out;
+  uint64_t expect, before, copied[4];
+  int failed, diff = 0, frame, bands;
+  char label[160];
+
+  if (plan_scaled (&plan, rc->in, rc->in_w, rc->in_h, rc->out, rc->out_w,
+          rc->out_h, rc->method) != 0) {
+    printf ("FAIL realign: no plan for %s -> %s\n",
+        texel_format_desc (rc->in)->name, texel_format_desc (rc->out)->name);
+    ctx->failed++;
+    return;
+  }
+  host_image_init (&in, rc->in, rc->in_w, rc->in_h);
+  host_image_init (&want, rc->out, rc->out_w, rc->out_h);
+  host_image_init (&got, rc->out, rc->out_w, rc->out_h);
+  memset (&aligned, 0, sizeof (aligned));
+  memset (&shifted, 0, sizeof (shifted));
+  memset (&out, 0, sizeof (out));
+  expect = realign_bytes (&in, shift);
+  snprintf (label, sizeof (label), "%s %dx%d -> %s %dx%d %s, planes %d "
+      "bytes off", texel_format_desc (rc->in)->name, rc->in_w, rc->in_h,
+      texel_format_desc (rc->out)->name, rc->out_w, rc->out_h,
+      method_names[rc->method], shift);
+
+  failed = check_cuda (gpu_image_alloc_packed (&aligned, &in), "alloc")
+      || check_cuda (gpu_image_alloc_shifted (&shifted, &in, shift), "alloc")
+      || check_cuda (gpu_image_alloc (&out, MEMORY_DEVICE, &want, 0),
+      "alloc")
+      || check_cuda ((cudaError_t) texel_cuda_context_new (0, &fenced),
+      "fenced context");
+  if (!failed)
+    texel_cuda_context_set_fence (fenced, &fence);
+  for (frame = 0; frame < 2 && !failed; frame++) {
+    host_image_randomize (&in);
+    failed |= check_cuda (gpu_image_upload (&aligned, &in, ctx->stream[0]),
+        "upload")
+        || check_cuda (gpu_image_upload (&shifted, &in, ctx->stream[0]),
+        "upload");
+    before = texel_cuda_context_bytes_realigned (ctx->kctx);
+    failed |= realign_convert (ctx, ctx->kctx, NULL, 0, &plan, &aligned, &out,
+        0, &want);
+    if (texel_cuda_context_bytes_realigned (ctx->kctx) != before) {
+      printf ("FAIL realign %s: aligned planes were copied\n", label);
+      failed = 1;
+    }
+    /* Frame 0: one call, then two bands, without a fence (each call
+     * copies); both frames through the fenced context, two bands of one
+     * unit (one copy). */
+    for (bands = 0; bands < 3 && !failed; bands++) {
+      TexelCudaContext *kctx = bands < 2 ? ctx->kctx : fenced;
+
+      if (frame == 1 && bands < 2)
+        continue;
+      before = texel_cuda_context_bytes_realigned (kctx);
+      failed |= realign_convert (ctx, kctx, bands < 2 ? NULL : &fence,
+          (uint64_t) frame + 1, &plan, &shifted, &out, bands != 0, &got);
+      copied[bands] = texel_cuda_context_bytes_realigned (kctx) - before;
+      if (copied[bands] != (bands == 1 ? 2 : 1) * expect) {
+        printf ("FAIL realign %s: %llu bytes copied, want %llu\n", label,
+            (unsigned long long) copied[bands],
+            (unsigned long long) ((bands == 1 ? 2 : 1) * expect));
+        failed = 1;
+      }
+      if (!failed && memcmp (want.mem, got.mem, want.size) != 0) {
+        printf ("FAIL realign %s: frame %d (%s) differs from the aligned "
+            "input's output\n", label, frame, bands == 0 ? "one call"
+            : bands == 1 ? "two bands" : "fenced, two bands");
+        diff++;
+      }
+    }
+  }
+  if (failed || diff) {
+    if (failed)
+      printf ("FAIL realign %s: CUDA error or wrong count\n", label);
+    ctx->failed++;
+  } else {
+    ctx->passed++;
+  }
+  texel_cuda_context_free (fenced);
+  gpu_image_free (&aligned);
+  gpu_image_free (&shifted);
+  gpu_image_free (&out);
+  host_image_clear (&in);
+  host_image_clear (&want);
+  host_image_clear (&got);
+}
+
+/* Two frames in flight on the two streams through one context, at two
+ * shifted addresses: the second frame's copy into the context's buffer
+ * must wait until the first frame's kernels have read it. Large enough
+ * that the first kernel is still running when the second copy is queued. */
+static void
+check_realign_in_flight (Context * ctx, int quick)
+{
+  int w = quick ? 320 : 1920, h = quick ? 180 : 1080;
+  TexelConvertPlan plan;
+  HostImage in[2], want[2], got;
+  GpuImage aligned, shifted[2], out[2];
+  int failed = 0, diff = 0, i;
+
+  if (plan_scaled (&plan, TEXEL_FORMAT_I420, w, h, TEXEL_FORMAT_RGBA,
+          w * 3 / 4, h * 3 / 4, TEXEL_METHOD_BICUBIC) != 0) {
+    ctx->failed++;
+    return;
+  }
+  host_image_init (&got, TEXEL_FORMAT_RGBA, w * 3 / 4, h * 3 / 4);
+  memset (&aligned, 0, sizeof (aligned));
+  memset (shifted, 0, sizeof (shifted));
+  memset (out, 0, sizeof (out));
+  for (i = 0; i < 2; i++) {
+    host_image_init (&in[i], TEXEL_FORMAT_I420, w, h);
+    host_image_init (&want[i], TEXEL_FORMAT_RGBA, w * 3 / 4, h * 3 / 4);
+    host_image_randomize (&in[i]);
+    failed |= check_cuda (gpu_image_alloc_shifted (&shifted[i], &in[i], 256),
+        "alloc")
+        || check_cuda (gpu_image_alloc (&out[i], MEMORY_DEVICE, &want[i], 0),
+        "alloc")
+        || check_cuda (gpu_image_upload (&shifted[i], &in[i], ctx->stream[0]),
+        "upload");
+  }
+  failed |= check_cuda (gpu_image_alloc_packed (&aligned, &in[0]), "alloc");
+  for (i = 0; i < 2 && !failed; i++)
+    failed |= check_cuda (gpu_image_upload (&aligned, &in[i],
+            ctx->stream[0]), "upload")
+        || realign_convert (ctx, ctx->kctx, NULL, 0, &plan, &aligned,
+        &out[0], 0, &want[i]);
+  for (i = 0; i < 2 && !failed; i++)
+    failed |= check_cuda (gpu_image_poison (&out[i], POISON_A,
+            ctx->stream[0]), "poison");
+  /* No synchronisation between the two. */
+  for (i = 0; i < 2 && !failed; i++)
+    failed |= check_cuda (texel_cuda_convert (ctx->kctx, &plan,
+            &shifted[i].dev, &out[i].dev, 0, plan.out_height,
+            ctx->stream[i]), "convert in flight");
+  if (!failed)
+    failed |= check_cuda (cudaStreamSynchronize (ctx->stream[1]), "sync");
+  for (i = 0; i < 2 && !failed; i++) {
+    failed |= check_cuda (gpu_image_download (&out[i], &got, POISON_A,
+            ctx->stream[0]), "download");
+    diff += !failed && memcmp (want[i].mem, got.mem, got.size) != 0;
+  }
+  if (failed || diff) {
+    printf ("FAIL realign in flight (I420 %dx%d): %d of 2 frames differ%s\n",
+        w, h, diff, failed ? ", CUDA error" : "");
+    ctx->failed++;
+  } else {
+    ctx->passed++;
+  }
+  gpu_image_free (&aligned);
+  for (i = 0; i < 2; i++) {
+    gpu_image_free (&shifted[i]);
+    gpu_image_free (&out[i]);
+    host_image_clear (&in[i]);
+    host_image_clear (&want[i]);
+  }
+  host_image_clear (&got);
+}
+
+/* A misaligned pitch (and address): plain loads, nothing copied, within
+ * 1 code of the CPU. */
+static void
+check_misaligned_pitch (Context * ctx, const RealignCase * rc)
+{
+  TexelConvertPlan plan;
+  HostImage in, cpu[2], gpu[2];
+  Comparison cmp;
+  uint64_t before = texel_cuda_context_bytes_realigned (ctx->kctx);
+  int i, failed;
+
+  if (plan_scaled (&plan, rc->in, rc->in_w, rc->in_h, rc->out, rc->out_w,
+          rc->out_h, rc->method) != 0) {
+    ctx->failed++;
+    return;
+  }
+  case_images_init (&in, cpu, gpu, rc->in, rc->in_w, rc->in_h, rc->out,
+      rc->out_w, rc->out_h);
+  for (i = 0; i < 2; i++)
+    texel_convert_cpu (&plan, &in.img, &cpu[i].img, 0, rc->out_h);
+  failed = run_gpu (ctx, &plan, &in, gpu, MEMORY_MISALIGNED, 0);
+  if (!failed)
+    compare_outputs (cpu, gpu, &cmp);
+  if (failed || cmp.max_error > 1 || cmp.unwritten || cmp.stray
+      || texel_cuda_context_bytes_realigned (ctx->kctx) != before) {
+    printf ("FAIL realign: %s -> %s with a misaligned pitch: %s\n",
+        texel_format_desc (rc->in)->name, texel_format_desc (rc->out)->name,
+        failed ? "CUDA error" : texel_cuda_context_bytes_realigned (ctx->kctx)
+        != before ? "copied (want plain loads)" : "over 1 code from the CPU");
+    ctx->failed++;
+  } else {
+    ctx->passed++;
+  }
+  case_images_clear (&in, cpu, gpu);
+}
+
+static void
+check_realign (Context * ctx, int quick)
+{
+  int before = ctx->failed, c, s;
+
+  for (c = 0; c < (int) (sizeof (realign_cases) / sizeof (realign_cases[0]));
+      c++) {
+    for (s = 0; s < (int) (sizeof (realign_shifts)
+            / sizeof (realign_shifts[0])); s++)
+      check_realign_case (ctx, &realign_cases[c], realign_shifts[s]);
+    check_misaligned_pitch (ctx, &realign_cases[c]);
+  }
+  check_realign_in_flight (ctx, quick);
+  printf ("realigned planes: %s\n", ctx->failed == before ? "byte for byte "
+      "as aligned ones" : "FAIL");
+}
+
+/* ------------------------------------------------------------------ */
 /* Subsampled chroma against the exact definitions (tests/unit/texel-
  * exact.h), not the CPU: encoding R'G'B' to every subsampled format (the
  * mean over each chroma sample's footprint centred on its site) and
@@ -794,6 +1126,7 @@ main (int argc, char **argv)
 
   check_api (&ctx);
   check_fence (&ctx);
+  check_realign (&ctx, quick);
   check_chroma_exact (&ctx, quick);
   for (i = TEXEL_FORMAT_UNKNOWN + 1; i < TEXEL_FORMAT_COUNT; i++) {
     for (o = TEXEL_FORMAT_UNKNOWN + 1; o < TEXEL_FORMAT_COUNT; o++) {

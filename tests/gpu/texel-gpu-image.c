@@ -325,17 +325,23 @@ gpu_image_alloc (GpuImage *g, MemoryMode mode, const HostImage *shape,
 cudaError_t
 gpu_image_alloc_packed (GpuImage *g, const HostImage *shape)
 {
+  return gpu_image_alloc_shifted (g, shape, 0);
+}
+
+cudaError_t
+gpu_image_alloc_shifted (GpuImage *g, const HostImage *shape, int shift)
+{
   uintptr_t at;
   cudaError_t err;
 
   gpu_image_shape (g, MEMORY_DEVICE, &shape->img);
   g->size = shape->size;
-  err = cudaMalloc (&g->mem, g->size + HOST_PLANE_ALIGN);
+  err = cudaMalloc (&g->mem, g->size + HOST_PLANE_ALIGN + shift);
   if (err != cudaSuccess)
     return err;
   at = ((uintptr_t)g->mem + HOST_PLANE_ALIGN - 1)
        & ~(uintptr_t)(HOST_PLANE_ALIGN - 1);
-  gpu_image_place (g, shape, (void *)at);
+  gpu_image_place (g, shape, (void *)(at + shift));
   return cudaSuccess;
 }
 

@@ -122,6 +122,12 @@ cudaError_t gpu_image_alloc (GpuImage *g, MemoryMode mode,
 /* Device memory in @shape's own layout (one block, HOST_PLANE_ALIGN
  * aligned: cudaMalloc promises only 256, textures on an H100 need 512). */
 cudaError_t gpu_image_alloc_packed (GpuImage *g, const HostImage *shape);
+/* The same, every plane @shift bytes further: with @shift not a multiple
+ * of the texture alignment, planes whose address alone cannot back a
+ * texture (pitches stay multiples of HOST_STRIDE_ALIGN), as an NVMM
+ * surface's planes at pitch * height offsets. */
+cudaError_t gpu_image_alloc_shifted (GpuImage *g, const HostImage *shape,
+                                     int shift);
 void gpu_image_free (GpuImage *g);
 cudaError_t gpu_image_upload (GpuImage *g, const HostImage *h,
                               cudaStream_t stream);
