@@ -12,9 +12,8 @@
  * unified). A Jetson's surface arrays are reached through their EGL
  * frames (gsttexelnvmmegl.c: a CUDA array frame through a pitched device
  * copy; run on the H100 with the test stand-in's GL textures, not yet on
- * a Jetson). Block-linear surfaces
- * and batches of more than one surface are refused with a message saying
- * so.
+ * a Jetson). Block-linear surfaces other than surface arrays and batches
+ * of more than one surface are refused with a message saying so.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -376,9 +375,13 @@ texel_nvmm_surface_problem (const NvBufSurface *surf, const GstVideoInfo *info,
         surf->batchSize, surf->numFilled);
   if (!params)
     return g_strdup ("the NvBufSurface has no surface list");
-  if (params->layout != NVBUF_LAYOUT_PITCH)
-    return g_strdup ("block-linear surfaces are not read yet: ask for "
-                     "pitch-linear ones (nvvideoconvert bl-output=false)");
+  /* A block-linear surface array's EGL frame is a CUDA array, which
+   * gsttexelnvmmegl.c reads; other block-linear memory is not read. */
+  if (params->layout != NVBUF_LAYOUT_PITCH
+      && texel_nvmm_mem_type (surf, params) != NVBUF_MEM_SURFACE_ARRAY)
+    return g_strdup ("block-linear surfaces are read as surface arrays "
+                     "only: ask for pitch-linear ones (nvvideoconvert "
+                     "bl-output=false)");
   if ((why = texel_nvmm_mem_type_problem (
            surf, texel_nvmm_mem_type (surf, params), device))
       != NULL)

@@ -190,6 +190,8 @@ gst_texel_nvmm_egl_planes (GstMemory *mem, NvBufSurface *surf,
     return g_strdup_printf ("its EGL frame has %u planes, the caps %u",
                             egl->frame.planeCount, n_planes);
   planes->array = egl->frame.frameType != cudaEglFrameTypePitch;
+  if (!planes->array && surf->surfaceList->layout != NVBUF_LAYOUT_PITCH)
+    return g_strdup ("a block-linear surface whose EGL frame is pitch-linear");
   for (p = 0; p < n_planes; p++)
     {
       gsize row

@@ -17,7 +17,9 @@
  * headless EGL whose EGL image NvBufSurfaceMapEglImage makes
  * (nvbufsurface-standin-egl.c; no dataPtr, planeParams as pitch-linear
  * as a Jetson's describe its surfaces), where the build found EGL and GLES;
- * refused (-1) elsewhere. Block-linear layouts are refused (-1).
+ * refused (-1) elsewhere; these may be block-linear, whatever a GL
+ * texture is (planeParams then as for pitch-linear). Other block-linear
+ * surfaces are refused (-1).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -255,7 +257,8 @@ NvBufSurfaceCreate (NvBufSurface **out, uint32_t batch_size,
   uint32_t i;
 
   if (!out || !c || batch_size == 0 || c->width == 0 || c->height == 0
-      || c->layout != NVBUF_LAYOUT_PITCH
+      || (c->layout != NVBUF_LAYOUT_PITCH
+          && c->memType != NVBUF_MEM_SURFACE_ARRAY)
       || !standin_layout (c->colorFormat, &l))
     return -1;
   surf = calloc (1, sizeof (*surf));
@@ -272,7 +275,7 @@ NvBufSurfaceCreate (NvBufSurface **out, uint32_t batch_size,
       p->width = c->width;
       p->height = c->height;
       p->colorFormat = c->colorFormat;
-      p->layout = NVBUF_LAYOUT_PITCH;
+      p->layout = c->layout;
       p->dataSize = standin_planes (c, &l, &p->planeParams);
       p->pitch = p->planeParams.pitch[0];
       if (c->memType == NVBUF_MEM_SURFACE_ARRAY)

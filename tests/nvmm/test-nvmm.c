@@ -729,7 +729,7 @@ static const struct
     TEXEL_NVMM_TEST_GPU
         ? "NvBufSurfaceMapEglImage failed (-1)"
         : "NVBUF_MEM_SURFACE_ARRAY surfaces are read on the GPU only" },
-  { change_layout, "block-linear surfaces are not read yet" },
+  { change_layout, "block-linear surfaces are read as surface arrays only" },
   { change_format, "is not the caps' NV12" },
   { change_pitch, "plane 1 (offset" },
   { change_size, "plane 1 (offset" },
@@ -856,6 +856,35 @@ GST_START_TEST (test_nvmm_egl_registrations)
 
 GST_END_TEST;
 
+/* A block-linear surface array (on a Jetson the camera's and the
+ * decoder's default) is read through its EGL frame's CUDA array like a
+ * pitch-linear one: the system-memory output, exactly. */
+GST_START_TEST (test_nvmm_egl_block_linear)
+{
+  const NvmmElement *te = &elements[__i__];
+  GRand *rand = g_rand_new_with_seed (53);
+  GstVideoInfo info = input_info ("RGBA"), out_info;
+  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+  GstBuffer *expected = run (te, "RGBA", in, -1, FALSE, &out_info);
+  GstBuffer *buf = texel_nvmm_buffer_new (&info, in, mem_types[0], 1);
+  GstHarness *h = nvmm_harness_new (te, "RGBA", TRUE, FALSE);
+  GstBuffer *out;
+
+  fail_unless (buf != NULL);
+  texel_nvmm_buffer_surface (buf)->surfaceList->layout
+      = NVBUF_LAYOUT_BLOCK_LINEAR;
+  out = texel_push_pull (h, buf);
+  texel_harness_out_info (h, &out_info);
+  check_close (expected, out, &out_info, 0, "block-linear surface array in");
+  gst_buffer_unref (out);
+  texel_harness_teardown (h);
+  gst_buffer_unref (expected);
+  gst_buffer_unref (in);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* Whether the stand-in's surface arrays of @format reach CUDA: one
  * registered and its EGL frame read, as the plugin does; what it is
  * printed. FALSE with *@refused set (to CUDA's error) where CUDA refuses
@@ -971,6 +1000,9 @@ nvmm_suite (gboolean absent)
                        G_N_ELEMENTS (elements));
 #endif
 #if TEXEL_NVMM_TEST_EGL
+  tc = texel_suite_add_tcase (s, "block-linear", 0);
+  tcase_add_loop_test (tc, test_nvmm_egl_block_linear, 0,
+                       G_N_ELEMENTS (elements));
   tc = texel_suite_add_tcase (s, "registrations", 600);
   tcase_add_test (tc, test_nvmm_egl_registrations);
 #else
