@@ -39,8 +39,12 @@ typedef struct
   NvBufSurface *surf;
   struct cudaGraphicsResource *resource;
   cudaEglFrame frame;
-  /* Array frames only: the pitched device copy of each plane (a whole
-   * array, planeDesc's width and height), in one allocation. */
+  /* Array frames only: each plane's array, @array_row bytes by
+   * @array_rows rows (from cudaArrayGetInfo: its element size, whatever
+   * planeDesc's channel count means for it), and its pitched device copy
+   * (a whole array), all planes in one allocation. */
+  gsize array_row[CUDA_EGL_MAX_PLANES];
+  guint array_rows[CUDA_EGL_MAX_PLANES];
   void *copy;
   guint8 *copy_plane[CUDA_EGL_MAX_PLANES];
   gsize copy_pitch[CUDA_EGL_MAX_PLANES];
@@ -70,11 +74,25 @@ texel_nvmm_egl_free (gpointer data)
   g_free (egl);
 }
 
-/* Bytes in a row of array plane @d. */
-static gsize
-texel_nvmm_egl_row (const cudaEglPlaneDesc *d)
+/* The size of each array of an array frame. */
+static cudaError_t
+texel_nvmm_egl_array_sizes (TexelNvmmEgl *egl)
 {
-  return (gsize)d->width * d->numChannels * ((d->channelDesc.x + 7) / 8);
+  struct cudaChannelFormatDesc desc;
+  struct cudaExtent extent;
+  unsigned int flags;
+  cudaError_t err = cudaSuccess;
+  guint p;
+
+  for (p = 0; !err && p < egl->frame.planeCount && p < CUDA_EGL_MAX_PLANES; p++)
+    {
+      err = cudaArrayGetInfo (&desc, &extent, &flags,
+                              egl->frame.frame.pArray[p]);
+      egl->array_row[p]
+          = extent.width * ((desc.x + desc.y + desc.z + desc.w + 7) / 8);
+      egl->array_rows[p] = (guint)MAX (extent.height, 1);
+    }
+  return err;
 }
 
 /* Rows and planes start at multiples of this: the texture alignment of
@@ -90,14 +108,15 @@ texel_nvmm_egl_alloc_copy (TexelNvmmEgl *egl)
   cudaError_t err;
   guint p;
 
+  err = texel_nvmm_egl_array_sizes (egl);
+  if (err)
+    return err;
   for (p = 0; p < egl->frame.planeCount && p < CUDA_EGL_MAX_PLANES; p++)
     {
-      const cudaEglPlaneDesc *d = &egl->frame.planeDesc[p];
-
       egl->copy_pitch[p]
-          = GST_ROUND_UP_N (texel_nvmm_egl_row (d), TEXEL_NVMM_EGL_ALIGN);
+          = GST_ROUND_UP_N (egl->array_row[p], TEXEL_NVMM_EGL_ALIGN);
       offset[p] = size;
-      size += GST_ROUND_UP_N (egl->copy_pitch[p] * d->height,
+      size += GST_ROUND_UP_N (egl->copy_pitch[p] * egl->array_rows[p],
                               TEXEL_NVMM_EGL_ALIGN);
     }
   err = cudaMalloc (&egl->copy, size + TEXEL_NVMM_EGL_ALIGN);
@@ -134,8 +153,9 @@ texel_nvmm_egl_register (NvBufSurface *surf, gchar **why)
     err = texel_nvmm_egl_alloc_copy (egl);
   if (err)
     {
-      *why = g_strdup_printf ("CUDA cannot read the surface's EGL image: %s",
-                              cudaGetErrorString (err));
+      *why = g_strdup_printf ("CUDA cannot read the surface's EGL image: "
+                              "%s (%s)",
+                              cudaGetErrorName (err), cudaGetErrorString (err));
       texel_nvmm_egl_free (egl);
       return NULL;
     }
@@ -148,20 +168,18 @@ static gchar *
 texel_nvmm_egl_plane_problem (const TexelNvmmEgl *egl, guint p, gsize row,
                               guint rows)
 {
-  const cudaEglPlaneDesc *d = &egl->frame.planeDesc[p];
-  gsize pitch = egl->frame.frameType == cudaEglFrameTypePitch
-                    ? egl->frame.frame.pPitch[p].pitch
-                    : texel_nvmm_egl_row (d);
+  gboolean pitched = egl->frame.frameType == cudaEglFrameTypePitch;
+  gsize pitch = pitched ? egl->frame.frame.pPitch[p].pitch : egl->array_row[p];
+  guint height = pitched ? egl->frame.planeDesc[p].height : egl->array_rows[p];
 
-  if (pitch >= row && d->height >= rows && pitch <= G_MAXINT
+  if (pitch >= row && height >= rows && pitch <= G_MAXINT
       && (egl->frame.frameType == cudaEglFrameTypePitch
           || egl->copy_pitch[p] <= G_MAXINT))
     return NULL;
   return g_strdup_printf (
       "EGL plane %u (%s, %" G_GSIZE_FORMAT " bytes a "
       "row, %u rows) cannot hold %u rows of %" G_GSIZE_FORMAT " bytes",
-      p, egl->frame.frameType == cudaEglFrameTypePitch ? "pitch" : "array",
-      pitch, d->height, rows, row);
+      p, pitched ? "pitch" : "array", pitch, height, rows, row);
 }
 
 gchar *
