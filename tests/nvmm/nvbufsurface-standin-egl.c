@@ -216,31 +216,24 @@ texel_standin_egl_error (void)
   return standin.error[0] ? standin.error : NULL;
 }
 
-/* The GL format of the texture of @format: 4 bytes (the RGBA-like
- * formats, their bytes as they are) or 1 (GRAY8); 0 for the others. */
+/* Bytes per texel of surface @p's texture, from its planes (filled
+ * before the texture is made): 4 (one plane of RGBA-like pixels, their
+ * bytes as they are: GL_RGBA8) or 1 (GRAY8: GL_R8); 0 for the others. */
 static int
-standin_bytes (NvBufSurfaceColorFormat format)
+standin_bytes (const NvBufSurfaceParams *p)
 {
-  switch (format)
-    {
-      case NVBUF_COLOR_FORMAT_RGBA:
-      case NVBUF_COLOR_FORMAT_BGRA:
-      case NVBUF_COLOR_FORMAT_ARGB:
-      case NVBUF_COLOR_FORMAT_ABGR:
-      case NVBUF_COLOR_FORMAT_RGBx:
-      case NVBUF_COLOR_FORMAT_BGRx:
-        return 4;
-      case NVBUF_COLOR_FORMAT_GRAY8:
-        return 1;
-      default:
-        return 0;
-    }
+  const NvBufSurfacePlaneParams *pp = &p->planeParams;
+
+  if (pp->num_planes != 1
+      || (pp->bytesPerPix[0] != 1 && pp->bytesPerPix[0] != 4))
+    return 0;
+  return (int)pp->bytesPerPix[0];
 }
 
 int
 standin_egl_create (NvBufSurfaceParams *p, const NvBufSurfaceCreateParams *c)
 {
-  int bytes = standin_bytes (c->colorFormat);
+  int bytes = standin_bytes (p);
   GLuint texture = 0;
 
   if (!bytes || standin_enter () != 0)
@@ -332,7 +325,7 @@ texel_standin_surface_write (NvBufSurface *surf, int index, const void *data,
                              int stride)
 {
   NvBufSurfaceParams *p = standin_array (surf, index);
-  int bytes = p ? standin_bytes (p->colorFormat) : 0;
+  int bytes = p ? standin_bytes (p) : 0;
 
   if (!bytes || stride % bytes || standin_enter () != 0)
     return -1;
@@ -355,7 +348,7 @@ texel_standin_surface_read (NvBufSurface *surf, int index, void *data,
                             int stride)
 {
   NvBufSurfaceParams *p = standin_array (surf, index);
-  int bytes = p ? standin_bytes (p->colorFormat) : 0;
+  int bytes = p ? standin_bytes (p) : 0;
   uint8_t *rgba, *out = data;
   GLuint fbo = 0;
   GLenum status;
