@@ -32,6 +32,7 @@
 #endif
 
 #include <errno.h>
+#include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -940,10 +941,10 @@ egl_probe (const gchar *format, cudaError_t *refused)
 }
 
 /* 77 (printed why) where surface arrays cannot run here: no EGL, or CUDA
- * refuses EGL interop; 0 where they can (GRAY8 dropped where only its
- * GL_R8 texture is refused); 1 where the probe failed otherwise. */
+ * refuses EGL interop; 0 where they can, 2 where GRAY8's GL_R8 texture
+ * alone is refused; 1 where the probe failed otherwise. */
 static int
-egl_available (void)
+egl_check (void)
 {
   const gchar *why = texel_standin_egl_error ();
   cudaError_t err;
@@ -968,9 +969,39 @@ egl_available (void)
     {
       g_print ("GRAY8 left out: CUDA refuses the EGL image of a GL_R8 "
                "texture\n");
-      n_formats = 1;
+      return 2;
     }
   return 0;
+}
+
+/* egl_check in a child process, as texel_probe_gpus: neither CUDA nor EGL
+ * may be opened before the tests fork. */
+static int
+egl_available (void)
+{
+  pid_t pid = fork ();
+  int status = 0;
+
+  if (pid < 0)
+    return 1;
+  if (pid == 0)
+    {
+      int ret = egl_check ();
+
+      fflush (stdout);
+      _exit (ret);
+    }
+  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
+    {
+      g_print ("the EGL probe did not finish normally\n");
+      return 1;
+    }
+  if (WEXITSTATUS (status) == 2)
+    {
+      n_formats = 1;
+      return 0;
+    }
+  return WEXITSTATUS (status);
 }
 #endif
 
