@@ -33,7 +33,12 @@
  * every field written then and only read afterwards (by the streaming
  * threads that map the same memory, one at a time: the memory is in one
  * buffer); the memory's qdata owns it and frees it in whichever thread
- * drops the memory's last reference. */
+ * drops the memory's last reference, which no frame in flight holds (a
+ * mapped frame keeps its memory). The pitched copy's contents are written
+ * on the GPU by the frames' streams: an input buffer in flight twice (on
+ * two band streams) has the same bytes fetched twice into it, which
+ * changes nothing the other frame reads; an output buffer is never in
+ * flight twice (our pool hands it out once). */
 typedef struct
 {
   NvBufSurface *surf;
