@@ -108,6 +108,9 @@ typedef struct
   /* Frames processed on the CPU path: streaming thread; the stats
    * property reads it unlocked (it may lag by a frame). */
   guint64 cpu_frames;
+  /* NVMM surface arrays registered with CUDA (gsttexelnvmmegl.c, cached
+   * per surface): streaming thread, read unlocked like cpu_frames. */
+  guint64 nvmm_registrations;
   /* CPU path workers for row bands: created by start, freed by stop;
    * cpu_threads written under the object lock. */
   GThreadPool *cpu_pool;

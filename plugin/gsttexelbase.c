@@ -156,6 +156,7 @@ gst_texel_base_start (GstBaseTransform * trans)
   priv->dirty = TRUE;
   priv->refused = FALSE;
   priv->cpu_frames = 0;
+  priv->nvmm_registrations = 0;
   memset (&priv->last_stats, 0, sizeof (priv->last_stats));
   if (priv->backend != GST_TEXEL_BACKEND_CPU) {
     if (gst_texel_base_open_cuda (self, &reason, &err))
@@ -325,7 +326,8 @@ gst_texel_base_stats (GstTexelBase * self)
       "bytes-to-host", G_TYPE_UINT64, st.bytes_to_host,
       "bytes-host-copied", G_TYPE_UINT64, st.bytes_host_copied,
       "bytes-device-copied", G_TYPE_UINT64, st.bytes_device_copied,
-      "registrations", G_TYPE_UINT64, st.registrations, NULL);
+      "registrations", G_TYPE_UINT64,
+      st.registrations + priv->nvmm_registrations, NULL);
 }
 
 /* On the GPU path, pools of pinned or CUDA memory (gsttexelallocation.c). */
@@ -497,9 +499,11 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
       g_param_spec_boxed ("stats", "Statistics",
           "Frames processed and bytes moved: frames, bytes-to-device and "
           "bytes-to-host (DMA copies), bytes-host-copied (memcpy through "
-          "pinned staging), bytes-device-copied (input planes copied on the "
-          "device to realign them for textures), registrations (foreign "
-          "memories pinned with cudaHostRegister)", GST_TYPE_STRUCTURE, ro));
+          "pinned staging), bytes-device-copied (copies on the device: "
+          "input planes realigned for textures, NVMM surface arrays held as "
+          "CUDA arrays), registrations (foreign memories pinned with "
+          "cudaHostRegister, NVMM surface arrays registered with CUDA)",
+          GST_TYPE_STRUCTURE, ro));
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_texel_base_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_texel_base_stop);

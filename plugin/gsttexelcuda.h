@@ -70,7 +70,8 @@ typedef struct
   guint64 bytes_to_device;      /* DMA host -> device */
   guint64 bytes_to_host;        /* DMA device -> host */
   guint64 bytes_host_copied;    /* memcpy into or out of pinned staging */
-  guint64 bytes_device_copied;  /* input planes realigned on the device */
+  guint64 bytes_device_copied;  /* device -> device: planes realigned,
+                                 * NVMM CUDA arrays */
   guint64 registrations;        /* cudaHostRegister calls that succeeded */
 } GstTexelCudaStats;
 

@@ -246,7 +246,7 @@ gst_texel_base_close_cuda (GstTexelBase * self)
   GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames: %" G_GUINT64_FORMAT
       " bytes to the device, %" G_GUINT64_FORMAT " to the host, %"
       G_GUINT64_FORMAT " copied on the host, %" G_GUINT64_FORMAT
-      " realigned on the device, %" G_GUINT64_FORMAT " memories registered",
+      " copied on the device, %" G_GUINT64_FORMAT " memories registered",
       st.frames, st.bytes_to_device, st.bytes_to_host, st.bytes_host_copied,
       st.bytes_device_copied, st.registrations);
 }

@@ -14,6 +14,7 @@
 #include "gsttexelcuda-private.h"
 #include "gsttexelhostmemory.h"
 #include "gsttexelinflight.h"
+#include "gsttexelnvmm.h"
 
 #define GST_CAT_DEFAULT gst_texel_cuda_debug
 
@@ -246,6 +247,11 @@ texel_record_done (GstTexelInFlight *flight, TexelFrame *frame, int n,
       if (!err)
         err = cudaStreamWaitEvent (first, flight->band_done[i], 0);
     }
+  /* An NVMM surface array's CUDA array gets the output once every band
+   * has written it. */
+  if (!err)
+    err = gst_texel_nvmm_frame_store (&frame->out_frame, first,
+                                      &flight->stats.bytes_device_copied);
   frame->done = flight->complete_streak >= TEXEL_POLLED_AFTER
                     ? frame->slot.done_polled
                     : frame->slot.done_blocking;
@@ -403,6 +409,19 @@ texel_frame_enqueue (GstTexelInFlight *flight, TexelFrame *frame,
     {
       dst = &slot->stage_out;
       out_view = slot->stage_out_dev;
+    }
+  /* An NVMM surface array's CUDA array is copied for the kernels on the
+   * stream of the frame's first band (the later bands wait for its
+   * upload event), as texel_enqueue_* choose it. */
+  err = gst_texel_nvmm_frame_fetch (
+      &frame->in_frame,
+      texel_frame_stream (flight, frame, 0,
+                          flight->zero_copy || (in_device && out_device)),
+      &flight->stats.bytes_device_copied);
+  if (err)
+    {
+      texel_drain_streams (flight);
+      goto done;
     }
 
   if (flight->zero_copy)

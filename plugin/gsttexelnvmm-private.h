@@ -49,18 +49,25 @@ const NvBufSurfaceColorFormat *gst_texel_nvmm_colors (GstVideoFormat format);
 /* @type's name in NVIDIA's header, for messages. */
 const gchar *gst_texel_nvmm_mem_type_name (NvBufSurfaceMemType type);
 
-/* Where the planes of a surface are: @data and @stride for each. Filled
- * on the streaming thread that maps the frame, on its stack. */
+/* Where the planes of a surface are: @data and @stride for each; @array:
+ * a pitched device copy of a surface array's CUDA array
+ * (GST_TEXEL_FRAME_FLAG_NVMM_ARRAY); @registered: the surface was
+ * registered with CUDA for this map (counted in the stats). Filled on
+ * the streaming thread that maps the frame, on its stack. */
 typedef struct
 {
   guint8 *data[GST_VIDEO_MAX_PLANES];
   gint stride[GST_VIDEO_MAX_PLANES];
+  gboolean array;
+  gboolean registered;
 } GstTexelNvmmPlanes;
 
 #if HAVE_NVMM_EGL
 /* The planes of surface array @surf (checked against frames of @info)
  * through its EGL frame, registered with CUDA once and cached on @mem,
- * the memory that maps to @surf; or why not. */
+ * the memory that maps to @surf: the frame's own planes where it is
+ * pitch-linear, else a pitched device copy of its CUDA arrays (allocated
+ * with the registration); or why not. */
 gchar *gst_texel_nvmm_egl_planes (GstMemory *mem, NvBufSurface *surf,
                                   const GstVideoInfo *info,
                                   GstTexelNvmmPlanes *planes);

@@ -10,9 +10,10 @@
  * device, pinned or unified memory, which the kernels read and write in
  * place; the CPU path reads the host-accessible kinds (system, pinned,
  * unified). A Jetson's surface arrays are reached through their EGL
- * frames (pitch-linear only; written, not yet run). Block-linear surfaces
- * and batches of more than one surface are refused with a message saying
- * so.
+ * frames (gsttexelnvmmegl.c: a CUDA array frame through a pitched device
+ * copy; run on the H100 with the test stand-in's GL textures, not yet on
+ * a Jetson). Block-linear surfaces other than surface arrays and batches
+ * of more than one surface are refused with a message saying so.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -374,9 +375,13 @@ texel_nvmm_surface_problem (const NvBufSurface *surf, const GstVideoInfo *info,
         surf->batchSize, surf->numFilled);
   if (!params)
     return g_strdup ("the NvBufSurface has no surface list");
-  if (params->layout != NVBUF_LAYOUT_PITCH)
-    return g_strdup ("block-linear surfaces are not read yet: ask for "
-                     "pitch-linear ones (nvvideoconvert bl-output=false)");
+  /* A block-linear surface array's EGL frame is a CUDA array, which
+   * gsttexelnvmmegl.c reads; other block-linear memory is not read. */
+  if (params->layout != NVBUF_LAYOUT_PITCH
+      && texel_nvmm_mem_type (surf, params) != NVBUF_MEM_SURFACE_ARRAY)
+    return g_strdup ("block-linear surfaces are read as surface arrays "
+                     "only: ask for pitch-linear ones (nvvideoconvert "
+                     "bl-output=false)");
   if ((why = texel_nvmm_mem_type_problem (
            surf, texel_nvmm_mem_type (surf, params), device))
       != NULL)
@@ -441,7 +446,8 @@ texel_nvmm_fill_frame (GstVideoFrame *frame, GstVideoInfo *info,
       frame->data[p] = planes->data[p];
     }
   frame->flags = GST_TEXEL_FRAME_FLAG_NVMM
-                 | (device ? GST_TEXEL_FRAME_FLAG_NVMM_DEVICE : 0);
+                 | (device ? GST_TEXEL_FRAME_FLAG_NVMM_DEVICE : 0)
+                 | (planes->array ? GST_TEXEL_FRAME_FLAG_NVMM_ARRAY : 0);
   frame->buffer = gst_buffer_ref (buffer);
 }
 
@@ -451,7 +457,7 @@ gst_texel_nvmm_map_frame (GstElement *element, GstVideoFrame *frame,
                           gboolean caps_nvmm, gint device)
 {
   NvBufSurface *surf;
-  GstTexelNvmmPlanes planes;
+  GstTexelNvmmPlanes planes = { { NULL } };
   gchar *why = NULL;
 
   if (!caps_nvmm)
@@ -471,8 +477,12 @@ gst_texel_nvmm_map_frame (GstElement *element, GstVideoFrame *frame,
     {
       texel_nvmm_fill_frame (frame, info, buffer, surf->surfaceList, &planes,
                              device >= 0);
+      if (planes.registered)
+        PRIV (element)->nvmm_registrations++;
       return GST_TEXEL_NVMM_MAPPED;
     }
+  if (planes.registered)
+    PRIV (element)->nvmm_registrations++;
   if (frame->map[0].memory)
     gst_buffer_unmap (buffer, &frame->map[0]);
   GST_ELEMENT_ERROR (element, STREAM, FORMAT,

@@ -26,6 +26,11 @@ G_BEGIN_DECLS
  * too. */
 #define GST_TEXEL_FRAME_FLAG_NVMM ((GstVideoFrameFlags)(1 << 24))
 #define GST_TEXEL_FRAME_FLAG_NVMM_DEVICE ((GstVideoFrameFlags)(1 << 25))
+/* ...and on those of a surface array whose EGL frame is a CUDA array
+ * (gsttexelnvmmegl.c): their planes are a pitched device copy, filled
+ * and written back around the kernels (gst_texel_nvmm_frame_fetch,
+ * gst_texel_nvmm_frame_store). */
+#define GST_TEXEL_FRAME_FLAG_NVMM_ARRAY ((GstVideoFrameFlags)(1 << 26))
 
 /* Whether @frame was mapped by gst_texel_nvmm_map_frame (its planes were
  * checked against the surface then). */
@@ -87,6 +92,41 @@ GstTexelNvmmMap gst_texel_nvmm_map_frame (GstElement *element,
                                           GstVideoFrame *frame,
                                           GstVideoInfo *info, GstBuffer *buffer,
                                           gboolean caps_nvmm, gint device);
+
+#if HAVE_NVMM_EGL
+int gst_texel_nvmm_egl_fetch (const GstVideoFrame *frame,
+                              struct CUstream_st *stream, guint64 *bytes);
+int gst_texel_nvmm_egl_store (const GstVideoFrame *frame,
+                              struct CUstream_st *stream, guint64 *bytes);
+#endif
+
+/* For input frames of a surface array held as a CUDA array: enqueues the
+ * copy of its planes into the pitched device copy the kernels read, on
+ * @stream, before them; adds the bytes to *@bytes. 0 (nothing to do) for
+ * any other frame, else a cudaError_t. */
+static inline int
+gst_texel_nvmm_frame_fetch (const GstVideoFrame *frame,
+                            struct CUstream_st *stream, guint64 *bytes)
+{
+#if HAVE_NVMM_EGL
+  if (frame->flags & GST_TEXEL_FRAME_FLAG_NVMM_ARRAY)
+    return gst_texel_nvmm_egl_fetch (frame, stream, bytes);
+#endif
+  return 0;
+}
+
+/* The same for output frames: the copy back into the CUDA array, on
+ * @stream once every kernel writing the frame is done there. */
+static inline int
+gst_texel_nvmm_frame_store (const GstVideoFrame *frame,
+                            struct CUstream_st *stream, guint64 *bytes)
+{
+#if HAVE_NVMM_EGL
+  if (frame->flags & GST_TEXEL_FRAME_FLAG_NVMM_ARRAY)
+    return gst_texel_nvmm_egl_store (frame, stream, bytes);
+#endif
+  return 0;
+}
 #else
 /* Without the CUDA kernels the pad templates hold no NVMM caps: nothing
  * negotiated, queried or mapped is NVMM. */

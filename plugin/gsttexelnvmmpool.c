@@ -25,7 +25,8 @@ gst_texel_nvmm_propose_allocation (GstQuery *query)
  * to the surface). Pitch-linear; on a discrete GPU in CUDA device memory
  * (DeepStream's), on an integrated one (a Jetson, whose encoders and
  * display take surface arrays) a surface array written through its EGL
- * frame like an input's (not yet run), on the CPU path system memory. */
+ * frame like an input's (run on the H100 with the stand-in's GL
+ * textures, not yet on a Jetson), on the CPU path system memory. */
 #define TEXEL_TYPE_NVMM_POOL (texel_nvmm_pool_get_type ())
 G_DECLARE_FINAL_TYPE (TexelNvmmPool, texel_nvmm_pool, TEXEL, NVMM_POOL,
                       GstBufferPool)
@@ -111,6 +112,17 @@ texel_nvmm_pool_init (TexelNvmmPool *self)
 {
 }
 
+/* GST_TEXEL_NVMM_SURFACE_ARRAY=1: output in surface arrays on a discrete
+ * GPU too, as on a Jetson (the tests, with the stand-in library's
+ * EGL-backed surfaces on the H100). */
+static gboolean
+texel_nvmm_surface_array_asked (void)
+{
+  const gchar *env = g_getenv ("GST_TEXEL_NVMM_SURFACE_ARRAY");
+
+  return env && g_str_equal (env, "1");
+}
+
 gboolean
 gst_texel_nvmm_decide_allocation (GstTexelBase *self, GstQuery *query)
 {
@@ -126,7 +138,8 @@ gst_texel_nvmm_decide_allocation (GstTexelBase *self, GstQuery *query)
   gst_object_ref_sink (pool);
   if (device < 0)
     pool->params.memType = NVBUF_MEM_SYSTEM;
-  else if (priv->integrated && HAVE_NVMM_EGL)
+  else if ((priv->integrated || texel_nvmm_surface_array_asked ())
+           && HAVE_NVMM_EGL)
     pool->params.memType = NVBUF_MEM_SURFACE_ARRAY;
   else
     pool->params.memType = NVBUF_MEM_CUDA_DEVICE;

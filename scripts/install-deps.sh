@@ -7,7 +7,10 @@ pkgs=(meson ninja-build pkg-config gcc
       libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
       gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
       gstreamer1.0-plugins-bad libyaml-dev valgrind
-      python3-matplotlib)
+      python3-matplotlib
+      # EGL headers: NVMM surface arrays (cuda_egl_interop.h); EGL and GLES
+      # libraries: the test stand-in's surface arrays (GL textures)
+      libegl-dev libgles-dev)
 # The fuzz targets (scripts/fuzz.sh): clang and its libFuzzer runtime, which
 # Debian 12 packages separately (elsewhere it comes with clang).
 fuzz_pkgs=(clang libclang-rt-14-dev)

@@ -155,7 +155,8 @@ texel_nvmm_test_class_init (TexelNvmmTestClass *klass)
       g_param_spec_int ("mem-type", "Memory type",
                         "NvBufSurfaceMemType of the surfaces made (upload): "
                         "0 default, 1 CUDA pinned, 2 CUDA device, "
-                        "3 CUDA unified, 6 system",
+                        "3 CUDA unified, 4 surface array (the stand-in's "
+                        "GL textures: one-plane formats), 6 system",
                         0, 6, NVBUF_MEM_SYSTEM,
                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   trans_class->transform_caps = texel_nvmm_test_transform_caps;

@@ -12,9 +12,14 @@
  * (cudaMallocManaged), NVBUF_MEM_DEFAULT as CUDA device memory (a
  * discrete GPU's), and NVBUF_MEM_SYSTEM in host memory, which needs no
  * GPU. Rows are padded to a pitch of 256 bytes in CUDA memory and 64 in
- * system memory, so a reader that assumes packed rows fails. Surface
- * arrays, block-linear layouts and EGL images are Jetson's and are
- * refused (-1).
+ * system memory, so a reader that assumes packed rows fails.
+ * NVBUF_MEM_SURFACE_ARRAY (RGBA-like formats and GRAY8): a GL texture on
+ * headless EGL whose EGL image NvBufSurfaceMapEglImage makes
+ * (nvbufsurface-standin-egl.c; no dataPtr, planeParams as pitch-linear
+ * as a Jetson's describe its surfaces), where the build found EGL and GLES;
+ * refused (-1) elsewhere; these may be block-linear, whatever a GL
+ * texture is (planeParams then as for pitch-linear). Other block-linear
+ * surfaces are refused (-1).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -23,8 +28,7 @@
 
 #include <cuda_runtime_api.h>
 
-#define GST_TEXEL_OWN_NVBUFSURFACE 1
-#include "gsttexelnvbufsurface.h"
+#include "nvbufsurface-standin.h"
 
 #define STANDIN_EXPORT __attribute__ ((visibility ("default")))
 
@@ -168,6 +172,65 @@ standin_free (NvBufSurfaceMemType type, void *ptr)
     cudaFree (ptr);
 }
 
+#if !STANDIN_EGL
+/* Built without EGL or GLES: no surface arrays. */
+STANDIN_EXPORT const char *
+texel_standin_egl_error (void)
+{
+  return "the stand-in was built without EGL and GLES headers "
+         "(libegl-dev, libgles-dev)";
+}
+
+STANDIN_EXPORT int
+texel_standin_surface_write (NvBufSurface *surf, int index, const void *data,
+                             int stride)
+{
+  return -1;
+}
+
+STANDIN_EXPORT int
+texel_standin_surface_read (NvBufSurface *surf, int index, void *data,
+                            int stride)
+{
+  return -1;
+}
+
+STANDIN_EXPORT int
+texel_standin_live_textures (void)
+{
+  return 0;
+}
+
+STANDIN_EXPORT int
+texel_standin_live_egl_images (void)
+{
+  return 0;
+}
+
+int
+standin_egl_create (NvBufSurfaceParams *p, const NvBufSurfaceCreateParams *c)
+{
+  return -1;
+}
+
+int
+standin_egl_map (NvBufSurfaceParams *p)
+{
+  return -1;
+}
+
+int
+standin_egl_unmap (NvBufSurfaceParams *p)
+{
+  return -1;
+}
+
+void
+standin_egl_destroy (NvBufSurfaceParams *p)
+{
+}
+#endif
+
 STANDIN_EXPORT int
 NvBufSurfaceDestroy (NvBufSurface *surf)
 {
@@ -176,7 +239,10 @@ NvBufSurfaceDestroy (NvBufSurface *surf)
   if (!surf)
     return -1;
   for (i = 0; i < surf->batchSize; i++)
-    standin_free (surf->memType, surf->surfaceList[i].dataPtr);
+    if (surf->memType == NVBUF_MEM_SURFACE_ARRAY)
+      standin_egl_destroy (&surf->surfaceList[i]);
+    else
+      standin_free (surf->memType, surf->surfaceList[i].dataPtr);
   free (surf->surfaceList);
   free (surf);
   return 0;
@@ -191,7 +257,8 @@ NvBufSurfaceCreate (NvBufSurface **out, uint32_t batch_size,
   uint32_t i;
 
   if (!out || !c || batch_size == 0 || c->width == 0 || c->height == 0
-      || c->layout != NVBUF_LAYOUT_PITCH
+      || (c->layout != NVBUF_LAYOUT_PITCH
+          && c->memType != NVBUF_MEM_SURFACE_ARRAY)
       || !standin_layout (c->colorFormat, &l))
     return -1;
   surf = calloc (1, sizeof (*surf));
@@ -208,9 +275,18 @@ NvBufSurfaceCreate (NvBufSurface **out, uint32_t batch_size,
       p->width = c->width;
       p->height = c->height;
       p->colorFormat = c->colorFormat;
-      p->layout = NVBUF_LAYOUT_PITCH;
+      p->layout = c->layout;
       p->dataSize = standin_planes (c, &l, &p->planeParams);
       p->pitch = p->planeParams.pitch[0];
+      if (c->memType == NVBUF_MEM_SURFACE_ARRAY)
+        {
+          if (standin_egl_create (p, c) != 0)
+            {
+              NvBufSurfaceDestroy (surf);
+              return -1;
+            }
+          continue;
+        }
       p->dataPtr = standin_alloc (c->memType, p->dataSize);
       if (!p->dataPtr)
         {
@@ -222,16 +298,34 @@ NvBufSurfaceCreate (NvBufSurface **out, uint32_t batch_size,
   return 0;
 }
 
+/* EGL images of surface arrays only, as NVIDIA's: @index -1 for every
+ * surface of the batch. */
+static int
+standin_each_array (NvBufSurface *surf, int index,
+                    int (*each) (NvBufSurfaceParams *p))
+{
+  uint32_t i;
+  int err = 0;
+
+  if (!surf || surf->memType != NVBUF_MEM_SURFACE_ARRAY || index < -1
+      || (index >= 0 && (uint32_t)index >= surf->batchSize))
+    return -1;
+  for (i = 0; i < surf->batchSize; i++)
+    if (index < 0 || (uint32_t)index == i)
+      err |= each (&surf->surfaceList[i]);
+  return err ? -1 : 0;
+}
+
 STANDIN_EXPORT int
 NvBufSurfaceMapEglImage (NvBufSurface *surf, int index)
 {
-  return -1; /* surface arrays only: Jetson's */
+  return standin_each_array (surf, index, standin_egl_map);
 }
 
 STANDIN_EXPORT int
 NvBufSurfaceUnMapEglImage (NvBufSurface *surf, int index)
 {
-  return -1;
+  return standin_each_array (surf, index, standin_egl_unmap);
 }
 
 STANDIN_EXPORT int

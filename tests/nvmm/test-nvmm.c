@@ -1,12 +1,20 @@
 /* gst-texel: memory:NVMM (NvBufSurface) input of every element, through
  * the stand-in libnvbufsurface (GST_TEXEL_NVBUFSURFACE_LIBRARY).
  *
- * Built twice:
+ * Built three times:
  *  - test-nvmm (suite 'element'): the CPU path reads NVBUF_MEM_SYSTEM
  *    surfaces, runs without a GPU;
  *  - test-nvmm-gpu (suite 'gpu', TEXEL_NVMM_TEST_GPU): backend=cuda reads
  *    NVBUF_MEM_CUDA_DEVICE, _CUDA_PINNED, _CUDA_UNIFIED and _DEFAULT
- *    surfaces in place; exits 77 without a GPU.
+ *    surfaces in place; exits 77 without a GPU;
+ *  - test-nvmm-egl (suite 'gpu', TEXEL_NVMM_TEST_EGL, EGL builds):
+ *    backend=cuda with NVBUF_MEM_SURFACE_ARRAY in and out, the stand-in's
+ *    GL textures on headless EGL read and written through their EGL
+ *    frames, as a Jetson's surfaces (RGBA, and GRAY8 where CUDA takes its
+ *    GL_R8 texture); exits 77 without a GPU, without EGL or where CUDA
+ *    refuses EGL interop (cudaErrorNotSupported), saying which, but fails
+ *    on any wrong pixel. It also cycles 10,000 frames through 8 surfaces:
+ *    no registration after the first of each, none left behind.
  * Each pushes the same frame once in system memory and once in an NVMM
  * surface (rows padded to the surface's pitch, planes at its offsets)
  * through the same element and settings, and wants the outputs equal
@@ -16,9 +24,11 @@
  * odd multiple of 256, where the H100 wants 512) is copied by the kernels
  * into an aligned buffer and read through a texture there, as the staged
  * copy of system memory is (docs/accuracy.md), so no plane is read by
- * plain loads with other filter weights. It also checks the caps, and that
- * batches, surfaces the path cannot read and surfaces that do not fit the caps
- * are refused with an error that says why. With the library missing (the test
+ * plain loads with other filter weights; a surface array's CUDA array is
+ * read through a pitched copy aligned as the staged copy of system memory.
+ * It also checks the caps, and that batches, surfaces the path cannot read
+ * and surfaces that do not fit the caps are refused with an error that says
+ * why. With the library missing (the test
  * 'nvmm-absent' points GST_TEXEL_NVBUFSURFACE_LIBRARY at nothing) NVMM caps
  * must not be negotiated.
  *
@@ -29,6 +39,7 @@
 #endif
 
 #include <errno.h>
+#include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,10 +50,17 @@
 #include "texel-cuda.h"
 #include "texel-frames.h"
 #include "texel-gpu-probe.h"
+#include "nvbufsurface-standin.h"
 #include "texel-nvmm-buffers.h"
 
 #ifndef TEXEL_NVMM_TEST_GPU
 #define TEXEL_NVMM_TEST_GPU 0
+#endif
+#ifndef TEXEL_NVMM_TEST_EGL
+#define TEXEL_NVMM_TEST_EGL 0
+#endif
+#if TEXEL_NVMM_TEST_EGL
+#include <cuda_egl_interop.h>
 #endif
 
 typedef struct
@@ -60,11 +78,28 @@ static const NvmmElement elements[] = {
 
 /* The formats issue 17 names (Jetson's cameras and decoders, DeepStream's
  * RGBA/BGRx), and the packed 4:2:2 and planar ones besides. */
+#if TEXEL_NVMM_TEST_EGL
+/* The stand-in's surface arrays: GL_RGBA8 and GL_R8 textures (main drops
+ * GRAY8, the last, where CUDA does not take its EGL image). */
+static const gchar *const formats[] = { "RGBA", "GRAY8" };
+#else
 static const gchar *const formats[] = {
   "NV12", "I420", "RGBA", "BGRx", "P010_10LE", "YUY2", "YV12", "GRAY8",
 };
+#endif
+static guint n_formats = G_N_ELEMENTS (formats);
 
-#if TEXEL_NVMM_TEST_GPU
+/* A format of every variant's surfaces. */
+#if TEXEL_NVMM_TEST_EGL
+#define ANY_FORMAT "RGBA"
+#else
+#define ANY_FORMAT "NV12"
+#endif
+
+#if TEXEL_NVMM_TEST_EGL
+static const NvBufSurfaceMemType mem_types[] = { NVBUF_MEM_SURFACE_ARRAY };
+#define BACKEND "backend=cuda frames-in-flight=0"
+#elif TEXEL_NVMM_TEST_GPU
 static const NvBufSurfaceMemType mem_types[] = {
   NVBUF_MEM_CUDA_DEVICE,
   NVBUF_MEM_CUDA_PINNED,
@@ -95,10 +130,13 @@ caps_string (const gchar *format, gint width, gint height, gboolean nvmm)
                               : "");
 }
 
-/* texelconvert also converts and scales; the others keep the caps. */
+/* texelconvert also converts and scales (surface arrays: scales only,
+ * the stand-in's have one plane); the others keep the caps. */
 static gchar *
 out_caps_string (const NvmmElement *te, const gchar *format, gboolean nvmm)
 {
+  if (g_str_equal (te->factory, "texelconvert") && TEXEL_NVMM_TEST_EGL)
+    return caps_string (format, 30, 20, nvmm);
   if (g_str_equal (te->factory, "texelconvert"))
     return caps_string (g_str_equal (format, "RGBA") ? "NV12" : "RGBA", 30, 20,
                         nvmm);
@@ -143,8 +181,11 @@ input_info (const gchar *format)
   return info;
 }
 
-/* The output memory type the element's NVMM pool must make. */
-#if TEXEL_NVMM_TEST_GPU
+/* The output memory type the element's NVMM pool must make
+ * (test-nvmm-egl: GST_TEXEL_NVMM_SURFACE_ARRAY=1 asks for arrays). */
+#if TEXEL_NVMM_TEST_EGL
+#define OUTPUT_MEM_TYPE NVBUF_MEM_SURFACE_ARRAY
+#elif TEXEL_NVMM_TEST_GPU
 #define OUTPUT_MEM_TYPE NVBUF_MEM_CUDA_DEVICE
 #else
 #define OUTPUT_MEM_TYPE NVBUF_MEM_SYSTEM
@@ -189,6 +230,16 @@ push_pull (GstHarness *h, const gchar *format, GstBuffer *in, gint in_type,
   return out;
 }
 
+#if TEXEL_NVMM_TEST_EGL
+/* Bytes of a frame of @info's one plane, as a CUDA array holds it. */
+static guint64
+array_bytes (const GstVideoInfo *info)
+{
+  return (guint64)GST_VIDEO_INFO_WIDTH (info)
+         * GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) * GST_VIDEO_INFO_HEIGHT (info);
+}
+#endif
+
 static GstBuffer *
 run (const NvmmElement *te, const gchar *format, GstBuffer *in, gint in_type,
      gboolean out_nvmm, GstVideoInfo *out_info)
@@ -223,6 +274,22 @@ run (const NvmmElement *te, const gchar *format, GstBuffer *in, gint in_type,
     fail_unless (!out_nvmm || to_host == 0,
                  "%s %s: %" G_GUINT64_FORMAT " bytes downloaded to NVMM",
                  te->factory, format, to_host);
+#if TEXEL_NVMM_TEST_EGL
+    {
+      /* A surface array's CUDA array is copied to and from a pitched
+       * device copy: every row of every NVMM side, once. */
+      GstVideoInfo in_info = input_info (format);
+      guint64 copied = 0, expected = 0;
+
+      fail_unless (
+          gst_structure_get_uint64 (stats, "bytes-device-copied", &copied));
+      if (in_type >= 0)
+        expected += array_bytes (&in_info);
+      if (out_nvmm)
+        expected += array_bytes (out_info);
+      fail_unless_equals_uint64 (copied, expected);
+    }
+#endif
     gst_structure_free (stats);
   }
 #endif
@@ -256,7 +323,7 @@ GST_START_TEST (test_nvmm_matches_system)
   GRand *rand = g_rand_new_with_seed (17);
   guint f, t;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+  for (f = 0; f < n_formats; f++)
     {
       GstVideoInfo info = input_info (formats[f]), out_info;
       GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
@@ -365,7 +432,7 @@ GST_START_TEST (test_nvmm_in_flight)
 {
   const NvmmElement *te = &elements[__i__];
   GRand *rand = g_rand_new_with_seed (41);
-  GstVideoInfo info = input_info ("NV12"), out_info;
+  GstVideoInfo info = input_info (ANY_FORMAT), out_info;
   GstBuffer *in[5], *expected[5];
   GstHarness *h;
   guint i;
@@ -373,9 +440,9 @@ GST_START_TEST (test_nvmm_in_flight)
   for (i = 0; i < G_N_ELEMENTS (in); i++)
     {
       in[i] = texel_buffer_new_random (&info, rand, i * GST_SECOND / 30);
-      expected[i] = run (te, "NV12", in[i], -1, FALSE, &out_info);
+      expected[i] = run (te, ANY_FORMAT, in[i], -1, FALSE, &out_info);
     }
-  h = nvmm_harness_new_full (te, "NV12", TRUE, TRUE, "frames-in-flight=2");
+  h = nvmm_harness_new_full (te, ANY_FORMAT, TRUE, TRUE, "frames-in-flight=2");
   for (i = 0; i < G_N_ELEMENTS (in); i++)
     {
       GstBuffer *buf = texel_nvmm_buffer_new (&info, in[i], mem_types[0], 1);
@@ -409,11 +476,13 @@ GST_END_TEST;
 /* Real pipelines (their negotiation and allocation queries), with the
  * test plugin's texelnvmmupload / texelnvmmdownload standing in for
  * NVIDIA's elements: NVMM into, out of, and through two elements. */
+#define NVMM_CAPS "video/x-raw(memory:NVMM),format=" ANY_FORMAT
+
 GST_START_TEST (test_nvmm_launch)
 {
   const NvmmElement *te = &elements[__i__];
   const gchar *src = "videotestsrc num-buffers=3 ! "
-                     "video/x-raw,format=NV12,width=64,height=48";
+                     "video/x-raw,format=" ANY_FORMAT ",width=64,height=48";
   gchar *el = g_strdup_printf ("%s %s %s", te->factory, BACKEND, te->props);
   gchar *up = g_strdup_printf ("texelnvmmupload mem-type=%d", mem_types[0]);
   gchar *lines[3];
@@ -421,13 +490,11 @@ GST_START_TEST (test_nvmm_launch)
 
   lines[0]
       = g_strdup_printf ("%s ! %s ! %s ! video/x-raw ! fakesink", src, up, el);
-  lines[1] = g_strdup_printf ("%s ! %s ! video/x-raw(memory:NVMM) ! "
+  lines[1] = g_strdup_printf ("%s ! %s ! %s ! texelnvmmdownload ! fakesink",
+                              src, el, NVMM_CAPS);
+  lines[2] = g_strdup_printf ("%s ! %s ! %s ! %s ! texelconvert %s ! %s ! "
                               "texelnvmmdownload ! fakesink",
-                              src, el);
-  lines[2] = g_strdup_printf ("%s ! %s ! %s ! video/x-raw(memory:NVMM) ! "
-                              "texelconvert %s ! video/x-raw(memory:NVMM) ! "
-                              "texelnvmmdownload ! fakesink",
-                              src, up, el, BACKEND);
+                              src, up, el, NVMM_CAPS, BACKEND, NVMM_CAPS);
   texel_run_launch_lines ((const gchar *const *)lines, G_N_ELEMENTS (lines),
                           30 * GST_SECOND);
   for (i = 0; i < G_N_ELEMENTS (lines); i++)
@@ -444,14 +511,14 @@ GST_END_TEST;
 GST_START_TEST (test_nvmm_passthrough)
 {
   const NvmmElement identity = { "texeladjust", "" };
-  GstVideoInfo info = input_info ("NV12"), out_info;
+  GstVideoInfo info = input_info (ANY_FORMAT), out_info;
   GRand *rand = g_rand_new_with_seed (43);
   GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
   guint out_nvmm;
 
   for (out_nvmm = 0; out_nvmm < 2; out_nvmm++)
     {
-      GstHarness *h = nvmm_harness_new (&identity, "NV12", TRUE, out_nvmm);
+      GstHarness *h = nvmm_harness_new (&identity, ANY_FORMAT, TRUE, out_nvmm);
       GstBuffer *buf = texel_nvmm_buffer_new (&info, in, mem_types[0], 1);
       NvBufSurface *surf = texel_nvmm_buffer_surface (buf);
       GstBuffer *out = texel_push_pull (h, buf);
@@ -550,6 +617,7 @@ GST_START_TEST (test_nvmm_not_on_cpu_path)
 GST_END_TEST;
 #endif
 
+#if !TEXEL_NVMM_TEST_EGL
 typedef void (*SurfaceChange) (NvBufSurface *surf, gboolean undo);
 
 /* Pushes a random NV12 frame (@seed) in a batch of @batch NvBufSurfaces,
@@ -659,7 +727,7 @@ static const struct
     TEXEL_NVMM_TEST_GPU
         ? "NvBufSurfaceMapEglImage failed (-1)"
         : "NVBUF_MEM_SURFACE_ARRAY surfaces are read on the GPU only" },
-  { change_layout, "block-linear surfaces are not read yet" },
+  { change_layout, "block-linear surfaces are read as surface arrays only" },
   { change_format, "is not the caps' NV12" },
   { change_pitch, "plane 1 (offset" },
   { change_size, "plane 1 (offset" },
@@ -689,6 +757,7 @@ GST_START_TEST (test_nvmm_batch)
 }
 
 GST_END_TEST;
+#endif
 
 /* Without libnvbufsurface no pad takes NVMM (the templates still list
  * it). */
@@ -701,6 +770,237 @@ GST_START_TEST (test_nvmm_absent)
 }
 
 GST_END_TEST;
+
+#if TEXEL_NVMM_TEST_EGL
+#define EGL_POOL 8
+#define EGL_FRAMES 10000
+
+/* The registrations the element's stats count (cudaHostRegister, and
+ * surface arrays registered with CUDA). */
+static guint64
+stats_registrations (GstElement *e)
+{
+  GstStructure *stats = NULL;
+  guint64 n = 0;
+
+  g_object_get (e, "stats", &stats, NULL);
+  fail_unless (gst_structure_get_uint64 (stats, "registrations", &n));
+  gst_structure_free (stats);
+  return n;
+}
+
+/* A camera's or decoder's pool: EGL_FRAMES frames cycling through
+ * EGL_POOL surface arrays, NVMM in and out (the element's own pool of
+ * surface arrays). Each surface is registered with CUDA once: none after
+ * the first round of the input pool and the output pool; each output
+ * checked now and then is its input's system-memory output; and once the
+ * pools are gone no EGL image or texture is left. */
+GST_START_TEST (test_nvmm_egl_registrations)
+{
+  const NvmmElement *te = &elements[1];
+  GRand *rand = g_rand_new_with_seed (47);
+  GstVideoInfo info = input_info ("RGBA"), out_info;
+  GstBuffer *in[EGL_POOL], *surfaces[EGL_POOL], *expected[EGL_POOL];
+  GstHarness *h;
+  guint64 registered = 0;
+  guint i;
+
+  for (i = 0; i < EGL_POOL; i++)
+    {
+      in[i] = texel_buffer_new_random (&info, rand, 0);
+      expected[i] = run (te, "RGBA", in[i], -1, FALSE, &out_info);
+      surfaces[i] = texel_nvmm_buffer_new (&info, in[i], mem_types[0], 1);
+      fail_unless (surfaces[i] != NULL);
+    }
+  h = nvmm_harness_new (te, "RGBA", TRUE, TRUE);
+  for (i = 0; i < EGL_FRAMES; i++)
+    {
+      GstBuffer *out
+          = texel_push_pull (h, gst_buffer_ref (surfaces[i % EGL_POOL]));
+
+      fail_unless (out != NULL, "frame %u: no output", i);
+      if (i % 997 == 0 || i == EGL_FRAMES - 1)
+        {
+          gchar *what = g_strdup_printf ("frame %u of %u", i, EGL_FRAMES);
+          GstBuffer *sys;
+
+          texel_harness_out_info (h, &out_info);
+          sys = texel_nvmm_buffer_download (out, &out_info);
+          fail_unless (sys != NULL);
+          check_equal (expected[i % EGL_POOL], sys, &out_info, what);
+          gst_buffer_unref (sys);
+          g_free (what);
+        }
+      gst_buffer_unref (out);
+      if (i == 4 * EGL_POOL)
+        registered = stats_registrations (h->element);
+    }
+  fail_unless (registered >= EGL_POOL, "%" G_GUINT64_FORMAT " registrations",
+               registered);
+  fail_unless_equals_uint64 (stats_registrations (h->element), registered);
+  GST_INFO ("%u frames: %" G_GUINT64_FORMAT " registrations", EGL_FRAMES,
+            registered);
+  texel_harness_teardown (h);
+  for (i = 0; i < EGL_POOL; i++)
+    {
+      gst_buffer_unref (surfaces[i]);
+      gst_buffer_unref (expected[i]);
+      gst_buffer_unref (in[i]);
+    }
+  fail_unless_equals_int (texel_standin_live_egl_images (), 0);
+  fail_unless_equals_int (texel_standin_live_textures (), 0);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* A block-linear surface array (on a Jetson the camera's and the
+ * decoder's default) is read through its EGL frame's CUDA array like a
+ * pitch-linear one: the system-memory output, exactly. */
+GST_START_TEST (test_nvmm_egl_block_linear)
+{
+  const NvmmElement *te = &elements[__i__];
+  GRand *rand = g_rand_new_with_seed (53);
+  GstVideoInfo info = input_info ("RGBA"), out_info;
+  GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+  GstBuffer *expected = run (te, "RGBA", in, -1, FALSE, &out_info);
+  GstBuffer *buf = texel_nvmm_buffer_new (&info, in, mem_types[0], 1);
+  GstHarness *h = nvmm_harness_new (te, "RGBA", TRUE, FALSE);
+  GstBuffer *out;
+
+  fail_unless (buf != NULL);
+  texel_nvmm_buffer_surface (buf)->surfaceList->layout
+      = NVBUF_LAYOUT_BLOCK_LINEAR;
+  out = texel_push_pull (h, buf);
+  texel_harness_out_info (h, &out_info);
+  check_equal (expected, out, &out_info, "block-linear surface array in");
+  gst_buffer_unref (out);
+  texel_harness_teardown (h);
+  gst_buffer_unref (expected);
+  gst_buffer_unref (in);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Whether the stand-in's surface arrays of @format reach CUDA: one
+ * registered and its EGL frame read, as the plugin does; what it is
+ * printed. FALSE with *@refused set (to CUDA's error) where CUDA refuses
+ * it. */
+static gboolean
+egl_probe (const gchar *format, cudaError_t *refused)
+{
+  GstVideoInfo info = input_info (format);
+  NvBufSurfaceCreateParams params = { 0 };
+  NvBufSurface *surf = NULL;
+  struct cudaGraphicsResource *resource = NULL;
+  cudaEglFrame frame;
+  cudaError_t err;
+
+  params.width = GST_VIDEO_INFO_WIDTH (&info);
+  params.height = GST_VIDEO_INFO_HEIGHT (&info);
+  params.colorFormat = texel_nvmm_color_format (GST_VIDEO_INFO_FORMAT (&info));
+  params.memType = NVBUF_MEM_SURFACE_ARRAY;
+  *refused = cudaErrorUnknown; /* not CUDA's doing: no skip */
+  if (NvBufSurfaceCreate (&surf, 1, &params) != 0)
+    {
+      g_print ("%s surface array: NvBufSurfaceCreate failed\n", format);
+      return FALSE;
+    }
+  if (NvBufSurfaceMapEglImage (surf, 0) != 0)
+    {
+      g_print ("%s surface array: NvBufSurfaceMapEglImage failed\n", format);
+      NvBufSurfaceDestroy (surf);
+      return FALSE;
+    }
+  err = cudaGraphicsEGLRegisterImage (&resource,
+                                      surf->surfaceList->mappedAddr.eglImage,
+                                      cudaGraphicsRegisterFlagsNone);
+  if (!err)
+    err = cudaGraphicsResourceGetMappedEglFrame (&frame, resource, 0, 0);
+  if (!err)
+    g_print ("%s surface array: EGL frame %s, %u plane(s), %ux%u, %u "
+             "channel(s) of %d bits, EGL colour format %d\n",
+             format,
+             frame.frameType == cudaEglFrameTypeArray ? "CUDA array" : "pitch",
+             frame.planeCount, frame.planeDesc[0].width,
+             frame.planeDesc[0].height, frame.planeDesc[0].numChannels,
+             frame.planeDesc[0].channelDesc.x, (int)frame.eglColorFormat);
+  else
+    g_print ("%s surface array: %s: %s\n", format, cudaGetErrorName (err),
+             cudaGetErrorString (err));
+  if (resource)
+    cudaGraphicsUnregisterResource (resource);
+  NvBufSurfaceUnMapEglImage (surf, 0);
+  NvBufSurfaceDestroy (surf);
+  *refused = err;
+  return err == cudaSuccess;
+}
+
+/* 77 (printed why) where surface arrays cannot run here: no EGL, or CUDA
+ * refuses EGL interop; 0 where they can, 2 where GRAY8's GL_R8 texture
+ * alone is refused; 1 where the probe failed otherwise. */
+static int
+egl_check (void)
+{
+  const gchar *why = texel_standin_egl_error ();
+  cudaError_t err;
+
+  if (why)
+    {
+      g_print ("SKIP: no EGL for the stand-in's surface arrays: %s\n", why);
+      return 77;
+    }
+  if (!egl_probe ("RGBA", &err))
+    {
+      if (err == cudaErrorNotSupported || err == cudaErrorOperatingSystem)
+        {
+          g_print ("SKIP: cudaGraphicsEGLRegisterImage refused the EGL image "
+                   "of a GL texture: %s (%s)\n",
+                   cudaGetErrorName (err), cudaGetErrorString (err));
+          return 77;
+        }
+      return 1;
+    }
+  if (!egl_probe ("GRAY8", &err))
+    {
+      g_print ("GRAY8 left out: CUDA refuses the EGL image of a GL_R8 "
+               "texture\n");
+      return 2;
+    }
+  return 0;
+}
+
+/* egl_check in a child process, as texel_probe_gpus: neither CUDA nor EGL
+ * may be opened before the tests fork. */
+static int
+egl_available (void)
+{
+  pid_t pid = fork ();
+  int status = 0;
+
+  if (pid < 0)
+    return 1;
+  if (pid == 0)
+    {
+      int ret = egl_check ();
+
+      fflush (stdout);
+      _exit (ret);
+    }
+  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
+    {
+      g_print ("the EGL probe did not finish normally\n");
+      return 1;
+    }
+  if (WEXITSTATUS (status) == 2)
+    {
+      n_formats = 1;
+      return 0;
+    }
+  return WEXITSTATUS (status);
+}
+#endif
 
 static Suite *
 nvmm_suite (gboolean absent)
@@ -717,7 +1017,7 @@ nvmm_suite (gboolean absent)
   tc = texel_suite_add_tcase (s, "input", 300);
   tcase_add_loop_test (tc, test_nvmm_matches_system, 0,
                        G_N_ELEMENTS (elements));
-  tcase_add_loop_test (tc, test_nvmm_chain, 0, G_N_ELEMENTS (formats));
+  tcase_add_loop_test (tc, test_nvmm_chain, 0, n_formats);
   tcase_add_loop_test (tc, test_nvmm_in_flight, 0, G_N_ELEMENTS (elements));
   tcase_add_loop_test (tc, test_nvmm_launch, 0, G_N_ELEMENTS (elements));
   tcase_add_test (tc, test_nvmm_passthrough);
@@ -727,9 +1027,18 @@ nvmm_suite (gboolean absent)
   tcase_add_loop_test (tc, test_nvmm_not_on_cpu_path, 0,
                        G_N_ELEMENTS (elements));
 #endif
+#if TEXEL_NVMM_TEST_EGL
+  tc = texel_suite_add_tcase (s, "block-linear", 0);
+  tcase_add_loop_test (tc, test_nvmm_egl_block_linear, 0,
+                       G_N_ELEMENTS (elements));
+  tc = texel_suite_add_tcase (s, "registrations", 600);
+  tcase_add_test (tc, test_nvmm_egl_registrations);
+#else
+  /* (NV12 surfaces, which the stand-in's surface arrays are not) */
   tc = texel_suite_add_tcase (s, "refused", 0);
   tcase_add_loop_test (tc, test_nvmm_refused, 0, G_N_ELEMENTS (refusals));
   tcase_add_test (tc, test_nvmm_batch);
+#endif
   return s;
 }
 
@@ -748,6 +1057,16 @@ main (int argc, char **argv)
       g_print ("SKIP: NVMM on the GPU needs a CUDA GPU\n");
       return 77;
     }
+#endif
+#if TEXEL_NVMM_TEST_EGL
+  {
+    int ret = egl_available ();
+
+    if (ret != 0)
+      return ret;
+    /* The elements' NVMM output in surface arrays too, as on a Jetson. */
+    g_setenv ("GST_TEXEL_NVMM_SURFACE_ARRAY", "1", TRUE);
+  }
 #endif
   sr = srunner_create (nvmm_suite (absent));
   srunner_run_all (sr, CK_NORMAL);

@@ -10,6 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "nvbufsurface-standin.h"
 #include "texel-nvmm-buffers.h"
 
 NvBufSurfaceColorFormat
@@ -81,12 +82,15 @@ texel_nvmm_copy_plane (NvBufSurfaceMemType type, guint8 *dst, gsize dpitch,
   return ok;
 }
 
-/* Copies every plane of the frame of @info between @params's surface and
- * the system-memory buffer @sys (@upload: into the surface). */
+/* Copies every plane of the frame of @info between surface @index of
+ * @surf and the system-memory buffer @sys (@upload: into the surface). A
+ * surface array (one plane) through the stand-in's GL texture. */
 static gboolean
-texel_nvmm_copy (NvBufSurfaceParams *params, NvBufSurfaceMemType type,
-                 const GstVideoInfo *info, GstBuffer *sys, gboolean upload)
+texel_nvmm_copy (NvBufSurface *surf, guint index, const GstVideoInfo *info,
+                 GstBuffer *sys, gboolean upload)
 {
+  NvBufSurfaceParams *params = &surf->surfaceList[index];
+  NvBufSurfaceMemType type = surf->memType;
   GstVideoFrame frame;
   gboolean ok = TRUE;
   guint p;
@@ -94,6 +98,18 @@ texel_nvmm_copy (NvBufSurfaceParams *params, NvBufSurfaceMemType type,
   if (!gst_video_frame_map (&frame, (GstVideoInfo *)info, sys,
                             upload ? GST_MAP_READ : GST_MAP_WRITE))
     return FALSE;
+  if (type == NVBUF_MEM_SURFACE_ARRAY)
+    {
+      guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+      gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+
+      ok = GST_VIDEO_FRAME_N_PLANES (&frame) == 1
+           && (upload ? texel_standin_surface_write (surf, index, data, stride)
+                      : texel_standin_surface_read (surf, index, data, stride))
+                  == 0;
+      gst_video_frame_unmap (&frame);
+      return ok;
+    }
   for (p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES (&frame); p++)
     {
       const GstVideoFormatInfo *finfo = info->finfo;
@@ -138,7 +154,7 @@ texel_nvmm_buffer_new (const GstVideoInfo *info, GstBuffer *src,
   if (NvBufSurfaceCreate (&surf, batch, &params) != 0)
     return NULL;
   for (i = 0; i < batch; i++)
-    if (!texel_nvmm_copy (&surf->surfaceList[i], type, info, src, TRUE))
+    if (!texel_nvmm_copy (surf, i, info, src, TRUE))
       {
         NvBufSurfaceDestroy (surf);
         return NULL;
@@ -174,7 +190,7 @@ texel_nvmm_buffer_download (GstBuffer *nvmm, const GstVideoInfo *info)
   GstBuffer *sys = gst_buffer_new_allocate (NULL, info->size, NULL);
 
   if (!surf || surf->batchSize != 1
-      || !texel_nvmm_copy (surf->surfaceList, surf->memType, info, sys, FALSE))
+      || !texel_nvmm_copy (surf, 0, info, sys, FALSE))
     {
       gst_buffer_unref (sys);
       return NULL;

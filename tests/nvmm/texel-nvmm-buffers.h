@@ -19,7 +19,8 @@ NvBufSurfaceColorFormat texel_nvmm_color_format (GstVideoFormat format);
  * whose map gives the NvBufSurface (not the pixels), which it destroys
  * when freed. The surface (@batch of them, numFilled 1) is created in
  * @type memory and holds the frame of @info in @src (system memory); NULL
- * where the surface cannot be created. */
+ * where the surface cannot be created. NVBUF_MEM_SURFACE_ARRAY: the
+ * stand-in's GL textures (nvbufsurface-standin.h), one-plane formats. */
 GstBuffer *texel_nvmm_buffer_new (const GstVideoInfo *info, GstBuffer *src,
                                   NvBufSurfaceMemType type, guint batch);
 
