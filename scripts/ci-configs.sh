@@ -10,8 +10,11 @@
 #   meson-0.61.2
 #             the default configuration with Meson 0.61.2, the version of
 #             Ubuntu 22.04 and so JetPack 6, from ../shared/toolchains;
-#             every suite. Skipped, and said so, where ../shared is absent
-#             (a user's clone).
+#             every suite; one CUDA architecture (Orin's), as jetpack6: the
+#             Meson version is what is under test, and the default build
+#             of scripts/test.sh already compiles every architecture.
+#             Skipped, and said so, where ../shared is absent (a user's
+#             clone).
 # Then scripts/ci-arm64.sh: the arm64 package cross-built in a chroot, its
 # tests run under qemu.
 #
@@ -99,7 +102,7 @@ for c in $configs; do
       run_config cpu-only meson "unit element" -- -Dcuda=disabled ;;
     meson-0.61.2)
       if [ -f "$meson061" ]; then
-        run_config meson-0.61.2 "python3 $meson061" "" --
+        run_config meson-0.61.2 "python3 $meson061" "" -- -Dcuda-arch=sm_87
       else
         say "meson-0.61.2: ../shared/toolchains/meson-0.61.2 is absent (a user's clone): skipped"
         summary+=("$(printf '%-14s %-6s %s' meson-0.61.2 skip '../shared absent')")
