@@ -20,6 +20,10 @@
  * bound). */
 #define FRAC_BITS 12
 #define ONE (1 << FRAC_BITS)
+/* The horizontal blends keep 8 fraction bits of a code (16-bit lanes),
+ * the vertical one rounds them and the fractions' bits away. */
+#define H_SHIFT (FRAC_BITS - 8)
+#define V_SHIFT (FRAC_BITS + 8)
 /* A map entry's x for samples that get the border colour. */
 #define BORDER_X (-1)
 
@@ -285,6 +289,46 @@ fill_row (const TexelWarpPlan *plan, int bilinear, Group *g, int j)
     }
 }
 
+/* A band's scratch for the bilinear rows: each tap's codes and the
+ * fractions, byte by byte, and a row of results. */
+typedef struct
+{
+  uint8_t *tap[4];
+  uint16_t *wx, *wy;
+  uint8_t *line;
+} Scratch;
+
+/* @count bytes blended from @s into @out: horizontally in 16-bit lanes
+ * (codes times 12-bit weights, at most 255 x 2^12, rounded to 1/256 of
+ * a code: at most 65280), then vertically (below 2^28) and rounded to a
+ * code. */
+static void
+blend (const Scratch *s, int count, uint8_t *restrict out)
+{
+  const uint8_t *restrict t0 = s->tap[0], *restrict t1 = s->tap[1];
+  const uint8_t *restrict t2 = s->tap[2], *restrict t3 = s->tap[3];
+  const uint16_t *restrict wx = s->wx, *restrict wy = s->wy;
+  int j;
+
+  /* 16-bit operands widened to 32-bit products: pmullw / pmulhuw on
+   * SSE2, umull on NEON (32-bit multiplies SSE2 lacks). */
+  for (j = 0; j < count; j++)
+    {
+      uint16_t x1 = wx[j], x0 = (uint16_t)(ONE - x1);
+      uint16_t y1 = wy[j], y0 = (uint16_t)(ONE - y1);
+      uint16_t top = (uint16_t)(((uint32_t)t0[j] * x0 + (uint32_t)t1[j] * x1
+                                 + (1u << (H_SHIFT - 1)))
+                                >> H_SHIFT);
+      uint16_t bottom = (uint16_t)(((uint32_t)t2[j] * x0 + (uint32_t)t3[j] * x1
+                                    + (1u << (H_SHIFT - 1)))
+                                   >> H_SHIFT);
+
+      out[j] = (uint8_t)(((uint32_t)top * y0 + (uint32_t)bottom * y1
+                          + (1u << (V_SHIFT - 1)))
+                         >> V_SHIFT);
+    }
+}
+
 /* One output row of a run: what the gathers share. */
 typedef struct
 {
@@ -294,6 +338,7 @@ typedef struct
   const int16_t *xy;
   const uint16_t *frac;
   const uint8_t *border;
+  const Scratch *scratch;
   int width, last_x, last_y;
 } Row;
 
@@ -306,7 +351,7 @@ gather_nearest (const Row *r, const int n, const int ps)
   const int16_t *restrict xy = r->xy;
   uint8_t *restrict dst = r->dst;
   const int width = r->width;
-  int i, k;
+  int i;
 
   for (i = 0; i < width; i++, dst += ps)
     {
@@ -315,53 +360,64 @@ gather_nearest (const Row *r, const int n, const int ps)
           = x == BORDER_X ? r->border
                           : r->src + (size_t)y * r->src_stride + (size_t)x * ps;
 
-      for (k = 0; k < n; k++)
-        dst[k] = p[k];
+      memcpy (dst, p, n);
     }
 }
 
-/* Bilinear: the 4 samples around the position, blended with the map's
- * fractions in integers (each horizontal blend at most 255 x 2^12, the
- * vertical one with its rounding below 255 x 2^24 + 2^23 < 2^32) and
- * rounded once. */
+/* Bilinear, in two passes over the row: the 4 samples around each
+ * position (a load and a store of n bytes each) and the map's fractions
+ * (per byte) gathered into the scratch: the loads the compiler cannot
+ * vectorise, then blended there
+ * (a loop over bytes it vectorises in 16-bit lanes). Border samples
+ * gather the border colour 4 times with fractions 0. */
 static inline __attribute__ ((always_inline)) void
 gather_bilinear (const Row *r, const int n, const int ps)
 {
   const int16_t *restrict xy = r->xy;
   const uint16_t *restrict frac = r->frac;
-  uint8_t *restrict dst = r->dst;
+  const Scratch *s = r->scratch;
+  uint8_t *restrict t0 = s->tap[0], *restrict t1 = s->tap[1];
+  uint8_t *restrict t2 = s->tap[2], *restrict t3 = s->tap[3];
+  uint16_t *restrict wx = s->wx, *restrict wy = s->wy;
   const int width = r->width, last_x = r->last_x, last_y = r->last_y;
   const size_t stride = r->src_stride;
   int i, k;
 
-  for (i = 0; i < width; i++, dst += ps)
+  for (i = 0; i < width; i++)
     {
       const int x = xy[2 * i], y = xy[2 * i + 1];
-      const uint32_t fx = frac[2 * i], fy = frac[2 * i + 1];
-      const uint8_t *a, *c;
-      size_t dx, dy;
+      uint16_t fx = frac[2 * i], fy = frac[2 * i + 1];
+      const uint8_t *a, *b, *c, *d;
 
       if (x == BORDER_X)
         {
-          for (k = 0; k < n; k++)
-            dst[k] = r->border[k];
-          continue;
+          a = b = c = d = r->border;
+          fx = fy = 0;
         }
-      /* The reference clamps the second taps to the last sample. */
-      dx = x < last_x ? (size_t)ps : 0;
-      dy = y < last_y ? stride : 0;
-      a = r->src + (size_t)y * stride + (size_t)x * ps;
-      c = a + dy;
+      else
+        {
+          /* The reference clamps the second taps to the last sample. */
+          a = r->src + (size_t)y * stride + (size_t)x * ps;
+          b = x < last_x ? a + ps : a;
+          c = y < last_y ? a + stride : a;
+          d = x < last_x ? c + ps : c;
+        }
+      /* Whole taps: one load and store each where n is a constant. */
+      memcpy (t0 + i * n, a, n);
+      memcpy (t1 + i * n, b, n);
+      memcpy (t2 + i * n, c, n);
+      memcpy (t3 + i * n, d, n);
       for (k = 0; k < n; k++)
         {
-          uint32_t top = a[k] * (ONE - fx) + a[k + dx] * fx;
-          uint32_t bottom = c[k] * (ONE - fx) + c[k + dx] * fx;
-
-          dst[k] = (uint8_t)((top * (ONE - fy) + bottom * fy
-                              + (1u << (2 * FRAC_BITS - 1)))
-                             >> (2 * FRAC_BITS));
+          wx[i * n + k] = fx;
+          wy[i * n + k] = fy;
         }
     }
+  blend (s, width * n, ps == n ? r->dst : s->line);
+  if (ps != n)
+    for (i = 0; i < width; i++)
+      for (k = 0; k < n; k++)
+        r->dst[(size_t)i * ps + k] = s->line[i * n + k];
 }
 
 /* The gather for the run's layout, with the common ones' sizes constant
@@ -395,7 +451,7 @@ gather (const Row *r, int bilinear, int n, int ps)
 /* Output row @j of @g's components. */
 static void
 warp_row (const TexelWarpPlan *plan, const TexelImage *in, TexelImage *out,
-          Group *g, int j)
+          Group *g, int j, const Scratch *scratch)
 {
   const TexelWarpFast *f = plan->fast;
   size_t at = (size_t)j * g->width * 2;
@@ -418,6 +474,7 @@ warp_row (const TexelWarpPlan *plan, const TexelImage *in, TexelImage *out,
       row.xy = g->xy + at;
       row.frac = f->bilinear ? g->frac + at : NULL;
       row.border = run->border;
+      row.scratch = scratch;
       row.width = g->width;
       row.last_x = g->in_width - 1;
       row.last_y = g->in_height - 1;
@@ -428,26 +485,58 @@ warp_row (const TexelWarpPlan *plan, const TexelImage *in, TexelImage *out,
     }
 }
 
+/* A scratch for rows of up to @bytes bytes, in one block (freed
+ * from its start, s->wx); 0 when out of memory. */
+static int
+scratch_init (Scratch *s, size_t bytes)
+{
+  uint8_t *block = malloc (bytes * 9);
+
+  if (block == NULL)
+    return 0;
+  s->wx = (uint16_t *)block;
+  s->wy = s->wx + bytes;
+  s->tap[0] = block + bytes * 4;
+  s->tap[1] = s->tap[0] + bytes;
+  s->tap[2] = s->tap[1] + bytes;
+  s->tap[3] = s->tap[2] + bytes;
+  s->line = s->tap[3] + bytes;
+  return 1;
+}
+
 void
 texel_warp_fast (const TexelWarpPlan *plan, const TexelImage *in,
                  TexelImage *out, int row0, int row1)
 {
+  TexelWarpFast *f = plan->fast;
+  Scratch scratch = { { NULL }, NULL, NULL, NULL };
+  size_t bytes = 0;
   int k, j;
 
-  if (plan->fast == NULL)
+  if (f != NULL && f->bilinear)
+    {
+      for (k = 0; k < f->n_groups; k++)
+        if ((size_t)f->group[k].width * MAX_RUNS > bytes)
+          bytes = (size_t)f->group[k].width * MAX_RUNS;
+      /* Out of memory for the scratch: the reference needs none. */
+      if (!scratch_init (&scratch, bytes))
+        f = NULL;
+    }
+  if (f == NULL)
     {
       texel_warp_cpu (plan, in, out, row0, row1);
       return;
     }
-  if (!texel_clip_rows (&row0, &row1, plan->sampling.out_height))
-    return;
-  for (k = 0; k < plan->fast->n_groups; k++)
-    {
-      Group *g = &plan->fast->group[k];
-      int ys = g->y_shift;
-      int j1 = (row1 + (1 << ys) - 1) >> ys;
+  if (texel_clip_rows (&row0, &row1, plan->sampling.out_height))
+    for (k = 0; k < f->n_groups; k++)
+      {
+        Group *g = &f->group[k];
+        int ys = g->y_shift;
+        int j1 = (row1 + (1 << ys) - 1) >> ys;
 
-      for (j = row0 >> ys; j < j1 && j < g->height; j++)
-        warp_row (plan, in, out, g, j);
-    }
+        for (j = row0 >> ys; j < j1 && j < g->height; j++)
+          warp_row (plan, in, out, g, j, &scratch);
+      }
+  /* The block starts at the fractions. */
+  free (scratch.wx);
 }
