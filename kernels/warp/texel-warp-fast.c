@@ -387,6 +387,7 @@ gather_bilinear (const Row *r, const int n, const int ps)
     {
       const int x = xy[2 * i], y = xy[2 * i + 1];
       uint16_t fx = frac[2 * i], fy = frac[2 * i + 1];
+      uint16_t fxs[MAX_RUNS], fys[MAX_RUNS];
       const uint8_t *a, *b, *c, *d;
 
       if (x == BORDER_X)
@@ -409,9 +410,11 @@ gather_bilinear (const Row *r, const int n, const int ps)
       memcpy (t3 + i * n, d, n);
       for (k = 0; k < n; k++)
         {
-          wx[i * n + k] = fx;
-          wy[i * n + k] = fy;
+          fxs[k] = fx;
+          fys[k] = fy;
         }
+      memcpy (wx + i * n, fxs, sizeof (fxs[0]) * n);
+      memcpy (wy + i * n, fys, sizeof (fys[0]) * n);
     }
   blend (s, width * n, ps == n ? r->dst : s->line);
   if (ps != n)
