@@ -17,8 +17,13 @@
  * output pixel's source position is computed in the kernel (or, where
  * that costs more than a memory read, as for fisheye lenses, read from a
  * map computed once per set of properties, from the second frame on) and
- * sampled through a texture with hardware filtering; without a usable GPU
- * the CPU reference runs instead. The output size and format come from
+ * sampled through a texture with hardware filtering. Without a usable GPU
+ * the CPU path computes the same map once per set of properties, in
+ * double precision, and a frame is one gather pass over it (nearest gives
+ * the double-precision reference's codes, bilinear within 1 code of them)
+ * where the format is the same in and out with the same colorimetry;
+ * bicubic, P010 and conversions run the reference itself, slower
+ * (GST_TEXEL_CPU=reference forces it). The output size and format come from
  * the caps: the warp also converts colour and scales in the same pass,
  * like texelconvert.
  *
