@@ -4,8 +4,9 @@
  * texel-warp.h: for each output sample, the input position its centre
  * maps to, the border mode applied, then the input sampled there by the
  * resampler texelconvert's reference uses (texel-resample-cpu.h). It
- * defines what the CUDA kernels should compute and is the fallback where
- * no GPU is available. It uses none of the plan's float members.
+ * defines what the CUDA kernels and the fast CPU path (texel-warp-fast.h)
+ * should compute, and runs where no GPU is available for the plans the
+ * fast path does not cover. It uses none of the plan's float members.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
