@@ -25,12 +25,13 @@
  *   bilinear: within 1 code. Rounding a fraction to 1/4096 moves it by
  *             at most 1/8192; the bilinear blend changes by at most 255
  *             codes per unit of either fraction, so by at most 255 x 2 /
- *             8192 = 0.062 code; the blend is exact in integers for the
- *             rounded fractions and rounded once, so the output differs
- *             from the reference's by at most 1 code, and only where the
- *             reference's value lies within 0.062 of a half (about 1
+ *             8192 = 0.062 code; the blend runs in integers, its
+ *             horizontal steps rounded to 1/256 of a code (0.002 more)
+ *             and its result once to a code, so the output differs from
+ *             the reference's by at most 1 code, and only where the
+ *             reference's value lies within 0.064 of a half (about 1
  *             byte in 150 on random codes). Against the exact value the
- *             output is within 0.5 + 0.062 codes: cv::remap's fixed-point
+ *             output is within 0.5 + 0.064 codes: cv::remap's fixed-point
  *             map (5 fraction bits, INTER_BITS) is within 0.5 + 255 x 2 /
  *             64 = 8.5 codes at the steepest edges.
  *
