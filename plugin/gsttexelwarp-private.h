@@ -10,6 +10,7 @@
 #include "texel-calib.h"
 #include "texel-cuda.h"
 #include "texel-warp.h"
+#include "texel-warp-fast.h"
 
 G_BEGIN_DECLS
 

@@ -17,8 +17,13 @@
  * output pixel's source position is computed in the kernel (or, where
  * that costs more than a memory read, as for fisheye lenses, read from a
  * map computed once per set of properties, from the second frame on) and
- * sampled through a texture with hardware filtering; without a usable GPU
- * the CPU reference runs instead. The output size and format come from
+ * sampled through a texture with hardware filtering. Without a usable GPU
+ * the CPU path computes the same map once per set of properties, in
+ * double precision, and a frame is one gather pass over it (nearest gives
+ * the double-precision reference's codes, bilinear within 1 code of them)
+ * where the format is the same in and out with the same colorimetry;
+ * bicubic, P010 and conversions run the reference itself, slower
+ * (GST_TEXEL_CPU=reference forces it). The output size and format come from
  * the caps: the warp also converts colour and scales in the same pass,
  * like texelconvert.
  *
@@ -266,6 +271,9 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
   gst_texel_colorimetry_from_video (&cfg.in_color, in);
   gst_texel_colorimetry_from_video (&cfg.out_color, out);
   gst_texel_colorimetry_border_rgba (argb, cfg.border_rgba);
+  /* The fast path's map belongs to the plan being replaced. */
+  texel_warp_fast_free (self->plan.fast);
+  self->plan.fast = NULL;
   if (texel_warp_plan_init (&self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out)),
@@ -277,6 +285,9 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
             GST_VIDEO_INFO_HEIGHT (out), error), (NULL));
     return FALSE;
   }
+  /* Only the CPU path reads the map: the GPU computes its own. */
+  if (!gst_texel_base_is_cuda (base) && !gst_texel_cpu_reference ())
+    self->plan.fast = texel_warp_fast_new (&self->plan);
   identity = gst_texel_warp_is_identity (&cfg);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), identity
       && gst_video_info_is_equal (in, out));
@@ -297,7 +308,8 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
 /* Any output row may read any input row: no input_rows, and no banding. */
 static const GstTexelKernelDesc gst_texel_warp_kernel = {
   .plan_offset = G_STRUCT_OFFSET (GstTexelWarp, plan),
-  .cpu = GST_TEXEL_KERNEL_CPU (texel_warp_cpu),
+  /* The reference where the plan has no fast map. */
+  .cpu = GST_TEXEL_KERNEL_CPU (texel_warp_fast),
   .cuda = GST_TEXEL_KERNEL_CUDA (texel_cuda_warp),
 };
 
@@ -524,6 +536,7 @@ gst_texel_warp_finalize (GObject * object)
 {
   GstTexelWarp *self = GST_TEXEL_WARP (object);
 
+  texel_warp_fast_free (self->plan.fast);
   g_free (self->calibration_file);
   g_free (self->calibration_error);
   G_OBJECT_CLASS (gst_texel_warp_parent_class)->finalize (object);

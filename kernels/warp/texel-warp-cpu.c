@@ -4,8 +4,9 @@
  * texel-warp.h: for each output sample, the input position its centre
  * maps to, the border mode applied, then the input sampled there by the
  * resampler texelconvert's reference uses (texel-resample-cpu.h). It
- * defines what the CUDA kernels should compute and is the fallback where
- * no GPU is available. It uses none of the plan's float members.
+ * defines what the CUDA kernels and the fast CPU path (texel-warp-fast.h)
+ * should compute, and runs where no GPU is available for the plans the
+ * fast path does not cover. It uses none of the plan's float members.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -330,26 +331,32 @@ fold (double p, double size, TexelWarpBorder mode)
   return p;
 }
 
+int
+texel_warp_source_border_d (const TexelWarpPlan * plan, double x, double y,
+    double *sx, double *sy)
+{
+  double w = plan->sampling.in_width, h = plan->sampling.in_height;
+
+  if (!texel_warp_source_d (plan, x, y, sx, sy))
+    return 0;
+  if (plan->border_mode == TEXEL_WARP_BORDER_CONSTANT)
+    /* Closed at the far edges: there lies the centre of an odd-sized
+     * frame's last centred chroma sample, which a 1:1 map must copy. */
+    return *sx >= 0.0 && *sx <= w && *sy >= 0.0 && *sy <= h;
+  *sx = fold (*sx, w, plan->border_mode);
+  *sy = fold (*sy, h, plan->border_mode);
+  return 1;
+}
+
 /* The resampler's source: the map, then the border mode. */
 static int
 warp_source (const void *data, const TexelSamplePos * pos,
     TexelSamplePos * in_pos)
 {
-  const TexelWarpPlan *plan = data;
-  double w = plan->sampling.in_width, h = plan->sampling.in_height;
   double sx, sy;
 
-  if (!texel_warp_source_d (plan, pos->x, pos->y, &sx, &sy))
+  if (!texel_warp_source_border_d (data, pos->x, pos->y, &sx, &sy))
     return 0;
-  if (plan->border_mode == TEXEL_WARP_BORDER_CONSTANT) {
-    /* Closed at the far edges: there lies the centre of an odd-sized
-     * frame's last centred chroma sample, which a 1:1 map must copy. */
-    if (!(sx >= 0.0 && sx <= w && sy >= 0.0 && sy <= h))
-      return 0;
-  } else {
-    sx = fold (sx, w, plan->border_mode);
-    sy = fold (sy, h, plan->border_mode);
-  }
   in_pos->x = sx;
   in_pos->y = sy;
   /* Nearest picks from these: the double position, rounded once. */

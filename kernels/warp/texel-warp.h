@@ -250,6 +250,9 @@ typedef struct
  * border, bilinear, BT.709 limited range with centred chroma. */
 void texel_warp_config_init (TexelWarpConfig * config);
 
+/* The fast CPU path's per-plan map (texel-warp-fast.h). */
+typedef struct TexelWarpFast TexelWarpFast;
+
 /* Everything a kernel needs, derived once per caps or property change.
  * Plain data, passed by value to the CUDA kernels. */
 typedef struct
@@ -290,6 +293,11 @@ typedef struct
   /* The lens's reach: largest r^2 (pinhole) or theta (fisheye). */
   double reach;
   float reach_f;
+  /* Host map of the fast CPU path, or NULL (the reference then runs):
+   * set by the plan's owner after texel_warp_plan_init, which leaves it
+   * NULL; its rows are filled on first use (texel-warp-fast.h). The
+   * kernels never read it. */
+  TexelWarpFast *fast;
 } TexelWarpPlan;
 
 /* Fills @plan. Returns 0, or -1 with a static message in @error (the
@@ -329,6 +337,13 @@ int texel_warp_undistort_fisheye_theta (const TexelCamera * camera,
  * reference. */
 int texel_warp_source_d (const TexelWarpPlan * plan, double x, double y,
     double *sx, double *sy);
+
+/* texel_warp_source_d, then the border mode (header comment, step 4):
+ * the input luma position that sample reads, mirrored or wrapped into
+ * the frame, and 1; or 0 where it gets the border colour. The
+ * reference's, shared with the fast path's map. */
+int texel_warp_source_border_d (const TexelWarpPlan * plan, double x,
+    double y, double *sx, double *sy);
 
 /* CPU reference: double precision, written for clarity. Warps the output
  * rows [row0, row1) (luma rows; even for subsampled output). */

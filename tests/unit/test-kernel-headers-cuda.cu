@@ -30,6 +30,7 @@
 #include "texel-resample-cpu.h"
 #include "texel-sample-map.h"
 #include "texel-warp.h"
+#include "texel-warp-fast.h"
 #include "texel-cuda-sampler.cuh"
 
 template <typename F> struct LastArg;

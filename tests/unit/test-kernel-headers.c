@@ -32,6 +32,7 @@
 #include "texel-resample-cpu.h"
 #include "texel-sample-map.h"
 #include "texel-warp.h"
+#include "texel-warp-fast.h"
 
 /* The headers included above, by name: every header in the folders of
  * kernels/ must be one of them (test_every_header). */
@@ -41,6 +42,7 @@ static const char *const included[] = {
   "texel-cube.h",         "texel-cuda.h",       "texel-fault.h",
   "texel-filter.h",       "texel-filter-fast.h", "texel-image.h",      "texel-kernel.h",
   "texel-resample-cpu.h", "texel-sample-map.h", "texel-warp.h",
+  "texel-warp-fast.h",
 };
 
 /* The headers of one folder of kernels/: fails on one not listed. */

@@ -1,0 +1,296 @@
+/* gst-texel unit tests: texelwarp's fast CPU path against its oracle, the
+ * double-precision reference: random frames of every format (the same
+ * in and out), each model (rotation, zoom and pan, perspective, pinhole,
+ * fisheye to a rectilinear view and to an equirectangular one), every
+ * border mode, nearest and bilinear, odd and tiny sizes, scaling both
+ * ways, bands cut at random even rows. The bound (texel-warp-fast.h):
+ * nearest exact, bilinear within 1 code; every byte the reference does
+ * not write (row padding, YUY2's luma slot past an odd width) must keep
+ * the poison. Coverage is asserted, so that a plan silently falling back
+ * is a failure, not a pass; the plans it does not cover (bicubic, P010,
+ * a conversion) must match exactly (they run the reference).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "texel-warp.h"
+#include "texel-warp-fast.h"
+
+#include "texel-test-util.h"
+
+typedef enum
+{
+  ROTATE,      /* rotation, border colour */
+  ZOOM,        /* rotation, zoom and pan */
+  PERSPECTIVE, /* a homography */
+  PINHOLE,     /* barrel distortion, new camera K */
+  FISHEYE,     /* fisheye to a rectilinear view, panned and tilted */
+  EQUIRECT,    /* fisheye to an equirectangular panorama */
+  ZOOM_OUT,    /* rotation, zoomed out (the border shows) */
+  COSITED,     /* rotation, cosited input chroma, centred output chroma */
+  N_GEOMETRIES
+} Geometry;
+
+static const char *const geometry_names[] = {
+  "rotate",  "zoom",     "perspective", "pinhole",
+  "fisheye", "equirect", "zoom-out",    "cosited",
+};
+
+static void
+config_for (TexelWarpConfig *c, Geometry g, int w, int h)
+{
+  static const double homography[3][3]
+      = { { 1.1, 0.12, 2.0 }, { 0.05, 0.95, -1.5 }, { 0.004, -0.003, 1.0 } };
+
+  texel_warp_config_init (c);
+  switch (g)
+    {
+      case ROTATE:
+        c->rotation = 17.0;
+        c->border_rgba[0] = 0.2;
+        c->border_rgba[1] = 0.6;
+        c->border_rgba[2] = 0.9;
+        c->border_rgba[3] = 0.5;
+        break;
+      case ZOOM:
+        c->rotation = -33.0;
+        c->scale = 1.3;
+        c->offset_x = 0.07;
+        c->offset_y = -0.11;
+        break;
+      case PERSPECTIVE:
+        memcpy (c->homography, homography, sizeof (homography));
+        break;
+      case PINHOLE:
+        c->model = TEXEL_WARP_MODEL_PINHOLE;
+        c->camera.fx = c->camera.fy = 0.6 * w;
+        c->camera.cx = 0.5 * w - 0.3;
+        c->camera.cy = 0.5 * h + 0.2;
+        c->camera.k[0] = -0.28;
+        c->camera.k[1] = 0.09;
+        c->camera.p[0] = 0.0012;
+        c->camera.p[1] = -0.0007;
+        c->new_camera = TEXEL_NEW_CAMERA_CAMERA;
+        break;
+      case FISHEYE:
+      case EQUIRECT:
+        c->model = TEXEL_WARP_MODEL_FISHEYE;
+        c->camera.fx = c->camera.fy = w / 3.3;
+        c->camera.cx = 0.5 * w - 0.5;
+        c->camera.cy = 0.5 * h - 0.5;
+        c->camera.k[0] = 0.03;
+        c->camera.k[1] = -0.008;
+        c->camera.k[2] = 0.0015;
+        c->camera.k[3] = -0.0002;
+        c->fov = g == FISHEYE ? 100.0 : 0.0;
+        c->pan = 10.0;
+        c->tilt = -5.0;
+        if (g == EQUIRECT)
+          c->projection = TEXEL_PROJECTION_EQUIRECTANGULAR;
+        break;
+      case ZOOM_OUT:
+        c->rotation = 40.0;
+        c->scale = 0.6;
+        break;
+      case COSITED:
+        c->rotation = 5.0;
+        c->in_color.chroma_h_cosited = 1;
+        c->in_color.chroma_v_cosited = 1;
+        break;
+      default:
+        g_assert_not_reached ();
+    }
+  /* Every border mode, across the geometries. */
+  c->border_mode = (TexelWarpBorder)(g % 4);
+}
+
+/* @in through @plan by @f in bands cut at random even rows, into an
+ * output of @format, @w x @h poisoned with 0xab. */
+static TestImage *
+run_path (void (*f) (const TexelWarpPlan *, const TexelImage *, TexelImage *,
+                     int, int),
+          const TexelWarpPlan *plan, const TestImage *in, TexelFormat format,
+          int w, int h, GRand *rand)
+{
+  TestImage *out = test_image_new (format, w, h, in->stride_align);
+  int row = 0;
+
+  memset (out->mem, 0xab, out->size);
+  while (row < h)
+    {
+      int next = row + 2 * g_rand_int_range (rand, 1, 6);
+
+      if (next > h)
+        next = h;
+      f (plan, &in->img, &out->img, row, next);
+      row = next;
+    }
+  return out;
+}
+
+/* Compares the fast path with the reference on @plan, twice (the second
+ * time on the map the first filled); returns the bytes 1 code off. */
+static size_t
+compare (const TexelWarpPlan *plan, TexelFormat out_format, int bound,
+         const char *what, GRand *rand)
+{
+  const TexelConvertPlan *s = &plan->sampling;
+  size_t off = 0, i;
+  int pass;
+
+  for (pass = 0; pass < 2; pass++)
+    {
+      TestImage *in, *ref, *got;
+
+      in = test_image_new (s->in.format, s->in_width, s->in_height,
+                           pass ? 16 : 1);
+      test_image_fill_random (in, rand);
+      ref = run_path (texel_warp_cpu, plan, in, out_format, s->out_width,
+                      s->out_height, rand);
+      got = run_path (texel_warp_fast, plan, in, out_format, s->out_width,
+                      s->out_height, rand);
+      g_assert_cmpuint (ref->size, ==, got->size);
+      for (i = 0; i < ref->size; i++)
+        {
+          int d = abs ((int)got->mem[i] - (int)ref->mem[i]);
+
+          if (d > bound)
+            g_error ("%s pass %d: byte %zu is %d, the reference's %d", what,
+                     pass, i, got->mem[i], ref->mem[i]);
+          off += d != 0;
+        }
+      test_image_free (in);
+      test_image_free (ref);
+      test_image_free (got);
+    }
+  return off;
+}
+
+static void
+plan_for (TexelWarpPlan *plan, const TexelWarpConfig *config, TexelFormat in,
+          int in_w, int in_h, TexelFormat out, int out_w, int out_h)
+{
+  const char *error = NULL;
+
+  if (texel_warp_plan_init (plan, config, in, in_w, in_h, out, out_w, out_h,
+                            &error)
+      != 0)
+    g_error ("plan: %s", error);
+}
+
+static void
+test_fast_matches_reference (void)
+{
+  /* in w, h, out w, h: odd sizes (chroma rounding), scaling up and
+   * down, tiny frames (1-sample chroma grids: the clamped taps). */
+  static const int sizes[][4]
+      = { { 37, 23, 33, 27 }, { 3, 3, 5, 4 }, { 1, 2, 4, 3 } };
+  static const TexelMethod methods[]
+      = { TEXEL_METHOD_NEAREST, TEXEL_METHOD_BILINEAR, TEXEL_METHOD_BICUBIC };
+  GRand *rand = g_rand_new_with_seed (23);
+  int f, g, m, z, covered = 0, cases = 0;
+  size_t off = 0;
+
+  for (f = 0; f < test_n_formats; f++)
+    {
+      const TexelFormatDesc *desc = texel_format_desc (test_all_formats[f]);
+
+      for (g = 0; g < N_GEOMETRIES; g++)
+        for (m = 0; m < (int)G_N_ELEMENTS (methods); m++)
+          for (z = 0; z < (int)G_N_ELEMENTS (sizes); z++)
+            {
+              const int *sz = sizes[z];
+              TexelWarpConfig config;
+              TexelWarpPlan plan;
+              gchar *what;
+              int expect;
+
+              /* Bicubic falls back: one size is enough. */
+              if (methods[m] == TEXEL_METHOD_BICUBIC && z > 0)
+                continue;
+              config_for (&config, (Geometry)g, sz[0], sz[1]);
+              config.method = methods[m];
+              plan_for (&plan, &config, desc->format, sz[0], sz[1],
+                        desc->format, sz[2], sz[3]);
+              plan.fast = texel_warp_fast_new (&plan);
+              expect = desc->bytes_per_sample == 1
+                       && methods[m] != TEXEL_METHOD_BICUBIC;
+              what = g_strdup_printf ("%s %s method %d %dx%d -> %dx%d",
+                                      desc->name, geometry_names[g], methods[m],
+                                      sz[0], sz[1], sz[2], sz[3]);
+              if ((plan.fast != NULL) != expect)
+                g_error ("%s: covered %d", what, plan.fast != NULL);
+              covered += expect;
+              cases++;
+              off += compare (&plan, desc->format,
+                              methods[m] == TEXEL_METHOD_BILINEAR ? 1 : 0, what,
+                              rand);
+              texel_warp_fast_free (plan.fast);
+              g_free (what);
+            }
+    }
+  g_test_message ("%d of %d cases on the fast path; %zu bytes 1 code off",
+                  covered, cases, off);
+  g_assert_cmpint (covered, >, cases / 2);
+  g_rand_free (rand);
+}
+
+/* A conversion (format or colorimetry) is not covered: the reference
+ * runs, byte for byte. */
+static void
+test_conversion_falls_back (void)
+{
+  GRand *rand = g_rand_new_with_seed (5);
+  TexelWarpConfig config;
+  TexelWarpPlan plan;
+
+  config_for (&config, FISHEYE, 40, 30);
+  plan_for (&plan, &config, TEXEL_FORMAT_NV12, 40, 30, TEXEL_FORMAT_RGBA, 40,
+            30);
+  g_assert_null (texel_warp_fast_new (&plan));
+  compare (&plan, TEXEL_FORMAT_RGBA, 0, "NV12 -> RGBA", rand);
+
+  config.out_color.matrix = TEXEL_MATRIX_BT601;
+  plan_for (&plan, &config, TEXEL_FORMAT_NV12, 40, 30, TEXEL_FORMAT_NV12, 40,
+            30);
+  g_assert_null (texel_warp_fast_new (&plan));
+  g_rand_free (rand);
+}
+
+/* A 320x240 RGBA fisheye, bilinear: the bound holds on a larger frame
+ * too. Random codes (an edge at every sample) need it for about 1 byte
+ * in 150. */
+static void
+test_fast_large (void)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+  TexelWarpConfig config;
+  TexelWarpPlan plan;
+  size_t off, bytes = 320 * 240 * 4 * 2;
+
+  config_for (&config, FISHEYE, 320, 240);
+  plan_for (&plan, &config, TEXEL_FORMAT_RGBA, 320, 240, TEXEL_FORMAT_RGBA, 320,
+            240);
+  plan.fast = texel_warp_fast_new (&plan);
+  g_assert_nonnull (plan.fast);
+  off = compare (&plan, TEXEL_FORMAT_RGBA, 1, "RGBA 320x240 fisheye", rand);
+  g_test_message ("%zu of %zu bytes 1 code off", off, bytes);
+  g_assert_cmpuint (off, <, bytes / 50);
+  texel_warp_fast_free (plan.fast);
+  g_rand_free (rand);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/texel/warp-fast/matches-reference",
+                   test_fast_matches_reference);
+  g_test_add_func ("/texel/warp-fast/conversion-falls-back",
+                   test_conversion_falls_back);
+  g_test_add_func ("/texel/warp-fast/large", test_fast_large);
+  return g_test_run ();
+}
