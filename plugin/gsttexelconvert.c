@@ -48,6 +48,13 @@
  * 16-bit words) in the same pass: black level, white balance, colour
  * matrix and transfer function from the raw development properties, the
  * mosaic's sample (x, y) centred on the developed pixel (x, y).
+ * |[
+ * gst-launch-1.0 -m videotestsrc ! video/x-bayer,format=grbg ! \
+ *     texelconvert auto-white-balance=true ! video/x-raw,format=RGBA ! fakesink
+ * ]| Automatic grey-world white balance: each frame's gains (mean green
+ * over mean red and over mean blue of the unclipped, black-corrected
+ * samples), smoothed by awb-speed, develop the next frame; each measured
+ * frame posts a "texel-awb" element message with them.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
