@@ -408,6 +408,14 @@ GST_END_TEST;
 #define AWB_H 48
 #define AWB_BLACK 256
 #define AWB_LEVEL 1500
+/* RGBA of AWB_W x AWB_H. */
+#define AWB_OUT_CAPS                                                           \
+  "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1,"                 \
+  "pixel-aspect-ratio=1/1"
+
+/* Lights: R and B against G. */
+static const gdouble warm[3] = { 0.5, 1.0, 0.8 };
+static const gdouble cold[3] = { 1.0, 1.0, 0.4 };
 
 /* A grey card lit by an illuminant of channel ratios @ratio (R, G, B):
  * a 12-bit GRBG mosaic whose samples of colour c are AWB_BLACK +
@@ -565,13 +573,8 @@ awb_push (GstHarness *h, const gdouble ratio[3], GRand *rand, gint n,
  * awb-speed=1, one frame gives that light's inverse. */
 GST_START_TEST (test_bayer_awb)
 {
-  static const gdouble warm[3] = { 0.5, 1.0, 0.8 }, cold[3] = { 1.0, 1.0, 0.4 };
   GRand *rand = g_rand_new_with_seed (18);
   gchar *in_caps = bayer_caps ("grbg", 12, AWB_W, AWB_H);
-  gchar *out_caps = g_strdup_printf (
-      "video/x-raw,format=RGBA,width=%d,height=%d,framerate=30/1,"
-      "pixel-aspect-ratio=1/1",
-      AWB_W, AWB_H);
   guint b;
 
   for (b = 0; b < G_N_ELEMENTS (backends); b++)
@@ -587,7 +590,7 @@ GST_START_TEST (test_bayer_awb)
       GstBuffer *out;
       gint n, c;
 
-      gst_harness_set_caps_str (h, in_caps, out_caps);
+      gst_harness_set_caps_str (h, in_caps, AWB_OUT_CAPS);
       out = awb_push (h, warm, rand, 0, 0.5, TRUE, est);
       awb_output_means (out, mean);
       fail_unless (AWB_CLOSE (mean[0] / mean[1], 0.5, 0.02),
@@ -638,7 +641,6 @@ GST_START_TEST (test_bayer_awb)
       texel_harness_teardown (h);
       g_free (props);
     }
-  g_free (out_caps);
   g_free (in_caps);
   g_rand_free (rand);
 }
@@ -649,13 +651,8 @@ GST_END_TEST;
  * message, and awb-gains reads the manual gains until a frame measures. */
 GST_START_TEST (test_bayer_awb_off)
 {
-  static const gdouble warm[3] = { 0.5, 1.0, 0.8 };
   GRand *rand = g_rand_new_with_seed (5);
   gchar *in_caps = bayer_caps ("grbg", 12, AWB_W, AWB_H);
-  gchar *out_caps = g_strdup_printf (
-      "video/x-raw,format=RGBA,width=%d,height=%d,framerate=30/1,"
-      "pixel-aspect-ratio=1/1",
-      AWB_W, AWB_H);
   GstHarness *h = texel_harness_new_with (texel_test_element_new (
       "texelconvert", "backend=" TEXEL_TEST_BACKEND " raw-transfer=linear "
                       "black-level-red=256 black-level-green=256 "
@@ -669,7 +666,7 @@ GST_START_TEST (test_bayer_awb_off)
   fail_if (on);
   fail_if (lock);
   fail_unless (speed == 0.1);
-  gst_harness_set_caps_str (h, in_caps, out_caps);
+  gst_harness_set_caps_str (h, in_caps, AWB_OUT_CAPS);
   gst_buffer_unref (
       texel_push_pull (h, awb_card_new (warm, rand, 0, sum, count)));
   fail_if (awb_message (h->element, &pts, got, frame));
@@ -688,7 +685,6 @@ GST_START_TEST (test_bayer_awb_off)
     gst_buffer_unref (out);
   }
   texel_harness_teardown (h);
-  g_free (out_caps);
   g_free (in_caps);
   g_rand_free (rand);
 }
