@@ -30,12 +30,22 @@ struct _GstTexelConvert
   gdouble black[3], gain[3];
   gdouble ccm[9];
   gint raw_transfer;            /* GstTexelRawTransfer */
+  /* Automatic grey-world white balance: the smoothed estimate (the gains
+   * the next frame gets) once a frame has given one (awb_have), and the
+   * gains the current frame got. */
+  gboolean awb, awb_lock;
+  gdouble awb_speed;
+  gboolean awb_have;
+  gdouble awb_gains[3], awb_applied[3];
 
   /* streaming thread */
   TexelConvertPlan plan;
   /* The negotiated input's mosaic: pattern NONE when it is not Bayer. */
   TexelBayerPattern bayer_pattern;
   gint bayer_bits;
+  /* What the plan was built from (the automatic white balance changes
+   * its gains between frames). */
+  TexelBayerConfig bayer_config;
 };
 
 /* Property ids of the raw Bayer development, after texelconvert's own. */
@@ -50,7 +60,11 @@ enum
   PROP_WB_GAIN_GREEN,
   PROP_WB_GAIN_BLUE,
   PROP_COLOR_MATRIX,
-  PROP_RAW_TRANSFER
+  PROP_RAW_TRANSFER,
+  PROP_AUTO_WHITE_BALANCE,
+  PROP_AWB_LOCK,
+  PROP_AWB_SPEED,
+  PROP_AWB_GAINS
 };
 
 typedef enum
@@ -107,6 +121,13 @@ GstCaps *gst_texel_convert_bayer_append (GstCaps *caps);
  * posting an error when they cannot be met. */
 gboolean gst_texel_convert_bayer_config (GstTexelConvert *self,
     const GstVideoInfo *out, TexelBayerConfig *cfg);
+/* The automatic white balance of a Bayer input frame (before_transform):
+ * applies the estimate so far to the plan, then updates it from
+ * @inbuf's statistics and posts it. */
+void gst_texel_convert_bayer_awb (GstTexelConvert *self, GstBuffer *inbuf);
+/* Forgets the estimate (start, or the automatic white balance turned
+ * on). Object lock held. */
+void gst_texel_convert_bayer_awb_reset (GstTexelConvert *self);
 
 G_END_DECLS
 #endif

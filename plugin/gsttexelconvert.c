@@ -48,6 +48,13 @@
  * 16-bit words) in the same pass: black level, white balance, colour
  * matrix and transfer function from the raw development properties, the
  * mosaic's sample (x, y) centred on the developed pixel (x, y).
+ * |[
+ * gst-launch-1.0 -m videotestsrc ! video/x-bayer,format=grbg ! \
+ *     texelconvert auto-white-balance=true ! video/x-raw,format=RGBA ! fakesink
+ * ]| Automatic grey-world white balance: each frame's gains (mean green
+ * over mean red and over mean blue of the unclipped, black-corrected
+ * samples), smoothed by awb-speed, develop the next frame; each measured
+ * frame posts a "texel-awb" element message with them.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -495,6 +502,30 @@ gst_texel_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
       (trans, event);
 }
 
+/* After the base's (the controller's values for this frame): the
+ * automatic white balance of raw Bayer input. */
+static void
+gst_texel_convert_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GST_BASE_TRANSFORM_CLASS (gst_texel_convert_parent_class)->before_transform
+      (trans, buffer);
+  gst_texel_convert_bayer_awb (GST_TEXEL_CONVERT (trans), buffer);
+}
+
+/* Each run starts its white balance afresh. */
+static gboolean
+gst_texel_convert_start (GstBaseTransform * trans)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (trans);
+
+  GST_OBJECT_LOCK (self);
+  gst_texel_convert_bayer_awb_reset (self);
+  GST_OBJECT_UNLOCK (self);
+  return GST_BASE_TRANSFORM_CLASS (gst_texel_convert_parent_class)->start
+      (trans);
+}
+
 static void
 gst_texel_convert_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -654,6 +685,9 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
   trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_texel_convert_fixate_caps);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_texel_convert_sink_event);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_texel_convert_set_caps);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_texel_convert_before_transform);
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_texel_convert_start);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_texel_convert_propose_allocation);
   trans_class->passthrough_on_same_caps = FALSE;

@@ -177,16 +177,10 @@ texel_bayer_plan_init (TexelBayerPlan *bp, TexelFormatDesc *in,
   bp->beta_f = (float)bp->beta;
   bp->slope_f = (float)bp->slope;
   max_code = (double)bp->mask;
+  bp->awb_clip = (unsigned)floor (TEXEL_BAYER_AWB_CLIP * max_code);
+  texel_bayer_plan_set_gains (bp, config, config->gain);
   for (c = 0; c < 3; c++)
     {
-      double black = config->black[c] / max_code;
-
-      /* (code / max - black) / (1 - black) * gain: black maps to 0 and the
-       * largest code to the gain. */
-      bp->scale[c] = config->gain[c] / (max_code * (1.0 - black));
-      bp->offset[c] = -black * config->gain[c] / (1.0 - black);
-      bp->scale_f[c] = (float)bp->scale[c];
-      bp->offset_f[c] = (float)bp->offset[c];
       for (k = 0; k < 3; k++)
         {
           bp->ccm[c][k] = config->ccm[c][k];
@@ -203,6 +197,148 @@ texel_bayer_plan_init (TexelBayerPlan *bp, TexelFormatDesc *in,
   return 0;
 }
 
+void
+texel_bayer_plan_set_gains (TexelBayerPlan *bp, const TexelBayerConfig *config,
+                            const double gains[3])
+{
+  double max_code = (double)bp->mask;
+  int c;
+
+  for (c = 0; c < 3; c++)
+    {
+      double black = config->black[c] / max_code;
+
+      /* (code / max - black) / (1 - black) * gain: black maps to 0 and the
+       * largest code to the gain. */
+      bp->scale[c] = gains[c] / (max_code * (1.0 - black));
+      bp->offset[c] = -black * gains[c] / (1.0 - black);
+      bp->scale_f[c] = (float)bp->scale[c];
+      bp->offset_f[c] = (float)bp->offset[c];
+    }
+}
+
+/* The stored code of sample (@x, @y), inside the frame. */
+static unsigned
+site_code (const TexelBayerPlan *bp, const TexelImage *in, int x, int y)
+{
+  const uint8_t *p = in->data[0] + (size_t)y * in->stride[0];
+  unsigned word;
+
+  if (in->format == TEXEL_FORMAT_GRAY16_LE)
+    {
+      p += (size_t)x * 2;
+      word = (unsigned)(p[0] | (p[1] << 8));
+    }
+  else
+    {
+      word = p[x];
+    }
+  return (word >> bp->shift) & bp->mask;
+}
+
+/* Code @x of row @p. */
+static inline unsigned
+row_code (const TexelBayerPlan *bp, const uint8_t *p, int wide, int x)
+{
+  unsigned word = wide ? (unsigned)(p[2 * x] | (p[2 * x + 1] << 8)) : p[x];
+
+  return (word >> bp->shift) & bp->mask;
+}
+
+/* Row @y of texel_bayer_stats: its samples alternate between two colours,
+ * summed in two accumulators a pair of samples at a time (a 4K frame in a
+ * few milliseconds). */
+static void
+stats_row (const TexelBayerPlan *bp, const TexelImage *in, int x0, int x1,
+           int y, TexelBayerStats *stats)
+{
+  const uint8_t *p = in->data[0] + (size_t)y * in->stride[0];
+  const int wide = in->format == TEXEL_FORMAT_GRAY16_LE;
+  const unsigned clip = bp->awb_clip;
+  unsigned long long s0 = 0, s1 = 0, n0 = 0, n1 = 0;
+  int x, c0, c1;
+
+  /* s0, n0: the samples of x0's colour. */
+  for (x = x0; x + 1 < x1; x += 2)
+    {
+      unsigned a = row_code (bp, p, wide, x), b = row_code (bp, p, wide, x + 1);
+
+      s0 += a <= clip ? a : 0;
+      n0 += a <= clip;
+      s1 += b <= clip ? b : 0;
+      n1 += b <= clip;
+    }
+  if (x < x1)
+    {
+      unsigned a = row_code (bp, p, wide, x);
+
+      s0 += a <= clip ? a : 0;
+      n0 += a <= clip;
+    }
+  c0 = texel_bayer_colour (texel_bayer_class (bp, x0, y));
+  c1 = texel_bayer_colour (texel_bayer_class (bp, x0 + 1, y));
+  stats->sum[c0] += s0;
+  stats->count[c0] += n0;
+  stats->sum[c1] += s1;
+  stats->count[c1] += n1;
+}
+
+void
+texel_bayer_stats (const TexelBayerPlan *bp, const TexelImage *in, int x0,
+                   int y0, int x1, int y1, TexelBayerStats *stats)
+{
+  int y;
+
+  for (y = y0; y < y1; y++)
+    stats_row (bp, in, x0, x1, y, stats);
+}
+
+int
+texel_bayer_awb_gains (const TexelBayerStats *stats, const double black[3],
+                       double gains[3])
+{
+  double mean[3];
+  int c;
+
+  for (c = 0; c < 3; c++)
+    {
+      if (stats->count[c] == 0)
+        return -1;
+      mean[c] = (double)stats->sum[c] / (double)stats->count[c] - black[c];
+      if (!(mean[c] > 0.0))
+        return -1;
+    }
+  gains[0] = mean[1] / mean[0];
+  gains[1] = 1.0;
+  gains[2] = mean[1] / mean[2];
+  return 0;
+}
+
+/* Row @row's boundary of the statistics' rows (texel_bayer_awb_rows). */
+static int
+awb_boundary (const TexelBayerPlan *bp, const double map_y[3], int out_height,
+              int row)
+{
+  double y;
+
+  if (row <= 0)
+    return bp->awb_y0;
+  if (row >= out_height)
+    return bp->awb_y1;
+  y = floor (map_y[1] * row + map_y[2]);
+  return y < bp->awb_y0 ? bp->awb_y0 : (y > bp->awb_y1 ? bp->awb_y1 : (int)y);
+}
+
+void
+texel_bayer_awb_rows (const TexelBayerPlan *bp, const double map_y[3],
+                      int out_height, int row0, int row1, int *y0, int *y1)
+{
+  *y0 = awb_boundary (bp, map_y, out_height, row0);
+  *y1 = awb_boundary (bp, map_y, out_height, row1);
+  if (*y1 < *y0)
+    *y1 = *y0;
+}
+
 static double
 clamp01 (double v)
 {
@@ -213,24 +349,12 @@ clamp01 (double v)
 static double
 site_value (const TexelBayerPlan *bp, const TexelImage *in, int x, int y)
 {
-  const uint8_t *p;
-  unsigned word;
   int c;
 
   x = texel_bayer_mirror (x, in->width);
   y = texel_bayer_mirror (y, in->height);
-  p = in->data[0] + (size_t)y * in->stride[0];
-  if (in->format == TEXEL_FORMAT_GRAY16_LE)
-    {
-      p += (size_t)x * 2;
-      word = (unsigned)(p[0] | (p[1] << 8));
-    }
-  else
-    {
-      word = p[x];
-    }
   c = texel_bayer_colour (texel_bayer_class (bp, x, y));
-  return ((word >> bp->shift) & bp->mask) * bp->scale[c] + bp->offset[c];
+  return site_code (bp, in, x, y) * bp->scale[c] + bp->offset[c];
 }
 
 void

@@ -33,17 +33,13 @@ texel_bayer_source (const TexelSource &src)
   return 0;
 }
 
-/* The linear value of mosaic sample (@x, @y), mirrored into the frame,
- * read from the mosaic. */
-static __device__ __forceinline__ float
-texel_bayer_site_fetch (const TexelConvertPlan &plan, const TexelSource &src,
-                        const TexelSourceComp &m, int x, int y)
+/* The stored code of mosaic sample (@x, @y), inside the frame. */
+static __device__ __forceinline__ unsigned
+texel_bayer_code (const TexelConvertPlan &plan, const TexelSource &src,
+                  const TexelSourceComp &m, int x, int y)
 {
   unsigned word;
-  int c;
 
-  x = texel_bayer_mirror (x, plan.in_width);
-  y = texel_bayer_mirror (y, plan.in_height);
   if (m.kind == TEXEL_SOURCE_TEXTURE)
     {
       float v = tex2D<float4> (m.texture, x + 0.5f, y + 0.5f).x;
@@ -59,9 +55,21 @@ texel_bayer_site_fetch (const TexelConvertPlan &plan, const TexelSource &src,
       if (plan.in.bytes_per_sample == 2)
         word |= (unsigned)__ldg (p + 1) << 8;
     }
+  return (word >> plan.bayer.shift) & plan.bayer.mask;
+}
+
+/* The linear value of mosaic sample (@x, @y), mirrored into the frame,
+ * read from the mosaic. */
+static __device__ __forceinline__ float
+texel_bayer_site_fetch (const TexelConvertPlan &plan, const TexelSource &src,
+                        const TexelSourceComp &m, int x, int y)
+{
+  int c;
+
+  x = texel_bayer_mirror (x, plan.in_width);
+  y = texel_bayer_mirror (y, plan.in_height);
   c = texel_bayer_colour (texel_bayer_class (&plan.bayer, x, y));
-  return (float)((word >> plan.bayer.shift) & plan.bayer.mask)
-             * plan.bayer.scale_f[c]
+  return (float)texel_bayer_code (plan, src, m, x, y) * plan.bayer.scale_f[c]
          + plan.bayer.offset_f[c];
 }
 
@@ -342,6 +350,58 @@ texel_bayer_read_input (const TexelConvertPlan &plan, const TexelSource &src,
   in[1] = v.y;
   in[2] = v.z;
   in[3] = plan.in_missing[3];
+}
+
+/* Grey-world statistics of the mosaic rows [@y0, @y1) of the statistics
+ * rectangle (texel_bayer_stats), gathered by the threads of the launch
+ * that also develops them: the samples strided over the grid, each
+ * thread's sums added in its block's shared memory, then one 64-bit
+ * atomicAdd per word and block into plan.bayer.awb_sums. Integer sums:
+ * equal to the CPU's whatever the order. Every thread of the block must
+ * call it (it synchronises the block). */
+static __device__ void
+texel_bayer_awb_gather (const TexelConvertPlan &plan, const TexelSource &src,
+                        int y0, int y1)
+{
+  __shared__ unsigned long long part[6];
+  const TexelBayerPlan &bp = plan.bayer;
+  const TexelSourceComp &m = src.comp[texel_bayer_source (src)];
+  unsigned long long sum[3] = { 0, 0, 0 };
+  unsigned count[3] = { 0, 0, 0 };
+  int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  long long threads
+      = (long long)gridDim.x * gridDim.y * blockDim.x * blockDim.y;
+  long long first = ((long long)blockIdx.y * gridDim.x + blockIdx.x)
+                        * blockDim.x * blockDim.y
+                    + tid;
+  long long w = bp.awb_x1 - bp.awb_x0, n = w * (y1 - y0);
+
+  if (tid < 6)
+    part[tid] = 0;
+  __syncthreads ();
+#pragma unroll 1
+  for (long long i = first; i < n; i += threads)
+    {
+      int x = bp.awb_x0 + (int)(i % w), y = y0 + (int)(i / w);
+      unsigned code = texel_bayer_code (plan, src, m, x, y);
+      int c = texel_bayer_colour (texel_bayer_class (&bp, x, y));
+
+      if (code > bp.awb_clip)
+        continue;
+      sum[c] += code;
+      count[c]++;
+    }
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+    {
+      if (sum[c] != 0)
+        atomicAdd (&part[c], sum[c]);
+      if (count[c] != 0)
+        atomicAdd (&part[3 + c], (unsigned long long)count[c]);
+    }
+  __syncthreads ();
+  if (tid < 6 && part[tid] != 0)
+    atomicAdd (&bp.awb_sums[tid], part[tid]);
 }
 
 #endif /* TEXEL_BAYER_CUH */

@@ -96,7 +96,30 @@ typedef struct
   /* The demosaic filter of each pixel class (texel_bayer_class) and
    * output colour: weights of the 5x5 window, row by row, in 16ths. */
   int8_t kernel[4][3][TEXEL_BAYER_TAPS];
+  /* Grey-world statistics (TexelBayerStats): codes above awb_clip are
+   * left out as clipped. awb_sums: where the CUDA kernel adds the
+   * frame's sums (device memory, zeroed by the owner before the frame),
+   * NULL for none; set per frame by the plan's owner, never by
+   * texel_bayer_plan_init. */
+  unsigned awb_clip;
+  unsigned long long *awb_sums;
+  /* The cropped source rectangle the statistics cover. */
+  int awb_x0, awb_y0, awb_x1, awb_y1;
 } TexelBayerPlan;
+
+/* Grey-world statistics of a mosaic: per colour (R, G, B; both greens
+ * count as G) the sum of the stored codes and their number, clipped codes
+ * left out. Integers, so the GPU's sums equal the CPU's exactly. Laid
+ * out as the 6 words of awb_sums. */
+typedef struct
+{
+  unsigned long long sum[3];
+  unsigned long long count[3];
+} TexelBayerStats;
+
+/* The fraction of the largest code above which a sample counts as
+ * clipped (its colour's true value is unknown). */
+#define TEXEL_BAYER_AWB_CLIP 0.95
 
 /* Fills @bp from @config and turns @in (the storage format's GRAY8 or
  * GRAY16_LE description) into the description of the developed RGB
@@ -115,6 +138,33 @@ void texel_bayer_demosaic (const TexelBayerPlan *bp, const TexelImage *in,
  * colour matrix, clipped to [0, 1], encoded by the transfer function. */
 void texel_bayer_develop (const TexelBayerPlan *bp, const TexelImage *in, int x,
                           int y, double rgb[3]);
+
+/* Adds the codes of mosaic @in's samples in [@x0, @x1) x [@y0, @y1) to
+ * @stats (the CPU reference; CUDA: texel_bayer_awb_gather). */
+void texel_bayer_stats (const TexelBayerPlan *bp, const TexelImage *in, int x0,
+                        int y0, int x1, int y1, TexelBayerStats *stats);
+
+/* The grey-world gains of @stats (R, G, B; G = 1): mean G over mean R and
+ * over mean B, the means of the black-subtracted codes (@black: R, G, B
+ * black levels in codes). Returns 0, or -1 (gains untouched) when a
+ * colour has no unclipped sample or a mean is not above black. */
+int texel_bayer_awb_gains (const TexelBayerStats *stats, const double black[3],
+                           double gains[3]);
+
+/* Replaces the white-balance gains of @bp (scale and offset) with @gains,
+ * keeping @config's black levels: what the automatic white balance does
+ * between frames, without a new plan. */
+void texel_bayer_plan_set_gains (TexelBayerPlan *bp,
+                                 const TexelBayerConfig *config,
+                                 const double gains[3]);
+
+/* The input rows whose statistics the band of output rows [@row0, @row1)
+ * gathers: consecutive bands of a frame split the rows of the statistics
+ * rectangle between them, each inside the rows the band reads. @map_y:
+ * the plan's map[1] (rows monotonic), @out_height the output's. */
+void texel_bayer_awb_rows (const TexelBayerPlan *bp, const double map_y[3],
+                           int out_height, int row0, int row1, int *y0,
+                           int *y1);
 
 /* ------------------------------------------------------------------ */
 /* Shared by the CPU reference and the CUDA kernels */

@@ -159,6 +159,11 @@ texel_convert_plan_init (TexelConvertPlan * plan,
   if (config->bayer != NULL && texel_bayer_plan_init (&plan->bayer,
           &plan->in, config->bayer, error) != 0)
     return -1;
+  /* Grey-world statistics of the picture the output shows. */
+  plan->bayer.awb_x0 = config->src_x;
+  plan->bayer.awb_y0 = config->src_y;
+  plan->bayer.awb_x1 = config->src_x + config->src_w;
+  plan->bayer.awb_y1 = config->src_y + config->src_h;
   plan->in_width = in_width;
   plan->in_height = in_height;
   plan->out_width = out_width;

@@ -37,13 +37,31 @@ texel_convert_block_prepare (const TexelConvertPlan & plan,
       TexelSamplesPerThread<TexelBayerSource>::value);
 }
 
+/* Grey-world statistics of input rows [@awb.x, @awb.y): raw Bayer input
+ * only, whose kernel gathers them in the same pass where the plan asks
+ * (texel_bayer_awb_gather). */
+template <typename Source> static __device__ __forceinline__ void
+texel_convert_awb (const TexelConvertPlan & plan, const Source & src,
+    int2 awb)
+{
+}
+
+template <> __device__ __forceinline__ void
+texel_convert_awb<TexelBayerSource> (const TexelConvertPlan & plan,
+    const TexelBayerSource & src, int2 awb)
+{
+  if (plan.bayer.awb_sums != NULL && awb.y > awb.x)
+    texel_bayer_awb_gather (plan, src, awb.x, awb.y);
+}
+
 /* The output samples of one group (texel_thread_samples); Source:
  * TexelSource, TexelFastSource or TexelBayerSource (raw Bayer input). */
 template <int METHOD, typename Source> static __global__ void
 texel_convert_kernel (const TexelConvertPlan plan, const Source src,
-    const TexelSink sink)
+    const TexelSink sink, int2 awb)
 {
   texel_convert_block_prepare<METHOD> (plan, src, sink);
+  texel_convert_awb (plan, src, awb);
   texel_thread_samples<Source> (sink, [&] (int i, int row) {
         float x = texel_sample_centre_f (i, sink.x_shift,
             plan.out_chroma_off[0]);
@@ -62,10 +80,17 @@ texel_convert_launch_grid (const TexelConvertPlan * plan, const Source * src,
     const TexelSink * sink, cudaStream_t stream)
 {
   dim3 grid, block;
+  int2 awb = make_int2 (0, 0);
 
+  /* Statistics once a frame: by the first group's launches, each band
+   * its share of the rows. */
+  if (plan->bayer.awb_sums != NULL && sink->group == 0)
+    texel_bayer_awb_rows (&plan->bayer, plan->map[1], plan->out_height,
+        sink->row0 << sink->y_shift, sink->row1 << sink->y_shift, &awb.x,
+        &awb.y);
   texel_launch_grid<Source> (sink, &grid, &block);
   texel_convert_kernel<METHOD> <<<grid, block, 0, stream>>> (*plan, *src,
-      *sink);
+      *sink, awb);
 }
 
 template <int METHOD> static void

@@ -401,6 +401,296 @@ GST_START_TEST (test_bayer_videotestsrc_colours)
 
 GST_END_TEST;
 
+/* ------------------------------------------------------------------ */
+/* Automatic white balance */
+
+#define AWB_W 64
+#define AWB_H 48
+#define AWB_BLACK 256
+#define AWB_LEVEL 1500
+/* RGBA of AWB_W x AWB_H. */
+#define AWB_OUT_CAPS                                                           \
+  "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1,"                 \
+  "pixel-aspect-ratio=1/1"
+
+/* Lights: R and B against G. */
+static const gdouble warm[3] = { 0.5, 1.0, 0.8 };
+static const gdouble cold[3] = { 1.0, 1.0, 0.4 };
+
+/* A grey card lit by an illuminant of channel ratios @ratio (R, G, B):
+ * a 12-bit GRBG mosaic whose samples of colour c are AWB_BLACK +
+ * ratio[c] * AWB_LEVEL give or take 8 codes of noise. @sum and @count
+ * get each colour's codes (the test's own grey-world statistics). */
+static GstBuffer *
+awb_card_new (const gdouble ratio[3], GRand *rand, gint n, gdouble sum[3],
+              gdouble count[3])
+{
+  static const gchar pattern[] = "GRBG";
+  gint stride = AWB_W * 2, x, y;
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, (gsize)stride * AWB_H, NULL);
+  GstMapInfo map;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  memset (sum, 0, 3 * sizeof (gdouble));
+  memset (count, 0, 3 * sizeof (gdouble));
+  for (y = 0; y < AWB_H; y++)
+    for (x = 0; x < AWB_W; x++)
+      {
+        gchar letter = pattern[(y % 2) * 2 + x % 2];
+        gint c = letter == 'R' ? 0 : (letter == 'G' ? 1 : 2);
+        guint code = (guint)(AWB_BLACK + ratio[c] * AWB_LEVEL
+                             + g_rand_int_range (rand, -8, 9));
+
+        map.data[y * stride + 2 * x] = (guint8)(code & 0xff);
+        map.data[y * stride + 2 * x + 1] = (guint8)(code >> 8);
+        sum[c] += code;
+        count[c]++;
+      }
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = n * GST_SECOND / 30;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  return buf;
+}
+
+/* Grey world from the test's sums: mean G over mean R and over mean B of
+ * the black-subtracted codes. */
+static void
+awb_want (const gdouble sum[3], const gdouble count[3], gdouble gains[3])
+{
+  gdouble mean[3];
+  gint c;
+
+  for (c = 0; c < 3; c++)
+    mean[c] = sum[c] / count[c] - AWB_BLACK;
+  gains[0] = mean[1] / mean[0];
+  gains[1] = 1.0;
+  gains[2] = mean[1] / mean[2];
+}
+
+/* Mean R, G and B of an RGBA frame of AWB_W x AWB_H. */
+static void
+awb_output_means (GstBuffer *out, gdouble mean[3])
+{
+  GstMapInfo map;
+  gint i, c;
+
+  gst_buffer_map (out, &map, GST_MAP_READ);
+  mean[0] = mean[1] = mean[2] = 0.0;
+  for (i = 0; i < AWB_W * AWB_H; i++)
+    for (c = 0; c < 3; c++)
+      mean[c] += map.data[4 * i + c] / (gdouble)(AWB_W * AWB_H);
+  gst_buffer_unmap (out, &map);
+}
+
+/* The texel-awb message the last frame posted: its gains (R, G, B) and
+ * this frame's red and blue gains; FALSE when none is waiting. */
+static gboolean
+awb_message (GstElement *e, GstClockTime *pts, gdouble est[3], gdouble frame[2])
+{
+  GstBus *bus = gst_element_get_bus (e);
+  GstMessage *msg;
+  gboolean found = FALSE;
+
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL)
+    {
+      const GstStructure *s = gst_message_get_structure (msg);
+
+      if (gst_structure_has_name (s, "texel-awb"))
+        {
+          fail_if (found, "one texel-awb message per frame");
+          found = gst_structure_get (
+              s, "pts", G_TYPE_UINT64, pts, "red-gain", G_TYPE_DOUBLE, &est[0],
+              "green-gain", G_TYPE_DOUBLE, &est[1], "blue-gain", G_TYPE_DOUBLE,
+              &est[2], "frame-red-gain", G_TYPE_DOUBLE, &frame[0],
+              "frame-blue-gain", G_TYPE_DOUBLE, &frame[1], NULL);
+          fail_unless (found, "texel-awb message fields");
+        }
+      gst_message_unref (msg);
+    }
+  gst_object_unref (bus);
+  return found;
+}
+
+static void
+awb_gains_property (GstElement *e, gdouble gains[3])
+{
+  GValue v = G_VALUE_INIT;
+  gint c;
+
+  g_value_init (&v, GST_TYPE_ARRAY);
+  g_object_get_property (G_OBJECT (e), "awb-gains", &v);
+  fail_unless_equals_int (gst_value_array_get_size (&v), 3);
+  for (c = 0; c < 3; c++)
+    gains[c] = g_value_get_double (gst_value_array_get_value (&v, c));
+  g_value_unset (&v);
+}
+
+#define AWB_CLOSE(a, b, rel) (fabs ((a) - (b)) <= (rel)*fabs (b))
+
+/* Pushes grey card @n under @ratio; checks the frame's message against
+ * the test's grey world and the moving average @est (updated) of speed
+ * @speed (@initial: the estimate is the frame's), and awb-gains. Returns
+ * the output (unref it). */
+static GstBuffer *
+awb_push (GstHarness *h, const gdouble ratio[3], GRand *rand, gint n,
+          gdouble speed, gboolean initial, gdouble est[3])
+{
+  gdouble sum[3], count[3], want[3], got[3], frame[2], prop[3];
+  GstClockTime pts = GST_CLOCK_TIME_NONE;
+  GstBuffer *out
+      = texel_push_pull (h, awb_card_new (ratio, rand, n, sum, count));
+  gint c;
+
+  awb_want (sum, count, want);
+  fail_unless (awb_message (h->element, &pts, got, frame),
+               "frame %d: no texel-awb message", n);
+  fail_unless_equals_uint64 (pts, n * GST_SECOND / 30);
+  fail_unless (AWB_CLOSE (frame[0], want[0], 1e-9)
+                   && AWB_CLOSE (frame[1], want[2], 1e-9),
+               "frame %d: frame gains %g %g, want %g %g", n, frame[0], frame[1],
+               want[0], want[2]);
+  for (c = 0; c < 3; c++)
+    est[c] = initial ? want[c] : (1.0 - speed) * est[c] + speed * want[c];
+  awb_gains_property (h->element, prop);
+  for (c = 0; c < 3; c++)
+    {
+      fail_unless (AWB_CLOSE (got[c], est[c], 1e-9),
+                   "frame %d: gain %d = %g, want %g", n, c, got[c], est[c]);
+      fail_unless (AWB_CLOSE (prop[c], est[c], 1e-9),
+                   "frame %d: awb-gains[%d] = %g, want %g", n, c, prop[c],
+                   est[c]);
+    }
+  return out;
+}
+
+/* A grey card under a coloured light (R at half, B at 0.8 of G): the
+ * first frame, developed with the manual gains (1), shows the light's
+ * colour; each frame posts its grey-world gains (the test's own sums of
+ * the codes) and their moving average, which the next frame gets: from
+ * the second frame on the card is grey within 1 %, and the estimate
+ * converges to the light's inverse ratios (2, 1, 1.25) within 1 %. Locked,
+ * the gains stay and no message comes under another light; unlocked with
+ * awb-speed=1, one frame gives that light's inverse. */
+GST_START_TEST (test_bayer_awb)
+{
+  GRand *rand = g_rand_new_with_seed (18);
+  gchar *in_caps = bayer_caps ("grbg", 12, AWB_W, AWB_H);
+  guint b;
+
+  for (b = 0; b < G_N_ELEMENTS (backends); b++)
+    {
+      gchar *props = g_strdup_printf (
+          "%s raw-transfer=linear black-level-red=%d black-level-green=%d "
+          "black-level-blue=%d auto-white-balance=true awb-speed=0.5",
+          backends[b], AWB_BLACK, AWB_BLACK, AWB_BLACK);
+      GstHarness *h = texel_harness_new_with (
+          texel_test_element_new ("texelconvert", props));
+      gdouble est[3], mean[3], locked[3], prop[3];
+      GstClockTime pts;
+      GstBuffer *out;
+      gint n, c;
+
+      gst_harness_set_caps_str (h, in_caps, AWB_OUT_CAPS);
+      out = awb_push (h, warm, rand, 0, 0.5, TRUE, est);
+      awb_output_means (out, mean);
+      fail_unless (AWB_CLOSE (mean[0] / mean[1], 0.5, 0.02),
+                   "first frame: R / G = %g, want the light's 0.5",
+                   mean[0] / mean[1]);
+      gst_buffer_unref (out);
+      for (n = 1; n < 6; n++)
+        {
+          out = awb_push (h, warm, rand, n, 0.5, FALSE, est);
+          awb_output_means (out, mean);
+          fail_unless (AWB_CLOSE (mean[0], mean[1], 0.01)
+                           && AWB_CLOSE (mean[2], mean[1], 0.01),
+                       "%s frame %d: not grey (%g %g %g)", backends[b], n,
+                       mean[0], mean[1], mean[2]);
+          gst_buffer_unref (out);
+        }
+      fail_unless (AWB_CLOSE (est[0], 2.0, 0.01) && est[1] == 1.0
+                       && AWB_CLOSE (est[2], 1.25, 0.01),
+                   "estimate %g %g %g, want 2 1 1.25", est[0], est[1], est[2]);
+
+      g_object_set (h->element, "awb-lock", TRUE, NULL);
+      awb_gains_property (h->element, locked);
+      for (n = 6; n < 8; n++)
+        {
+          gdouble sum[3], count[3], got[3], frame[2];
+
+          gst_buffer_unref (
+              texel_push_pull (h, awb_card_new (cold, rand, n, sum, count)));
+          fail_if (awb_message (h->element, &pts, got, frame),
+                   "a message while locked");
+          awb_gains_property (h->element, prop);
+          for (c = 0; c < 3; c++)
+            fail_unless (prop[c] == locked[c], "locked gains moved");
+        }
+
+      g_object_set (h->element, "awb-lock", FALSE, "awb-speed", 1.0, NULL);
+      gst_buffer_unref (awb_push (h, cold, rand, 8, 1.0, FALSE, est));
+      fail_unless (AWB_CLOSE (est[0], 1.0, 0.01)
+                       && AWB_CLOSE (est[2], 2.5, 0.01),
+                   "estimate %g %g %g, want 1 1 2.5", est[0], est[1], est[2]);
+      out = awb_push (h, cold, rand, 9, 1.0, FALSE, est);
+      awb_output_means (out, mean);
+      fail_unless (AWB_CLOSE (mean[0], mean[1], 0.01)
+                       && AWB_CLOSE (mean[2], mean[1], 0.01),
+                   "%s after the change: not grey (%g %g %g)", backends[b],
+                   mean[0], mean[1], mean[2]);
+      gst_buffer_unref (out);
+      texel_harness_teardown (h);
+      g_free (props);
+    }
+  g_free (in_caps);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Off by default (the output stays as the manual gains make it): no
+ * message, and awb-gains reads the manual gains until a frame measures. */
+GST_START_TEST (test_bayer_awb_off)
+{
+  GRand *rand = g_rand_new_with_seed (5);
+  gchar *in_caps = bayer_caps ("grbg", 12, AWB_W, AWB_H);
+  GstHarness *h = texel_harness_new_with (texel_test_element_new (
+      "texelconvert", "backend=" TEXEL_TEST_BACKEND " raw-transfer=linear "
+                      "black-level-red=256 black-level-green=256 "
+                      "black-level-blue=256"));
+  gdouble sum[3], count[3], got[3], frame[2], mean[3], speed;
+  GstClockTime pts;
+  gboolean on, lock;
+
+  g_object_get (h->element, "auto-white-balance", &on, "awb-lock", &lock,
+                "awb-speed", &speed, NULL);
+  fail_if (on);
+  fail_if (lock);
+  fail_unless (speed == 0.1);
+  gst_harness_set_caps_str (h, in_caps, AWB_OUT_CAPS);
+  gst_buffer_unref (
+      texel_push_pull (h, awb_card_new (warm, rand, 0, sum, count)));
+  fail_if (awb_message (h->element, &pts, got, frame));
+  awb_gains_property (h->element, got);
+  fail_unless (got[0] == 1.0 && got[1] == 1.0 && got[2] == 1.0);
+  /* Manual gains apply: the light's colour stays. */
+  g_object_set (h->element, "wb-gain-blue", 2.0, NULL);
+  {
+    GstBuffer *out
+        = texel_push_pull (h, awb_card_new (warm, rand, 1, sum, count));
+
+    awb_output_means (out, mean);
+    fail_unless (AWB_CLOSE (mean[0] / mean[1], 0.5, 0.02)
+                     && AWB_CLOSE (mean[2] / mean[1], 1.6, 0.02),
+                 "manual gains: %g %g %g", mean[0], mean[1], mean[2]);
+    gst_buffer_unref (out);
+  }
+  texel_harness_teardown (h);
+  g_free (in_caps);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 static Suite *
 texelconvert_bayer_suite (void)
 {
@@ -412,6 +702,8 @@ texelconvert_bayer_suite (void)
     TEXEL_TEST (test_bayer_black_too_high),
     TEXEL_TEST (test_bayer_videotestsrc_colours),
     TEXEL_TEST (test_bayer_videotestsrc),
+    TEXEL_TEST (test_bayer_awb),
+    TEXEL_TEST (test_bayer_awb_off),
   };
 
   return texel_suite_new ("texelconvert-bayer", "bayer", 300, tests,

@@ -15,6 +15,13 @@
  * double; no hardware filtering is involved (point sampling returns the
  * stored word exactly), so only rounding of the last code can differ.
  *
+ * Grey-world statistics (automatic white balance): every case also has
+ * the kernel gather them in the same pass (plan.bayer.awb_sums), once per
+ * frame whatever the output groups and bands (two bands on two streams
+ * where the rows allow); each run's sums must equal the CPU reference's
+ * (texel_bayer_stats over the cropped source rectangle) exactly: they
+ * are integers, summed in 64 bits in any order.
+ *
  * Exits 77 (skipped) without a usable GPU.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -77,8 +84,8 @@ launch_convert (void *data, const TexelImage *in, const TexelImage *out,
 {
   const Launch *l = data;
 
-  return (cudaError_t)texel_cuda_convert (l->kernels, l->plan, in, out, row0, row1,
-                                          (TexelStream)stream);
+  return (cudaError_t)texel_cuda_convert (l->kernels, l->plan, in, out, row0,
+                                          row1, (TexelStream)stream);
 }
 
 static void
@@ -100,6 +107,38 @@ bayer_config (TexelBayerConfig *b, int pattern, int demosaic,
   b->gain[2] = 1.5;
   memcpy (b->ccm, ccm, sizeof (ccm));
   b->transfer = 1; /* TEXEL_TRANSFER_SRGB (texel-adjust.h) */
+}
+
+/* The GPU's statistics of the @runs runs just made (summed into @sums on
+ * the device) against @runs times the CPU reference's; zeroes @sums for
+ * the next mode. 0 when equal. */
+static int
+check_awb (Context *ctx, const TexelConvertPlan *plan, const HostImage *in,
+           unsigned long long *sums, int runs, const char *label)
+{
+  const TexelBayerPlan *bp = &plan->bayer;
+  TexelBayerStats cpu = { { 0 } }, gpu;
+  int c, bad = 0;
+
+  texel_bayer_stats (bp, &in->img, bp->awb_x0, bp->awb_y0, bp->awb_x1,
+                     bp->awb_y1, &cpu);
+  if (check_cuda (cudaStreamSynchronize (ctx->stream[0]), "awb sync")
+      || check_cuda (cudaStreamSynchronize (ctx->stream[1]), "awb sync")
+      || check_cuda (
+          cudaMemcpy (&gpu, sums, sizeof (gpu), cudaMemcpyDeviceToHost),
+          "awb download")
+      || check_cuda (cudaMemset (sums, 0, sizeof (gpu)), "awb zero"))
+    return -1;
+  for (c = 0; c < 3; c++)
+    if (gpu.sum[c] != runs * cpu.sum[c] || gpu.count[c] != runs * cpu.count[c])
+      {
+        printf ("FAIL %s: awb colour %d: GPU sum %llu count %llu, CPU %d x "
+                "(%llu, %llu)\n",
+                label, c, gpu.sum[c], gpu.count[c], runs, cpu.sum[c],
+                cpu.count[c]);
+        bad = -1;
+      }
+  return bad;
 }
 
 static void
@@ -139,6 +178,18 @@ run_case (Context *ctx, const Geometry *g, const TexelBayerConfig *b)
                     g->out_w, g->out_h);
   for (i = 0; i < 2; i++)
     texel_convert_cpu (&plan, &in.img, &cpu[i].img, 0, g->out_h);
+  /* From here the kernel also gathers the statistics as it develops. */
+  if (check_cuda (
+          cudaMalloc ((void **)&plan.bayer.awb_sums, sizeof (TexelBayerStats)),
+          "awb alloc")
+      || check_cuda (
+          cudaMemset (plan.bayer.awb_sums, 0, sizeof (TexelBayerStats)),
+          "awb zero"))
+    {
+      ctx->failed++;
+      case_images_clear (&in, cpu, gpu);
+      return;
+    }
 
   for (m = 0; m < (int)(sizeof (modes) / sizeof (modes[0])); m++)
     {
@@ -168,11 +219,16 @@ run_case (Context *ctx, const Geometry *g, const TexelBayerConfig *b)
           comparison_print_failure (label, &cmp);
           ctx->failed++;
         }
+      else if (check_awb (ctx, &plan, &in, plan.bayer.awb_sums, 2, label) != 0)
+        {
+          ctx->failed++;
+        }
       else
         {
           ctx->passed++;
         }
     }
+  (void)check_cuda (cudaFree (plan.bayer.awb_sums), "awb free");
   case_images_clear (&in, cpu, gpu);
 }
 

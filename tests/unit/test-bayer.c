@@ -470,6 +470,148 @@ test_bayer_sample_positions (void)
     }
 }
 
+/* Grey-world statistics (texel_bayer_stats, texel_bayer_awb_gains)
+ * against sums the test makes itself from the codes it wrote and the
+ * colours the pattern's name gives: every pattern, 8, 10 (lsb), 12 (msb)
+ * and 16 bits, random rectangles starting on any colour, a quarter of the
+ * samples at or above the clipping threshold (left out). The integer sums
+ * must be equal, the gains (G = 1) equal to double rounding. */
+static void
+test_bayer_awb_stats (void)
+{
+  static const int awb_depths[][2]
+      = { { 8, 0 }, { 10, 0 }, { 12, 1 }, { 16, 0 } };
+  GRand *rand = g_rand_new_with_seed (18);
+  int p, d, round, x, y, c;
+
+  for (p = 1; p <= N_PATTERNS; p++)
+    for (d = 0; d < (int)G_N_ELEMENTS (awb_depths); d++)
+      for (round = 0; round < 4; round++)
+        {
+          int bits = awb_depths[d][0], w = g_rand_int_range (rand, 1, 40);
+          int h = g_rand_int_range (rand, 1, 30);
+          double max = (double)((1 << bits) - 1), mean[3], want[3], got[3];
+          unsigned long long sum[3] = { 0 }, count[3] = { 0 };
+          int x0 = g_rand_int_range (rand, 0, w),
+              y0 = g_rand_int_range (rand, 0, h);
+          int x1 = g_rand_int_range (rand, x0 + 1, w + 1);
+          int y1 = g_rand_int_range (rand, y0 + 1, h + 1);
+          TexelBayerStats stats = { { 0 } };
+          TexelBayerConfig cfg;
+          TexelBayerPlan bp;
+          Mosaic *m;
+
+          config_default (&cfg, p, TEXEL_DEMOSAIC_MHC, bits, awb_depths[d][1]);
+          for (c = 0; c < 3; c++)
+            cfg.black[c] = g_rand_int_range (rand, 0, (1 << bits) / 16);
+          m = mosaic_new (&cfg, w, h);
+          for (y = 0; y < h; y++)
+            for (x = 0; x < w; x++)
+              {
+                /* Clipped: above 95 % of the largest code. */
+                gboolean clipped = g_rand_int_range (rand, 0, 4) == 0;
+                unsigned code
+                    = clipped ? (unsigned)g_rand_int_range (
+                          rand, (int)floor (0.95 * max) + 1, (1 << bits))
+                              : (unsigned)g_rand_int_range (
+                                  rand, 0, (int)floor (0.95 * max) + 1);
+
+                mosaic_set (m, x, y, code);
+                c = colour_at (m, x, y);
+                if (!clipped && x >= x0 && x < x1 && y >= y0 && y < y1)
+                  {
+                    sum[c] += code;
+                    count[c]++;
+                  }
+              }
+          plan_for (m, &bp);
+          texel_bayer_stats (&bp, &m->t->img, x0, y0, x1, y1, &stats);
+          for (c = 0; c < 3; c++)
+            {
+              g_assert_cmpuint (stats.sum[c], ==, sum[c]);
+              g_assert_cmpuint (stats.count[c], ==, count[c]);
+            }
+          for (c = 0; c < 3; c++)
+            mean[c] = count[c] ? (double)sum[c] / count[c] - cfg.black[c] : 0.0;
+          if (mean[0] > 0.0 && mean[1] > 0.0 && mean[2] > 0.0)
+            {
+              want[0] = mean[1] / mean[0];
+              want[1] = 1.0;
+              want[2] = mean[1] / mean[2];
+              g_assert_cmpint (texel_bayer_awb_gains (&stats, cfg.black, got),
+                               ==, 0);
+              for (c = 0; c < 3; c++)
+                g_assert_cmpfloat (fabs (got[c] - want[c]), <=,
+                                   1e-12 * want[c]);
+            }
+          else
+            {
+              got[0] = got[1] = got[2] = -1.0;
+              g_assert_cmpint (texel_bayer_awb_gains (&stats, cfg.black, got),
+                               ==, -1);
+              g_assert_cmpfloat (got[0], ==, -1.0);
+            }
+          mosaic_free (m);
+        }
+  g_rand_free (rand);
+}
+
+/* texel_bayer_plan_set_gains gives the plan texel_bayer_plan_init builds
+ * with those gains; texel_bayer_awb_rows splits the rectangle's rows
+ * between consecutive bands of output rows without gap or overlap. */
+static void
+test_bayer_awb_plan (void)
+{
+  static const double gains[3] = { 2.25, 0.75, 1.5 };
+  TexelBayerConfig cfg, with;
+  TexelBayerPlan a, b;
+  Mosaic *m;
+  int c, bands, out_h = 37;
+  double map_y[3] = { 0.0, 23.0 / 37.0, 3.0 };
+
+  config_default (&cfg, TEXEL_BAYER_GRBG, TEXEL_DEMOSAIC_MHC, 12, 0);
+  cfg.black[0] = 200.0;
+  cfg.black[2] = 64.0;
+  m = mosaic_new (&cfg, 8, 8);
+  with = cfg;
+  memcpy (with.gain, gains, sizeof (gains));
+  plan_for (m, &a);
+  texel_bayer_plan_set_gains (&a, &cfg, gains);
+  m->cfg = with;
+  plan_for (m, &b);
+  for (c = 0; c < 3; c++)
+    {
+      g_assert_cmpfloat (a.scale[c], ==, b.scale[c]);
+      g_assert_cmpfloat (a.offset[c], ==, b.offset[c]);
+      g_assert_cmpfloat (a.scale_f[c], ==, b.scale_f[c]);
+      g_assert_cmpfloat (a.offset_f[c], ==, b.offset_f[c]);
+    }
+  mosaic_free (m);
+
+  /* A source rectangle of rows [3, 26) shown on 37 output rows. */
+  a.awb_y0 = 3;
+  a.awb_y1 = 26;
+  for (bands = 1; bands <= 8; bands++)
+    {
+      int next = a.awb_y0, k;
+
+      for (k = 0; k < bands; k++)
+        {
+          int row0 = out_h * k / bands, row1 = out_h * (k + 1) / bands, y0, y1;
+
+          texel_bayer_awb_rows (&a, map_y, out_h, row0, row1, &y0, &y1);
+          g_assert_cmpint (y0, ==, next);
+          g_assert_cmpint (y1, >=, y0);
+          /* Inside the rows the band reads: its mapped rows, give or
+           * take one. */
+          g_assert_cmpfloat (y0, >=, floor (map_y[1] * row0 + map_y[2]) - 1);
+          g_assert_cmpfloat (y1, <=, ceil (map_y[1] * row1 + map_y[2]) + 1);
+          next = y1;
+        }
+      g_assert_cmpint (next, ==, a.awb_y1);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -481,6 +623,8 @@ main (int argc, char **argv)
     { "/bayer/refused", test_bayer_refused },
     { "/bayer/convert-crop", test_bayer_convert_crop },
     { "/bayer/sample-positions", test_bayer_sample_positions },
+    { "/bayer/awb-stats", test_bayer_awb_stats },
+    { "/bayer/awb-plan", test_bayer_awb_plan },
   };
 
   return test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));
