@@ -157,9 +157,10 @@ def methods(build):
             ("OpenCV EA", cv2.COLOR_BayerBG2RGB_EA),
         ):
             m.append((name, lambda mo, t, c=code: cv2.cvtColor(mo, c)))
-        # OpenCV up to 4.11 writes VNG's rows 2 too high (opencv#5089, fixed
-        # by opencv#27226 in 4.12): moved back down, the whole frame's
-        # first 2 rows are the last 2 wrapped round (only the interior counts).
+        # OpenCV's VNG writes its rows 2 too high (opencv#5089, #27225; fixed
+        # by opencv#27226 in 2025, after Debian 12's 4.6): moved back down,
+        # the first 2 rows are the last 2 wrapped round (only the interior
+        # counts).
         m.append(("OpenCV VNG, rows moved down 2", lambda mo, t: np.roll(
             cv2.cvtColor(mo, cv2.COLOR_BayerBG2RGB_VNG), 2, axis=0)))
     return m
@@ -227,6 +228,11 @@ def main():
                 if "(reference)" not in mname:  # checked below to be identical
                     rows.append((name, "%dx%d" % (rgb.shape[1], rgb.shape[0]), mname, whole, inner))
                 checks.append((name, mname, sampled_mismatches(rgb, out), best_shift(rgb, out)))
+            for other in ("bayer2rgb", "OpenCV bilinear"):
+                d = np.abs(outs[other].astype(int) - outs["texelconvert bilinear"])
+                checks.append((name, "%s against texelconvert bilinear:" % other,
+                               "at most %d codes apart outside the 2-pixel border, %d on it"
+                               % (d[BORDER:-BORDER, BORDER:-BORDER].max(), d.max()), None))
             for a, b in (("texelconvert mhc", "texelconvert mhc (reference)"),
                          ("texelconvert bilinear", "texelconvert bilinear (reference)")):
                 same = np.array_equal(outs[a], outs[b])
