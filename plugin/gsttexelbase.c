@@ -222,9 +222,14 @@ gst_texel_base_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 static void
 gst_texel_base_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 {
-  GstClockTime ts = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buffer));
+  GstClockTime ts;
 
+  /* A segment in another format (BYTES after a bare filesrc) has no stream
+   * time: asking for one would be a critical warning each frame. */
+  if (trans->segment.format != GST_FORMAT_TIME)
+    return;
+  ts = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_TIMESTAMP (buffer));
   /* Lets a GstController drive the controllable properties. */
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (trans), ts);
