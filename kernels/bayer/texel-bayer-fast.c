@@ -1,0 +1,258 @@
+/* gst-texel: the fast CPU path's raw Bayer development
+ * (texel-bayer-fast.h).
+ *
+ * A row is developed from the five mosaic rows around it, each
+ * linearised once into two float planes: the even and the odd columns of
+ * the window (columns x0 - 2 .. x0 + n + 1). An output pixel of a given
+ * column parity has one pixel class in the row, so each of its colours
+ * is a fixed list of taps; a tap reads one plane at a constant offset,
+ * and a colour is a few contiguous multiply-adds over half a row, which
+ * the compiler vectorises. The colour matrix, the clip and the transfer
+ * table follow per pixel.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "texel-bayer-fast.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The transfer table: 2^LUT_STEP_BITS linear steps per octave of linear
+ * light over [2^-LUT_OCTAVES, 1]; below, the output is 0 (within 0.09
+ * code for the steepest curve, a pure 1/2.8 power). */
+#define LUT_STEP_BITS 7
+#define LUT_OCTAVES 32
+#define LUT_SIZE (LUT_OCTAVES << LUT_STEP_BITS)
+#define LUT_EXP0 (127 - LUT_OCTAVES)
+#define MANT_BITS (23 - LUT_STEP_BITS)
+/* R'G'B' in [0, 1] as 8-bit codes. */
+#define VALUE_SCALE 255.0
+
+typedef struct
+{
+  int dx, dy;
+  float weight;
+} BayerTap;
+
+struct _TexelBayerFast
+{
+  /* The non-zero weights of kernel[class][colour]. */
+  int n_taps[4][3];
+  BayerTap tap[4][3][TEXEL_BAYER_TAPS];
+  float lut[LUT_SIZE + 2];
+};
+
+static double
+encode (const TexelBayerPlan *bp, double l)
+{
+  if (l < bp->beta)
+    return bp->slope * l;
+  return (1.0 + bp->alpha) * pow (l, bp->power) - bp->alpha;
+}
+
+TexelBayerFast *
+texel_bayer_fast_new (const TexelBayerPlan *bp)
+{
+  TexelBayerFast *fast = calloc (1, sizeof (*fast));
+  int cls, c, k, j;
+
+  if (fast == NULL)
+    return NULL;
+  for (cls = 0; cls < 4; cls++)
+    for (c = 0; c < 3; c++)
+      for (k = 0; k < TEXEL_BAYER_TAPS; k++)
+        if (bp->kernel[cls][c][k] != 0)
+          {
+            BayerTap *t = &fast->tap[cls][c][fast->n_taps[cls][c]++];
+
+            t->dx = k % 5 - 2;
+            t->dy = k / 5 - 2;
+            t->weight = (float)(bp->kernel[cls][c][k] / 16.0);
+          }
+  for (j = 0; j <= LUT_SIZE; j++)
+    {
+      double l = ldexp (
+          1.0 + (double)(j & ((1 << LUT_STEP_BITS) - 1)) / (1 << LUT_STEP_BITS),
+          (j >> LUT_STEP_BITS) - LUT_OCTAVES);
+
+      fast->lut[j] = (float)(encode (bp, l) * VALUE_SCALE);
+    }
+  fast->lut[LUT_SIZE + 1] = fast->lut[LUT_SIZE];
+  return fast;
+}
+
+void
+texel_bayer_fast_free (TexelBayerFast *fast)
+{
+  free (fast);
+}
+
+/* Floats in one plane of the window: half the row and the margins. */
+static int
+plane_len (int n)
+{
+  return (n + 1) / 2 + 4;
+}
+
+size_t
+texel_bayer_fast_scratch (int n)
+{
+  /* 5 rows x 2 parities of window, 3 colours of output. */
+  return sizeof (float) * (size_t)plane_len (n) * 13 + 64;
+}
+
+static inline unsigned
+code_at (const uint8_t *row, int wide, int x, int shift, unsigned mask)
+{
+  unsigned word
+      = wide ? (unsigned)(row[2 * x] | (row[2 * x + 1] << 8)) : row[x];
+
+  return (word >> shift) & mask;
+}
+
+/* Plane @par of mosaic row @y: @dst[i] = linear value of column
+ * @first + 2 i, mirrored into the frame, for i < @len. */
+static void
+linearise (const TexelBayerPlan *bp, const TexelImage *in, int y, int first,
+           int len, float *restrict dst)
+{
+  const uint8_t *restrict row = in->data[0] + (size_t)y * in->stride[0];
+  const int wide = in->format == TEXEL_FORMAT_GRAY16_LE;
+  const int shift = bp->shift, w = in->width;
+  const unsigned mask = bp->mask;
+  int i, lo, hi;
+
+  /* Columns inside the frame: i in [lo, hi). */
+  lo = first >= 0 ? 0 : (1 - first) / 2;
+  hi = first > w - 1 ? 0 : (w - 1 - first) / 2 + 1;
+  if (hi > len)
+    hi = len;
+  if (lo > hi)
+    lo = hi;
+  for (i = 0; i < len; i++)
+    {
+      int x, c;
+
+      if (i == lo)
+        i = hi;
+      if (i >= len)
+        break;
+      x = texel_bayer_mirror (first + 2 * i, w);
+      c = texel_bayer_colour (texel_bayer_class (bp, x, y));
+      dst[i] = (float)code_at (row, wide, x, shift, mask) * bp->scale_f[c]
+               + bp->offset_f[c];
+    }
+  if (lo < hi)
+    {
+      const int c
+          = texel_bayer_colour (texel_bayer_class (bp, first + 2 * lo, y));
+      const float s = bp->scale_f[c], o = bp->offset_f[c];
+      const int x = first + 2 * lo;
+
+      if (wide)
+        {
+          const uint8_t *restrict p = row + 2 * (size_t)x;
+
+          for (i = 0; i < hi - lo; i++)
+            dst[lo + i]
+                = (float)(((unsigned)(p[4 * i] | (p[4 * i + 1] << 8)) >> shift)
+                          & mask)
+                      * s
+                  + o;
+        }
+      else
+        {
+          const uint8_t *restrict p = row + x;
+
+          for (i = 0; i < hi - lo; i++)
+            dst[lo + i] = (float)p[2 * i] * s + o;
+        }
+    }
+}
+
+/* Encoded @l (linear, clipped to [0, 1]) times VALUE_SCALE. */
+static inline float
+transfer (const float *lut, float l)
+{
+  uint32_t bits;
+  int idx;
+  float f;
+
+  if (!(l > 0x1p-32f))
+    return 0.0f;
+  if (l >= 1.0f)
+    return lut[LUT_SIZE];
+  memcpy (&bits, &l, sizeof (bits));
+  idx = (int)(bits >> MANT_BITS) - (LUT_EXP0 << LUT_STEP_BITS);
+  f = (float)(bits & ((1u << MANT_BITS) - 1)) * (1.0f / (1u << MANT_BITS));
+  return lut[idx] + (lut[idx + 1] - lut[idx]) * f;
+}
+
+/* Colour of the pixels of one class over @len pixels: the taps summed. */
+static void
+apply_taps (const BayerTap *taps, int n_taps, int q, float *const window[5][2],
+            int len, float *restrict out)
+{
+  int t, i;
+
+  memset (out, 0, sizeof (float) * (size_t)len);
+  for (t = 0; t < n_taps; t++)
+    {
+      const BayerTap *tp = &taps[t];
+      const float *restrict src
+          = window[tp->dy + 2][(q + tp->dx) & 1] + ((q + 2 + tp->dx) >> 1);
+      const float w = tp->weight;
+
+      for (i = 0; i < len; i++)
+        out[i] += w * src[i];
+    }
+}
+
+void
+texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
+                      const TexelImage *in, int y, int x0, int n,
+                      float *const rgb[3], void *scratch)
+{
+  const int len = plane_len (n);
+  float *base = scratch;
+  float *window[5][2];
+  float *cam[3];
+  int r, par, q, c, i;
+
+  for (r = 0; r < 5; r++)
+    {
+      int ry = texel_bayer_mirror (y + r - 2, in->height);
+
+      for (par = 0; par < 2; par++)
+        {
+          window[r][par] = base + (size_t)(2 * r + par) * len;
+          linearise (bp, in, ry, x0 - 2 + par, len, window[r][par]);
+        }
+    }
+  for (c = 0; c < 3; c++)
+    cam[c] = base + (size_t)(10 + c) * len;
+
+  for (q = 0; q < 2 && q < n; q++)
+    {
+      const int cls = texel_bayer_class (bp, x0 + q, y);
+      const int count = (n - q + 1) / 2;
+
+      for (c = 0; c < 3; c++)
+        apply_taps (fast->tap[cls][c], fast->n_taps[cls][c], q, window, count,
+                    cam[c]);
+      for (c = 0; c < 3; c++)
+        {
+          const float m0 = bp->ccm_f[c][0], m1 = bp->ccm_f[c][1],
+                      m2 = bp->ccm_f[c][2];
+          float *restrict dst = rgb[c] + q;
+
+          for (i = 0; i < count; i++)
+            {
+              float v = m0 * cam[0][i] + m1 * cam[1][i] + m2 * cam[2][i];
+
+              dst[2 * i] = transfer (fast->lut, v);
+            }
+        }
+    }
+}
