@@ -26,6 +26,9 @@
 #define LUT_SIZE (LUT_OCTAVES << LUT_STEP_BITS)
 #define LUT_EXP0 (127 - LUT_OCTAVES)
 #define MANT_BITS (23 - LUT_STEP_BITS)
+/* The bits of 2^-LUT_OCTAVES and of 1.0f. */
+#define LUT_MIN_BITS (LUT_EXP0 << 23)
+#define LUT_ONE_BITS (127 << 23)
 /* R'G'B' in [0, 1] as 8-bit codes. */
 #define VALUE_SCALE 255.0
 
@@ -40,7 +43,9 @@ struct _TexelBayerFast
   /* The non-zero weights of kernel[class][colour]. */
   int n_taps[4][3];
   BayerTap tap[4][3][TEXEL_BAYER_TAPS];
-  float lut[LUT_SIZE + 2];
+  /* Encoded value at each step, and the step to the next. */
+  float lut[LUT_SIZE + 1];
+  float delta[LUT_SIZE + 1];
 };
 
 static double
@@ -78,7 +83,9 @@ texel_bayer_fast_new (const TexelBayerPlan *bp)
 
       fast->lut[j] = (float)(encode (bp, l) * VALUE_SCALE);
     }
-  fast->lut[LUT_SIZE + 1] = fast->lut[LUT_SIZE];
+  for (j = 0; j < LUT_SIZE; j++)
+    fast->delta[j] = fast->lut[j + 1] - fast->lut[j];
+  fast->delta[LUT_SIZE] = 0.0f;
   return fast;
 }
 
@@ -98,8 +105,9 @@ plane_len (int n)
 size_t
 texel_bayer_fast_scratch (int n)
 {
-  /* 5 rows x 2 parities of window, 3 colours of output. */
-  return sizeof (float) * (size_t)plane_len (n) * 13 + 64;
+  /* 5 rows x 2 parities of window, 3 colours, the table's indices and
+   * fractions. */
+  return sizeof (float) * (size_t)plane_len (n) * 15 + 64;
 }
 
 static inline unsigned
@@ -171,22 +179,46 @@ linearise (const TexelBayerPlan *bp, const TexelImage *in, int y, int first,
     }
 }
 
-/* Encoded @l (linear, clipped to [0, 1]) times VALUE_SCALE. */
-static inline float
-transfer (const float *lut, float l)
+/* Row @c of the colour matrix over @len pixels of @cam, clipped to
+ * [2^-LUT_OCTAVES, 1], encoded through the table into every second float of
+ * @dst. The table's index and fraction come from the float's bits in a loop the
+ * compiler vectorises; the look-up itself is a scalar gather. */
+static void
+encode_row (const TexelBayerFast *fast, const float m[3], float *const cam[3],
+            int len, int32_t *restrict idx, float *restrict frac,
+            float *restrict dst)
 {
-  uint32_t bits;
-  int idx;
-  float f;
+  const float *restrict c0 = cam[0], *restrict c1 = cam[1],
+                        *restrict c2 = cam[2];
+  const float m0 = m[0], m1 = m[1], m2 = m[2];
+  int i;
 
-  if (!(l > 0x1p-32f))
-    return 0.0f;
-  if (l >= 1.0f)
-    return lut[LUT_SIZE];
-  memcpy (&bits, &l, sizeof (bits));
-  idx = (int)(bits >> MANT_BITS) - (LUT_EXP0 << LUT_STEP_BITS);
-  f = (float)(bits & ((1u << MANT_BITS) - 1)) * (1.0f / (1u << MANT_BITS));
-  return lut[idx] + (lut[idx + 1] - lut[idx]) * f;
+  for (i = 0; i < len; i++)
+    {
+      float l = m0 * c0[i] + m1 * c1[i] + m2 * c2[i];
+      int32_t bits;
+
+      /* Clipped as integers: the bits of floats >= 0 are in their order,
+       * negative ones are negative integers (and NaN clips to 1). */
+      memcpy (&bits, &l, sizeof (bits));
+      bits = bits > LUT_MIN_BITS ? bits : LUT_MIN_BITS;
+      bits = bits < LUT_ONE_BITS ? bits : LUT_ONE_BITS;
+      idx[i] = (bits >> MANT_BITS) - (LUT_EXP0 << LUT_STEP_BITS);
+      frac[i]
+          = (float)(bits & ((1 << MANT_BITS) - 1)) * (1.0f / (1 << MANT_BITS));
+    }
+  for (i = 0; i < len; i++)
+    dst[2 * i] = fast->lut[idx[i]] + fast->delta[idx[i]] * frac[i];
+}
+
+/* @out += @w * @src over @len floats. */
+static inline void
+multiply_add (float *restrict out, const float *restrict src, float w, int len)
+{
+  int i;
+
+  for (i = 0; i < len; i++)
+    out[i] += w * src[i];
 }
 
 /* Colour of the pixels of one class over @len pixels: the taps summed. */
@@ -194,18 +226,16 @@ static void
 apply_taps (const BayerTap *taps, int n_taps, int q, float *const window[5][2],
             int len, float *restrict out)
 {
-  int t, i;
+  int t;
 
   memset (out, 0, sizeof (float) * (size_t)len);
   for (t = 0; t < n_taps; t++)
     {
       const BayerTap *tp = &taps[t];
-      const float *restrict src
-          = window[tp->dy + 2][(q + tp->dx) & 1] + ((q + 2 + tp->dx) >> 1);
-      const float w = tp->weight;
 
-      for (i = 0; i < len; i++)
-        out[i] += w * src[i];
+      multiply_add (
+          out, window[tp->dy + 2][(q + tp->dx) & 1] + ((q + 2 + tp->dx) >> 1),
+          tp->weight, len);
     }
 }
 
@@ -217,8 +247,9 @@ texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
   const int len = plane_len (n);
   float *base = scratch;
   float *window[5][2];
-  float *cam[3];
-  int r, par, q, c, i;
+  float *cam[3], *frac;
+  int32_t *idx;
+  int r, par, q, c;
 
   for (r = 0; r < 5; r++)
     {
@@ -232,6 +263,8 @@ texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
     }
   for (c = 0; c < 3; c++)
     cam[c] = base + (size_t)(10 + c) * len;
+  idx = (int32_t *)(base + (size_t)13 * len);
+  frac = base + (size_t)14 * len;
 
   for (q = 0; q < 2 && q < n; q++)
     {
@@ -242,17 +275,6 @@ texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
         apply_taps (fast->tap[cls][c], fast->n_taps[cls][c], q, window, count,
                     cam[c]);
       for (c = 0; c < 3; c++)
-        {
-          const float m0 = bp->ccm_f[c][0], m1 = bp->ccm_f[c][1],
-                      m2 = bp->ccm_f[c][2];
-          float *restrict dst = rgb[c] + q;
-
-          for (i = 0; i < count; i++)
-            {
-              float v = m0 * cam[0][i] + m1 * cam[1][i] + m2 * cam[2][i];
-
-              dst[2 * i] = transfer (fast->lut, v);
-            }
-        }
+        encode_row (fast, bp->ccm_f[c], cam, count, idx, frac, rgb[c] + q);
     }
 }
