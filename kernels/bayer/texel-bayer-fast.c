@@ -211,31 +211,46 @@ encode_row (const TexelBayerFast *fast, const float m[3], float *const cam[3],
     dst[2 * i] = fast->lut[idx[i]] + fast->delta[idx[i]] * frac[i];
 }
 
-/* @out += @w * @src over @len floats. */
+/* @out (+)= the four weighted sources over @len floats (@first: =):
+ * four taps a pass, so that @out is loaded and stored once per four. */
 static inline void
-multiply_add (float *restrict out, const float *restrict src, float w, int len)
+multiply_add4 (float *restrict out, const float *restrict a,
+               const float *restrict b, const float *restrict c,
+               const float *restrict d, const float w[4], int len, int first)
 {
+  const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
   int i;
 
-  for (i = 0; i < len; i++)
-    out[i] += w * src[i];
+  if (first)
+    for (i = 0; i < len; i++)
+      out[i] = w0 * a[i] + w1 * b[i] + w2 * c[i] + w3 * d[i];
+  else
+    for (i = 0; i < len; i++)
+      out[i] += w0 * a[i] + w1 * b[i] + w2 * c[i] + w3 * d[i];
 }
 
-/* Colour of the pixels of one class over @len pixels: the taps summed. */
+/* Colour of the pixels of one class over @len pixels: the taps summed
+ * (a missing fourth tap of a pass weighs 0). */
 static void
 apply_taps (const BayerTap *taps, int n_taps, int q, float *const window[5][2],
             int len, float *restrict out)
 {
-  int t;
+  int t, k;
 
-  memset (out, 0, sizeof (float) * (size_t)len);
-  for (t = 0; t < n_taps; t++)
+  for (t = 0; t < n_taps; t += 4)
     {
-      const BayerTap *tp = &taps[t];
+      const float *src[4];
+      float w[4];
 
-      multiply_add (
-          out, window[tp->dy + 2][(q + tp->dx) & 1] + ((q + 2 + tp->dx) >> 1),
-          tp->weight, len);
+      for (k = 0; k < 4; k++)
+        {
+          const BayerTap *tp = &taps[t + k < n_taps ? t + k : t];
+
+          src[k]
+              = window[tp->dy + 2][(q + tp->dx) & 1] + ((q + 2 + tp->dx) >> 1);
+          w[k] = t + k < n_taps ? tp->weight : 0.0f;
+        }
+      multiply_add4 (out, src[0], src[1], src[2], src[3], w, len, t == 0);
     }
 }
 

@@ -823,6 +823,9 @@ bayer_vertical (const TexelConvertPlan *plan, const FastGroup *g,
     dst[x] = (int16_t)(acc[x] >> TAP_BITS);
 }
 
+static void store (uint8_t *restrict dst, int stride, uint8_t *const slot[4],
+                   int n);
+
 /* Bayer to an RGB format at 1:1 filling the frame (fast->direct): the
  * developed values rounded straight to codes, no fixed-point matrix. */
 static void
@@ -836,27 +839,35 @@ bayer_direct_row (const TexelConvertPlan *plan, const FastGroup *g,
   /* bayer_vertical's layout: the sums' space unused. */
   void *rest = (void *)(((uintptr_t)(dev + 2 * len) + 31) & ~(uintptr_t)15);
   uint8_t *restrict dst = out->data[0] + (size_t)j * out->stride[0];
+  uint8_t *code[4], *slot[4] = { NULL, NULL, NULL, NULL };
   int c, i;
 
   bayer_row (plan, g, in, g->v[0].index[j], dev, rest);
+  /* The codes of each component in a row (in bayer_vertical's sums'
+   * space), then stored as any other group's. */
+  for (c = 0; c < 4; c++)
+    code[c] = (uint8_t *)(dev + len) + (size_t)c * g->width;
   for (c = 0; c < 3; c++)
     {
       const float *restrict src = dev + g->h[c].index[0];
       const int step = g->h[c].step;
-      uint8_t *restrict o = dst + d->comp[c].offset;
+      uint8_t *restrict o = code[c];
 
-      for (i = 0; i < g->width; i++)
-        o[bpp * i] = (uint8_t)(src[step * i] + 0.5f);
+      if (step == 1)
+        for (i = 0; i < g->width; i++)
+          o[i] = (uint8_t)(int32_t)(src[i] + 0.5f);
+      else
+        for (i = 0; i < g->width; i++)
+          o[i] = (uint8_t)(int32_t)(src[step * i] + 0.5f);
+      slot[d->comp[c].offset] = o;
     }
   /* Alpha (the mosaic has none: opaque) or the padding byte. */
   if (d->comp[3].plane >= 0 || g->pad >= 0)
     {
-      uint8_t *restrict o
-          = dst + (d->comp[3].plane >= 0 ? d->comp[3].offset : g->pad);
-
-      for (i = 0; i < g->width; i++)
-        o[bpp * i] = 0xff;
+      memset (code[3], 0xff, (size_t)g->width);
+      slot[d->comp[3].plane >= 0 ? d->comp[3].offset : g->pad] = code[3];
     }
+  store (dst, bpp, slot, g->width);
 }
 
 /* @n pairs of @src to @n firsts then @n seconds at @dst. */
