@@ -95,11 +95,13 @@ max_difference (const TestImage *a, const TestImage *b)
 }
 
 /* Mosaic @m (@w x @h) cropped to @crop (x, y, w, h; w 0: whole), turned by
- * @dir, to @out_format: the fast path in two bands against the reference.
- * @regain: new gains set after the tables are built, or NULL. */
+ * @dir, to @out_format, letterboxed into @box (x, y of the picture in an
+ * output of w x h; NULL: none): the fast path in two bands against the
+ * reference. @regain: new gains set after the tables are built, or NULL. */
 static void
-check (const Develop *d, const TestImage *m, const int crop[4],
-       TexelDirection dir, TexelFormat out_format, const double *regain)
+check_boxed (const Develop *d, const TestImage *m, const int crop[4],
+             const int *box, TexelDirection dir, TexelFormat out_format,
+             const double *regain)
 {
   TexelBayerConfig cfg;
   TexelConvertConfig config;
@@ -107,7 +109,8 @@ check (const Develop *d, const TestImage *m, const int crop[4],
   TestImage *ref, *fast;
   int w = m->img.width, h = m->img.height;
   int cw = crop[2] ? crop[2] : w, ch = crop[3] ? crop[3] : h;
-  int cuts[1] = { ch / 2 | 1 };
+  int ow = box ? box[2] : cw, oh = box ? box[3] : ch;
+  int cuts[1] = { oh / 2 | 1 };
   int diff;
 
   bayer_config (d, &cfg);
@@ -116,16 +119,22 @@ check (const Develop *d, const TestImage *m, const int crop[4],
   config.src_y = crop[1];
   config.src_w = cw;
   config.src_h = ch;
+  if (box != NULL)
+    {
+      config.dst_x = box[0];
+      config.dst_y = box[1];
+      config.border_rgba[0] = 0.25;
+    }
   config.direction = dir;
   config.bayer = &cfg;
-  test_plan (&plan, &config, m->img.format, w, h, out_format, cw, ch);
+  test_plan (&plan, &config, m->img.format, w, h, out_format, ow, oh);
   plan.fast = texel_convert_fast_new (&plan);
   g_assert_nonnull (plan.fast);
   if (regain != NULL)
     texel_bayer_plan_set_gains (&plan.bayer, &cfg, regain);
   ref = test_convert (&plan, m);
   fast = test_convert_bands_with (texel_convert_fast, &plan, m, 1, cuts,
-                                  ch > 1 ? 1 : 0);
+                                  oh > 1 ? 1 : 0);
   diff = max_difference (ref, fast);
   if (diff > BOUND)
     g_error ("pattern %d, %d bits%s, demosaic %d, transfer %d%s, %dx%d "
@@ -137,6 +146,13 @@ check (const Develop *d, const TestImage *m, const int crop[4],
   test_image_free (ref);
   test_image_free (fast);
   texel_convert_fast_free ((TexelConvertFast *)plan.fast);
+}
+
+static void
+check (const Develop *d, const TestImage *m, const int crop[4],
+       TexelDirection dir, TexelFormat out_format, const double *regain)
+{
+  check_boxed (d, m, crop, NULL, dir, out_format, regain);
 }
 
 /* Every pattern, bit depth and alignment and both methods, graded and
@@ -272,6 +288,28 @@ test_transfers (void)
   g_rand_free (rand);
 }
 
+/* Letterboxed at 1:1 (a border on every side, odd offsets), flipped, to
+ * RGBA (the fixed-point stages, not the direct rounding) and NV12. */
+static void
+test_letterbox (void)
+{
+  static const int crop[4] = { 1, 0, 15, 9 };
+  static const int box[4] = { 3, 1, 21, 13 };
+  GRand *rand = g_rand_new_with_seed (23);
+  Develop d = {
+    TEXEL_BAYER_GBRG, TEXEL_DEMOSAIC_MHC, 10, 1, TEXEL_TRANSFER_BT709, 1
+  };
+  TestImage *m = mosaic_new (&d, 17, 10, rand);
+
+  check_boxed (&d, m, crop, box, TEXEL_DIRECTION_HORIZ, TEXEL_FORMAT_RGBA,
+               NULL);
+  check_boxed (&d, m, crop, box, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_NV12,
+               NULL);
+  check_boxed (&d, m, crop, box, TEXEL_DIRECTION_180, TEXEL_FORMAT_YUY2, NULL);
+  test_image_free (m);
+  g_rand_free (rand);
+}
+
 /* New white-balance gains after the tables are built (the automatic white
  * balance between frames): the fast path follows them. */
 static void
@@ -330,6 +368,7 @@ main (int argc, char **argv)
     { "/bayer-fast/crops-formats", test_crops_formats },
     { "/bayer-fast/tiny", test_tiny },
     { "/bayer-fast/transfers", test_transfers },
+    { "/bayer-fast/letterbox", test_letterbox },
     { "/bayer-fast/regain", test_regain },
     { "/bayer-fast/not-covered", test_not_covered },
   };
