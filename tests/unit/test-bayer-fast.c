@@ -2,12 +2,12 @@
  * (texel-bayer-fast.h) against the double-precision reference (the
  * oracle), on random mosaics: every pattern, 8, 10, 12 and 16 bits, lsb
  * and msb (the other bits of the words random too), bilinear and MHC,
- * crops starting on each colour of the pattern, flips, 1-pixel-wide and
- * 2x2 frames, black levels, gains, a colour matrix, every transfer and
- * every 8-bit output format. Bound: one code on every output sample
- * (docs/accuracy.md). Also which plans the fast path covers, and a change
- * of white-balance gains after the tables are built (what the automatic
- * white balance does).
+ * crops starting on each colour of the pattern, flips, letterboxing, each
+ * method (bicubic smooths at 1:1), 1-pixel-wide and 2x2 frames, black levels,
+ * gains, a colour matrix, every transfer and every 8-bit output format. Bound:
+ * one code on every output sample (docs/accuracy.md). Also which plans the fast
+ * path covers, and a change of white-balance gains after the tables are built
+ * (what the automatic white balance does).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -33,6 +33,9 @@ typedef struct
   int bits, msb, transfer;
   /* Black levels, gains and a colour matrix away from neutral. */
   int graded;
+  /* texelconvert's method (0: nearest); bicubic's B-spline smooths even
+   * at 1:1 (three taps each way). */
+  TexelMethod method;
 } Develop;
 
 static void
@@ -77,23 +80,6 @@ mosaic_new (const Develop *d, int width, int height, GRand *rand)
   return t;
 }
 
-static int
-max_difference (const TestImage *a, const TestImage *b)
-{
-  size_t i;
-  int worst = 0;
-
-  g_assert_cmpuint (a->size, ==, b->size);
-  for (i = 0; i < a->size; i++)
-    {
-      int d = abs ((int)a->mem[i] - (int)b->mem[i]);
-
-      if (d > worst)
-        worst = d;
-    }
-  return worst;
-}
-
 /* Mosaic @m (@w x @h) cropped to @crop (x, y, w, h; w 0: whole), turned by
  * @dir, to @out_format, letterboxed into @box (x, y of the picture in an
  * output of w x h; NULL: none): the fast path in two bands against the
@@ -126,6 +112,7 @@ check_boxed (const Develop *d, const TestImage *m, const int crop[4],
       config.border_rgba[0] = 0.25;
     }
   config.direction = dir;
+  config.method = d->method;
   config.bayer = &cfg;
   test_plan (&plan, &config, m->img.format, w, h, out_format, ow, oh);
   plan.fast = texel_convert_fast_new (&plan);
@@ -135,7 +122,7 @@ check_boxed (const Develop *d, const TestImage *m, const int crop[4],
   ref = test_convert (&plan, m);
   fast = test_convert_bands_with (texel_convert_fast, &plan, m, 1, cuts,
                                   oh > 1 ? 1 : 0);
-  diff = max_difference (ref, fast);
+  diff = test_image_max_difference (ref, fast);
   if (diff > BOUND)
     g_error ("pattern %d, %d bits%s, demosaic %d, transfer %d%s, %dx%d "
              "crop (%d, %d) %dx%d, direction %d -> format %d: fast path %d "
@@ -189,7 +176,7 @@ test_storage (void)
 }
 
 /* Crops starting on each colour of the pattern, with flips, to every
- * 8-bit output format. */
+ * 8-bit output format, nearest, bilinear and bicubic in turn. */
 static void
 test_crops_formats (void)
 {
@@ -214,6 +201,7 @@ test_crops_formats (void)
             if (texel_format_desc (out)->bits != 8)
               continue;
             d.demosaic = f % 2 ? TEXEL_DEMOSAIC_BILINEAR : TEXEL_DEMOSAIC_MHC;
+            d.method = (TexelMethod)(f % 3);
             check (&d, m, crop, dirs[(2 * cy + cx + f) % 4], out, NULL);
           }
       }
