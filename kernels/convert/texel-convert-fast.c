@@ -92,6 +92,22 @@ typedef struct
   int dev_x0, dev_n;
 } FastGroup;
 
+/* Rows a call keeps developed (texel-bayer-fast.h): NV12's chroma rows
+ * read two that its luma rows developed. */
+#define BAYER_CACHE 4
+
+/* One call's Bayer scratch: the developed rows kept (row @k: mosaic row
+ * y[k], columns x0[k] + n[k]; y -1 none), the vertical pass's sums, the
+ * development's own scratch. */
+typedef struct
+{
+  int y[BAYER_CACHE], x0[BAYER_CACHE], n[BAYER_CACHE];
+  int next;
+  float *row[BAYER_CACHE];
+  int32_t *acc;
+  void *rest;
+} BayerScratch;
+
 struct _TexelConvertFast
 {
   int n_groups;
@@ -103,6 +119,8 @@ struct _TexelConvertFast
   size_t bayer_bytes;
   /* Bayer to RGB at 1:1 over the whole frame: bayer_direct_row. */
   int direct;
+  /* The most columns a group develops. */
+  int bayer_n;
 };
 
 static int
@@ -689,16 +707,14 @@ texel_convert_fast_new (const TexelConvertPlan *plan)
         }
       fast->direct
           = bayer_direct (plan, &fast->group[0]) && fast->n_groups == 1;
-      /* A developed row and the 32-bit sums of a vertical pass. */
       for (g = 0; g < fast->n_groups; g++)
-        {
-          int n = fast->group[g].dev_n;
-          size_t need = (sizeof (float) + sizeof (int32_t)) * 3 * (size_t)n + 32
-                        + texel_bayer_fast_scratch (n);
-
-          if (need > fast->bayer_bytes)
-            fast->bayer_bytes = need;
-        }
+        if (fast->group[g].dev_n > fast->bayer_n)
+          fast->bayer_n = fast->group[g].dev_n;
+      /* BayerScratch, its developed rows and sums, the development's. */
+      fast->bayer_bytes = sizeof (BayerScratch) + 64 * (BAYER_CACHE + 3)
+                          + (sizeof (float) * BAYER_CACHE + sizeof (int32_t))
+                                * 3 * (size_t)fast->bayer_n
+                          + texel_bayer_fast_scratch (fast->bayer_n);
     }
   return fast;
 }
@@ -774,15 +790,51 @@ vertical (const TexelImage *in, int p, const FastTaps *v, int j, int x0, int n,
 }
 
 /* Bayer: mosaic row @y's columns [dev_x0, dev_x0 + dev_n) developed
- * into @rgb (R, G, B one after the other; R'G'B' * 255). */
-static void
+ * (R, G, B one after the other; R'G'B' * 255), from the call's last
+ * BAYER_CACHE rows where it is one of them: NV12's chroma rows read the
+ * rows its luma rows just developed. */
+static const float *
 bayer_row (const TexelConvertPlan *plan, const FastGroup *g,
-           const TexelImage *in, int y, float *rgb, void *scratch)
+           const TexelImage *in, int y, BayerScratch *bs)
 {
-  float *const out[3] = { rgb, rgb + g->dev_n, rgb + 2 * g->dev_n };
+  float *out[3];
+  int k;
 
+  for (k = 0; k < BAYER_CACHE; k++)
+    if (bs->y[k] == y && bs->x0[k] == g->dev_x0 && bs->n[k] == g->dev_n)
+      return bs->row[k];
+  k = bs->next;
+  bs->next = (k + 1) % BAYER_CACHE;
+  bs->y[k] = y;
+  bs->x0[k] = g->dev_x0;
+  bs->n[k] = g->dev_n;
+  out[0] = bs->row[k];
+  out[1] = out[0] + g->dev_n;
+  out[2] = out[1] + g->dev_n;
   texel_bayer_fast_row (plan->fast->bayer, &plan->bayer, in, y, g->dev_x0,
-                        g->dev_n, out, scratch);
+                        g->dev_n, out, bs->rest);
+  return bs->row[k];
+}
+
+/* Carves @bs's arrays from @mem (fast->bayer_bytes), no row cached. */
+static void
+bayer_scratch_init (const TexelConvertFast *fast, BayerScratch *bs,
+                    uint8_t *mem)
+{
+  const size_t len = 3 * (size_t)fast->bayer_n;
+  int k;
+
+  mem = (uint8_t *)(((uintptr_t)mem + 15) & ~(uintptr_t)15);
+  for (k = 0; k < BAYER_CACHE; k++)
+    {
+      bs->y[k] = -1;
+      bs->row[k] = (float *)mem;
+      mem = (uint8_t *)(((uintptr_t)(bs->row[k] + len) + 15) & ~(uintptr_t)15);
+    }
+  bs->next = 0;
+  bs->acc = (int32_t *)mem;
+  mem = (uint8_t *)(((uintptr_t)(bs->acc + len) + 15) & ~(uintptr_t)15);
+  bs->rest = mem;
 }
 
 /* Bayer: the vertical pass over developed rows, VAL_BITS below the
@@ -790,21 +842,19 @@ bayer_row (const TexelConvertPlan *plan, const FastGroup *g,
 static void
 bayer_vertical (const TexelConvertPlan *plan, const FastGroup *g,
                 const TexelImage *in, int j, int16_t *restrict dst,
-                uint8_t *scratch)
+                BayerScratch *bs)
 {
   const FastTaps *v = &g->v[0];
   const int32_t *rows = v->index + (size_t)j * v->n;
   const int16_t *w = v->weight + (size_t)j * v->n;
   const int len = 3 * g->dev_n;
-  float *restrict dev = (float *)scratch;
-  int32_t *restrict acc
-      = (int32_t *)(((uintptr_t)(dev + len) + 15) & ~(uintptr_t)15);
-  void *rest = (void *)(((uintptr_t)(acc + len) + 15) & ~(uintptr_t)15);
+  int32_t *restrict acc = bs->acc;
   int t, x;
 
   if (v->n == 1)
     {
-      bayer_row (plan, g, in, rows[0], dev, rest);
+      const float *restrict dev = bayer_row (plan, g, in, rows[0], bs);
+
       for (x = 0; x < len; x++)
         dst[x] = (int16_t)(dev[x] * (1 << VAL_BITS) + 0.5f);
       return;
@@ -813,9 +863,9 @@ bayer_vertical (const TexelConvertPlan *plan, const FastGroup *g,
     acc[x] = 1 << (TAP_BITS - 1);
   for (t = 0; t < v->n; t++)
     {
+      const float *restrict dev = bayer_row (plan, g, in, rows[t], bs);
       const int32_t wt = w[t];
 
-      bayer_row (plan, g, in, rows[t], dev, rest);
       for (x = 0; x < len; x++)
         acc[x] += (int32_t)(dev[x] * (1 << VAL_BITS) + 0.5f) * wt;
     }
@@ -831,22 +881,19 @@ static void store (uint8_t *restrict dst, int stride, uint8_t *const slot[4],
 static void
 bayer_direct_row (const TexelConvertPlan *plan, const FastGroup *g,
                   const TexelImage *in, TexelImage *out, int j,
-                  uint8_t *scratch)
+                  BayerScratch *bs)
 {
   const TexelFormatDesc *d = &plan->out;
-  const int bpp = d->comp[0].pixel_stride, len = 3 * g->dev_n;
-  float *dev = (float *)scratch;
-  /* bayer_vertical's layout: the sums' space unused. */
-  void *rest = (void *)(((uintptr_t)(dev + 2 * len) + 31) & ~(uintptr_t)15);
+  const int bpp = d->comp[0].pixel_stride;
+  const float *dev = bayer_row (plan, g, in, g->v[0].index[j], bs);
   uint8_t *restrict dst = out->data[0] + (size_t)j * out->stride[0];
   uint8_t *code[4], *slot[4] = { NULL, NULL, NULL, NULL };
   int c, i;
 
-  bayer_row (plan, g, in, g->v[0].index[j], dev, rest);
   /* The codes of each component in a row (in bayer_vertical's sums'
    * space), then stored as any other group's. */
   for (c = 0; c < 4; c++)
-    code[c] = (uint8_t *)(dev + len) + (size_t)c * g->width;
+    code[c] = (uint8_t *)bs->acc + (size_t)c * g->width;
   for (c = 0; c < 3; c++)
     {
       const float *restrict src = dev + g->h[c].index[0];
@@ -1176,7 +1223,7 @@ store (uint8_t *restrict dst, int stride, uint8_t *const slot[4], int n)
 static void
 group_row (const TexelConvertPlan *plan, const FastGroup *g,
            const TexelImage *in, TexelImage *out, int j, uint8_t *scratch,
-           uint8_t *bayer_scratch)
+           BayerScratch *bayer_scratch)
 {
   const TexelFormatDesc *desc = &plan->out;
   int16_t *vrow[TEXEL_MAX_PLANES] = { NULL };
@@ -1293,6 +1340,44 @@ group_row (const TexelConvertPlan *plan, const FastGroup *g,
     }
 }
 
+/* Rows [@j0, @j1) of group @g for output rows [@row0, @row1). */
+static void
+group_rows (const FastGroup *g, int row0, int row1, int *j0, int *j1)
+{
+  *j0 = row0 >> g->y_shift;
+  *j1 = (row1 + (1 << g->y_shift) - 1) >> g->y_shift;
+  if (*j1 > g->height)
+    *j1 = g->height;
+}
+
+/* Bayer: output rows [@row0, @row1). With a subsampled group (NV12,
+ * I420) its rows follow the full-resolution rows they lie on, so that
+ * they find those rows' development in @bs. */
+static void
+bayer_rows (const TexelConvertPlan *plan, const TexelImage *in, TexelImage *out,
+            int row0, int row1, uint8_t *scratch, BayerScratch *bs)
+{
+  const TexelConvertFast *fast = plan->fast;
+  const FastGroup *g0 = &fast->group[0];
+  const FastGroup *g1 = fast->n_groups > 1 ? &fast->group[1] : NULL;
+  int j, j0, j1, c = 0, c1 = 0;
+
+  group_rows (g0, row0, row1, &j0, &j1);
+  if (g1 != NULL)
+    group_rows (g1, row0, row1, &c, &c1);
+  for (j = j0; j < j1; j++)
+    {
+      if (fast->direct)
+        bayer_direct_row (plan, g0, in, out, j, bs);
+      else
+        group_row (plan, g0, in, out, j, scratch, bs);
+      for (; c < c1 && ((c + 1) << g1->y_shift) - 1 <= j; c++)
+        group_row (plan, g1, in, out, c, scratch, bs);
+    }
+  for (; c < c1; c++)
+    group_row (plan, g1, in, out, c, scratch, bs);
+}
+
 void
 texel_convert_fast (const TexelConvertPlan *plan, const TexelImage *in,
                     TexelImage *out, int row0, int row1)
@@ -1314,19 +1399,23 @@ texel_convert_fast (const TexelConvertPlan *plan, const TexelImage *in,
       texel_convert_cpu (plan, in, out, row0, row1);
       return;
     }
+  if (fast->bayer != NULL)
+    {
+      BayerScratch bs;
+
+      bayer_scratch_init (fast, &bs, scratch + fast->scratch_bytes);
+      bayer_rows (plan, in, out, row0, row1, scratch, &bs);
+      free (scratch);
+      return;
+    }
   for (g = 0; g < fast->n_groups; g++)
     {
       const FastGroup *gr = &fast->group[g];
-      int j0 = row0 >> gr->y_shift;
-      int j1 = (row1 + (1 << gr->y_shift) - 1) >> gr->y_shift;
+      int j0, j1;
 
-      if (j1 > gr->height)
-        j1 = gr->height;
-      for (j = j0; j < j1 && fast->direct; j++)
-        bayer_direct_row (plan, gr, in, out, j, scratch + fast->scratch_bytes);
-      for (j = j0; j < j1 && !fast->direct; j++)
-        group_row (plan, gr, in, out, j, scratch,
-                   fast->bayer != NULL ? scratch + fast->scratch_bytes : NULL);
+      group_rows (gr, row0, row1, &j0, &j1);
+      for (j = j0; j < j1; j++)
+        group_row (plan, gr, in, out, j, scratch, NULL);
     }
   free (scratch);
 }
