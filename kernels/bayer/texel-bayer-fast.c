@@ -232,7 +232,7 @@ multiply_add4 (float *restrict out, const float *restrict a,
 /* Colour of the pixels of one class over @len pixels: the taps summed
  * (a missing fourth tap of a pass weighs 0). */
 static void
-apply_taps (const BayerTap *taps, int n_taps, int q, float *const window[5][2],
+apply_taps (const BayerTap *taps, int n_taps, int q, float *window[5][2],
             int len, float *restrict out)
 {
   int t, k;
