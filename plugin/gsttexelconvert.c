@@ -22,8 +22,10 @@
  *
  * On the CPU, 8-bit formats with the identity, 180 and the flips go
  * through a fixed-point path whose filter taps and matrix are worked out
- * once per caps (within 1 code of the double-precision reference); the
- * reference converts the rest (P010, raw Bayer input, the 90-degree
+ * once per caps (within 1 code of the double-precision reference); raw
+ * Bayer input at 1:1 is developed row by row in float and then goes the
+ * same way (to RGB formats its values are rounded straight to codes). The
+ * reference converts the rest (P010, scaled Bayer input, the 90-degree
  * rotations and transpositions), and all of it with GST_TEXEL_CPU=reference
  * in the environment.
  *

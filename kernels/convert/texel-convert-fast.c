@@ -23,6 +23,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "texel-convert-fast.h"
+#include "texel-bayer-fast.h"
 #include "texel-sample-map.h"
 
 #include <math.h>
@@ -85,13 +86,41 @@ typedef struct
   uint8_t border[TEXEL_MAX_COMPONENTS];
   /* RGBx: the padding byte's offset (written 0xff), or -1. */
   int pad;
+  /* Raw Bayer input: the mosaic columns [dev_x0, dev_x0 + dev_n) are
+   * developed into the vertical pass's row, R, G and B one after the
+   * other (texel-bayer-fast.h). */
+  int dev_x0, dev_n;
 } FastGroup;
+
+/* Rows a call keeps developed (texel-bayer-fast.h): NV12's chroma rows
+ * read two that its luma rows developed. */
+#define BAYER_CACHE 4
+
+/* One call's Bayer scratch: the developed rows kept (row @k: mosaic row
+ * y[k], columns x0[k] + n[k]; y -1 none), the vertical pass's sums, the
+ * development's own scratch. */
+typedef struct
+{
+  int y[BAYER_CACHE], x0[BAYER_CACHE], n[BAYER_CACHE];
+  int next;
+  float *row[BAYER_CACHE];
+  int32_t *acc;
+  void *rest;
+} BayerScratch;
 
 struct _TexelConvertFast
 {
   int n_groups;
   FastGroup group[2];
   size_t scratch_bytes;
+  /* Raw Bayer input: the development's tables, and the scratch of its
+   * rows (after scratch_bytes); NULL and 0 otherwise. */
+  TexelBayerFast *bayer;
+  size_t bayer_bytes;
+  /* Bayer to RGB at 1:1 over the whole frame: bayer_direct_row. */
+  int direct;
+  /* The most columns a group develops. */
+  int bayer_n;
 };
 
 static int
@@ -335,9 +364,13 @@ fixed (double v, int bits)
 static int
 covered (const TexelConvertPlan *plan)
 {
-  return plan->bayer.pattern == TEXEL_BAYER_NONE
-         && plan->in.bytes_per_sample == 1 && plan->out.bytes_per_sample == 1
-         && plan->map[0][1] == 0.0 && plan->map[1][0] == 0.0;
+  if (plan->out.bytes_per_sample != 1 || plan->map[0][1] != 0.0
+      || plan->map[1][0] != 0.0)
+    return 0;
+  /* Raw Bayer: developed row by row at 1:1 (texel-bayer-fast.h). */
+  if (plan->bayer.pattern != TEXEL_BAYER_NONE)
+    return fabs (plan->map[0][0]) == 1.0 && fabs (plan->map[1][1]) == 1.0;
+  return plan->in.bytes_per_sample == 1;
 }
 
 /* Output sample range whose centres lie in [lo, hi) along @axis. */
@@ -454,10 +487,35 @@ split_width (const TexelConvertPlan *plan, int p)
   return n == 2 && offsets == 3 ? width : 0;
 }
 
+/* Bayer: the columns every component reads (the same for R, G and B),
+ * developed once; component c's column x is at c * dev_n + x - dev_x0 in
+ * the vertical pass's row. */
+static void
+bayer_columns (FastGroup *g)
+{
+  int c, i;
+
+  if (g->span1[0] <= g->span0[0])
+    {
+      /* No column inside the destination: nothing is read. */
+      g->span0[0] = g->span1[0] = 0;
+      return;
+    }
+  g->dev_x0 = g->span0[0];
+  g->dev_n = g->span1[0] - g->span0[0];
+  for (c = 0; c < 3; c++)
+    if (g->comps & (1u << c))
+      for (i = 0; i < (g->i1 - g->i0) * g->h[c].n; i++)
+        g->h[c].index[i] += c * g->dev_n - g->dev_x0;
+  g->span0[0] = 0;
+  g->span1[0] = 3 * g->dev_n;
+}
+
 static int
 group_init (const TexelConvertPlan *plan, FastGroup *g, int x_shift,
             int y_shift)
 {
+  const int bayer = plan->bayer.pattern != TEXEL_BAYER_NONE;
   int k, c, p, i;
 
   memset (g, 0, sizeof (*g));
@@ -494,10 +552,12 @@ group_init (const TexelConvertPlan *plan, FastGroup *g, int x_shift,
       if (!(g->comps & (1u << c)))
         continue;
       p = comp->plane;
-      g->split[p] = split_width (plan, p);
+      g->split[p] = bayer ? 0 : split_width (plan, p);
+      /* Bayer: mosaic columns, renumbered below. */
       if (build_taps (plan, c, 0, x_shift, g->i0, g->i1,
-                      g->split[p] ? comp->offset * g->split[p] : comp->offset,
-                      g->split[p] ? 1 : comp->pixel_stride, h)
+                      g->split[p] ? comp->offset * g->split[p]
+                                  : (bayer ? 0 : comp->offset),
+                      g->split[p] || bayer ? 1 : comp->pixel_stride, h)
           != 0)
         return -1;
       for (i = 0; i < (g->i1 - g->i0) * h->n; i++)
@@ -522,6 +582,8 @@ group_init (const TexelConvertPlan *plan, FastGroup *g, int x_shift,
           g->span1[p] = 2 * g->split[p];
         }
     }
+  if (bayer)
+    bayer_columns (g);
   /* Column offsets relative to the span the vertical pass fills. */
   for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
     {
@@ -546,6 +608,33 @@ group_clear (FastGroup *g)
     taps_free (&g->v[k]);
 }
 
+/* Whether a Bayer plan's output is an RGB format that group @g fills
+ * whole at 1:1 with one tap per sample (nearest or bilinear; bicubic's
+ * spline smooths), through an identity matrix: its codes are then the
+ * developed values rounded. */
+static int
+bayer_direct (const TexelConvertPlan *plan, const FastGroup *g)
+{
+  const TexelFormatDesc *d = &plan->out;
+  int c, k;
+
+  if (d->is_yuv || d->is_gray || d->n_planes != 1 || g->i0 != 0
+      || g->i1 != g->width || g->j0 != 0 || g->j1 != g->height || g->v[0].n != 1
+      || plan->in_missing[3] != 1.0)
+    return 0;
+  for (c = 0; c < 3; c++)
+    {
+      /* step 0: one column (its taps are not tested for a step). */
+      if (d->comp[c].plane != 0 || g->h[c].n != 1
+          || (g->h[c].step == 0 && g->width > 1))
+        return 0;
+      for (k = 0; k < 4; k++)
+        if (plan->m[c][k] != (c == k ? 1.0 : 0.0))
+          return 0;
+    }
+  return 1;
+}
+
 void
 texel_convert_fast_free (TexelConvertFast *fast)
 {
@@ -555,6 +644,7 @@ texel_convert_fast_free (TexelConvertFast *fast)
     return;
   for (g = 0; g < fast->n_groups; g++)
     group_clear (&fast->group[g]);
+  texel_bayer_fast_free (fast->bayer);
   free (fast);
 }
 
@@ -606,7 +696,26 @@ texel_convert_fast_new (const TexelConvertPlan *plan)
       if (need > bytes)
         bytes = need;
     }
-  fast->scratch_bytes = bytes;
+  fast->scratch_bytes = (bytes + 15) & ~(size_t)15;
+  if (plan->bayer.pattern != TEXEL_BAYER_NONE)
+    {
+      fast->bayer = texel_bayer_fast_new (&plan->bayer);
+      if (fast->bayer == NULL)
+        {
+          texel_convert_fast_free (fast);
+          return NULL;
+        }
+      fast->direct
+          = bayer_direct (plan, &fast->group[0]) && fast->n_groups == 1;
+      for (g = 0; g < fast->n_groups; g++)
+        if (fast->group[g].dev_n > fast->bayer_n)
+          fast->bayer_n = fast->group[g].dev_n;
+      /* BayerScratch, its developed rows and sums, the development's. */
+      fast->bayer_bytes = sizeof (BayerScratch) + 64 * (BAYER_CACHE + 3)
+                          + (sizeof (float) * BAYER_CACHE + sizeof (int32_t))
+                                * 3 * (size_t)fast->bayer_n
+                          + texel_bayer_fast_scratch (fast->bayer_n);
+    }
   return fast;
 }
 
@@ -678,6 +787,134 @@ vertical (const TexelImage *in, int p, const FastTaps *v, int j, int x0, int n,
           dst[x1 + x] = (int16_t)(acc[x] >> (TAP_BITS - VAL_BITS));
       }
   }
+}
+
+/* Bayer: mosaic row @y's columns [dev_x0, dev_x0 + dev_n) developed
+ * (R, G, B one after the other; R'G'B' * 255), from the call's last
+ * BAYER_CACHE rows where it is one of them: NV12's chroma rows read the
+ * rows its luma rows just developed. */
+static const float *
+bayer_row (const TexelConvertPlan *plan, const FastGroup *g,
+           const TexelImage *in, int y, BayerScratch *bs)
+{
+  float *out[3];
+  int k;
+
+  for (k = 0; k < BAYER_CACHE; k++)
+    if (bs->y[k] == y && bs->x0[k] == g->dev_x0 && bs->n[k] == g->dev_n)
+      return bs->row[k];
+  k = bs->next;
+  bs->next = (k + 1) % BAYER_CACHE;
+  bs->y[k] = y;
+  bs->x0[k] = g->dev_x0;
+  bs->n[k] = g->dev_n;
+  out[0] = bs->row[k];
+  out[1] = out[0] + g->dev_n;
+  out[2] = out[1] + g->dev_n;
+  texel_bayer_fast_row (plan->fast->bayer, &plan->bayer, in, y, g->dev_x0,
+                        g->dev_n, out, bs->rest);
+  return bs->row[k];
+}
+
+/* Carves @bs's arrays from @mem (fast->bayer_bytes), no row cached. */
+static void
+bayer_scratch_init (const TexelConvertFast *fast, BayerScratch *bs,
+                    uint8_t *mem)
+{
+  const size_t len = 3 * (size_t)fast->bayer_n;
+  int k;
+
+  mem = (uint8_t *)(((uintptr_t)mem + 15) & ~(uintptr_t)15);
+  for (k = 0; k < BAYER_CACHE; k++)
+    {
+      bs->y[k] = -1;
+      bs->row[k] = (float *)mem;
+      mem = (uint8_t *)(((uintptr_t)(bs->row[k] + len) + 15) & ~(uintptr_t)15);
+    }
+  bs->next = 0;
+  bs->acc = (int32_t *)mem;
+  mem = (uint8_t *)(((uintptr_t)(bs->acc + len) + 15) & ~(uintptr_t)15);
+  bs->rest = mem;
+}
+
+/* Bayer: the vertical pass over developed rows, VAL_BITS below the
+ * code. */
+static void
+bayer_vertical (const TexelConvertPlan *plan, const FastGroup *g,
+                const TexelImage *in, int j, int16_t *restrict dst,
+                BayerScratch *bs)
+{
+  const FastTaps *v = &g->v[0];
+  const int32_t *rows = v->index + (size_t)j * v->n;
+  const int16_t *w = v->weight + (size_t)j * v->n;
+  const int len = 3 * g->dev_n;
+  int32_t *restrict acc = bs->acc;
+  int t, x;
+
+  if (v->n == 1)
+    {
+      const float *restrict dev = bayer_row (plan, g, in, rows[0], bs);
+
+      for (x = 0; x < len; x++)
+        dst[x] = (int16_t)(dev[x] * (1 << VAL_BITS) + 0.5f);
+      return;
+    }
+  for (x = 0; x < len; x++)
+    acc[x] = 1 << (TAP_BITS - 1);
+  for (t = 0; t < v->n; t++)
+    {
+      const float *restrict dev = bayer_row (plan, g, in, rows[t], bs);
+      const int32_t wt = w[t];
+
+      for (x = 0; x < len; x++)
+        acc[x] += (int32_t)(dev[x] * (1 << VAL_BITS) + 0.5f) * wt;
+    }
+  for (x = 0; x < len; x++)
+    dst[x] = (int16_t)(acc[x] >> TAP_BITS);
+}
+
+static void store (uint8_t *restrict dst, int stride, uint8_t *const slot[4],
+                   int n);
+
+/* Bayer to an RGB format at 1:1 filling the frame (fast->direct): the
+ * developed values rounded straight to codes, no fixed-point matrix. */
+static void
+bayer_direct_row (const TexelConvertPlan *plan, const FastGroup *g,
+                  const TexelImage *in, TexelImage *out, int j,
+                  BayerScratch *bs)
+{
+  const TexelFormatDesc *d = &plan->out;
+  const int bpp = d->comp[0].pixel_stride;
+  const float *dev = bayer_row (plan, g, in, g->v[0].index[j], bs);
+  uint8_t *restrict dst = out->data[0] + (size_t)j * out->stride[0];
+  uint8_t *code[4], *slot[4] = { NULL, NULL, NULL, NULL };
+  int c, i;
+
+  /* The codes of each component in a row (in bayer_vertical's sums'
+   * space), then stored as any other group's. */
+  for (c = 0; c < 4; c++)
+    code[c] = (uint8_t *)bs->acc + (size_t)c * g->width;
+  for (c = 0; c < 3; c++)
+    {
+      const float *restrict src = dev + g->h[c].index[0];
+      const int step = g->h[c].step;
+      uint8_t *restrict o = code[c];
+
+      if (step == 1)
+        for (i = 0; i < g->width; i++)
+          o[i] = (uint8_t)(int32_t)(src[i] + 0.5f);
+      else
+        for (i = 0; i < g->width; i++)
+          o[i] = (uint8_t)(int32_t)(src[step * i] + 0.5f);
+      slot[d->comp[c].offset] = o;
+    }
+  /* Alpha (the mosaic has none: opaque) or the padding byte. */
+  if (d->comp[3].plane >= 0 || g->pad >= 0)
+    {
+      memset (code[3], 0xff, (size_t)g->width);
+      slot[d->comp[3].plane >= 0 ? d->comp[3].offset : g->pad] = code[3];
+    }
+  store (dst, bpp, slot, g->width);
 }
 
 /* @n pairs of @src to @n firsts then @n seconds at @dst. */
@@ -985,7 +1222,8 @@ store (uint8_t *restrict dst, int stride, uint8_t *const slot[4], int n)
  * destination rectangle), then stored plane by plane. */
 static void
 group_row (const TexelConvertPlan *plan, const FastGroup *g,
-           const TexelImage *in, TexelImage *out, int j, uint8_t *scratch)
+           const TexelImage *in, TexelImage *out, int j, uint8_t *scratch,
+           BayerScratch *bayer_scratch)
 {
   const TexelFormatDesc *desc = &plan->out;
   int16_t *vrow[TEXEL_MAX_PLANES] = { NULL };
@@ -1023,7 +1261,9 @@ group_row (const TexelConvertPlan *plan, const FastGroup *g,
 
           if (!(g->planes & (1u << p)))
             continue;
-          if (g->split[p])
+          if (bayer_scratch != NULL)
+            bayer_vertical (plan, g, in, j, vrow[p], bayer_scratch);
+          else if (g->split[p])
             {
               /* Filtered interleaved into the second half, then split. */
               vertical (in, p, &g->v[p], j, 0, len, vrow[p] + len);
@@ -1100,6 +1340,44 @@ group_row (const TexelConvertPlan *plan, const FastGroup *g,
     }
 }
 
+/* Rows [@j0, @j1) of group @g for output rows [@row0, @row1). */
+static void
+group_rows (const FastGroup *g, int row0, int row1, int *j0, int *j1)
+{
+  *j0 = row0 >> g->y_shift;
+  *j1 = (row1 + (1 << g->y_shift) - 1) >> g->y_shift;
+  if (*j1 > g->height)
+    *j1 = g->height;
+}
+
+/* Bayer: output rows [@row0, @row1). With a subsampled group (NV12,
+ * I420) its rows follow the full-resolution rows they lie on, so that
+ * they find those rows' development in @bs. */
+static void
+bayer_rows (const TexelConvertPlan *plan, const TexelImage *in, TexelImage *out,
+            int row0, int row1, uint8_t *scratch, BayerScratch *bs)
+{
+  const TexelConvertFast *fast = plan->fast;
+  const FastGroup *g0 = &fast->group[0];
+  const FastGroup *g1 = fast->n_groups > 1 ? &fast->group[1] : NULL;
+  int j, j0, j1, c = 0, c1 = 0;
+
+  group_rows (g0, row0, row1, &j0, &j1);
+  if (g1 != NULL)
+    group_rows (g1, row0, row1, &c, &c1);
+  for (j = j0; j < j1; j++)
+    {
+      if (fast->direct)
+        bayer_direct_row (plan, g0, in, out, j, bs);
+      else
+        group_row (plan, g0, in, out, j, scratch, bs);
+      for (; c < c1 && ((c + 1) << g1->y_shift) - 1 <= j; c++)
+        group_row (plan, g1, in, out, c, scratch, bs);
+    }
+  for (; c < c1; c++)
+    group_row (plan, g1, in, out, c, scratch, bs);
+}
+
 void
 texel_convert_fast (const TexelConvertPlan *plan, const TexelImage *in,
                     TexelImage *out, int row0, int row1)
@@ -1115,22 +1393,29 @@ texel_convert_fast (const TexelConvertPlan *plan, const TexelImage *in,
     }
   if (!texel_clip_rows (&row0, &row1, plan->out_height))
     return;
-  scratch = malloc (fast->scratch_bytes);
+  scratch = malloc (fast->scratch_bytes + fast->bayer_bytes);
   if (scratch == NULL)
     {
       texel_convert_cpu (plan, in, out, row0, row1);
       return;
     }
+  if (fast->bayer != NULL)
+    {
+      BayerScratch bs;
+
+      bayer_scratch_init (fast, &bs, scratch + fast->scratch_bytes);
+      bayer_rows (plan, in, out, row0, row1, scratch, &bs);
+      free (scratch);
+      return;
+    }
   for (g = 0; g < fast->n_groups; g++)
     {
       const FastGroup *gr = &fast->group[g];
-      int j0 = row0 >> gr->y_shift;
-      int j1 = (row1 + (1 << gr->y_shift) - 1) >> gr->y_shift;
+      int j0, j1;
 
-      if (j1 > gr->height)
-        j1 = gr->height;
+      group_rows (gr, row0, row1, &j0, &j1);
       for (j = j0; j < j1; j++)
-        group_row (plan, gr, in, out, j, scratch);
+        group_row (plan, gr, in, out, j, scratch, NULL);
     }
   free (scratch);
 }

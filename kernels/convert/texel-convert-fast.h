@@ -8,9 +8,12 @@
  * Covered: 8-bit formats in and out (NV12, NV21, I420, YV12, YUY2,
  * UYVY, the RGB(A) family, GRAY8), nearest, bilinear and bicubic,
  * cropping, letterboxing, and the directions whose map is axis-aligned
- * (identity, 180, horizontal and vertical flips). Falls back to the
- * reference for the rest: P010 on either side, raw Bayer input, the
- * 90-degree rotations and transpositions.
+ * (identity, 180, horizontal and vertical flips); raw Bayer input
+ * (8 to 16-bit mosaics) at 1:1, developed row by row by texel-bayer-fast.h
+ * (to an RGB format at 1:1 filling the frame its values are rounded
+ * straight to codes). Falls back to the reference for the rest: P010 on
+ * either side, scaled Bayer input, the 90-degree rotations and
+ * transpositions.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

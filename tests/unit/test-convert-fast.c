@@ -185,25 +185,6 @@ case_config (const Case *k, TexelMethod method, TexelConvertConfig *cfg)
   memcpy (cfg->border_rgba, k->border, sizeof (k->border));
 }
 
-/* Largest byte difference between two images of the same layout (bytes
- * outside the pixels hold the same poison in both). */
-static int
-max_difference (const TestImage *a, const TestImage *b)
-{
-  size_t i;
-  int worst = 0;
-
-  g_assert_cmpuint (a->size, ==, b->size);
-  for (i = 0; i < a->size; i++)
-    {
-      int d = abs ((int)a->mem[i] - (int)b->mem[i]);
-
-      if (d > worst)
-        worst = d;
-    }
-  return worst;
-}
-
 /* One case, every 8-bit format pair and method; the fast path in two
  * bands cut at an odd row, the reference whole. */
 static void
@@ -244,7 +225,7 @@ test_case (gconstpointer data)
               g_assert_nonnull (plan.fast);
               fast = test_convert_bands_with (texel_convert_fast, &plan, in, 1,
                                               cuts, 1);
-              diff = max_difference (ref, fast);
+              diff = test_image_max_difference (ref, fast);
               if (diff > BOUND)
                 g_error ("%s: %s -> %s, method %d: fast path %d codes from the "
                          "reference",

@@ -18,6 +18,7 @@
 
 #include "texel-adjust.h"
 #include "texel-bayer.h"
+#include "texel-bayer-fast.h"
 #include "texel-calib.h"
 #include "texel-convert.h"
 #include "texel-convert-fast.h"

@@ -19,6 +19,7 @@
 #include "texel-adjust.h"
 #include "texel-adjust-fast.h"
 #include "texel-bayer.h"
+#include "texel-bayer-fast.h"
 #include "texel-calib.h"
 #include "texel-convert.h"
 #include "texel-convert-fast.h"
@@ -42,7 +43,7 @@ static const char *const included[] = {
   "texel-cube.h",         "texel-cuda.h",       "texel-fault.h",
   "texel-filter.h",       "texel-filter-fast.h", "texel-image.h",      "texel-kernel.h",
   "texel-resample-cpu.h", "texel-sample-map.h", "texel-warp.h",
-  "texel-warp-fast.h",
+  "texel-warp-fast.h",    "texel-bayer-fast.h",
 };
 
 /* The headers of one folder of kernels/: fails on one not listed. */

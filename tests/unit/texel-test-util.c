@@ -4,6 +4,7 @@
  */
 #include "texel-test-util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const TexelFormat test_all_formats[] = {
@@ -178,6 +179,22 @@ test_image_payload_equal (const TestImage * a, const TestImage * b)
       equal = FALSE;
   g_free (mask);
   return equal;
+}
+
+int
+test_image_max_difference (const TestImage * a, const TestImage * b)
+{
+  size_t i;
+  int worst = 0;
+
+  g_assert_cmpuint (a->size, ==, b->size);
+  for (i = 0; i < a->size; i++) {
+    int d = abs ((int) a->mem[i] - (int) b->mem[i]);
+
+    if (d > worst)
+      worst = d;
+  }
+  return worst;
 }
 
 void

@@ -46,6 +46,11 @@ void test_image_fill_random (TestImage * t, GRand * rand);
  * pixel of odd-width YUY2 / UYVY, are not compared). */
 gboolean test_image_payload_equal (const TestImage * a, const TestImage * b);
 
+/* Largest byte difference between two images of the same layout (bytes
+ * outside the pixels hold the same poison in both, as the converters
+ * below leave them): the fast paths' bound against the reference. */
+int test_image_max_difference (const TestImage * a, const TestImage * b);
+
 /* A configuration that converts the whole input to the whole output:
  * nearest, no rotation, BT.709 limited range with centred chroma on both
  * sides, black border. */

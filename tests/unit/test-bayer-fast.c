@@ -1,0 +1,365 @@
+/* gst-texel unit tests: texelconvert's fast CPU path for raw Bayer input
+ * (texel-bayer-fast.h) against the double-precision reference (the
+ * oracle), on random mosaics: every pattern, 8, 10, 12 and 16 bits, lsb
+ * and msb (the other bits of the words random too), bilinear and MHC,
+ * crops starting on each colour of the pattern, flips, letterboxing, each
+ * method (bicubic smooths at 1:1), 1-pixel-wide and 2x2 frames, black levels,
+ * gains, a colour matrix, every transfer and every 8-bit output format. Bound:
+ * one code on every output sample (docs/accuracy.md). Also which plans the fast
+ * path covers, and a change of white-balance gains after the tables are built
+ * (what the automatic white balance does).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "texel-adjust.h"
+#include "texel-convert-fast.h"
+#include "texel-test-util.h"
+
+/* Largest difference allowed, in 8-bit codes. */
+#define BOUND 1
+
+static const TexelBayerPattern patterns[]
+    = { TEXEL_BAYER_RGGB, TEXEL_BAYER_BGGR, TEXEL_BAYER_GRBG,
+        TEXEL_BAYER_GBRG };
+
+/* What a case develops: the mosaic's storage and the development. */
+typedef struct
+{
+  TexelBayerPattern pattern;
+  TexelDemosaic demosaic;
+  int bits, msb, transfer;
+  /* Black levels, gains and a colour matrix away from neutral. */
+  int graded;
+  /* texelconvert's method (0: nearest); bicubic's B-spline smooths even
+   * at 1:1 (three taps each way). */
+  TexelMethod method;
+} Develop;
+
+static void
+bayer_config (const Develop *d, TexelBayerConfig *cfg)
+{
+  /* A camera-like matrix (rows sum to 1, negative terms) clips both
+   * ways; the gains push highlights past 1. */
+  static const double ccm[3][3]
+      = { { 1.7, -0.5, -0.2 }, { -0.3, 1.6, -0.3 }, { 0.1, -0.6, 1.5 } };
+  double max = (double)((1 << d->bits) - 1);
+  int c, k;
+
+  memset (cfg, 0, sizeof (*cfg));
+  cfg->pattern = d->pattern;
+  cfg->demosaic = d->demosaic;
+  cfg->bits = d->bits;
+  cfg->msb = d->msb;
+  cfg->transfer = d->transfer;
+  for (c = 0; c < 3; c++)
+    {
+      cfg->black[c] = d->graded ? max * (0.03 + 0.01 * c) : 0.0;
+      cfg->gain[c] = d->graded ? (c == 1 ? 1.0 : 1.9 - 0.5 * c) : 1.0;
+      for (k = 0; k < 3; k++)
+        cfg->ccm[c][k] = d->graded ? ccm[c][k] : (c == k);
+    }
+}
+
+/* A random mosaic: every bit of every word random (the reference and the
+ * fast path both keep only the significant ones). */
+static TestImage *
+mosaic_new (const Develop *d, int width, int height, GRand *rand)
+{
+  TestImage *t = test_image_new (d->bits == 8 ? TEXEL_FORMAT_GRAY8
+                                              : TEXEL_FORMAT_GRAY16_LE,
+                                 width, height, 1);
+  int bytes = d->bits == 8 ? 1 : 2, x, y;
+
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width * bytes; x++)
+      t->img.data[0][(size_t)y * t->img.stride[0] + x]
+          = (uint8_t)g_rand_int_range (rand, 0, 256);
+  return t;
+}
+
+/* Mosaic @m (@w x @h) cropped to @crop (x, y, w, h; w 0: whole), turned by
+ * @dir, to @out_format, letterboxed into @box (x, y of the picture in an
+ * output of w x h; NULL: none): the fast path in two bands against the
+ * reference. @regain: new gains set after the tables are built, or NULL. */
+static void
+check_boxed (const Develop *d, const TestImage *m, const int crop[4],
+             const int *box, TexelDirection dir, TexelFormat out_format,
+             const double *regain)
+{
+  TexelBayerConfig cfg;
+  TexelConvertConfig config;
+  TexelConvertPlan plan;
+  TestImage *ref, *fast;
+  int w = m->img.width, h = m->img.height;
+  int cw = crop[2] ? crop[2] : w, ch = crop[3] ? crop[3] : h;
+  int ow = box ? box[2] : cw, oh = box ? box[3] : ch;
+  int cuts[1] = { oh / 2 | 1 };
+  int diff;
+
+  bayer_config (d, &cfg);
+  test_config_init (&config, w, h, cw, ch);
+  config.src_x = crop[0];
+  config.src_y = crop[1];
+  config.src_w = cw;
+  config.src_h = ch;
+  if (box != NULL)
+    {
+      config.dst_x = box[0];
+      config.dst_y = box[1];
+      config.border_rgba[0] = 0.25;
+    }
+  config.direction = dir;
+  config.method = d->method;
+  config.bayer = &cfg;
+  test_plan (&plan, &config, m->img.format, w, h, out_format, ow, oh);
+  plan.fast = texel_convert_fast_new (&plan);
+  g_assert_nonnull (plan.fast);
+  if (regain != NULL)
+    texel_bayer_plan_set_gains (&plan.bayer, &cfg, regain);
+  ref = test_convert (&plan, m);
+  fast = test_convert_bands_with (texel_convert_fast, &plan, m, 1, cuts,
+                                  oh > 1 ? 1 : 0);
+  diff = test_image_max_difference (ref, fast);
+  if (diff > BOUND)
+    g_error ("pattern %d, %d bits%s, demosaic %d, transfer %d%s, %dx%d "
+             "crop (%d, %d) %dx%d, direction %d -> format %d: fast path %d "
+             "codes from the reference",
+             d->pattern, d->bits, d->msb ? " msb" : "", d->demosaic,
+             d->transfer, d->graded ? ", graded" : "", w, h, crop[0], crop[1],
+             cw, ch, dir, out_format, diff);
+  test_image_free (ref);
+  test_image_free (fast);
+  texel_convert_fast_free ((TexelConvertFast *)plan.fast);
+}
+
+static void
+check (const Develop *d, const TestImage *m, const int crop[4],
+       TexelDirection dir, TexelFormat out_format, const double *regain)
+{
+  check_boxed (d, m, crop, NULL, dir, out_format, regain);
+}
+
+/* Every pattern, bit depth and alignment and both methods, graded and
+ * neutral, to RGBA and NV12. */
+static void
+test_storage (void)
+{
+  static const int depths[] = { 8, 10, 12, 16 };
+  static const int whole[4] = { 0 };
+  GRand *rand = g_rand_new_with_seed (18);
+  int p, b, msb, dm, n = 0;
+
+  for (p = 0; p < 4; p++)
+    for (b = 0; b < 4; b++)
+      for (msb = 0; msb < (depths[b] == 8 ? 1 : 2); msb++)
+        for (dm = 0; dm < 2; dm++)
+          {
+            Develop d = { patterns[p],
+                          dm ? TEXEL_DEMOSAIC_BILINEAR : TEXEL_DEMOSAIC_MHC,
+                          depths[b],
+                          msb,
+                          n % 2 ? TEXEL_TRANSFER_BT709 : TEXEL_TRANSFER_SRGB,
+                          n % 3 != 0 };
+            TestImage *m = mosaic_new (&d, 19, 11, rand);
+
+            check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_RGBA,
+                   NULL);
+            check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_NV12,
+                   NULL);
+            test_image_free (m);
+            n++;
+          }
+  g_rand_free (rand);
+}
+
+/* Crops starting on each colour of the pattern, with flips, to every
+ * 8-bit output format, nearest, bilinear and bicubic in turn. */
+static void
+test_crops_formats (void)
+{
+  static const TexelDirection dirs[]
+      = { TEXEL_DIRECTION_IDENTITY, TEXEL_DIRECTION_HORIZ, TEXEL_DIRECTION_VERT,
+          TEXEL_DIRECTION_180 };
+  GRand *rand = g_rand_new_with_seed (19);
+  Develop d
+      = { TEXEL_BAYER_GRBG, TEXEL_DEMOSAIC_MHC, 12, 1, TEXEL_TRANSFER_SRGB, 1 };
+  TestImage *m = mosaic_new (&d, 23, 15, rand);
+  int cx, cy, f;
+
+  for (cy = 0; cy < 2; cy++)
+    for (cx = 0; cx < 2; cx++)
+      {
+        int crop[4] = { cx + 2, cy + 1, 17 - cx, 11 - cy };
+
+        for (f = 0; f < test_n_formats; f++)
+          {
+            TexelFormat out = test_all_formats[f];
+
+            if (texel_format_desc (out)->bits != 8)
+              continue;
+            d.demosaic = f % 2 ? TEXEL_DEMOSAIC_BILINEAR : TEXEL_DEMOSAIC_MHC;
+            d.method = (TexelMethod)(f % 3);
+            check (&d, m, crop, dirs[(2 * cy + cx + f) % 4], out, NULL);
+          }
+      }
+  test_image_free (m);
+  g_rand_free (rand);
+}
+
+/* Frames of one and two pixels across (the mirror folds onto the frame),
+ * every pattern and both methods. */
+static void
+test_tiny (void)
+{
+  static const int sizes[][2]
+      = { { 1, 1 }, { 1, 7 }, { 7, 1 }, { 2, 2 }, { 2, 5 }, { 5, 2 } };
+  static const int whole[4] = { 0 };
+  GRand *rand = g_rand_new_with_seed (20);
+  int s, p, dm;
+
+  for (s = 0; s < (int)G_N_ELEMENTS (sizes); s++)
+    for (p = 0; p < 4; p++)
+      for (dm = 0; dm < 2; dm++)
+        {
+          Develop d = { patterns[p],
+                        dm ? TEXEL_DEMOSAIC_BILINEAR : TEXEL_DEMOSAIC_MHC,
+                        10,
+                        0,
+                        TEXEL_TRANSFER_BT709,
+                        p % 2 };
+          TestImage *m = mosaic_new (&d, sizes[s][0], sizes[s][1], rand);
+
+          check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_BGRX,
+                 NULL);
+          check (&d, m, whole, TEXEL_DIRECTION_180, TEXEL_FORMAT_I420, NULL);
+          test_image_free (m);
+        }
+  g_rand_free (rand);
+}
+
+/* Every transfer curve, graded (clipping at both ends), and smooth
+ * mosaics too (a random one is mostly clipped or large: the dark end of
+ * the curves, where they are steepest, needs small values). */
+static void
+test_transfers (void)
+{
+  static const int whole[4] = { 0 };
+  GRand *rand = g_rand_new_with_seed (21);
+  int t, graded;
+
+  for (t = TEXEL_TRANSFER_BT709; t <= TEXEL_TRANSFER_GAMMA28; t++)
+    for (graded = 0; graded < 2; graded++)
+      {
+        Develop d = { TEXEL_BAYER_RGGB, TEXEL_DEMOSAIC_MHC, 16, 0, t, graded };
+        TestImage *m = mosaic_new (&d, 21, 9, rand);
+        int x, y;
+
+        check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_RGB, NULL);
+        /* A dark ramp: codes 0 .. about 600 of 65535. */
+        for (y = 0; y < 9; y++)
+          for (x = 0; x < 21; x++)
+            {
+              unsigned code = (unsigned)(x * x + 7 * y);
+              uint8_t *p = m->img.data[0] + (size_t)y * m->img.stride[0];
+
+              p[2 * x] = (uint8_t)(code & 0xff);
+              p[2 * x + 1] = (uint8_t)(code >> 8);
+            }
+        check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_RGB, NULL);
+        check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_GRAY8,
+               NULL);
+        test_image_free (m);
+      }
+  g_rand_free (rand);
+}
+
+/* Letterboxed at 1:1 (a border on every side, odd offsets), flipped, to
+ * RGBA (the fixed-point stages, not the direct rounding) and NV12. */
+static void
+test_letterbox (void)
+{
+  static const int crop[4] = { 1, 0, 15, 9 };
+  static const int box[4] = { 3, 1, 21, 13 };
+  GRand *rand = g_rand_new_with_seed (23);
+  Develop d = {
+    TEXEL_BAYER_GBRG, TEXEL_DEMOSAIC_MHC, 10, 1, TEXEL_TRANSFER_BT709, 1
+  };
+  TestImage *m = mosaic_new (&d, 17, 10, rand);
+
+  check_boxed (&d, m, crop, box, TEXEL_DIRECTION_HORIZ, TEXEL_FORMAT_RGBA,
+               NULL);
+  check_boxed (&d, m, crop, box, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_NV12,
+               NULL);
+  check_boxed (&d, m, crop, box, TEXEL_DIRECTION_180, TEXEL_FORMAT_YUY2, NULL);
+  test_image_free (m);
+  g_rand_free (rand);
+}
+
+/* New white-balance gains after the tables are built (the automatic white
+ * balance between frames): the fast path follows them. */
+static void
+test_regain (void)
+{
+  static const int whole[4] = { 0 };
+  static const double gains[3] = { 2.1, 1.0, 1.4 };
+  GRand *rand = g_rand_new_with_seed (22);
+  Develop d
+      = { TEXEL_BAYER_BGGR, TEXEL_DEMOSAIC_MHC, 12, 0, TEXEL_TRANSFER_SRGB, 1 };
+  TestImage *m = mosaic_new (&d, 16, 10, rand);
+
+  check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_RGBA, gains);
+  check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_NV12, gains);
+  test_image_free (m);
+  g_rand_free (rand);
+}
+
+/* Plans the fast path leaves to the reference: scaling, a 90-degree
+ * rotation, a 16-bit output. */
+static void
+test_not_covered (void)
+{
+  Develop d
+      = { TEXEL_BAYER_RGGB, TEXEL_DEMOSAIC_MHC, 12, 0, TEXEL_TRANSFER_SRGB, 0 };
+  TexelBayerConfig cfg;
+  TexelConvertConfig config;
+  TexelConvertPlan plan;
+
+  bayer_config (&d, &cfg);
+  test_config_init (&config, 16, 8, 8, 4);
+  config.bayer = &cfg;
+  test_plan (&plan, &config, TEXEL_FORMAT_GRAY16_LE, 16, 8, TEXEL_FORMAT_RGBA,
+             8, 4);
+  g_assert_null (texel_convert_fast_new (&plan));
+
+  test_config_init (&config, 16, 8, 8, 16);
+  config.bayer = &cfg;
+  config.direction = TEXEL_DIRECTION_90R;
+  test_plan (&plan, &config, TEXEL_FORMAT_GRAY16_LE, 16, 8, TEXEL_FORMAT_RGBA,
+             8, 16);
+  g_assert_null (texel_convert_fast_new (&plan));
+
+  test_config_init (&config, 16, 8, 16, 8);
+  config.bayer = &cfg;
+  test_plan (&plan, &config, TEXEL_FORMAT_GRAY16_LE, 16, 8,
+             TEXEL_FORMAT_P010_10LE, 16, 8);
+  g_assert_null (texel_convert_fast_new (&plan));
+}
+
+int
+main (int argc, char **argv)
+{
+  static const TestCase tests[] = {
+    { "/bayer-fast/storage", test_storage },
+    { "/bayer-fast/crops-formats", test_crops_formats },
+    { "/bayer-fast/tiny", test_tiny },
+    { "/bayer-fast/transfers", test_transfers },
+    { "/bayer-fast/letterbox", test_letterbox },
+    { "/bayer-fast/regain", test_regain },
+    { "/bayer-fast/not-covered", test_not_covered },
+  };
+
+  return test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));
+}
