@@ -217,6 +217,10 @@ test_case (gconstpointer data)
               int cuts[1] = { k->out_h / 2 | 1 };
               int diff;
 
+              /* Every input and output format and method still meets the
+               * others under valgrind, in a quarter of the pairs. */
+              if (test_sparse_skip (fi + fo + mi, 4))
+                continue;
               case_config (k, methods[mi], &cfg);
               test_plan (&plan, &cfg, in_format, k->in_w, k->in_h, out_format,
                          k->out_w, k->out_h);

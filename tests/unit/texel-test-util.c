@@ -300,6 +300,16 @@ test_convert_config (const TexelConvertConfig * config, const TestImage * in,
   return test_convert (&plan, in);
 }
 
+gboolean
+test_sparse_skip (int index, int every)
+{
+  static int sparse = -1;
+
+  if (sparse < 0)
+    sparse = g_getenv ("TEXEL_TEST_SPARSE") != NULL;
+  return sparse && index % every != 0;
+}
+
 int
 test_run (int *argc, char ***argv, const TestCase * tests, size_t n_tests)
 {
