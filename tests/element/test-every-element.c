@@ -311,7 +311,7 @@ typedef struct
 {
   GstElement *element;
   gint stop;
-  guint reads;
+  gint reads;                   /* atomic: the main thread waits for one */
   gboolean missing_field;
 } StatsReader;
 
@@ -329,7 +329,7 @@ read_stats_in_loop (gpointer data)
       r->missing_field = TRUE;
     if (stats)
       gst_structure_free (stats);
-    r->reads++;
+    g_atomic_int_inc (&r->reads);
   }
   return NULL;
 }
@@ -351,7 +351,11 @@ GST_START_TEST (test_stats_while_cycling_states)
   fail_unless (pipeline != NULL, "%s", desc);
   reader.element = gst_bin_get_by_name (GST_BIN (pipeline), "e");
   thread = g_thread_new ("stats-reader", read_stats_in_loop, &reader);
-  for (cycle = 0; cycle < STATE_CYCLES; cycle++) {
+  /* At least STATE_CYCLES cycles, and on until the reader has read once
+   * (on a loaded machine its thread may not have run yet). */
+  for (cycle = 0; cycle < STATE_CYCLES
+      || (g_atomic_int_get (&reader.reads) == 0 && cycle < 100 * STATE_CYCLES);
+      cycle++) {
     fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
         GST_STATE_CHANGE_FAILURE);
     fail_unless (gst_element_get_state (pipeline, NULL, NULL,
@@ -363,7 +367,7 @@ GST_START_TEST (test_stats_while_cycling_states)
   g_atomic_int_set (&reader.stop, 1);
   g_thread_join (thread);
   fail_if (reader.missing_field, "%s: stats without frames", te->factory);
-  fail_unless (reader.reads > 0);
+  fail_unless (g_atomic_int_get (&reader.reads) > 0);
   /* Stopped, the element still reports its last run. */
   g_object_get (reader.element, "stats", &stats, NULL);
   fail_unless (gst_structure_get_uint64 (stats, "frames", &frames));
