@@ -20,6 +20,8 @@
 
 #include "gsttexelnvmm-private.h"
 
+#define GST_CAT_DEFAULT gst_texel_base_debug
+
 /* A surface array (a Jetson's NVMM) seen by CUDA: its EGL image
  * registered, the EGL frame's planes. Made once per surface and cached on
  * the memory that maps to it (a camera's or a decoder's pool cycles
@@ -70,11 +72,18 @@ static void
 texel_nvmm_egl_free (gpointer data)
 {
   TexelNvmmEgl *egl = data;
+  cudaError_t err;
 
-  if (egl->copy)
-    cudaFree (egl->copy);
-  if (egl->resource)
-    cudaGraphicsUnregisterResource (egl->resource);
+  /* Whichever thread drops the memory last: nothing to report an error
+   * to, so it is logged. */
+  if (egl->copy && (err = cudaFree (egl->copy)) != cudaSuccess)
+    GST_WARNING ("freeing a surface array's pitched copy: %s",
+        cudaGetErrorString (err));
+  if (egl->resource
+      && (err = cudaGraphicsUnregisterResource (egl->resource))
+      != cudaSuccess)
+    GST_WARNING ("unregistering a surface array's EGL image: %s",
+        cudaGetErrorString (err));
   gst_texel_nvmm_api ()->unmap_egl_image (egl->surf, 0);
   g_free (egl);
 }
