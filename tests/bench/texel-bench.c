@@ -178,25 +178,22 @@ bench_frame_index (GstClockTime pts)
 /* Video descriptions: "FORMAT:WxH". */
 
 /* The Bayer caps formats texelconvert takes: the pattern, then nothing
- * (8 bits) or the bits and "le" (16-bit words). Returns its static name,
- * or NULL. */
+ * (8 bits) or the bits and "le" (16-bit words). Returns the name interned
+ * (static storage), or NULL. */
 static const gchar *
 bench_bayer_format (const gchar * name)
 {
   static const gchar *const patterns[] = { "rggb", "bggr", "gbrg", "grbg" };
   static const gchar *const depths[] = { "", "10le", "12le", "14le", "16le" };
-  static gchar *names[G_N_ELEMENTS (patterns) * G_N_ELEMENTS (depths)];
   guint p, d;
 
-  for (p = 0; p < G_N_ELEMENTS (patterns); p++)
-    for (d = 0; d < G_N_ELEMENTS (depths); d++) {
-      gchar **slot = &names[p * G_N_ELEMENTS (depths) + d];
-
-      if (*slot == NULL)
-        *slot = g_strconcat (patterns[p], depths[d], NULL);
-      if (g_strcmp0 (name, *slot) == 0)
-        return *slot;
-    }
+  for (p = 0; p < G_N_ELEMENTS (patterns); p++) {
+    if (!g_str_has_prefix (name, patterns[p]))
+      continue;
+    for (d = 0; d < G_N_ELEMENTS (depths); d++)
+      if (g_str_equal (name + strlen (patterns[p]), depths[d]))
+        return g_intern_string (name);
+  }
   return NULL;
 }
 
