@@ -186,11 +186,16 @@ run_one() {
   done
   for note in "${notes[@]}"; do echo "   substituted $note"; done
   echo "   running: gst-launch-1.0 ${args[*]}"
-  local log; log=$(mktemp)
+  # gst-launch's bus messages (stdout) apart from the debug log (stderr):
+  # written to one file, a debug line could land inside a message's line
+  # and hide it from the count below. $log: both, for the other checks.
+  local log msgs; log=$(mktemp); msgs=$(mktemp)
   local rc=0 t0 t1
   t0=$(date +%s.%N)
-  timeout "$timeout_s" gst-launch-1.0 -m "${args[@]}" >"$log" 2>&1 || rc=$?
+  timeout "$timeout_s" gst-launch-1.0 -m "${args[@]}" >"$msgs" 2>"$log.err" || rc=$?
   t1=$(date +%s.%N)
+  cat "$msgs" "$log.err" >"$log"
+  rm -f "$log.err"
   local problems=()
   [ $rc -eq 124 ] && problems+=("timed out after ${timeout_s} s")
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && problems+=("gst-launch-1.0 exited with $rc")
@@ -199,17 +204,17 @@ run_one() {
   grep -q 'Got EOS from element' "$log" || problems+=("no EOS")
   local texels strategies
   texels=$(printf '%s\n' "${args[@]}" | grep -c '^texel') || true
-  strategies=$(grep -c '(element): texel-strategy' "$log") || true
+  strategies=$(grep -c '(element): texel-strategy' "$msgs") || true
   [ "$strategies" -ge "$texels" ] || problems+=("$texels texel element(s), $strategies texel-strategy message(s)")
   if [ ${#problems[@]} -gt 0 ]; then
     echo "   FAIL: $(IFS=';'; echo "${problems[*]}")"
     grep -vE '\((state-changed|stream-status|stream-start|new-clock|async-done|latency|qos|tag|duration-changed|progress)\)' "$log" | grep -vE ' (INFO|DEBUG|LOG) ' | tail -n 40 | sed 's/^/   | /'
-    rm -f "$log"
+    rm -f "$log" "$msgs"
     return 1
   fi
   echo "   ok: $frames frames to EOS in $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s;" \
        "$(grep -o 'texel-strategy, backend=(string)[a-z]*, memory-mode=(string)[a-z-]*' "$log" | sed 's/(string)//g; s/texel-strategy, //' | sort | uniq -c | sed 's/^ *//' | paste -sd';' -)"
-  rm -f "$log"
+  rm -f "$log" "$msgs"
 }
 
 status=0 failed=()
