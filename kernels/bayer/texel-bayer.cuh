@@ -89,11 +89,30 @@ struct TexelBayerTile
 
 static __shared__ TexelBayerTile texel_bayer_tile;
 static __shared__ float texel_bayer_tile_data[TEXEL_BAYER_TILE_MAX];
-/* The plan's demosaic weights (TexelBayerPlan.kernel) as floats: the
- * threads of a warp read those of 2 to 4 pixel classes at once, which the
- * kernel's parameter bank serves one address at a time and shared memory
- * in one go. */
-static __shared__ float texel_bayer_weights[4][3][TEXEL_BAYER_TAPS];
+/* The plan's demosaic weights (TexelBayerPlan.kernel) per tap group
+ * (texel_bayer_tap_group) as floats, in units of 1: the threads of a warp
+ * read those of 2 to 4 pixel classes at once, which the kernel's
+ * parameter bank serves one address at a time and shared memory in one
+ * go. */
+static __shared__ float texel_bayer_group_weights[4][3][TEXEL_BAYER_GROUPS];
+
+/* Fills texel_bayer_group_weights from the plan, the block's @n_threads
+ * threads sharing the work (@tid: this thread's index); the caller
+ * synchronises the block before they are read. */
+static __device__ __forceinline__ void
+texel_bayer_group_weights_load (const TexelConvertPlan &plan, int tid,
+                                int n_threads)
+{
+  for (int k = tid; k < 4 * 3 * TEXEL_BAYER_GROUPS; k += n_threads)
+    {
+      int cls = k / (3 * TEXEL_BAYER_GROUPS);
+      int c = k / TEXEL_BAYER_GROUPS % 3, g = k % TEXEL_BAYER_GROUPS;
+
+      texel_bayer_group_weights[cls][c][g]
+          = (float)plan.bayer.kernel[cls][c][texel_bayer_group_tap (g)]
+            * (1.0f / 16.0f);
+    }
+}
 
 /* texel_bayer_site_fetch, from the block's tile where it holds (@x, @y):
  * the same value, computed once. */
@@ -168,26 +187,85 @@ texel_bayer_tile_load (const TexelConvertPlan &plan, const TexelSource &src,
         }
       texel_bayer_tile = t;
     }
-  for (int k = tid; k < 4 * 3 * TEXEL_BAYER_TAPS; k += blockDim.x * blockDim.y)
-    (&texel_bayer_weights[0][0][0])[k]
-        = (float)(&plan.bayer.kernel[0][0][0])[k];
+  texel_bayer_group_weights_load (plan, tid, blockDim.x * blockDim.y);
   __syncthreads ();
   n = texel_bayer_tile.w * texel_bayer_tile.h;
-  for (int k = tid; k < n; k += blockDim.x * blockDim.y)
-    texel_bayer_tile_data[k]
-        = texel_bayer_site_fetch (plan, src, src.comp[texel_bayer_source (src)],
-                                  texel_bayer_tile.x0 + k % texel_bayer_tile.w,
-                                  texel_bayer_tile.y0 + k / texel_bayer_tile.w);
+  {
+    const TexelSourceComp &m = src.comp[texel_bayer_source (src)];
+    const TexelBayerTile t = texel_bayer_tile;
+
+    for (int k = tid; k < n; k += blockDim.x * blockDim.y)
+      texel_bayer_tile_data[k] = texel_bayer_site_fetch (
+          plan, src, m, t.x0 + k % t.w, t.y0 + k / t.w);
+  }
   __syncthreads ();
 }
 
+/* The transfer curve in fast maths: __powf (the hardware's log2 and exp2)
+ * is within about 1e-6 of powf relatively (0.07 of a 16-bit code), where
+ * powf costs some forty instructions a colour. A linear output (power 1) is
+ * the value itself. */
 static __device__ __forceinline__ float
 texel_bayer_encode (const TexelBayerPlan &bp, float l)
 {
   l = fminf (fmaxf (l, 0.0f), 1.0f);
   if (l < bp.beta_f)
     return bp.slope_f * l;
-  return (1.0f + bp.alpha_f) * powf (l, bp.power_f) - bp.alpha_f;
+  if (bp.power_f == 1.0f)
+    return (1.0f + bp.alpha_f) * l - bp.alpha_f;
+  return (1.0f + bp.alpha_f) * __powf (l, bp.power_f) - bp.alpha_f;
+}
+
+/* The group sums (texel_bayer_tap_group) of the window centred on @c,
+ * rows @s floats apart: shared memory, or a thread's own window in
+ * registers (constant indices once unrolled). */
+static __device__ __forceinline__ void
+texel_bayer_group_sums (const float *c, int s, float g[TEXEL_BAYER_GROUPS])
+{
+  g[0] = c[0];
+  g[1] = c[-1] + c[1];
+  g[2] = c[-s] + c[s];
+  g[3] = (c[-s - 1] + c[-s + 1]) + (c[s - 1] + c[s + 1]);
+  g[4] = c[-2] + c[2];
+  g[5] = c[-2 * s] + c[2 * s];
+}
+
+/* Demosaiced camera RGB of a pixel of class @cls from its window's group
+ * sums (texel_bayer_tap_group). */
+static __device__ __forceinline__ void
+texel_bayer_weigh_groups (int cls, const float g[TEXEL_BAYER_GROUPS],
+                          float cam[3])
+{
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+    {
+      const float *w = texel_bayer_group_weights[cls][c];
+      float v = w[0] * g[0];
+
+#pragma unroll
+      for (int k = 1; k < TEXEL_BAYER_GROUPS; k++)
+        v = fmaf (w[k], g[k], v);
+      cam[c] = v;
+    }
+}
+
+/* Demosaiced camera RGB @cam through the colour matrix and the transfer
+ * curve: developed R'G'B'. */
+static __device__ __forceinline__ float3
+texel_bayer_finish (const TexelBayerPlan &bp, const float cam[3])
+{
+  float3 out;
+
+  out.x = texel_bayer_encode (bp, bp.ccm_f[0][0] * cam[0]
+                                      + bp.ccm_f[0][1] * cam[1]
+                                      + bp.ccm_f[0][2] * cam[2]);
+  out.y = texel_bayer_encode (bp, bp.ccm_f[1][0] * cam[0]
+                                      + bp.ccm_f[1][1] * cam[1]
+                                      + bp.ccm_f[1][2] * cam[2]);
+  out.z = texel_bayer_encode (bp, bp.ccm_f[2][0] * cam[0]
+                                      + bp.ccm_f[2][1] * cam[1]
+                                      + bp.ccm_f[2][2] * cam[2]);
+  return out;
 }
 
 /* Developed R'G'B' of pixel (@x, @y) (texel_bayer_develop). The loop over
@@ -199,60 +277,38 @@ texel_bayer_pixel (const TexelConvertPlan &plan, const TexelSource &src,
 {
   const TexelBayerPlan &bp = plan.bayer;
   int cls = texel_bayer_class (&bp, x, y);
-  float cam[3] = { 0.0f, 0.0f, 0.0f };
+  float cam[3];
   const TexelBayerTile &t = texel_bayer_tile;
   int tx = x - 2 - t.x0, ty = y - 2 - t.y0;
-  float3 out;
 
   if (tx >= 0 && ty >= 0 && tx + 5 <= t.w && ty + 5 <= t.h)
     {
-      /* The whole window in the tile (all but a map's far corners): every
-       * tap at a constant offset, zero weights included (adding 0 * v
-       * changes nothing), no per-tap test or index arithmetic. */
-      const float *window = texel_bayer_tile_data + ty * t.w + tx;
-      const float *wt = &texel_bayer_weights[cls][0][0];
+      /* The whole window in the tile (all but a map's far corners): the 13
+       * samples of the groups at constant offsets from the centre. */
+      float g[TEXEL_BAYER_GROUPS];
 
-#pragma unroll
-      for (int k = 0; k < TEXEL_BAYER_TAPS; k++)
-        {
-          float v = window[(k / 5) * t.w + k % 5];
-
-          cam[0] = fmaf (wt[k], v, cam[0]);
-          cam[1] = fmaf (wt[TEXEL_BAYER_TAPS + k], v, cam[1]);
-          cam[2] = fmaf (wt[2 * TEXEL_BAYER_TAPS + k], v, cam[2]);
-        }
+      texel_bayer_group_sums (
+          texel_bayer_tile_data + (ty + 2) * t.w + tx + 2, t.w, g);
+      texel_bayer_weigh_groups (cls, g, cam);
     }
   else
     {
+      cam[0] = cam[1] = cam[2] = 0.0f;
 #pragma unroll 1
       for (int k = 0; k < TEXEL_BAYER_TAPS; k++)
         {
-          float wr = texel_bayer_weights[cls][0][k];
-          float wg = texel_bayer_weights[cls][1][k];
-          float wb = texel_bayer_weights[cls][2][k];
+          int g = texel_bayer_tap_group (k);
           float v;
 
-          if (wr == 0.0f && wg == 0.0f && wb == 0.0f)
+          if (g < 0)
             continue;
           v = texel_bayer_site (plan, src, m, x + k % 5 - 2, y + k / 5 - 2);
-          cam[0] += wr * v;
-          cam[1] += wg * v;
-          cam[2] += wb * v;
+          cam[0] = fmaf (texel_bayer_group_weights[cls][0][g], v, cam[0]);
+          cam[1] = fmaf (texel_bayer_group_weights[cls][1][g], v, cam[1]);
+          cam[2] = fmaf (texel_bayer_group_weights[cls][2][g], v, cam[2]);
         }
     }
-#pragma unroll
-  for (int c = 0; c < 3; c++)
-    cam[c] *= 1.0f / 16.0f;
-  out.x = texel_bayer_encode (bp, bp.ccm_f[0][0] * cam[0]
-                                      + bp.ccm_f[0][1] * cam[1]
-                                      + bp.ccm_f[0][2] * cam[2]);
-  out.y = texel_bayer_encode (bp, bp.ccm_f[1][0] * cam[0]
-                                      + bp.ccm_f[1][1] * cam[1]
-                                      + bp.ccm_f[1][2] * cam[2]);
-  out.z = texel_bayer_encode (bp, bp.ccm_f[2][0] * cam[0]
-                                      + bp.ccm_f[2][1] * cam[1]
-                                      + bp.ccm_f[2][2] * cam[2]);
-  return out;
+  return texel_bayer_finish (bp, cam);
 }
 
 static __device__ __forceinline__ void
@@ -275,35 +331,39 @@ texel_bayer_sample (const TexelConvertPlan &plan, const TexelSource &src,
   float bx = floorf (px - 0.5f), by = floorf (py - 0.5f);
   float wx[4], wy[4];
   float3 sum = make_float3 (0.0f, 0.0f, 0.0f);
-  int n, first;
+  int nx, ny, first;
 
   if (METHOD == TEXEL_METHOD_NEAREST)
     return texel_bayer_pixel (plan, src, m, texel_nearest_index (px, w),
                               texel_nearest_index (py, h));
   if (METHOD == TEXEL_METHOD_BILINEAR)
     {
-      n = 2;
       first = 0;
       wx[1] = px - 0.5f - bx;
       wx[0] = 1.0f - wx[1];
       wy[1] = py - 0.5f - by;
       wy[0] = 1.0f - wy[1];
+      /* On a pixel centre (every pixel of a 1:1 conversion) the second
+       * tap weighs 0: developing it would add 0 to the sum (the same
+       * result) for four times the work. */
+      nx = wx[1] == 0.0f ? 1 : 2;
+      ny = wy[1] == 0.0f ? 1 : 2;
     }
   else
     {
-      n = 4;
+      nx = ny = 4;
       first = -1;
       texel_bspline_weights (px - 0.5f - bx, &wx[0], &wx[1], &wx[2], &wx[3]);
       texel_bspline_weights (py - 0.5f - by, &wy[0], &wy[1], &wy[2], &wy[3]);
     }
 #pragma unroll 1
-  for (int b = 0; b < n; b++)
+  for (int b = 0; b < ny; b++)
     {
       int j = texel_clamp ((int)by + first + b, h);
       float3 row = make_float3 (0.0f, 0.0f, 0.0f);
 
 #pragma unroll 1
-      for (int a = 0; a < n; a++)
+      for (int a = 0; a < nx; a++)
         texel_bayer_add (
             &row, wx[a],
             texel_bayer_pixel (plan, src, m,

@@ -195,5 +195,43 @@ texel_bayer_colour (int cls)
   return cls == 0 ? 0 : (cls == 3 ? 2 : 1);
 }
 
+/* Both demosaics' filters (texel-bayer-cpu.c) weight the taps of a window
+ * in symmetric groups, the same weight for every tap of a group: the
+ * sample itself, its 2 row neighbours at distance 1, its 2 column
+ * neighbours at 1, its 4 diagonal neighbours, its 2 row neighbours at 2
+ * and its 2 column neighbours at 2; the other 12 taps weigh 0
+ * (test-bayer checks it of every kernel). The CUDA kernel sums each
+ * group's 1 to 4 samples once and weights the 6 sums (13 reads of the
+ * window, 18 multiply-adds a pixel, the same for every class) instead of
+ * the 25 taps of each colour. */
+#define TEXEL_BAYER_GROUPS 6
+
+/* The group of tap @k of a window (row by row), or -1 for a tap outside
+ * every group. */
+TEXEL_HD int
+texel_bayer_tap_group (int k)
+{
+  int dx = k % 5 - 2, dy = k / 5 - 2;
+  int ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+
+  if (ax + ay == 0)
+    return 0;
+  if (ax == 1 && ay == 1)
+    return 3;
+  if (ay == 0)
+    return ax == 1 ? 1 : 4;
+  if (ax == 0)
+    return ay == 1 ? 2 : 5;
+  return -1;
+}
+
+/* A tap of group @g (the one right of or below the sample). */
+TEXEL_HD int
+texel_bayer_group_tap (int g)
+{
+  return g == 0 ? 12 : g == 1 ? 13 : g == 2 ? 17 : g == 3 ? 18 : g == 4 ? 14
+                                                                      : 22;
+}
+
 TEXEL_END_DECLS
 #endif /* TEXEL_BAYER_H */

@@ -469,9 +469,34 @@ texel_store (const TexelConvertPlan &plan, const TexelSink &sink, int i,
   }
 }
 
-/* The output sample @i of row @row of @sink's group: the input at input
- * luma position (@sx, @sy) through the group's colour matrix, or the
- * border where @inside is false. */
+/* The normalised values of @sink's components for input @in: the group's
+ * colour matrix. */
+static __device__ __forceinline__ void
+texel_group_values (const TexelSink &sink, const float in[TEXEL_MAX_COMPONENTS],
+    float value[TEXEL_MAX_COMPONENTS])
+{
+#pragma unroll
+  for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++) {
+    value[j] = sink.coef[j][4];
+#pragma unroll
+    for (int c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+      value[j] += sink.coef[j][c] * in[c];
+  }
+}
+
+/* Sample @i of row @row of @sink's group: @value quantised and stored. */
+static __device__ __forceinline__ void
+texel_quantize_store (const TexelConvertPlan &plan, const TexelSink &sink,
+    int i, int row, const float value[TEXEL_MAX_COMPONENTS])
+{
+  uint32_t code[TEXEL_MAX_COMPONENTS];
+
+#pragma unroll
+  for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
+    code[j] = texel_quantize (plan, value[j]);
+  texel_store (plan, sink, i, row, code);
+}
+
 /* Raw Bayer input (texel-bayer.cuh): a source type of its own, so that
  * only kernels instantiated for it carry the demosaic. */
 struct TexelBayerSource : TexelSource
@@ -487,36 +512,28 @@ texel_read_input (const TexelConvertPlan &plan, const TexelBayerSource &src,
   texel_bayer_read_input<METHOD> (plan, src, gx, gy, sx, sy, in);
 }
 
-/* Source: TexelSource or TexelBayerSource (TexelFastSource: below). */
+/* The output sample @i of row @row of @sink's group: the input at input
+ * luma position (@sx, @sy) through the group's colour matrix, or the
+ * border where @inside is false. Source: TexelSource or TexelBayerSource
+ * (TexelFastSource: below). */
 template <int METHOD, typename Source> static __device__ __forceinline__ void
 texel_resample_store (const TexelConvertPlan &plan, const Source &src,
     const TexelSink &sink, int i, int row, bool inside, float sx, float sy)
 {
   float value[TEXEL_MAX_COMPONENTS];
-  uint32_t code[TEXEL_MAX_COMPONENTS];
 
   if (inside) {
     float in[TEXEL_MAX_COMPONENTS];
 
     texel_read_input<METHOD> (plan, src, sink.x_shift, sink.y_shift, sx, sy,
         in);
-#pragma unroll
-    for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++) {
-      value[j] = sink.coef[j][4];
-#pragma unroll
-      for (int c = 0; c < TEXEL_MAX_COMPONENTS; c++)
-        value[j] += sink.coef[j][c] * in[c];
-    }
+    texel_group_values (sink, in, value);
   } else {
 #pragma unroll
     for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
       value[j] = sink.border[j];
   }
-
-#pragma unroll
-  for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
-    code[j] = texel_quantize (plan, value[j]);
-  texel_store (plan, sink, i, row, code);
+  texel_quantize_store (plan, sink, i, row, value);
 }
 
 /* floor (clamp (@v, 0, 1) * 255 + 0.5), as texel_quantize at 8 bits, in

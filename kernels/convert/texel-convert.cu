@@ -18,38 +18,26 @@
 #include <cuda_runtime.h>
 
 #include "texel-cuda-sampler.cuh"
+#include "texel-bayer-cells.cuh"
 #include "texel-fault.h"
 
 /* What a block does before its threads sample: nothing, except for a
  * Bayer input, whose block develops its share of the mosaic once
- * (texel_bayer_tile_load). */
+ * (texel_bayer_tile_load) and, where the plan asks, gathers the grey-world
+ * statistics of input rows [@awb.x, @awb.y) in the same pass
+ * (texel_bayer_awb_gather). Called by every thread of the block. */
 template <int METHOD, typename Source> static __device__ __forceinline__ void
 texel_convert_block_prepare (const TexelConvertPlan & plan, const Source & src,
-    const TexelSink & sink)
+    const TexelSink & sink, int2 awb)
 {
 }
 
 template <int METHOD> static __device__ __forceinline__ void
 texel_convert_block_prepare (const TexelConvertPlan & plan,
-    const TexelBayerSource & src, const TexelSink & sink)
+    const TexelBayerSource & src, const TexelSink & sink, int2 awb)
 {
   texel_bayer_tile_load<METHOD> (plan, src, sink,
       TexelSamplesPerThread<TexelBayerSource>::value);
-}
-
-/* Grey-world statistics of input rows [@awb.x, @awb.y): raw Bayer input
- * only, whose kernel gathers them in the same pass where the plan asks
- * (texel_bayer_awb_gather). */
-template <typename Source> static __device__ __forceinline__ void
-texel_convert_awb (const TexelConvertPlan & plan, const Source & src,
-    int2 awb)
-{
-}
-
-template <> __device__ __forceinline__ void
-texel_convert_awb<TexelBayerSource> (const TexelConvertPlan & plan,
-    const TexelBayerSource & src, int2 awb)
-{
   if (plan.bayer.awb_sums != NULL && awb.y > awb.x)
     texel_bayer_awb_gather (plan, src, awb.x, awb.y);
 }
@@ -60,8 +48,7 @@ template <int METHOD, typename Source> static __global__ void
 texel_convert_kernel (const TexelConvertPlan plan, const Source src,
     const TexelSink sink, int2 awb)
 {
-  texel_convert_block_prepare<METHOD> (plan, src, sink);
-  texel_convert_awb (plan, src, awb);
+  texel_convert_block_prepare<METHOD> (plan, src, sink, awb);
   texel_thread_samples<Source> (sink, [&] (int i, int row) {
         float x = texel_sample_centre_f (i, sink.x_shift,
             plan.out_chroma_off[0]);
@@ -75,22 +62,30 @@ texel_convert_kernel (const TexelConvertPlan plan, const Source src,
       });
 }
 
+/* The input rows whose grey-world statistics the launch for @sink
+ * gathers: once a frame, by the first group's launches, each band its
+ * share of the rows; none without statistics. */
+static int2
+texel_convert_awb_rows (const TexelConvertPlan * plan, const TexelSink * sink)
+{
+  int2 awb = make_int2 (0, 0);
+
+  if (plan->bayer.awb_sums != NULL && sink->group == 0)
+    texel_bayer_awb_rows (&plan->bayer, plan->map[1], plan->out_height,
+        sink->row0 << sink->y_shift, sink->row1 << sink->y_shift, &awb.x,
+        &awb.y);
+  return awb;
+}
+
 template <int METHOD, typename Source> static void
 texel_convert_launch_grid (const TexelConvertPlan * plan, const Source * src,
     const TexelSink * sink, cudaStream_t stream)
 {
   dim3 grid, block;
-  int2 awb = make_int2 (0, 0);
 
-  /* Statistics once a frame: by the first group's launches, each band
-   * its share of the rows. */
-  if (plan->bayer.awb_sums != NULL && sink->group == 0)
-    texel_bayer_awb_rows (&plan->bayer, plan->map[1], plan->out_height,
-        sink->row0 << sink->y_shift, sink->row1 << sink->y_shift, &awb.x,
-        &awb.y);
   texel_launch_grid<Source> (sink, &grid, &block);
   texel_convert_kernel<METHOD> <<<grid, block, 0, stream>>> (*plan, *src,
-      *sink, awb);
+      *sink, texel_convert_awb_rows (plan, sink));
 }
 
 template <int METHOD> static void
@@ -102,9 +97,14 @@ texel_convert_launch_source (const TexelConvertPlan * plan,
     texel_convert_launch_grid<METHOD> (plan, fast, sink, stream);
   } else if (plan->bayer.pattern != TEXEL_BAYER_NONE) {
     TexelBayerSource bayer;
+    int2 offset;
 
     *static_cast<TexelSource *> (&bayer) = *src;
-    texel_convert_launch_grid<METHOD> (plan, &bayer, sink, stream);
+    if (texel_bayer_cells_fit (plan, sink, METHOD, &offset))
+      texel_bayer_cells_launch (plan, &bayer, sink, offset,
+          texel_convert_awb_rows (plan, sink), stream);
+    else
+      texel_convert_launch_grid<METHOD> (plan, &bayer, sink, stream);
   } else {
     texel_convert_launch_grid<METHOD> (plan, src, sink, stream);
   }

@@ -58,6 +58,28 @@ typedef struct
   const gchar *bayer;
 } BenchVideo;
 
+typedef enum
+{
+  BENCH_MEMORY_SYSTEM,
+  BENCH_MEMORY_CUDA,
+  BENCH_MEMORY_NVMM
+} BenchMemory;
+
+/* The caps feature of each memory, and the fragment that uploads a frame
+ * into it once. */
+static const struct
+{
+  const gchar *feature;
+  const gchar *upload;
+} bench_memories[] = {
+  [BENCH_MEMORY_SYSTEM] = {NULL, NULL},
+  [BENCH_MEMORY_CUDA] = {"memory:CUDAMemory", "cudaupload name=upload"},
+  /* NvBufSurfaces in CUDA device memory (DeepStream's on a discrete GPU),
+   * from the test plugin of tests/nvmm. */
+  [BENCH_MEMORY_NVMM] = {"memory:NVMM", "texelnvmmupload mem-type=2 "
+        "name=upload"},
+};
+
 typedef struct
 {
   BenchVideo in, out;
@@ -66,9 +88,10 @@ typedef struct
   guint ring_size;
   gdouble warmup_s;
   gdouble seconds;
-  /* Frames in GPU memory in and out (memory:CUDAMemory), the ring
-   * uploaded once before the run. */
-  gboolean device;
+  /* Where the frames are, in and out: system memory, or the ring uploaded
+   * once before the run into GPU memory (memory:CUDAMemory) or into
+   * NvBufSurfaces (memory:NVMM). */
+  BenchMemory memory;
 } BenchCase;
 
 typedef enum
@@ -93,6 +116,9 @@ typedef struct
    * their "stats" (whole run, warm-up included); < 0 where the fragment
    * has no texel element. */
   gdouble transfer_bytes_per_frame;
+  /* Bytes they copied on the GPU per frame (bytes-device-copied: planes
+   * realigned, EGL frames copied), the same way. */
+  gdouble device_copied_bytes_per_frame;
 } BenchResult;
 
 typedef enum
@@ -109,8 +135,8 @@ typedef struct
   GstElement *pipeline;
   GstAppSrc *src;
   GstBuffer **ring;
-  /* With BenchCase.device: the CUDA context of the ring's memory, given to
-   * the pipeline's elements. */
+  /* With BENCH_MEMORY_CUDA: the CUDA context of the ring's memory, given
+   * to the pipeline's elements. */
   GstContext *cuda_context;
 
   /* Tells the pushing thread to stop; set from the sink's streaming thread
@@ -333,24 +359,28 @@ bench_ring_new (const GstVideoInfo * info, guint ring_size)
   return ring;
 }
 
-/* Frames already on the GPU (--device): the ring goes up once, through
- * cudaupload, into GstCudaMemory, replacing the system-memory frames; its
- * CUDA context is returned for the pipeline's elements, so that they read
- * the frames in place. FALSE (with @message set) where that fails, e.g.
- * without cudaupload. */
+/* Frames already on the GPU (--device, --nvmm): the ring goes up once,
+ * through cudaupload into GstCudaMemory or through texelnvmmupload into
+ * NvBufSurfaces, replacing the system-memory frames; cudaupload's CUDA
+ * context is returned for the pipeline's elements, so that they read the
+ * frames in place. FALSE (with @message set) where that fails, e.g.
+ * without the upload element. */
 static gboolean
 bench_ring_upload (GstBuffer ** ring, guint ring_size,
-    const GstVideoInfo * info, GstContext ** context, gchar ** message)
+    const GstVideoInfo * info, BenchMemory memory, GstContext ** context,
+    gchar ** message)
 {
   GError *error = NULL;
-  GstElement *pipeline = gst_parse_launch_full ("appsrc name=up ! "
-      "cudaupload name=upload ! video/x-raw(memory:CUDAMemory) ! "
-      "appsink name=down sync=false", NULL, GST_PARSE_FLAG_FATAL_ERRORS,
-      &error);
+  gchar *description = g_strdup_printf ("appsrc name=up ! %s ! "
+      "video/x-raw(%s) ! appsink name=down sync=false",
+      bench_memories[memory].upload, bench_memories[memory].feature);
+  GstElement *pipeline = gst_parse_launch_full (description, NULL,
+      GST_PARSE_FLAG_FATAL_ERRORS, &error);
   GstElement *src, *sink, *upload;
   GstCaps *caps;
   guint i;
 
+  g_free (description);
   if (!pipeline) {
     *message = g_strdup_printf ("no upload pipeline: %s", error->message);
     g_error_free (error);
@@ -377,13 +407,14 @@ bench_ring_upload (GstBuffer ** ring, guint ring_size,
     gst_buffer_replace (&ring[i], gst_sample_get_buffer (sample));
     gst_sample_unref (sample);
   }
-  *context = gst_element_get_context (upload, "gst.cuda.context");
+  if (memory == BENCH_MEMORY_CUDA)
+    *context = gst_element_get_context (upload, "gst.cuda.context");
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (upload);
   gst_object_unref (sink);
   gst_object_unref (src);
   gst_object_unref (pipeline);
-  if (i < ring_size || !*context) {
+  if (i < ring_size || (memory == BENCH_MEMORY_CUDA && !*context)) {
     *message = g_strdup_printf ("could not upload the ring (%u of %u frames "
         "up, %s CUDA context)", i, ring_size, *context ? "a" : "no");
     return FALSE;
@@ -535,9 +566,12 @@ bench_run_build (BenchRun * run, const GstVideoInfo * in_info,
   GstPad *src_pad;
   gchar *description;
 
+  const gchar *feature = bench_memories[bench_case->memory].feature;
+
   description = g_strdup_printf ("appsrc name=benchsrc ! %s ! "
-      "video/x-raw%s,format=%s,width=%d,height=%d ! appsink name=benchsink",
-      bench_case->fragment, bench_case->device ? "(memory:CUDAMemory)" : "",
+      "video/x-raw%s%s%s,format=%s,width=%d,height=%d ! "
+      "appsink name=benchsink", bench_case->fragment, feature ? "(" : "",
+      feature ? feature : "", feature ? ")" : "",
       gst_video_format_to_string (bench_case->out.format),
       bench_case->out.width, bench_case->out.height);
   run->pipeline = gst_parse_launch_full (description, NULL,
@@ -555,11 +589,11 @@ bench_run_build (BenchRun * run, const GstVideoInfo * in_info,
   run->src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (run->pipeline),
           "benchsrc"));
   in_caps = bench_input_caps (&bench_case->in, in_info);
-  if (bench_case->device) {
-    gst_caps_set_features (in_caps, 0,
-        gst_caps_features_new ("memory:CUDAMemory", NULL));
+  if (feature)
+    gst_caps_set_features (in_caps, 0, gst_caps_features_new (feature,
+            NULL));
+  if (run->cuda_context)
     gst_element_set_context (run->pipeline, run->cuda_context);
-  }
   g_object_set (run->src, "caps", in_caps, "format", GST_FORMAT_TIME,
       "is-live", FALSE, "block", TRUE, "max-buffers",
       (guint64) BENCH_SRC_MAX_BUFFERS, "max-bytes", (guint64) 0,
@@ -625,7 +659,8 @@ bench_add_active_choices (const GValue * item, gpointer user_data)
 
 /* Adds an element's host <-> GPU copies per frame (its "stats": bytes
  * to the device and to the host over the frames it processed) to the
- * gdouble at @user_data, which starts < 0 for "no such element". */
+ * first gdouble at @user_data and its copies on the GPU to the second;
+ * each starts < 0 for "no such element". */
 static void
 bench_add_transfers (const GValue * item, gpointer user_data)
 {
@@ -634,7 +669,7 @@ bench_add_transfers (const GValue * item, gpointer user_data)
       (element), "stats");
   gdouble *bytes_per_frame = user_data;
   GstStructure *stats = NULL;
-  guint64 frames, to_device, to_host;
+  guint64 frames, to_device, to_host, on_device;
 
   if (!pspec || pspec->value_type != GST_TYPE_STRUCTURE)
     return;
@@ -642,9 +677,13 @@ bench_add_transfers (const GValue * item, gpointer user_data)
   if (stats && gst_structure_get_uint64 (stats, "frames", &frames)
       && frames > 0
       && gst_structure_get_uint64 (stats, "bytes-to-device", &to_device)
-      && gst_structure_get_uint64 (stats, "bytes-to-host", &to_host))
-    *bytes_per_frame = MAX (*bytes_per_frame, 0)
+      && gst_structure_get_uint64 (stats, "bytes-to-host", &to_host)) {
+    bytes_per_frame[0] = MAX (bytes_per_frame[0], 0)
         + (gdouble) (to_device + to_host) / frames;
+    if (gst_structure_get_uint64 (stats, "bytes-device-copied", &on_device))
+      bytes_per_frame[1] = MAX (bytes_per_frame[1], 0)
+          + (gdouble) on_device / frames;
+  }
   if (stats)
     gst_structure_free (stats);
 }
@@ -653,7 +692,8 @@ bench_add_transfers (const GValue * item, gpointer user_data)
 typedef struct
 {
   GString *choices;             /* bench_add_active_choices */
-  gdouble transfer_bytes_per_frame;     /* bench_add_transfers */
+  /* bench_add_transfers: host <-> GPU, then on the GPU */
+  gdouble copied_bytes_per_frame[2];
 } BenchElementsSeen;
 
 static void
@@ -662,7 +702,7 @@ bench_add_element (const GValue * item, gpointer user_data)
   BenchElementsSeen *seen = user_data;
 
   bench_add_active_choices (item, seen->choices);
-  bench_add_transfers (item, &seen->transfer_bytes_per_frame);
+  bench_add_transfers (item, seen->copied_bytes_per_frame);
 }
 
 /* Notes in @result what the elements chose at start, from their read-only
@@ -675,16 +715,17 @@ static void
 bench_note_elements (GstElement * pipeline, BenchResult * result)
 {
   GstIterator *elements = gst_bin_iterate_recurse (GST_BIN (pipeline));
-  BenchElementsSeen seen = { g_string_new (NULL), -1 };
+  BenchElementsSeen seen = { g_string_new (NULL), {-1, -1} };
 
   while (gst_iterator_foreach (elements, bench_add_element,
           &seen) == GST_ITERATOR_RESYNC) {
     gst_iterator_resync (elements);
     g_string_truncate (seen.choices, 0);
-    seen.transfer_bytes_per_frame = -1;
+    seen.copied_bytes_per_frame[0] = seen.copied_bytes_per_frame[1] = -1;
   }
   gst_iterator_free (elements);
-  result->transfer_bytes_per_frame = seen.transfer_bytes_per_frame;
+  result->transfer_bytes_per_frame = seen.copied_bytes_per_frame[0];
+  result->device_copied_bytes_per_frame = seen.copied_bytes_per_frame[1];
   if (seen.choices->len == 0) {
     g_string_free (seen.choices, TRUE);
     result->active = NULL;
@@ -811,6 +852,7 @@ bench_run_case (const BenchCase * bench_case, BenchResult * result)
 
   memset (result, 0, sizeof (*result));
   result->transfer_bytes_per_frame = -1;
+  result->device_copied_bytes_per_frame = -1;
   gst_video_info_set_format (&in_info, bench_case->in.format,
       bench_case->in.width, bench_case->in.height);
   GST_VIDEO_INFO_FPS_N (&in_info) = BENCH_FRAME_RATE;
@@ -823,13 +865,15 @@ bench_run_case (const BenchCase * bench_case, BenchResult * result)
   run.ring = bench_ring_new (&in_info, bench_case->ring_size);
   if (!run.ring) {
     bench_result_set (result, BENCH_FAILED, "out of memory for the ring");
-  } else if (bench_case->device && bench_case->in.bayer) {
-    /* cudaupload and texelconvert's Bayer caps are system memory only:
+  } else if (bench_case->memory != BENCH_MEMORY_SYSTEM
+      && bench_case->in.bayer) {
+    /* The uploads and texelconvert's Bayer caps are system memory only:
      * tests/bench/texel-bayer-npp.cu measures the kernel on the GPU. */
     bench_result_set (result, BENCH_NOT_AVAILABLE, "no Bayer input in "
-        "CUDA memory");
-  } else if (bench_case->device && !bench_ring_upload (run.ring,
-          bench_case->ring_size, &in_info, &run.cuda_context, &message)) {
+        "GPU memory");
+  } else if (bench_case->memory != BENCH_MEMORY_SYSTEM
+      && !bench_ring_upload (run.ring, bench_case->ring_size, &in_info,
+          bench_case->memory, &run.cuda_context, &message)) {
     bench_result_set (result, BENCH_NOT_AVAILABLE, "%s", message);
   } else if (bench_run_build (&run, &in_info, result))
     pusher = bench_run_play (&run, result);
@@ -884,8 +928,9 @@ bench_print_human (const BenchCase * bench_case, const BenchResult * result)
 
   if (result->status == BENCH_OK) {
     gchar *transfers = result->transfer_bytes_per_frame < 0 ? g_strdup ("") :
-        g_strdup_printf (", %.3f MB/frame between host and GPU",
-        result->transfer_bytes_per_frame / 1e6);
+        g_strdup_printf (", %.3f MB/frame between host and GPU, %.3f on "
+        "the GPU", result->transfer_bytes_per_frame / 1e6,
+        MAX (result->device_copied_bytes_per_frame, 0) / 1e6);
 
     g_print ("%s: %s -> %s: %.1f frames/s, CPU %.3f ms/frame, "
         "latency median %.3f ms, p99 %.3f ms (%" G_GUINT64_FORMAT
@@ -1115,7 +1160,7 @@ main (int argc, char **argv)
   gchar *in = NULL, *out = NULL, *fragment = NULL, *label = NULL;
   gint ring_size = 8;
   gdouble seconds = 3.0, warmup_s = 1.0;
-  gboolean csv = FALSE, matrix = FALSE, device = FALSE;
+  gboolean csv = FALSE, matrix = FALSE, device = FALSE, nvmm = FALSE;
   GOptionEntry entries[] = {
     {"in", 0, 0, G_OPTION_ARG_STRING, &in,
         "Input frames (default NV12:3840x2160)", "FORMAT:WxH"},
@@ -1133,6 +1178,10 @@ main (int argc, char **argv)
     {"device", 0, 0, G_OPTION_ARG_NONE, &device,
           "Frames already on the GPU: the ring is uploaded once (cudaupload) "
           "and the output caps ask for memory:CUDAMemory", NULL},
+    {"nvmm", 0, 0, G_OPTION_ARG_NONE, &nvmm,
+          "Frames in NvBufSurfaces: the ring is uploaded once "
+          "(texelnvmmupload, the test plugin of tests/nvmm, CUDA device "
+          "memory) and the output caps ask for memory:NVMM", NULL},
     {"label", 0, 0, G_OPTION_ARG_STRING, &label,
         "Name of the run in the output (default: the fragment)", "TEXT"},
     {"csv", 0, 0, G_OPTION_ARG_NONE, &csv,
@@ -1166,7 +1215,8 @@ main (int argc, char **argv)
   options.ring_size = ring_size;
   options.seconds = seconds;
   options.warmup_s = warmup_s;
-  options.device = device;
+  options.memory = nvmm ? BENCH_MEMORY_NVMM : device ? BENCH_MEMORY_CUDA :
+      BENCH_MEMORY_SYSTEM;
   if (!bench_video_parse (in ? in : "NV12:3840x2160", &options.in)
       || !bench_video_parse (out ? out : "RGBA:1280x720", &options.out)) {
     g_printerr ("--in and --out take FORMAT:WxH, e.g. NV12:1920x1080\n");

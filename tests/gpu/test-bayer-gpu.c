@@ -7,7 +7,8 @@
  * and msb); both demosaic methods with black levels, gains, a colour matrix
  * and sRGB encoding; at 1:1 (nearest), scaled with a crop starting on an
  * odd sample and a flip (bilinear, NV12: chroma footprints), rotated and
- * enlarged (bicubic, P010), and 1-pixel-wide frames; the mosaic read
+ * enlarged (bicubic, P010), 1-pixel-wide frames, and 1:1 crops starting
+ * on each colour (the 2x2-cell kernel, texel-bayer-cells.cuh); the mosaic read
  * through point-sampled textures (device and mapped memory, both of
  * texelconvert's memory modes) and with plain loads (misaligned memory).
  *
@@ -71,7 +72,16 @@ static const Geometry geometries[] = {
     TEXEL_METHOD_BICUBIC, TEXEL_DIRECTION_90R },
   { "1-wide", 1, 9, 0, 0, 3, 9, TEXEL_FORMAT_BGRX, TEXEL_METHOD_BILINEAR,
     TEXEL_DIRECTION_IDENTITY },
+  /* The 2x2-cell kernel (texel-bayer-cells.cuh): crops starting on each
+   * colour, several blocks with partial ones at the right and bottom, the
+   * rows split into bands at odd rows, bilinear at 1:1. */
+  { "1:1 crop 3,1", 150, 70, 3, 1, 147, 69, TEXEL_FORMAT_RGBA,
+    TEXEL_METHOD_BILINEAR, TEXEL_DIRECTION_IDENTITY },
+  { "1:1 crop 0,1", 66, 35, 0, 1, 66, 34, TEXEL_FORMAT_BGRX,
+    TEXEL_METHOD_NEAREST, TEXEL_DIRECTION_IDENTITY },
 };
+
+#define N_GEOMETRIES ((unsigned)(sizeof (geometries) / sizeof (geometries[0])))
 
 static const char *const pattern_names[]
     = { NULL, "rggb", "bggr", "grbg", "gbrg" };
@@ -251,12 +261,12 @@ main (int argc, char **argv)
   for (p = TEXEL_BAYER_RGGB; p <= TEXEL_BAYER_GBRG; p++)
     for (d = 0; d < sizeof (depths) / sizeof (depths[0]); d++)
       for (demosaic = 0; demosaic < 2; demosaic++)
-        for (gi = 0; gi < sizeof (geometries) / sizeof (geometries[0]); gi++)
+        for (gi = 0; gi < N_GEOMETRIES; gi++)
           {
             TexelBayerConfig b;
 
             /* --quick: one geometry per pattern and depth, in turn. */
-            if (opts.quick && gi != (p + d + demosaic) % 4)
+            if (opts.quick && gi != (p + d + demosaic) % N_GEOMETRIES)
               continue;
             bayer_config (&b, p, demosaic, depths[d]);
             run_case (&ctx, &geometries[gi], &b);

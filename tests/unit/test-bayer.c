@@ -377,6 +377,57 @@ test_bayer_refused (void)
   g_assert_cmpint (texel_bayer_plan_init (&bp, &desc, &cfg, &error), ==, -1);
 }
 
+/* The CUDA kernel weights the window's tap groups (texel_bayer_tap_group)
+ * instead of its taps: every plan's filters must weigh the taps of a
+ * group alike and the taps outside the groups 0, for each pattern, method
+ * and class; and the groups are those the kernel sums (13 taps). */
+static void
+test_bayer_tap_groups (void)
+{
+  static const int group_size[TEXEL_BAYER_GROUPS] = { 1, 2, 2, 4, 2, 2 };
+  int count[TEXEL_BAYER_GROUPS] = { 0 };
+  int p, method, cls, c, k;
+
+  for (k = 0; k < TEXEL_BAYER_TAPS; k++)
+    if (texel_bayer_tap_group (k) >= 0)
+      count[texel_bayer_tap_group (k)]++;
+  for (k = 0; k < TEXEL_BAYER_GROUPS; k++)
+    {
+      g_assert_cmpint (count[k], ==, group_size[k]);
+      g_assert_cmpint (texel_bayer_tap_group (texel_bayer_group_tap (k)), ==,
+                       k);
+    }
+  for (p = 1; p <= N_PATTERNS; p++)
+    for (method = 0; method < 2; method++)
+      {
+        TexelBayerConfig cfg;
+        TexelBayerPlan bp;
+        TexelFormatDesc desc = *texel_format_desc (TEXEL_FORMAT_GRAY8);
+        const char *error = NULL;
+
+        config_default (&cfg, p, method, 8, 0);
+        g_assert_cmpint (texel_bayer_plan_init (&bp, &desc, &cfg, &error), ==,
+                         0);
+        for (cls = 0; cls < 4; cls++)
+          for (c = 0; c < 3; c++)
+            {
+              const int8_t *w = bp.kernel[cls][c];
+              int sum = 0;
+
+              for (k = 0; k < TEXEL_BAYER_TAPS; k++)
+                {
+                  int g = texel_bayer_tap_group (k);
+
+                  g_assert_cmpint (w[k], ==,
+                                   g < 0 ? 0 : w[texel_bayer_group_tap (g)]);
+                  sum += w[k];
+                }
+              /* A flat field develops to itself: the weights sum to 1. */
+              g_assert_cmpint (sum, ==, 16);
+            }
+      }
+}
+
 /* Through texelconvert's CPU path to RGBA: the crop starts on every
  * colour of the pattern (the pattern stays that of the whole frame), and
  * each output code is the developed value rounded. */
@@ -621,6 +672,7 @@ main (int argc, char **argv)
     { "/bayer/ramp", test_bayer_ramp },
     { "/bayer/develop", test_bayer_develop },
     { "/bayer/refused", test_bayer_refused },
+    { "/bayer/tap-groups", test_bayer_tap_groups },
     { "/bayer/convert-crop", test_bayer_convert_crop },
     { "/bayer/sample-positions", test_bayer_sample_positions },
     { "/bayer/awb-stats", test_bayer_awb_stats },

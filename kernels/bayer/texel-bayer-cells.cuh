@@ -1,0 +1,139 @@
+/* gst-texel: raw Bayer at 1:1 in 2x2 cells, texelconvert's common camera
+ * case (a mosaic developed to RGBA, BGRx and the other 4-byte 8-bit
+ * layouts, whole or cropped, without scaling, rotation or border).
+ * Included by texel-convert.cu after texel-cuda-sampler.cuh.
+ *
+ * The generic kernel (texel-bayer.cuh) develops one output sample a
+ * thread through the resampler's data-driven choices; Nsight Compute
+ * measured it instruction-bound at 665 instructions a pixel, most of them
+ * integer index work, for 0.22 ms a 4K frame where NPP's demosaic takes
+ * 0.032 (docs/performance.md). Here a block of 32 x 8 threads loads its
+ * 68 x 20 mosaic samples, linearised, into shared memory in row order (no
+ * division), each thread copies its 6 x 6 window into registers and
+ * develops the 2 x 2 pixels of one cell from it. Every cell of a block
+ * starts on the same colour of the pattern, so each of the 4 pixels'
+ * classes is the same across the block: no divergence, and the weights
+ * are broadcast reads. The maths is the generic kernel's, function for
+ * function (group sums, texel_bayer_finish, the group's colour matrix,
+ * texel_quantize_store): the outputs are the same but for the order of
+ * float additions.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef TEXEL_BAYER_CELLS_CUH
+#define TEXEL_BAYER_CELLS_CUH
+
+#define TEXEL_BAYER_CELLS_BX 32
+#define TEXEL_BAYER_CELLS_BY 8
+/* The block's mosaic samples: its 2 x 2 cells and 2 samples of window
+ * around them. */
+#define TEXEL_BAYER_CELLS_TW (2 * TEXEL_BAYER_CELLS_BX + 4)
+#define TEXEL_BAYER_CELLS_TH (2 * TEXEL_BAYER_CELLS_BY + 4)
+
+/* Output samples (i, row) read mosaic sample (i + @offset.x, row +
+ * @offset.y). @awb: the input rows whose grey-world statistics this
+ * launch gathers (texel_bayer_awb_gather), empty for none. */
+static __global__ void
+__launch_bounds__ (TEXEL_BAYER_CELLS_BX * TEXEL_BAYER_CELLS_BY)
+texel_bayer_cells_kernel (const TexelConvertPlan plan,
+                          const TexelBayerSource src, const TexelSink sink,
+                          int2 offset, int2 awb)
+{
+  /* One float of padding a row: the window reads of a warp's threads, 2
+   * samples apart, spread over the banks. */
+  __shared__ float tile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW + 1];
+  const TexelSourceComp &m = src.comp[texel_bayer_source (src)];
+  const int tid = threadIdx.y * TEXEL_BAYER_CELLS_BX + threadIdx.x;
+  const int i0 = blockIdx.x * 2 * TEXEL_BAYER_CELLS_BX;
+  const int r0 = sink.row0 + blockIdx.y * 2 * TEXEL_BAYER_CELLS_BY;
+  const int mx = i0 + offset.x - 2, my = r0 + offset.y - 2;
+  float w[6][6];
+
+  texel_bayer_group_weights_load (
+      plan, tid, TEXEL_BAYER_CELLS_BX * TEXEL_BAYER_CELLS_BY);
+  for (int y = threadIdx.y; y < TEXEL_BAYER_CELLS_TH; y += TEXEL_BAYER_CELLS_BY)
+    for (int x = threadIdx.x; x < TEXEL_BAYER_CELLS_TW;
+         x += TEXEL_BAYER_CELLS_BX)
+      tile[y][x] = texel_bayer_site_fetch (plan, src, m, mx + x, my + y);
+  __syncthreads ();
+  if (plan.bayer.awb_sums != NULL && awb.y > awb.x)
+    texel_bayer_awb_gather (plan, src, awb.x, awb.y);
+
+#pragma unroll
+  for (int y = 0; y < 6; y++)
+#pragma unroll
+    for (int x = 0; x < 6; x++)
+      w[y][x] = tile[2 * threadIdx.y + y][2 * threadIdx.x + x];
+
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++)
+#pragma unroll
+    for (int dx = 0; dx < 2; dx++)
+      {
+        const int i = i0 + 2 * threadIdx.x + dx;
+        const int row = r0 + 2 * threadIdx.y + dy;
+        const int cls = texel_bayer_class (&plan.bayer, mx + 2 + dx,
+                                           my + 2 + dy);
+        float g[TEXEL_BAYER_GROUPS], cam[3], in[TEXEL_MAX_COMPONENTS];
+        float value[TEXEL_MAX_COMPONENTS];
+        float3 v;
+
+        if (i >= sink.width || row >= sink.row1)
+          continue;
+        texel_bayer_group_sums (&w[2 + dy][2 + dx], 6, g);
+        texel_bayer_weigh_groups (cls, g, cam);
+        v = texel_bayer_finish (plan.bayer, cam);
+        in[0] = v.x;
+        in[1] = v.y;
+        in[2] = v.z;
+        in[3] = plan.in_missing[3];
+        texel_group_values (sink, in, value);
+        texel_quantize_store (plan, sink, i, row, value);
+      }
+}
+
+/* Whether @sink's group of a Bayer plan can take the cell kernel, and
+ * then the mosaic position of output sample (0, 0) in @offset: the map a
+ * whole-pixel translation (1:1: nearest and bilinear read each developed
+ * pixel alone there, bicubic's B-spline would blur), every output sample
+ * inside the destination rectangle and on a mosaic sample inside the
+ * frame, one 4-byte 8-bit element a pixel. */
+static bool
+texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
+                       int method, int2 *offset)
+{
+  const double(*map)[3] = plan->map;
+  int width = sink->width, height = sink->height;
+
+  if (method == TEXEL_METHOD_BICUBIC || sink->elem_bytes != 4
+      || sink->x_shift != 0 || sink->y_shift != 0 || plan->out.bits != 8
+      || plan->out.shift != 0)
+    return false;
+  if (map[0][0] != 1.0 || map[0][1] != 0.0 || map[1][0] != 0.0
+      || map[1][1] != 1.0 || map[0][2] != floor (map[0][2])
+      || map[1][2] != floor (map[1][2]))
+    return false;
+  if (!(plan->dst_x0 <= 0.5f && plan->dst_x1 > width - 0.5f
+        && plan->dst_y0 <= 0.5f && plan->dst_y1 > height - 0.5f))
+    return false;
+  offset->x = (int)map[0][2];
+  offset->y = (int)map[1][2];
+  return offset->x >= 0 && offset->x + width <= plan->in_width
+         && offset->y >= 0 && offset->y + height <= plan->in_height;
+}
+
+static void
+texel_bayer_cells_launch (const TexelConvertPlan *plan,
+                          const TexelBayerSource *src, const TexelSink *sink,
+                          int2 offset, int2 awb, cudaStream_t stream)
+{
+  const int per_x = 2 * TEXEL_BAYER_CELLS_BX, per_y = 2 * TEXEL_BAYER_CELLS_BY;
+  dim3 block (TEXEL_BAYER_CELLS_BX, TEXEL_BAYER_CELLS_BY);
+  dim3 grid ((sink->width + per_x - 1) / per_x,
+             (sink->row1 - sink->row0 + per_y - 1) / per_y);
+
+  texel_bayer_cells_kernel<<<grid, block, 0, stream>>> (*plan, *src, *sink,
+                                                        offset, awb);
+}
+
+#endif /* TEXEL_BAYER_CELLS_CUH */
