@@ -16,14 +16,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__ARM_NEON)
+#include <arm_neon.h>
+#endif
+
 /* Fraction bits of the bilinear positions (texel-warp-fast.h: the
  * bound). */
 #define FRAC_BITS 12
 #define ONE (1 << FRAC_BITS)
-/* The horizontal blends keep 8 fraction bits of a code (16-bit lanes),
- * the vertical one rounds them and the fractions' bits away. */
-#define H_SHIFT (FRAC_BITS - 8)
-#define V_SHIFT (FRAC_BITS + 8)
+/* The horizontal blends keep 7 fraction bits of a code (at most 32640:
+ * signed 16-bit lanes, what SSE2's pmaddwd multiplies), the vertical one
+ * rounds them and the fractions' bits away. Every implementation below
+ * computes exactly this. */
+#define H_BITS 7
+#define H_SHIFT (FRAC_BITS - H_BITS)
+#define V_SHIFT (FRAC_BITS + H_BITS)
 /* A map entry's x for samples that get the border colour. */
 #define BORDER_X (-1)
 
@@ -226,10 +235,12 @@ texel_warp_fast_free (TexelWarpFast *f)
 }
 
 /* The bilinear taps of plane coordinate @p on a grid of @size samples:
- * the first tap's index, clamped as the reference clamps both taps (a
- * position before the first centre reads sample 0 alone: fraction 0; one
- * past the last centre reads the last alone: the gather's second tap is
- * the first there), and the fraction in 1/ONE, rounded. */
+ * the first tap's index and the fraction in 1/ONE, rounded, with the
+ * reference's clamps folded in, so that the second tap is always the
+ * next sample: a position before the first centre reads sample 0 alone
+ * (fraction 0), one at or past the last centre the last sample alone
+ * (from the sample before it, fraction ONE). A 1-sample grid: tap 0,
+ * fraction 0 (the gather's second tap is the first there). */
 static int16_t
 bilinear_tap (double p, int size, uint16_t *frac)
 {
@@ -237,12 +248,17 @@ bilinear_tap (double p, int size, uint16_t *frac)
   double i = floor (q / ONE);
 
   *frac = (uint16_t)(q - i * ONE);
-  if (i < 0.0)
+  if (i < 0.0 || size == 1)
     {
       *frac = 0;
       return 0;
     }
-  return (int16_t)(i > size - 1 ? size - 1 : i);
+  if (i >= size - 1)
+    {
+      *frac = ONE;
+      return (int16_t)(size - 2);
+    }
+  return (int16_t)i;
 }
 
 /* Map row @j of @g from the reference's positions. */
@@ -298,10 +314,10 @@ typedef struct
   uint8_t *line;
 } Scratch;
 
-/* @count bytes blended from @s into @out: horizontally in 16-bit lanes
- * (codes times 12-bit weights, at most 255 x 2^12, rounded to 1/256 of
- * a code: at most 65280), then vertically (below 2^28) and rounded to a
- * code. */
+/* @count bytes blended from @s into @out, as blend_px4 (below) blends
+ * each byte: vertically in 16-bit lanes (codes times 12-bit weights, at
+ * most 255 x 2^12, rounded to 1/2^H_BITS of a code: at most 32640), then
+ * horizontally (below 2^28) and rounded to a code. */
 static void
 blend (const Scratch *s, int count, uint8_t *restrict out)
 {
@@ -316,18 +332,164 @@ blend (const Scratch *s, int count, uint8_t *restrict out)
     {
       uint16_t x1 = wx[j], x0 = (uint16_t)(ONE - x1);
       uint16_t y1 = wy[j], y0 = (uint16_t)(ONE - y1);
-      uint16_t top = (uint16_t)(((uint32_t)t0[j] * x0 + (uint32_t)t1[j] * x1
-                                 + (1u << (H_SHIFT - 1)))
-                                >> H_SHIFT);
-      uint16_t bottom = (uint16_t)(((uint32_t)t2[j] * x0 + (uint32_t)t3[j] * x1
-                                    + (1u << (H_SHIFT - 1)))
-                                   >> H_SHIFT);
+      uint16_t left = (uint16_t)(((uint32_t)t0[j] * y0 + (uint32_t)t2[j] * y1
+                                  + (1u << (H_SHIFT - 1)))
+                                 >> H_SHIFT);
+      uint16_t right = (uint16_t)(((uint32_t)t1[j] * y0 + (uint32_t)t3[j] * y1
+                                   + (1u << (H_SHIFT - 1)))
+                                  >> H_SHIFT);
 
-      out[j] = (uint8_t)(((uint32_t)top * y0 + (uint32_t)bottom * y1
+      out[j] = (uint8_t)(((uint32_t)left * x0 + (uint32_t)right * x1
                           + (1u << (V_SHIFT - 1)))
                          >> V_SHIFT);
     }
 }
+
+/* The one-pass bilinear blend of 4-byte pixels behind a small inline
+ * abstraction, one implementation per instruction set computing the same
+ * integers (the scalar one is the definition):
+ *   Weight         a weight pair (1 - f, f) of a fraction f in 1/ONE;
+ *   weights4 ()    the x and y pairs of 4 map entries (w[2k], w[2k + 1]);
+ *   weight1 ()     the pair of one fraction;
+ *   blend_px4 ()   one output pixel from the 2 x 2 pixels at @a (the
+ *                  second tap of a row is the next pixel, the second row
+ *                  @stride below: the map folds the clamps): first
+ *                  vertically, each column's two bytes times (y0, y1)
+ *                  rounded to 1/2^H_BITS of a code, then horizontally
+ *                  times (x0, x1) rounded to a code; the 4 bytes in
+ *                  memory order, as a uint32_t.
+ * Intrinsics rather than loops for gcc to vectorise: the loop is a
+ * gather per pixel (2 loads of 8 bytes where the map points), which the
+ * vectoriser does not turn into SIMD (docs/design.md, "Fast CPU
+ * path"). */
+#if defined(__SSE2__)
+/* SSE2 (every x86-64): the two rows' bytes interleaved (a0 c0 a1 c1 ...
+ * for the left column, b0 d0 ... for the right) in 16-bit lanes and
+ * pmaddwd with the (y0, y1) pairs: a0 y0 + c0 y1 in each 32-bit lane;
+ * the columns' results narrowed and interleaved (L0 R0 L1 R1 ...) for
+ * pmaddwd with (x0, x1). pmaddwd multiplies signed 16-bit lanes: hence 7
+ * fraction bits of a code between the passes. */
+typedef __m128i Weight;
+
+static inline void
+weights4 (const uint16_t *frac, Weight w[8])
+{
+  __m128i f = _mm_loadu_si128 ((const __m128i *)frac);
+  __m128i g = _mm_sub_epi16 (_mm_set1_epi16 (ONE), f);
+  /* (1 - fx0, fx0) (1 - fy0, fy0) (1 - fx1, fx1) ... in 32-bit lanes */
+  __m128i p01 = _mm_unpacklo_epi16 (g, f), p23 = _mm_unpackhi_epi16 (g, f);
+
+  w[0] = _mm_shuffle_epi32 (p01, 0x00);
+  w[1] = _mm_shuffle_epi32 (p01, 0x55);
+  w[2] = _mm_shuffle_epi32 (p01, 0xaa);
+  w[3] = _mm_shuffle_epi32 (p01, 0xff);
+  w[4] = _mm_shuffle_epi32 (p23, 0x00);
+  w[5] = _mm_shuffle_epi32 (p23, 0x55);
+  w[6] = _mm_shuffle_epi32 (p23, 0xaa);
+  w[7] = _mm_shuffle_epi32 (p23, 0xff);
+}
+
+static inline Weight
+weight1 (uint16_t f)
+{
+  return _mm_set1_epi32 ((int)((uint32_t)(ONE - f) | (uint32_t)f << 16));
+}
+
+static inline uint32_t
+blend_px4 (const uint8_t *a, size_t stride, Weight wx, Weight wy)
+{
+  const __m128i zero = _mm_setzero_si128 ();
+  __m128i ab = _mm_loadl_epi64 ((const __m128i *)a);
+  __m128i cd = _mm_loadl_epi64 ((const __m128i *)(a + stride));
+  __m128i ac_bd = _mm_unpacklo_epi8 (ab, cd);
+  __m128i left = _mm_unpacklo_epi8 (ac_bd, zero);
+  __m128i right = _mm_unpackhi_epi8 (ac_bd, zero);
+  __m128i v_round = _mm_set1_epi32 (1 << (H_SHIFT - 1));
+  __m128i v;
+
+  left = _mm_madd_epi16 (left, wy);
+  right = _mm_madd_epi16 (right, wy);
+  left = _mm_srai_epi32 (_mm_add_epi32 (left, v_round), H_SHIFT);
+  right = _mm_srai_epi32 (_mm_add_epi32 (right, v_round), H_SHIFT);
+  /* L0 R0 L1 R1 L2 R2 L3 R3 (16-bit: at most 32640, no saturation) */
+  v = _mm_packs_epi32 (left, right);
+  v = _mm_unpacklo_epi16 (v, _mm_srli_si128 (v, 8));
+  v = _mm_madd_epi16 (v, wx);
+  v = _mm_srai_epi32 (_mm_add_epi32 (v, _mm_set1_epi32 (1 << (V_SHIFT - 1))),
+                      V_SHIFT);
+  v = _mm_packs_epi32 (v, v);
+  return (uint32_t)_mm_cvtsi128_si32 (_mm_packus_epi16 (v, v));
+}
+#else
+/* NEON and the scalar definition: the pair as two 16-bit halves of a
+ * uint32_t, the low one multiplying the first tap. */
+typedef uint32_t Weight;
+
+static inline Weight
+weight1 (uint16_t f)
+{
+  return (uint32_t)(ONE - f) | (uint32_t)f << 16;
+}
+
+static inline void
+weights4 (const uint16_t *frac, Weight w[8])
+{
+  int k;
+
+  for (k = 0; k < 8; k++)
+    w[k] = weight1 (frac[k]);
+}
+
+#if defined(__ARM_NEON)
+/* NEON (every arm64): widening multiply-accumulates by a scalar
+ * (umull/umlal), a rounding narrowing shift (rshrn) between the passes,
+ * unsigned throughout. */
+static inline uint32_t
+blend_px4 (const uint8_t *a, size_t stride, Weight wx, Weight wy)
+{
+  uint16x8_t ab = vmovl_u8 (vld1_u8 (a));
+  uint16x8_t cd = vmovl_u8 (vld1_u8 (a + stride));
+  uint16_t x0 = (uint16_t)wx, x1 = (uint16_t)(wx >> 16);
+  uint16_t y0 = (uint16_t)wy, y1 = (uint16_t)(wy >> 16);
+  uint32x4_t left, right, v;
+  uint16x4_t out;
+
+  left = vmlal_n_u16 (vmull_n_u16 (vget_low_u16 (ab), y0), vget_low_u16 (cd),
+                      y1);
+  right = vmlal_n_u16 (vmull_n_u16 (vget_high_u16 (ab), y0), vget_high_u16 (cd),
+                       y1);
+  v = vmlal_n_u16 (vmull_n_u16 (vrshrn_n_u32 (left, H_SHIFT), x0),
+                   vrshrn_n_u32 (right, H_SHIFT), x1);
+  out = vmovn_u32 (vrshrq_n_u32 (v, V_SHIFT));
+  return vget_lane_u32 (
+      vreinterpret_u32_u8 (vmovn_u16 (vcombine_u16 (out, out))), 0);
+}
+#else
+static inline uint32_t
+blend_px4 (const uint8_t *a, size_t stride, Weight wx, Weight wy)
+{
+  const uint32_t x0 = wx & 0xffff, x1 = wx >> 16;
+  const uint32_t y0 = wy & 0xffff, y1 = wy >> 16;
+  const uint8_t *c = a + stride;
+  uint8_t out[4];
+  uint32_t px;
+  int k;
+
+  for (k = 0; k < 4; k++)
+    {
+      uint32_t left
+          = (a[k] * y0 + c[k] * y1 + (1u << (H_SHIFT - 1))) >> H_SHIFT;
+      uint32_t right
+          = (a[4 + k] * y0 + c[4 + k] * y1 + (1u << (H_SHIFT - 1))) >> H_SHIFT;
+
+      out[k] = (uint8_t)((left * x0 + right * x1 + (1u << (V_SHIFT - 1)))
+                         >> V_SHIFT);
+    }
+  memcpy (&px, out, 4);
+  return px;
+}
+#endif
+#endif
 
 /* One output row of a run: what the gathers share. */
 typedef struct
@@ -340,6 +502,8 @@ typedef struct
   const uint8_t *border;
   const Scratch *scratch;
   int width, last_x, last_y;
+  int folded;        /* the map's second taps are the next samples */
+  uint32_t pad_mask; /* RGBx's padding byte (0xff) in a 4-byte pixel */
 } Row;
 
 /* Nearest: copies the run's @n bytes of the sample the map names. @n and
@@ -423,9 +587,69 @@ gather_bilinear (const Row *r, const int n, const int ps)
         r->dst[(size_t)i * ps + k] = s->line[i * n + k];
 }
 
-/* The gather for the run's layout, with the common ones' sizes constant
- * (one switch per row). */
+/* Look-ahead of the prefetches in gather_bilinear_px4, in pixels. */
+#define PREFETCH_AHEAD 96
+
+/* The 4-byte pixel at map entry @i of @r blended, or the border's. */
+static inline __attribute__ ((always_inline)) uint32_t
+pixel_px4 (const Row *r, int i, Weight wx, Weight wy)
+{
+  const int x = r->xy[2 * i], y = r->xy[2 * i + 1];
+  uint32_t px;
+
+  if (x == BORDER_X)
+    {
+      memcpy (&px, r->border, 4);
+      return px;
+    }
+  return blend_px4 (r->src + (size_t)y * r->src_stride + (size_t)x * 4,
+                    r->src_stride, wx, wy)
+         | r->pad_mask;
+}
+
+/* Bilinear for 4-byte pixels (the RGBA family) in one pass, 4 pixels a
+ * step: each blended from its taps where they lie (blend_px4), no
+ * scratch; the only branch is the border's. The taps of the pixels
+ * PREFETCH_AHEAD on are prefetched (both rows): the gathered loads
+ * waiting for memory were most of the time. */
 static void
+gather_bilinear_px4 (const Row *r)
+{
+  uint8_t *dst = r->dst;
+  const int width = r->width;
+  Weight w[8];
+  uint32_t px[4];
+  int i, k;
+
+  for (i = 0; i + 4 <= width; i += 4, dst += 16)
+    {
+      const int ahead = i + PREFETCH_AHEAD;
+
+      if (ahead < width && r->xy[2 * ahead] != BORDER_X)
+        {
+          const uint8_t *p = r->src
+                             + (size_t)r->xy[2 * ahead + 1] * r->src_stride
+                             + (size_t)r->xy[2 * ahead] * 4;
+
+          __builtin_prefetch (p);
+          __builtin_prefetch (p + r->src_stride);
+        }
+      weights4 (r->frac + 2 * i, w);
+      for (k = 0; k < 4; k++)
+        px[k] = pixel_px4 (r, i + k, w[2 * k], w[2 * k + 1]);
+      memcpy (dst, px, 16);
+    }
+  for (; i < width; i++, dst += 4)
+    {
+      px[0] = pixel_px4 (r, i, weight1 (r->frac[2 * i]),
+                         weight1 (r->frac[2 * i + 1]));
+      memcpy (dst, px, 4);
+    }
+}
+
+/* The gather for the run's layout, with the common ones' sizes constant
+ * (one switch per row); 1 when it wrote RGBx's padding byte too. */
+static int
 gather (const Row *r, int bilinear, int n, int ps)
 {
 #define GATHER(N, PS)                                                          \
@@ -442,6 +666,11 @@ gather (const Row *r, int bilinear, int n, int ps)
         GATHER (3, 3);
         break;
       case 4 * 8 + 4: /* RGBA, RGBx */
+        if (bilinear && r->folded)
+          {
+            gather_bilinear_px4 (r);
+            return 1;
+          }
         GATHER (4, 4);
         break;
       default: /* YUY2, UYVY */
@@ -449,6 +678,7 @@ gather (const Row *r, int bilinear, int n, int ps)
         break;
     }
 #undef GATHER
+  return 0;
 }
 
 /* Output row @j of @g's components. */
@@ -481,8 +711,12 @@ warp_row (const TexelWarpPlan *plan, const TexelImage *in, TexelImage *out,
       row.width = g->width;
       row.last_x = g->in_width - 1;
       row.last_y = g->in_height - 1;
-      gather (&row, f->bilinear, run->n, run->pixel_stride);
-      if (run->pad >= 0)
+      row.folded = g->in_width > 1 && g->in_height > 1;
+      row.pad_mask = 0;
+      if (run->pad >= 0 && run->pad < 4)
+        memcpy ((uint8_t *)&row.pad_mask + run->pad, run->border + run->pad, 1);
+      if (!gather (&row, f->bilinear, run->n, run->pixel_stride)
+          && run->pad >= 0)
         for (i = 0; i < g->width; i++)
           row.dst[(size_t)i * run->pixel_stride + run->pad] = 0xff;
     }
