@@ -16,10 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__)
+/* TEXEL_WARP_FAST_SCALAR: the scalar definition on every target (a test
+ * build: tests/unit/meson.build). */
+#if defined(TEXEL_WARP_FAST_SCALAR)
+#define USE_SSE2 0
+#define USE_NEON 0
+#elif defined(__SSE2__)
+#define USE_SSE2 1
+#define USE_NEON 0
 #include <emmintrin.h>
 #elif defined(__ARM_NEON)
+#define USE_SSE2 0
+#define USE_NEON 1
 #include <arm_neon.h>
+#else
+#define USE_SSE2 0
+#define USE_NEON 0
 #endif
 
 /* Fraction bits of the bilinear positions (texel-warp-fast.h: the
@@ -362,7 +374,7 @@ blend (const Scratch *s, int count, uint8_t *restrict out)
  * gather per pixel (2 loads of 8 bytes where the map points), which the
  * vectoriser does not turn into SIMD (docs/design.md, "Fast CPU
  * path"). */
-#if defined(__SSE2__)
+#if USE_SSE2
 /* SSE2 (every x86-64): the two rows' bytes interleaved (a0 c0 a1 c1 ...
  * for the left column, b0 d0 ... for the right) in 16-bit lanes and
  * pmaddwd with the (y0, y1) pairs: a0 y0 + c0 y1 in each 32-bit lane;
@@ -440,7 +452,7 @@ weights4 (const uint16_t *frac, Weight w[8])
     w[k] = weight1 (frac[k]);
 }
 
-#if defined(__ARM_NEON)
+#if USE_NEON
 /* NEON (every arm64): widening multiply-accumulates by a scalar
  * (umull/umlal), a rounding narrowing shift (rshrn) between the passes,
  * unsigned throughout. */
