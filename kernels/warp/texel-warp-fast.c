@@ -357,150 +357,335 @@ blend (const Scratch *s, int count, uint8_t *restrict out)
     }
 }
 
-/* The one-pass bilinear blend of 4-byte pixels behind a small inline
- * abstraction, one implementation per instruction set computing the same
- * integers (the scalar one is the definition):
- *   Weight         a weight pair (1 - f, f) of a fraction f in 1/ONE;
- *   weights4 ()    the x and y pairs of 4 map entries (w[2k], w[2k + 1]);
- *   weight1 ()     the pair of one fraction;
- *   blend_px4 ()   one output pixel from the 2 x 2 pixels at @a (the
- *                  second tap of a row is the next pixel, the second row
- *                  @stride below: the map folds the clamps): first
- *                  vertically, each column's two bytes times (y0, y1)
- *                  rounded to 1/2^H_BITS of a code, then horizontally
- *                  times (x0, x1) rounded to a code; the 4 bytes in
- *                  memory order, as a uint32_t.
+/* The one-pass bilinear blends, 4 output pixels of n = 1, 2 or 4 bytes
+ * at a time (planes, NV12's chroma pairs, the RGBA family), behind a
+ * small inline abstraction:
+ *   blend4_pxN (a, stride, frac, out)   the 4 pixels whose top-left taps
+ *       are at a[0..3] (the second tap of a row is the next pixel, the
+ *       second row @stride below: the map folds the clamps), with the
+ *       map's fractions frac[0..7] (fx, fy per pixel), into out[0..4n).
+ * One implementation per instruction set, each computing blend_byte's
+ * integers for every byte: first vertically, each column's two codes
+ * times (1 - fy, fy) rounded to 1/2^H_BITS of a code, then horizontally
+ * times (1 - fx, fx) rounded to a code.
  * Intrinsics rather than loops for gcc to vectorise: the loop is a
- * gather per pixel (2 loads of 8 bytes where the map points), which the
- * vectoriser does not turn into SIMD (docs/design.md, "Fast CPU
- * path"). */
-#if USE_SSE2
-/* SSE2 (every x86-64): the two rows' bytes interleaved (a0 c0 a1 c1 ...
- * for the left column, b0 d0 ... for the right) in 16-bit lanes and
- * pmaddwd with the (y0, y1) pairs: a0 y0 + c0 y1 in each 32-bit lane;
- * the columns' results narrowed and interleaved (L0 R0 L1 R1 ...) for
- * pmaddwd with (x0, x1). pmaddwd multiplies signed 16-bit lanes: hence 7
- * fraction bits of a code between the passes. */
-typedef __m128i Weight;
+ * gather per pixel (2 loads where the map points), which the vectoriser
+ * does not turn into SIMD (docs/design.md, "Fast CPU path"). */
 
+/* One byte of the blend from taps @a, @b (top row), @c, @d (bottom row):
+ * the definition. */
+static inline uint8_t
+blend_byte (unsigned a, unsigned b, unsigned c, unsigned d, unsigned fx,
+            unsigned fy)
+{
+  unsigned left = (a * (ONE - fy) + c * fy + (1u << (H_SHIFT - 1))) >> H_SHIFT;
+  unsigned right = (b * (ONE - fy) + d * fy + (1u << (H_SHIFT - 1))) >> H_SHIFT;
+
+  return (uint8_t)((left * (ONE - fx) + right * fx + (1u << (V_SHIFT - 1)))
+                   >> V_SHIFT);
+}
+
+/* One pixel of @n bytes, @n apart, blended from the taps at @a:
+ * blend_byte for each byte. */
 static inline void
-weights4 (const uint16_t *frac, Weight w[8])
-{
-  __m128i f = _mm_loadu_si128 ((const __m128i *)frac);
-  __m128i g = _mm_sub_epi16 (_mm_set1_epi16 (ONE), f);
-  /* (1 - fx0, fx0) (1 - fy0, fy0) (1 - fx1, fx1) ... in 32-bit lanes */
-  __m128i p01 = _mm_unpacklo_epi16 (g, f), p23 = _mm_unpackhi_epi16 (g, f);
-
-  w[0] = _mm_shuffle_epi32 (p01, 0x00);
-  w[1] = _mm_shuffle_epi32 (p01, 0x55);
-  w[2] = _mm_shuffle_epi32 (p01, 0xaa);
-  w[3] = _mm_shuffle_epi32 (p01, 0xff);
-  w[4] = _mm_shuffle_epi32 (p23, 0x00);
-  w[5] = _mm_shuffle_epi32 (p23, 0x55);
-  w[6] = _mm_shuffle_epi32 (p23, 0xaa);
-  w[7] = _mm_shuffle_epi32 (p23, 0xff);
-}
-
-static inline Weight
-weight1 (uint16_t f)
-{
-  return _mm_set1_epi32 ((int)((uint32_t)(ONE - f) | (uint32_t)f << 16));
-}
-
-static inline uint32_t
-blend_px4 (const uint8_t *a, size_t stride, Weight wx, Weight wy)
-{
-  const __m128i zero = _mm_setzero_si128 ();
-  __m128i ab = _mm_loadl_epi64 ((const __m128i *)a);
-  __m128i cd = _mm_loadl_epi64 ((const __m128i *)(a + stride));
-  __m128i ac_bd = _mm_unpacklo_epi8 (ab, cd);
-  __m128i left = _mm_unpacklo_epi8 (ac_bd, zero);
-  __m128i right = _mm_unpackhi_epi8 (ac_bd, zero);
-  __m128i v_round = _mm_set1_epi32 (1 << (H_SHIFT - 1));
-  __m128i v;
-
-  left = _mm_madd_epi16 (left, wy);
-  right = _mm_madd_epi16 (right, wy);
-  left = _mm_srai_epi32 (_mm_add_epi32 (left, v_round), H_SHIFT);
-  right = _mm_srai_epi32 (_mm_add_epi32 (right, v_round), H_SHIFT);
-  /* L0 R0 L1 R1 L2 R2 L3 R3 (16-bit: at most 32640, no saturation) */
-  v = _mm_packs_epi32 (left, right);
-  v = _mm_unpacklo_epi16 (v, _mm_srli_si128 (v, 8));
-  v = _mm_madd_epi16 (v, wx);
-  v = _mm_srai_epi32 (_mm_add_epi32 (v, _mm_set1_epi32 (1 << (V_SHIFT - 1))),
-                      V_SHIFT);
-  v = _mm_packs_epi32 (v, v);
-  return (uint32_t)_mm_cvtsi128_si32 (_mm_packus_epi16 (v, v));
-}
-#else
-/* NEON and the scalar definition: the pair as two 16-bit halves of a
- * uint32_t, the low one multiplying the first tap. */
-typedef uint32_t Weight;
-
-static inline Weight
-weight1 (uint16_t f)
-{
-  return (uint32_t)(ONE - f) | (uint32_t)f << 16;
-}
-
-static inline void
-weights4 (const uint16_t *frac, Weight w[8])
+blend_px_scalar (const uint8_t *a, size_t stride, int n, unsigned fx,
+                 unsigned fy, uint8_t *out)
 {
   int k;
 
-  for (k = 0; k < 8; k++)
-    w[k] = weight1 (frac[k]);
+  for (k = 0; k < n; k++)
+    out[k]
+        = blend_byte (a[k], a[n + k], a[stride + k], a[stride + n + k], fx, fy);
 }
 
-#if USE_NEON
-/* NEON (every arm64): widening multiply-accumulates by a scalar
- * (umull/umlal), a rounding narrowing shift (rshrn) between the passes,
- * unsigned throughout. */
-static inline uint32_t
-blend_px4 (const uint8_t *a, size_t stride, Weight wx, Weight wy)
-{
-  uint16x8_t ab = vmovl_u8 (vld1_u8 (a));
-  uint16x8_t cd = vmovl_u8 (vld1_u8 (a + stride));
-  uint16_t x0 = (uint16_t)wx, x1 = (uint16_t)(wx >> 16);
-  uint16_t y0 = (uint16_t)wy, y1 = (uint16_t)(wy >> 16);
-  uint32x4_t left, right, v;
-  uint16x4_t out;
+#if USE_SSE2
+/* SSE2 (every x86-64): the two rows' codes interleaved per column in
+ * 16-bit lanes (a c, b d) and pmaddwd with the (1 - fy, fy) pairs gives
+ * a column's vertical blend in each 32-bit lane; the columns' results
+ * narrowed, interleaved per byte (left, right) and pmaddwd with
+ * (1 - fx, fx). pmaddwd multiplies signed 16-bit lanes: hence 7
+ * fraction bits of a code between the passes (at most 32640). */
 
-  left = vmlal_n_u16 (vmull_n_u16 (vget_low_u16 (ab), y0), vget_low_u16 (cd),
-                      y1);
-  right = vmlal_n_u16 (vmull_n_u16 (vget_high_u16 (ab), y0), vget_high_u16 (cd),
-                       y1);
-  v = vmlal_n_u16 (vmull_n_u16 (vrshrn_n_u32 (left, H_SHIFT), x0),
-                   vrshrn_n_u32 (right, H_SHIFT), x1);
-  out = vmovn_u32 (vrshrq_n_u32 (v, V_SHIFT));
-  return vget_lane_u32 (
-      vreinterpret_u32_u8 (vmovn_u16 (vcombine_u16 (out, out))), 0);
-}
-#else
-static inline uint32_t
-blend_px4 (const uint8_t *a, size_t stride, Weight wx, Weight wy)
+/* The weight pairs (1 - f, f) of 4 map entries, as 32-bit lanes:
+ * *p01 = x0 y0 x1 y1 (the pairs of pixels 0 and 1), *p23 the same for
+ * pixels 2 and 3. */
+static inline void
+weight_pairs (const uint16_t *frac, __m128i *p01, __m128i *p23)
 {
-  const uint32_t x0 = wx & 0xffff, x1 = wx >> 16;
-  const uint32_t y0 = wy & 0xffff, y1 = wy >> 16;
-  const uint8_t *c = a + stride;
-  uint8_t out[4];
+  __m128i f = _mm_loadu_si128 ((const __m128i *)frac);
+  __m128i g = _mm_sub_epi16 (_mm_set1_epi16 (ONE), f);
+
+  *p01 = _mm_unpacklo_epi16 (g, f);
+  *p23 = _mm_unpackhi_epi16 (g, f);
+}
+
+/* 32-bit lanes rounded and shifted right by @shift. */
+#define ROUND_SHIFT(v, shift)                                                  \
+  _mm_srai_epi32 (_mm_add_epi32 ((v), _mm_set1_epi32 (1 << ((shift)-1))),      \
+                  (shift))
+
+/* Interleaved 16-bit column pairs @cols (a c b d per byte, one or more
+ * pixels) times the vertical pairs @wy, rounded: left right per byte. */
+static inline __m128i
+vertical (__m128i cols, __m128i wy)
+{
+  return ROUND_SHIFT (_mm_madd_epi16 (cols, wy), H_SHIFT);
+}
+
+/* (left, right) 16-bit pairs times the horizontal pairs @wx, rounded to
+ * codes in 32-bit lanes. */
+static inline __m128i
+horizontal (__m128i pairs, __m128i wx)
+{
+  return ROUND_SHIFT (_mm_madd_epi16 (pairs, wx), V_SHIFT);
+}
+
+static inline void
+blend4_px1 (const uint8_t *const a[4], size_t stride, const uint16_t *frac,
+            uint8_t *out)
+{
+  const __m128i zero = _mm_setzero_si128 ();
+  uint64_t top = 0, bottom = 0;
+  __m128i p01, p23, rows, lr01, lr23, wx, v;
+  uint16_t t, b;
   uint32_t px;
   int k;
 
   for (k = 0; k < 4; k++)
     {
-      uint32_t left
-          = (a[k] * y0 + c[k] * y1 + (1u << (H_SHIFT - 1))) >> H_SHIFT;
-      uint32_t right
-          = (a[4 + k] * y0 + c[4 + k] * y1 + (1u << (H_SHIFT - 1))) >> H_SHIFT;
-
-      out[k] = (uint8_t)((left * x0 + right * x1 + (1u << (V_SHIFT - 1)))
-                         >> V_SHIFT);
+      memcpy (&t, a[k], 2);
+      memcpy (&b, a[k] + stride, 2);
+      top |= (uint64_t)t << (16 * k);
+      bottom |= (uint64_t)b << (16 * k);
     }
-  memcpy (&px, out, 4);
-  return px;
+  weight_pairs (frac, &p01, &p23);
+  /* a0 c0 b0 d0 a1 c1 b1 d1 ... */
+  rows = _mm_unpacklo_epi8 (_mm_set_epi64x (0, (long long)top),
+                            _mm_set_epi64x (0, (long long)bottom));
+  /* y pairs (lanes 1 and 3) of pixels 0, 0, 1, 1; 2, 2, 3, 3 */
+  lr01 = vertical (_mm_unpacklo_epi8 (rows, zero),
+                   _mm_shuffle_epi32 (p01, _MM_SHUFFLE (3, 3, 1, 1)));
+  lr23 = vertical (_mm_unpackhi_epi8 (rows, zero),
+                   _mm_shuffle_epi32 (p23, _MM_SHUFFLE (3, 3, 1, 1)));
+  /* x pairs (lanes 0 and 2) of pixels 0, 1, 2, 3 */
+  wx = _mm_castps_si128 (_mm_shuffle_ps (_mm_castsi128_ps (p01),
+                                         _mm_castsi128_ps (p23),
+                                         _MM_SHUFFLE (2, 0, 2, 0)));
+  v = horizontal (_mm_packs_epi32 (lr01, lr23), wx);
+  v = _mm_packs_epi32 (v, v);
+  px = (uint32_t)_mm_cvtsi128_si32 (_mm_packus_epi16 (v, v));
+  memcpy (out, &px, 4);
 }
-#endif
+
+static inline void
+blend4_px2 (const uint8_t *const a[4], size_t stride, const uint16_t *frac,
+            uint8_t *out)
+{
+  const __m128i zero = _mm_setzero_si128 ();
+  uint32_t t[4], b[4];
+  __m128i p01, p23, lo, hi, v01, v23;
+  int k;
+
+  for (k = 0; k < 4; k++)
+    {
+      memcpy (&t[k], a[k], 4);
+      memcpy (&b[k], a[k] + stride, 4);
+    }
+  weight_pairs (frac, &p01, &p23);
+  /* per pixel: a0 c0 a1 c1 b0 d0 b1 d1 */
+  lo = _mm_unpacklo_epi8 (_mm_set_epi32 (0, 0, (int)t[1], (int)t[0]),
+                          _mm_set_epi32 (0, 0, (int)b[1], (int)b[0]));
+  hi = _mm_unpacklo_epi8 (_mm_set_epi32 (0, 0, (int)t[3], (int)t[2]),
+                          _mm_set_epi32 (0, 0, (int)b[3], (int)b[2]));
+  /* L0 L1 R0 R1 of pixels 0 and 1, then L0 R0 L1 R1 */
+  v01 = _mm_packs_epi32 (
+      vertical (_mm_unpacklo_epi8 (lo, zero), _mm_shuffle_epi32 (p01, 0x55)),
+      vertical (_mm_unpackhi_epi8 (lo, zero), _mm_shuffle_epi32 (p01, 0xff)));
+  v23 = _mm_packs_epi32 (
+      vertical (_mm_unpacklo_epi8 (hi, zero), _mm_shuffle_epi32 (p23, 0x55)),
+      vertical (_mm_unpackhi_epi8 (hi, zero), _mm_shuffle_epi32 (p23, 0xff)));
+  v01 = _mm_shufflehi_epi16 (
+      _mm_shufflelo_epi16 (v01, _MM_SHUFFLE (3, 1, 2, 0)),
+      _MM_SHUFFLE (3, 1, 2, 0));
+  v23 = _mm_shufflehi_epi16 (
+      _mm_shufflelo_epi16 (v23, _MM_SHUFFLE (3, 1, 2, 0)),
+      _MM_SHUFFLE (3, 1, 2, 0));
+  /* x pairs of pixels 0, 0, 1, 1 and 2, 2, 3, 3 */
+  v01 = horizontal (v01, _mm_shuffle_epi32 (p01, _MM_SHUFFLE (2, 2, 0, 0)));
+  v23 = horizontal (v23, _mm_shuffle_epi32 (p23, _MM_SHUFFLE (2, 2, 0, 0)));
+  v01 = _mm_packs_epi32 (v01, v23);
+  _mm_storel_epi64 ((__m128i *)out, _mm_packus_epi16 (v01, v01));
+}
+
+/* One 4-byte pixel: @wx, @wy its pairs broadcast. */
+static inline __m128i
+blend_px4 (const uint8_t *a, size_t stride, __m128i wx, __m128i wy)
+{
+  const __m128i zero = _mm_setzero_si128 ();
+  __m128i ac_bd
+      = _mm_unpacklo_epi8 (_mm_loadl_epi64 ((const __m128i *)a),
+                           _mm_loadl_epi64 ((const __m128i *)(a + stride)));
+  __m128i left = vertical (_mm_unpacklo_epi8 (ac_bd, zero), wy);
+  __m128i right = vertical (_mm_unpackhi_epi8 (ac_bd, zero), wy);
+  /* L0 R0 L1 R1 L2 R2 L3 R3 */
+  __m128i v = _mm_packs_epi32 (left, right);
+
+  return horizontal (_mm_unpacklo_epi16 (v, _mm_srli_si128 (v, 8)), wx);
+}
+
+static inline void
+blend4_px4 (const uint8_t *const a[4], size_t stride, const uint16_t *frac,
+            uint8_t *out)
+{
+  __m128i p01, p23, v01, v23;
+
+  weight_pairs (frac, &p01, &p23);
+  v01 = _mm_packs_epi32 (blend_px4 (a[0], stride, _mm_shuffle_epi32 (p01, 0x00),
+                                    _mm_shuffle_epi32 (p01, 0x55)),
+                         blend_px4 (a[1], stride, _mm_shuffle_epi32 (p01, 0xaa),
+                                    _mm_shuffle_epi32 (p01, 0xff)));
+  v23 = _mm_packs_epi32 (blend_px4 (a[2], stride, _mm_shuffle_epi32 (p23, 0x00),
+                                    _mm_shuffle_epi32 (p23, 0x55)),
+                         blend_px4 (a[3], stride, _mm_shuffle_epi32 (p23, 0xaa),
+                                    _mm_shuffle_epi32 (p23, 0xff)));
+  _mm_storeu_si128 ((__m128i *)out, _mm_packus_epi16 (v01, v23));
+}
+#elif USE_NEON
+/* NEON (every arm64): unsigned widening multiplies and multiply-adds
+ * (umull/umlal, by vector or by scalar), rounding narrowing shifts
+ * (rshrn) between the passes. */
+
+/* 32-bit lanes rounded to codes, narrowed to bytes (the low 4). */
+static inline uint8x8_t
+to_codes (uint32x4_t v)
+{
+  uint16x4_t c = vmovn_u32 (vrshrq_n_u32 (v, V_SHIFT));
+
+  return vmovn_u16 (vcombine_u16 (c, c));
+}
+
+static inline void
+blend4_px1 (const uint8_t *const a[4], size_t stride, const uint16_t *frac,
+            uint8_t *out)
+{
+  uint64_t top = 0, bottom = 0;
+  uint16x4x2_t f = vld2_u16 (frac); /* fx 0..3, fy 0..3 */
+  uint16x4_t gy = vsub_u16 (vdup_n_u16 (ONE), f.val[1]);
+  uint16x4_t gx = vsub_u16 (vdup_n_u16 (ONE), f.val[0]);
+  uint16x4x2_t gy2 = vzip_u16 (gy, gy), fy2 = vzip_u16 (f.val[1], f.val[1]);
+  uint16x8_t t, b;
+  uint16x4x2_t lr;
+  uint32x4_t v;
+  uint16_t tk, bk;
+  uint32_t px;
+  int k;
+
+  for (k = 0; k < 4; k++)
+    {
+      memcpy (&tk, a[k], 2);
+      memcpy (&bk, a[k] + stride, 2);
+      top |= (uint64_t)tk << (16 * k);
+      bottom |= (uint64_t)bk << (16 * k);
+    }
+  /* a0 b0 a1 b1 ... and c0 d0 c1 d1 ...: per lane left, right */
+  t = vmovl_u8 (vcreate_u8 (top));
+  b = vmovl_u8 (vcreate_u8 (bottom));
+  lr = vuzp_u16 (
+      vrshrn_n_u32 (vmlal_u16 (vmull_u16 (vget_low_u16 (t), gy2.val[0]),
+                               vget_low_u16 (b), fy2.val[0]),
+                    H_SHIFT),
+      vrshrn_n_u32 (vmlal_u16 (vmull_u16 (vget_high_u16 (t), gy2.val[1]),
+                               vget_high_u16 (b), fy2.val[1]),
+                    H_SHIFT));
+  v = vmlal_u16 (vmull_u16 (lr.val[0], gx), lr.val[1], f.val[0]);
+  px = vget_lane_u32 (vreinterpret_u32_u8 (to_codes (v)), 0);
+  memcpy (out, &px, 4);
+}
+
+/* One 4-byte pixel from its rows' codes in 16-bit lanes (left tap's 4,
+ * then right tap's), by scalar weights. */
+static inline uint8x8_t
+blend_px4 (uint16x8_t top, uint16x8_t bottom, unsigned fx, unsigned fy)
+{
+  uint16x4_t left = vrshrn_n_u32 (
+      vmlal_n_u16 (vmull_n_u16 (vget_low_u16 (top), (uint16_t)(ONE - fy)),
+                   vget_low_u16 (bottom), (uint16_t)fy),
+      H_SHIFT);
+  uint16x4_t right = vrshrn_n_u32 (
+      vmlal_n_u16 (vmull_n_u16 (vget_high_u16 (top), (uint16_t)(ONE - fy)),
+                   vget_high_u16 (bottom), (uint16_t)fy),
+      H_SHIFT);
+
+  return to_codes (vmlal_n_u16 (vmull_n_u16 (left, (uint16_t)(ONE - fx)), right,
+                                (uint16_t)fx));
+}
+
+static inline void
+blend4_px2 (const uint8_t *const a[4], size_t stride, const uint16_t *frac,
+            uint8_t *out)
+{
+  int k;
+
+  for (k = 0; k < 4; k++)
+    {
+      uint32_t t, b;
+      uint16_t px;
+      uint16x8_t top, bottom;
+      uint16x4_t lr;
+      uint32x4_t v;
+
+      memcpy (&t, a[k], 4);
+      memcpy (&b, a[k] + stride, 4);
+      /* a0 a1 b0 b1 in 16-bit lanes */
+      top = vmovl_u8 (vreinterpret_u8_u32 (vdup_n_u32 (t)));
+      bottom = vmovl_u8 (vreinterpret_u8_u32 (vdup_n_u32 (b)));
+      lr = vrshrn_n_u32 (
+          vmlal_n_u16 (vmull_n_u16 (vget_low_u16 (top),
+                                    (uint16_t)(ONE - frac[2 * k + 1])),
+                       vget_low_u16 (bottom), frac[2 * k + 1]),
+          H_SHIFT);
+      /* L0 L1 R0 R1: lanes 0, 1 get L (1 - fx) + R fx */
+      v = vmlal_n_u16 (vmull_n_u16 (lr, (uint16_t)(ONE - frac[2 * k])),
+                       vext_u16 (lr, lr, 2), frac[2 * k]);
+      px = vget_lane_u16 (vreinterpret_u16_u8 (to_codes (v)), 0);
+      memcpy (out + 2 * k, &px, 2);
+    }
+}
+
+static inline void
+blend4_px4 (const uint8_t *const a[4], size_t stride, const uint16_t *frac,
+            uint8_t *out)
+{
+  int k;
+
+  for (k = 0; k < 4; k++)
+    {
+      /* a0..a3 b0..b3 and c0..c3 d0..d3 in 16-bit lanes */
+      uint32_t px = vget_lane_u32 (
+          vreinterpret_u32_u8 (blend_px4 (vmovl_u8 (vld1_u8 (a[k])),
+                                          vmovl_u8 (vld1_u8 (a[k] + stride)),
+                                          frac[2 * k], frac[2 * k + 1])),
+          0);
+
+      memcpy (out + 4 * k, &px, 4);
+    }
+}
+#else
+/* Other targets: the definition, byte by byte. */
+#define BLEND4_SCALAR(N)                                                       \
+  static inline void blend4_px##N (const uint8_t *const a[4], size_t stride,   \
+                                   const uint16_t *frac, uint8_t *out)         \
+  {                                                                            \
+    int k;                                                                     \
+                                                                               \
+    for (k = 0; k < 4; k++)                                                    \
+      blend_px_scalar (a[k], stride, N, frac[2 * k], frac[2 * k + 1],          \
+                       out + N * k);                                           \
+  }
+BLEND4_SCALAR (1)
+BLEND4_SCALAR (2)
+BLEND4_SCALAR (4)
+#undef BLEND4_SCALAR
 #endif
 
 /* One output row of a run: what the gathers share. */
@@ -514,8 +699,8 @@ typedef struct
   const uint8_t *border;
   const Scratch *scratch;
   int width, last_x, last_y;
-  int folded;        /* the map's second taps are the next samples */
-  uint32_t pad_mask; /* RGBx's padding byte (0xff) in a 4-byte pixel */
+  int folded; /* the map's second taps are the next samples */
+  int pad;    /* RGBx's padding byte in the run (0xff), or -1 */
 } Row;
 
 /* Nearest: copies the run's @n bytes of the sample the map names. @n and
@@ -599,64 +784,82 @@ gather_bilinear (const Row *r, const int n, const int ps)
         r->dst[(size_t)i * ps + k] = s->line[i * n + k];
 }
 
-/* Look-ahead of the prefetches in gather_bilinear_px4, in pixels. */
+/* Look-ahead of the prefetches in gather_bilinear_packed, in pixels. */
 #define PREFETCH_AHEAD 96
 
-/* The 4-byte pixel at map entry @i of @r blended, or the border's. */
-static inline __attribute__ ((always_inline)) uint32_t
-pixel_px4 (const Row *r, int i, Weight wx, Weight wy)
+/* The @n-byte pixel at map entry @i of @r by the definition
+ * (blend_px_scalar), or the border's. */
+static void
+pixel_scalar (const Row *r, int i, int n, uint8_t *out)
 {
   const int x = r->xy[2 * i], y = r->xy[2 * i + 1];
-  uint32_t px;
 
   if (x == BORDER_X)
     {
-      memcpy (&px, r->border, 4);
-      return px;
+      memcpy (out, r->border, (size_t)n);
+      return;
     }
-  return blend_px4 (r->src + (size_t)y * r->src_stride + (size_t)x * 4,
-                    r->src_stride, wx, wy)
-         | r->pad_mask;
+  blend_px_scalar (r->src + (size_t)y * r->src_stride + (size_t)x * n,
+                   r->src_stride, n, r->frac[2 * i], r->frac[2 * i + 1], out);
+  if (r->pad >= 0)
+    out[r->pad] = 0xff;
 }
 
-/* Bilinear for 4-byte pixels (the RGBA family) in one pass, 4 pixels a
- * step: each blended from its taps where they lie (blend_px4), no
- * scratch; the only branch is the border's. The taps of the pixels
- * PREFETCH_AHEAD on are prefetched (both rows): the gathered loads
- * waiting for memory were most of the time. */
-static void
-gather_bilinear_px4 (const Row *r)
+/* Bilinear in one pass for pixels of @n = 1, 2 or 4 adjacent bytes
+ * (planes, NV12's chroma, the RGBA family; a constant where inlined), 4
+ * pixels a step: blended from their taps where they lie (blend4_px*),
+ * no scratch. Steps with a border sample, and the row's last pixels,
+ * take pixel_scalar. The taps of the pixels PREFETCH_AHEAD on are
+ * prefetched (both rows): the gathered loads waiting for memory were
+ * most of the time. */
+static inline __attribute__ ((always_inline)) void
+gather_bilinear_packed (const Row *r, const int n)
 {
-  uint8_t *dst = r->dst;
+  const int16_t *restrict xy = r->xy;
+  const size_t stride = r->src_stride;
   const int width = r->width;
-  Weight w[8];
-  uint32_t px[4];
+  uint8_t *dst = r->dst;
   int i, k;
 
-  for (i = 0; i + 4 <= width; i += 4, dst += 16)
+  for (i = 0; i + 4 <= width; i += 4, dst += 4 * n)
     {
       const int ahead = i + PREFETCH_AHEAD;
+      const uint8_t *a[4];
+      int border = 0;
 
-      if (ahead < width && r->xy[2 * ahead] != BORDER_X)
+      if (ahead < width && xy[2 * ahead] != BORDER_X)
         {
-          const uint8_t *p = r->src
-                             + (size_t)r->xy[2 * ahead + 1] * r->src_stride
-                             + (size_t)r->xy[2 * ahead] * 4;
+          const uint8_t *p = r->src + (size_t)xy[2 * ahead + 1] * stride
+                             + (size_t)xy[2 * ahead] * n;
 
           __builtin_prefetch (p);
-          __builtin_prefetch (p + r->src_stride);
+          __builtin_prefetch (p + stride);
         }
-      weights4 (r->frac + 2 * i, w);
       for (k = 0; k < 4; k++)
-        px[k] = pixel_px4 (r, i + k, w[2 * k], w[2 * k + 1]);
-      memcpy (dst, px, 16);
+        {
+          const int x = xy[2 * (i + k)], y = xy[2 * (i + k) + 1];
+
+          border |= x == BORDER_X;
+          a[k] = r->src
+                 + (x == BORDER_X ? 0 : (size_t)y * stride + (size_t)x * n);
+        }
+      if (border)
+        for (k = 0; k < 4; k++)
+          pixel_scalar (r, i + k, n, dst + k * n);
+      else if (n == 1)
+        blend4_px1 (a, stride, r->frac + 2 * i, dst);
+      else if (n == 2)
+        blend4_px2 (a, stride, r->frac + 2 * i, dst);
+      else
+        {
+          blend4_px4 (a, stride, r->frac + 2 * i, dst);
+          if (r->pad >= 0)
+            for (k = 0; k < 4; k++)
+              dst[4 * k + r->pad] = 0xff;
+        }
     }
-  for (; i < width; i++, dst += 4)
-    {
-      px[0] = pixel_px4 (r, i, weight1 (r->frac[2 * i]),
-                         weight1 (r->frac[2 * i + 1]));
-      memcpy (dst, px, 4);
-    }
+  for (; i < width; i++, dst += n)
+    pixel_scalar (r, i, n, dst);
 }
 
 /* The gather for the run's layout, with the common ones' sizes constant
@@ -669,10 +872,16 @@ gather (const Row *r, int bilinear, int n, int ps)
   switch (n * 8 + ps)
     {
       case 1 * 8 + 1: /* planar: GRAY8, luma, I420's chroma */
-        GATHER (1, 1);
+        if (bilinear && r->folded)
+          gather_bilinear_packed (r, 1);
+        else
+          GATHER (1, 1);
         break;
       case 2 * 8 + 2: /* NV12's chroma */
-        GATHER (2, 2);
+        if (bilinear && r->folded)
+          gather_bilinear_packed (r, 2);
+        else
+          GATHER (2, 2);
         break;
       case 3 * 8 + 3: /* RGB */
         GATHER (3, 3);
@@ -680,7 +889,7 @@ gather (const Row *r, int bilinear, int n, int ps)
       case 4 * 8 + 4: /* RGBA, RGBx */
         if (bilinear && r->folded)
           {
-            gather_bilinear_px4 (r);
+            gather_bilinear_packed (r, 4);
             return 1;
           }
         GATHER (4, 4);
@@ -724,9 +933,7 @@ warp_row (const TexelWarpPlan *plan, const TexelImage *in, TexelImage *out,
       row.last_x = g->in_width - 1;
       row.last_y = g->in_height - 1;
       row.folded = g->in_width > 1 && g->in_height > 1;
-      row.pad_mask = 0;
-      if (run->pad >= 0 && run->pad < 4)
-        memcpy ((uint8_t *)&row.pad_mask + run->pad, run->border + run->pad, 1);
+      row.pad = run->pad;
       if (!gather (&row, f->bilinear, run->n, run->pixel_stride)
           && run->pad >= 0)
         for (i = 0; i < g->width; i++)
