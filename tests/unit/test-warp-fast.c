@@ -18,6 +18,7 @@
 
 #include "texel-warp.h"
 #include "texel-warp-fast.h"
+#include "texel-sample-map.h"
 
 #include "texel-test-util.h"
 
@@ -311,9 +312,10 @@ exact_bilinear (const TestImage *in, int c, double px, double py)
 }
 
 /* Bilinear against the exact value (not the reference's rounded codes):
- * full-resolution formats (the RGBA family's one-pass blend with and
- * without a padding byte, RGB's and GRAY8's two-pass one), positions
- * from the reference's own geometry (texel_warp_source_border_d), the
+ * each blend (the one-pass blends of the RGBA family with and without a
+ * padding byte, of NV12's chroma pairs and of planes; RGB's two-pass
+ * one), positions from the reference's own geometry
+ * (texel_warp_source_border_d at each component's sample centres), the
  * border colour where it has none. The measured maximum must stay
  * within the bound stated in texel-warp-fast.h: 0.5 (the output's
  * rounding) + 0.0623 (12-bit fractions) + 0.0039 (the vertical pass's
@@ -321,8 +323,9 @@ exact_bilinear (const TestImage *in, int c, double px, double py)
 static void
 test_fast_exact_error (void)
 {
-  static const TexelFormat formats[] = { TEXEL_FORMAT_RGBA, TEXEL_FORMAT_BGRX,
-                                         TEXEL_FORMAT_RGB, TEXEL_FORMAT_GRAY8 };
+  static const TexelFormat formats[]
+      = { TEXEL_FORMAT_RGBA,  TEXEL_FORMAT_BGRX, TEXEL_FORMAT_RGB,
+          TEXEL_FORMAT_GRAY8, TEXEL_FORMAT_NV12, TEXEL_FORMAT_I420 };
   /* in w, h, out w, h: a fisheye at the same size, a rotation scaled up
    * 2.6x (a band of output samples past the last centres). */
   static const int sizes[][4] = { { 96, 72, 96, 72 }, { 23, 17, 61, 47 } };
@@ -350,38 +353,41 @@ test_fast_exact_error (void)
         test_image_fill_random (in, rand);
         got = run_path (texel_warp_fast, &plan, in, formats[f], sz[2], sz[3],
                         rand);
-        for (j = 0; j < sz[3]; j++)
-          for (i = 0; i < sz[2]; i++)
-            {
-              double sx, sy;
-              int inside = texel_warp_source_border_d (&plan, i + 0.5, j + 0.5,
-                                                       &sx, &sy);
+        for (c = 0; c < 4; c++)
+          for (j = 0; j < test_comp_height (got, c); j++)
+            for (i = 0; i < test_comp_width (got, c); i++)
+              {
+                const TexelComponent *comp = &got->desc->comp[c];
+                const TexelConvertPlan *s = &plan.sampling;
+                double sx, sy, want, d;
+                int inside = texel_warp_source_border_d (
+                    &plan,
+                    texel_sample_centre_d (i, comp->x_shift,
+                                           s->out_chroma_off[0]),
+                    texel_sample_centre_d (j, comp->y_shift,
+                                           s->out_chroma_off[1]),
+                    &sx, &sy);
 
-              for (c = 0; c < 4; c++)
-                {
-                  double want, d;
-
-                  if (!test_has_comp (got, c))
-                    continue;
-                  want = inside ? exact_bilinear (in, c, sx, sy)
-                                : CLAMP (plan.sampling.border[c], 0.0, 1.0)
-                                      * 255.0;
-                  d = fabs (test_image_get (got, c, i, j) - want);
-                  if (d > 0.567)
-                    g_error ("%s %dx%d -> %dx%d: sample %d, %d component %d is "
-                             "%u, the exact value %.4f",
-                             texel_format_desc (formats[f])->name, sz[0],
-                             sz[1], sz[2], sz[3], i, j, c,
-                             test_image_get (got, c, i, j), want);
-                  worst = MAX (worst, d);
-                }
-            }
+                want = inside ? exact_bilinear (
+                           in, c,
+                           texel_plane_coord_d (sx, comp->x_shift,
+                                                s->in_chroma_off[0]),
+                           texel_plane_coord_d (sy, comp->y_shift,
+                                                s->in_chroma_off[1]))
+                              : CLAMP (s->border[c], 0.0, 1.0) * 255.0;
+                d = fabs (test_image_get (got, c, i, j) - want);
+                if (d > 0.567)
+                  g_error ("%s %dx%d -> %dx%d: sample %d, %d component %d is "
+                           "%u, the exact value %.4f",
+                           got->desc->name, sz[0], sz[1], sz[2], sz[3], i, j, c,
+                           test_image_get (got, c, i, j), want);
+                worst = MAX (worst, d);
+              }
         test_image_free (in);
         test_image_free (got);
         texel_warp_fast_free (plan.fast);
       }
-  g_test_message ("largest difference from the exact value: %.4f codes",
-                  worst);
+  g_test_message ("largest difference from the exact value: %.4f codes", worst);
   g_rand_free (rand);
 }
 
