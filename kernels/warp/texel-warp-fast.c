@@ -7,6 +7,22 @@
  * bilinear blends 4 in integers. The run's size and pixel stride are
  * constants in the loops of the common layouts (chosen once per row).
  *
+ * Bilinear on pixels of 1, 2 or 4 adjacent bytes (planes, NV12's chroma,
+ * the RGBA family) is one pass per pixel, 4 pixels a step: the 2 x 2
+ * taps loaded where the map points and blended in registers with
+ * intrinsics, SSE2 on x86-64 and NEON on arm64 (both baseline: no
+ * run-time dispatch), the scalar definition elsewhere; all three compute
+ * the same integers (blend_byte), so frames are byte-identical across
+ * targets. Intrinsics, not loops for gcc to vectorise (what the other
+ * fast paths use): a pixel's taps are gathered loads, which the
+ * vectoriser leaves scalar, and blending them through a scratch so that
+ * a plain loop vectorises (the first version) spent most of its time
+ * storing and reloading the scratch. Not ORC: its programs are 1-D
+ * kernels over arrays, without gathers. Not Highway: a C++ dependency
+ * for a C plugin, and its run-time dispatch buys nothing for a loop that
+ * waits on loads. RGB (3 bytes), YUY2/UYVY and inputs 1 sample wide or
+ * tall keep the two-pass blend through a scratch.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "texel-warp-fast.h"
@@ -725,12 +741,12 @@ gather_nearest (const Row *r, const int n, const int ps)
     }
 }
 
-/* Bilinear, in two passes over the row: the 4 samples around each
- * position (a load and a store of n bytes each) and the map's fractions
- * (per byte) gathered into the scratch: the loads the compiler cannot
- * vectorise, then blended there
- * (a loop over bytes it vectorises in 16-bit lanes). Border samples
- * gather the border colour 4 times with fractions 0. */
+/* Bilinear, in two passes over the row, for the layouts the one-pass
+ * blends do not take (RGB, YUY2, UYVY; an input 1 sample wide or tall):
+ * the 4 samples around each position (a load and a store of n bytes
+ * each) and the map's fractions (per byte) gathered into the scratch,
+ * then blended there (a loop over bytes gcc vectorises in 16-bit lanes).
+ * Border samples gather the border colour 4 times with fractions 0. */
 static inline __attribute__ ((always_inline)) void
 gather_bilinear (const Row *r, const int n, const int ps)
 {
