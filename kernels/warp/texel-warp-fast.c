@@ -41,7 +41,8 @@
 #define USE_SSE2 1
 #define USE_NEON 0
 #include <emmintrin.h>
-#elif defined(__ARM_NEON)
+#elif defined(__ARM_NEON) && defined(__BYTE_ORDER__)                           \
+    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define USE_SSE2 0
 #define USE_NEON 1
 #include <arm_neon.h>
@@ -414,6 +415,26 @@ blend_px_scalar (const uint8_t *a, size_t stride, int n, unsigned fx,
         = blend_byte (a[k], a[n + k], a[stride + k], a[stride + n + k], fx, fy);
 }
 
+/* The top and bottom tap pairs (a b, c d) of 4 one-byte pixels at
+ * a[0..3], pixel k in bits 16k to 16k + 15 (memory order: SSE2 and NEON
+ * run little-endian only). */
+static inline void
+tap_pairs_px1 (const uint8_t *const a[4], size_t stride, uint64_t *top,
+               uint64_t *bottom)
+{
+  uint16_t t, b;
+  int k;
+
+  *top = *bottom = 0;
+  for (k = 0; k < 4; k++)
+    {
+      memcpy (&t, a[k], 2);
+      memcpy (&b, a[k] + stride, 2);
+      *top |= (uint64_t)t << (16 * k);
+      *bottom |= (uint64_t)b << (16 * k);
+    }
+}
+
 #if USE_SSE2
 /* SSE2 (every x86-64): the two rows' codes interleaved per column in
  * 16-bit lanes (a c, b d) and pmaddwd with the (1 - fy, fy) pairs gives
@@ -461,19 +482,11 @@ blend4_px1 (const uint8_t *const a[4], size_t stride, const uint16_t *frac,
             uint8_t *out)
 {
   const __m128i zero = _mm_setzero_si128 ();
-  uint64_t top = 0, bottom = 0;
+  uint64_t top, bottom;
   __m128i p01, p23, rows, lr01, lr23, wx, v;
-  uint16_t t, b;
   uint32_t px;
-  int k;
 
-  for (k = 0; k < 4; k++)
-    {
-      memcpy (&t, a[k], 2);
-      memcpy (&b, a[k] + stride, 2);
-      top |= (uint64_t)t << (16 * k);
-      bottom |= (uint64_t)b << (16 * k);
-    }
+  tap_pairs_px1 (a, stride, &top, &bottom);
   weight_pairs (frac, &p01, &p23);
   /* a0 c0 b0 d0 a1 c1 b1 d1 ... */
   rows = _mm_unpacklo_epi8 (_mm_set_epi64x (0, (long long)top),
@@ -584,7 +597,7 @@ static inline void
 blend4_px1 (const uint8_t *const a[4], size_t stride, const uint16_t *frac,
             uint8_t *out)
 {
-  uint64_t top = 0, bottom = 0;
+  uint64_t top, bottom;
   uint16x4x2_t f = vld2_u16 (frac); /* fx 0..3, fy 0..3 */
   uint16x4_t gy = vsub_u16 (vdup_n_u16 (ONE), f.val[1]);
   uint16x4_t gx = vsub_u16 (vdup_n_u16 (ONE), f.val[0]);
@@ -592,17 +605,9 @@ blend4_px1 (const uint8_t *const a[4], size_t stride, const uint16_t *frac,
   uint16x8_t t, b;
   uint16x4x2_t lr;
   uint32x4_t v;
-  uint16_t tk, bk;
   uint32_t px;
-  int k;
 
-  for (k = 0; k < 4; k++)
-    {
-      memcpy (&tk, a[k], 2);
-      memcpy (&bk, a[k] + stride, 2);
-      top |= (uint64_t)tk << (16 * k);
-      bottom |= (uint64_t)bk << (16 * k);
-    }
+  tap_pairs_px1 (a, stride, &top, &bottom);
   /* a0 b0 a1 b1 ... and c0 d0 c1 d1 ...: per lane left, right */
   t = vmovl_u8 (vcreate_u8 (top));
   b = vmovl_u8 (vcreate_u8 (bottom));
