@@ -343,10 +343,11 @@ typedef struct
   uint8_t *line;
 } Scratch;
 
-/* @count bytes blended from @s into @out, as blend_px4 (below) blends
- * each byte: vertically in 16-bit lanes (codes times 12-bit weights, at
- * most 255 x 2^12, rounded to 1/2^H_BITS of a code: at most 32640), then
- * horizontally (below 2^28) and rounded to a code. */
+/* @count bytes blended from @s into @out: blend_byte's integers (below),
+ * written out with 16-bit operands so that gcc vectorises the loop:
+ * vertically (codes times 12-bit weights, at most 255 x 2^12, rounded to
+ * 1/2^H_BITS of a code: at most 32640), then horizontally (below 2^28)
+ * and rounded to a code. */
 static void
 blend (const Scratch *s, int count, uint8_t *restrict out)
 {
@@ -461,8 +462,9 @@ weight_pairs (const uint16_t *frac, __m128i *p01, __m128i *p23)
   _mm_srai_epi32 (_mm_add_epi32 ((v), _mm_set1_epi32 (1 << ((shift)-1))),      \
                   (shift))
 
-/* Interleaved 16-bit column pairs @cols (a c b d per byte, one or more
- * pixels) times the vertical pairs @wy, rounded: left right per byte. */
+/* The (top, bottom) code pairs of columns @cols (16-bit: a c, b d, ...)
+ * times the vertical pairs @wy: each 32-bit lane a column's blend,
+ * rounded to 1/2^H_BITS of a code. */
 static inline __m128i
 vertical (__m128i cols, __m128i wy)
 {
