@@ -14,7 +14,9 @@
  * component's own grid: int16 x, y (x = -1: the border colour) and, for
  * bilinear, uint16 fractions fx, fy in 1/4096 of a sample: 4 bytes a
  * sample for nearest, 8 for bilinear (3840x2160 bilinear: RGBA 66.4 MB,
- * NV12 82.9 MB with its chroma; nearest half that). For bilinear the
+ * NV12 82.9 MB with its chroma; nearest half that). Positions, not byte
+ * offsets: the input's stride is a frame's, and one plan may see frames
+ * of different strides. For bilinear the
  * reference's clamp of the second taps is folded into the table: a
  * position at or past the last sample centre of a row or column names
  * the sample before it with fraction 4096/4096, so that the second taps
