@@ -68,16 +68,15 @@ t="$b/tests"
     sanitize memcheck texelconvert "$t/element/test-texelconvert-gpu" &
   CK_FORK=no TEXEL_TEST_BACKEND=cuda \
     sanitize memcheck every-element "$t/element/test-every-element" &
-  # NVMM: the stand-in's surface arrays (GL textures through EGL, the
-  # registration cache over 10,000 frames) and CUDA-memory surfaces, in the
-  # environment meson gives them (tests/nvmm/meson.build).
+  # NVMM: CUDA-memory surfaces, in the environment meson gives them
+  # (tests/nvmm/meson.build). Not the surface arrays: with the sanitizer
+  # attached NVIDIA's EGL refuses eglCreateImageKHR on the stand-in's GL
+  # textures (EGL_BAD_ACCESS; H100, CUDA 13.0), so test-nvmm-egl cannot
+  # run under it.
   (
     export GST_TEXEL_NVBUFSURFACE_LIBRARY="$t/nvmm/libnvbufsurface-standin.so"
     export GST_TEXEL_NVMM=1 GST_PLUGIN_PATH_1_0="$GST_PLUGIN_PATH:$t/nvmm"
     export GST_REGISTRY_1_0="$t/nvmm/registry.bin"
-    [ -x "$t/nvmm/test-nvmm-egl" ] &&
-      GST_CHECKS=test_nvmm_egl_registrations,test_nvmm_in_flight \
-        sanitize memcheck nvmm-egl "$t/nvmm/test-nvmm-egl"
     GST_CHECKS=test_nvmm_in_flight,test_nvmm_passthrough \
       sanitize memcheck nvmm-gpu "$t/nvmm/test-nvmm-gpu"
   ) &
