@@ -10,13 +10,13 @@
  * 0.032 (docs/performance.md). Here a block of 32 x 8 threads loads its
  * 68 x 20 mosaic samples, linearised, into shared memory in row order (no
  * division), each thread copies its 6 x 6 window into registers and
- * develops the 2 x 2 pixels of one cell from it. Every cell of a block
+ * develops the 2 x 2 pixels of one cell from it. Every cell of a launch
  * starts on the same colour of the pattern, so each of the 4 pixels'
- * classes is the same across the block: no divergence, and the weights
- * are broadcast reads. The maths is the generic kernel's, function for
- * function (group sums, texel_bayer_finish, the group's colour matrix,
- * texel_quantize_store): the outputs are the same but for the order of
- * float additions.
+ * classes is known before the launch: no divergence, and the weights are
+ * constants of the parameter bank. The maths is the generic kernel's,
+ * function for function (group sums, texel_bayer_finish, the group's
+ * colour matrix, texel_quantize at 8 bits): the outputs are the same but
+ * for the order of float additions.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -30,6 +30,55 @@
 #define TEXEL_BAYER_CELLS_TW (2 * TEXEL_BAYER_CELLS_BX + 4)
 #define TEXEL_BAYER_CELLS_TH (2 * TEXEL_BAYER_CELLS_BY + 4)
 
+/* The demosaic weights (TexelBayerPlan.kernel, per tap group, in units
+ * of 1) of each pixel of a cell, [dy][dx]: a cell of a launch starts on
+ * the same colour wherever it is (blocks start on even columns and on
+ * rows an even number apart), so the host picks each position's class
+ * and the kernel reads the weights as constants of its parameter bank
+ * (operands of the multiply-adds, no load). */
+typedef struct
+{
+  float w[2][2][3][TEXEL_BAYER_GROUPS];
+} TexelBayerCellWeights;
+
+/* The block's linearised mosaic samples (texel_bayer_site_fetch) from
+ * (@mx, @my). A thread's samples are 32 columns and 8 rows apart, so all
+ * of one colour: where the block's samples lie inside the frame (all
+ * blocks but those at its edges), no mirroring, and the colour's scale
+ * and offset are taken once. */
+static __device__ __forceinline__ void
+texel_bayer_cells_tile (const TexelConvertPlan &plan,
+                        const TexelBayerSource &src, const TexelSourceComp &m,
+                        int mx, int my,
+                        float tile[TEXEL_BAYER_CELLS_TH]
+                                  [TEXEL_BAYER_CELLS_TW + 1])
+{
+  const TexelBayerPlan &bp = plan.bayer;
+
+  if (mx >= 0 && my >= 0 && mx + TEXEL_BAYER_CELLS_TW <= plan.in_width
+      && my + TEXEL_BAYER_CELLS_TH <= plan.in_height)
+    {
+      int c = texel_bayer_colour (
+          texel_bayer_class (&bp, mx + threadIdx.x, my + threadIdx.y));
+      float scale = bp.scale_f[c], offset = bp.offset_f[c];
+
+#pragma unroll
+      for (int y = threadIdx.y; y < TEXEL_BAYER_CELLS_TH;
+           y += TEXEL_BAYER_CELLS_BY)
+#pragma unroll
+        for (int x = threadIdx.x; x < TEXEL_BAYER_CELLS_TW;
+             x += TEXEL_BAYER_CELLS_BX)
+          tile[y][x]
+              = (float)texel_bayer_code (plan, src, m, mx + x, my + y) * scale
+                + offset;
+      return;
+    }
+  for (int y = threadIdx.y; y < TEXEL_BAYER_CELLS_TH; y += TEXEL_BAYER_CELLS_BY)
+    for (int x = threadIdx.x; x < TEXEL_BAYER_CELLS_TW;
+         x += TEXEL_BAYER_CELLS_BX)
+      tile[y][x] = texel_bayer_site_fetch (plan, src, m, mx + x, my + y);
+}
+
 /* Output samples (i, row) read mosaic sample (i + @offset.x, row +
  * @offset.y). @awb: the input rows whose grey-world statistics this
  * launch gathers (texel_bayer_awb_gather), empty for none. */
@@ -37,24 +86,18 @@ static __global__ void
 __launch_bounds__ (TEXEL_BAYER_CELLS_BX * TEXEL_BAYER_CELLS_BY)
 texel_bayer_cells_kernel (const TexelConvertPlan plan,
                           const TexelBayerSource src, const TexelSink sink,
-                          int2 offset, int2 awb)
+                          const TexelBayerCellWeights weights, int2 offset,
+                          int2 awb)
 {
   /* One float of padding a row: the window reads of a warp's threads, 2
    * samples apart, spread over the banks. */
   __shared__ float tile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW + 1];
-  const TexelSourceComp &m = src.comp[texel_bayer_source (src)];
-  const int tid = threadIdx.y * TEXEL_BAYER_CELLS_BX + threadIdx.x;
   const int i0 = blockIdx.x * 2 * TEXEL_BAYER_CELLS_BX;
   const int r0 = sink.row0 + blockIdx.y * 2 * TEXEL_BAYER_CELLS_BY;
-  const int mx = i0 + offset.x - 2, my = r0 + offset.y - 2;
   float w[6][6];
 
-  texel_bayer_group_weights_load (
-      plan, tid, TEXEL_BAYER_CELLS_BX * TEXEL_BAYER_CELLS_BY);
-  for (int y = threadIdx.y; y < TEXEL_BAYER_CELLS_TH; y += TEXEL_BAYER_CELLS_BY)
-    for (int x = threadIdx.x; x < TEXEL_BAYER_CELLS_TW;
-         x += TEXEL_BAYER_CELLS_BX)
-      tile[y][x] = texel_bayer_site_fetch (plan, src, m, mx + x, my + y);
+  texel_bayer_cells_tile (plan, src, src.comp[texel_bayer_source (src)],
+                          i0 + offset.x - 2, r0 + offset.y - 2, tile);
   __syncthreads ();
   if (plan.bayer.awb_sums != NULL && awb.y > awb.x)
     texel_bayer_awb_gather (plan, src, awb.x, awb.y);
@@ -67,29 +110,49 @@ texel_bayer_cells_kernel (const TexelConvertPlan plan,
 
 #pragma unroll
   for (int dy = 0; dy < 2; dy++)
-#pragma unroll
-    for (int dx = 0; dx < 2; dx++)
-      {
-        const int i = i0 + 2 * threadIdx.x + dx;
-        const int row = r0 + 2 * threadIdx.y + dy;
-        const int cls = texel_bayer_class (&plan.bayer, mx + 2 + dx,
-                                           my + 2 + dy);
-        float g[TEXEL_BAYER_GROUPS], cam[3], in[TEXEL_MAX_COMPONENTS];
-        float value[TEXEL_MAX_COMPONENTS];
-        float3 v;
+    {
+      const int row = r0 + 2 * threadIdx.y + dy;
 
-        if (i >= sink.width || row >= sink.row1)
-          continue;
-        texel_bayer_group_sums (&w[2 + dy][2 + dx], 6, g);
-        texel_bayer_weigh_groups (cls, g, cam);
-        v = texel_bayer_finish (plan.bayer, cam);
-        in[0] = v.x;
-        in[1] = v.y;
-        in[2] = v.z;
-        in[3] = plan.in_missing[3];
-        texel_group_values (sink, in, value);
-        texel_quantize_store (plan, sink, i, row, value);
-      }
+      if (row >= sink.row1)
+        break;
+#pragma unroll
+      for (int dx = 0; dx < 2; dx++)
+        {
+          const int i = i0 + 2 * threadIdx.x + dx;
+          float g[TEXEL_BAYER_GROUPS], cam[3], in[TEXEL_MAX_COMPONENTS];
+          float value[TEXEL_MAX_COMPONENTS];
+          uint32_t word = sink.fill_word;
+          float3 v;
+
+          if (i >= sink.width)
+            break;
+          texel_bayer_group_sums (&w[2 + dy][2 + dx], 6, g);
+#pragma unroll
+          for (int c = 0; c < 3; c++)
+            {
+              const float *k = weights.w[dy][dx][c];
+
+              cam[c] = k[0] * g[0];
+#pragma unroll
+              for (int j = 1; j < TEXEL_BAYER_GROUPS; j++)
+                cam[c] = fmaf (k[j], g[j], cam[c]);
+            }
+          v = texel_bayer_finish (plan.bayer, cam);
+          in[0] = v.x;
+          in[1] = v.y;
+          in[2] = v.z;
+          in[3] = plan.in_missing[3];
+          texel_group_values (sink, in, value);
+          /* texel_quantize_store at 8 bits (texel_code8), one word. */
+#pragma unroll
+          for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
+            if (j < sink.n_comp)
+              word |= (texel_code8 (value[j]) & 0xffu) << sink.comp_bit[j];
+          *(uint32_t *)(sink.elem + (size_t)row * sink.elem_pitch
+                        + (size_t)i * sink.elem_stride)
+              = word;
+        }
+    }
 }
 
 /* Whether @sink's group of a Bayer plan can take the cell kernel, and
@@ -131,9 +194,22 @@ texel_bayer_cells_launch (const TexelConvertPlan *plan,
   dim3 block (TEXEL_BAYER_CELLS_BX, TEXEL_BAYER_CELLS_BY);
   dim3 grid ((sink->width + per_x - 1) / per_x,
              (sink->row1 - sink->row0 + per_y - 1) / per_y);
+  TexelBayerCellWeights weights;
 
-  texel_bayer_cells_kernel<<<grid, block, 0, stream>>> (*plan, *src, *sink,
-                                                        offset, awb);
+  for (int dy = 0; dy < 2; dy++)
+    for (int dx = 0; dx < 2; dx++)
+      {
+        int cls = texel_bayer_class (&plan->bayer, offset.x + dx,
+                                     offset.y + sink->row0 + dy);
+
+        for (int c = 0; c < 3; c++)
+          for (int g = 0; g < TEXEL_BAYER_GROUPS; g++)
+            weights.w[dy][dx][c][g]
+                = (float)plan->bayer.kernel[cls][c][texel_bayer_group_tap (g)]
+                  * (1.0f / 16.0f);
+      }
+  texel_bayer_cells_kernel<<<grid, block, 0, stream>>> (
+      *plan, *src, *sink, weights, offset, awb);
 }
 
 #endif /* TEXEL_BAYER_CELLS_CUH */
