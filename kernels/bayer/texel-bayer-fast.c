@@ -2,8 +2,10 @@
  * (texel-bayer-fast.h).
  *
  * A row is developed from the five mosaic rows around it, each
- * linearised once into two float planes: the even and the odd columns of
- * the window (columns x0 - 2 .. x0 + n + 1). An output pixel of a given
+ * linearised into two float planes: the even and the odd columns of the
+ * window (columns x0 - 2 .. x0 + n + 1), kept in a ring in the scratch so
+ * that a band's consecutive rows linearise each mosaic row once. An
+ * output pixel of a given
  * column parity has one pixel class in the row, so each of its colours
  * is a fixed list of taps; a tap reads one plane at a constant offset,
  * and a colour is a few contiguous multiply-adds over half a row, which
@@ -14,6 +16,7 @@
  */
 #include "texel-bayer-fast.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,12 +105,42 @@ plane_len (int n)
   return (n + 1) / 2 + 4;
 }
 
+/* The head of the scratch: the ring of linearised mosaic rows, slot
+ * u mod RING holding window row u (before mirroring) of columns
+ * [x0, x0 + n), so that each mosaic row is linearised once per band
+ * instead of once for each of the five output rows that read it. */
+#define RING 5
+
+typedef struct
+{
+  int u[RING];
+  int x0, n;
+} BayerRing;
+
+static size_t
+ring_head (void)
+{
+  return (sizeof (BayerRing) + 63) & ~(size_t)63;
+}
+
 size_t
 texel_bayer_fast_scratch (int n)
 {
-  /* 5 rows x 2 parities of window, 3 colours, the table's indices and
-   * fractions. */
-  return sizeof (float) * (size_t)plane_len (n) * 15 + 64;
+  /* The ring (RING rows x 2 parities), 3 colours, the table's indices
+   * and fractions. */
+  return ring_head () + sizeof (float) * (size_t)plane_len (n) * (2 * RING + 5)
+         + 64;
+}
+
+void
+texel_bayer_fast_reset (void *scratch)
+{
+  BayerRing *ring = scratch;
+  int k;
+
+  for (k = 0; k < RING; k++)
+    ring->u[k] = INT_MIN;
+  ring->x0 = ring->n = -1;
 }
 
 static inline unsigned
@@ -260,26 +293,36 @@ texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
                       float *const rgb[3], void *scratch)
 {
   const int len = plane_len (n);
-  float *base = scratch;
+  BayerRing *ring = scratch;
+  float *base = (float *)((uint8_t *)scratch + ring_head ());
   float *window[5][2];
   float *cam[3], *frac;
   int32_t *idx;
   int r, par, q, c;
 
+  if (ring->x0 != x0 || ring->n != n)
+    {
+      texel_bayer_fast_reset (scratch);
+      ring->x0 = x0;
+      ring->n = n;
+    }
   for (r = 0; r < 5; r++)
     {
-      int ry = texel_bayer_mirror (y + r - 2, in->height);
+      const int u = y + r - 2, slot = ((u % RING) + RING) % RING;
 
       for (par = 0; par < 2; par++)
-        {
-          window[r][par] = base + (size_t)(2 * r + par) * len;
-          linearise (bp, in, ry, x0 - 2 + par, len, window[r][par]);
-        }
+        window[r][par] = base + (size_t)(2 * slot + par) * len;
+      if (ring->u[slot] == u)
+        continue;
+      for (par = 0; par < 2; par++)
+        linearise (bp, in, texel_bayer_mirror (u, in->height), x0 - 2 + par,
+                   len, window[r][par]);
+      ring->u[slot] = u;
     }
   for (c = 0; c < 3; c++)
-    cam[c] = base + (size_t)(10 + c) * len;
-  idx = (int32_t *)(base + (size_t)13 * len);
-  frac = base + (size_t)14 * len;
+    cam[c] = base + (size_t)(2 * RING + c) * len;
+  idx = (int32_t *)(base + (size_t)(2 * RING + 3) * len);
+  frac = base + (size_t)(2 * RING + 4) * len;
 
   for (q = 0; q < 2 && q < n; q++)
     {

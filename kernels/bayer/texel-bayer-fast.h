@@ -41,12 +41,18 @@ typedef struct _TexelBayerFast TexelBayerFast;
 TexelBayerFast *texel_bayer_fast_new (const TexelBayerPlan *bp);
 void texel_bayer_fast_free (TexelBayerFast *fast);
 
-/* Bytes of scratch texel_bayer_fast_row needs for @n columns. */
+/* Bytes of scratch texel_bayer_fast_row needs for @n columns. The
+ * scratch keeps the linearised mosaic rows between calls (a ring of the
+ * five rows a developed row reads): texel_bayer_fast_reset empties it,
+ * once before a band's first row (and whenever the gains may have
+ * changed). */
 size_t texel_bayer_fast_scratch (int n);
+void texel_bayer_fast_reset (void *scratch);
 
 /* Developed row @y (inside the frame) of mosaic @in, columns [@x0, @x0 +
  * @n) (inside the frame): R'G'B' * 255 into @rgb[0..2].
- * @scratch: texel_bayer_fast_scratch (@n) bytes, 16-byte aligned. */
+ * @scratch: texel_bayer_fast_scratch (@n) bytes, 16-byte aligned, reset
+ * with texel_bayer_fast_reset before the band's first call. */
 void texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
                            const TexelImage *in, int y, int x0, int n,
                            float *const rgb[3], void *scratch);

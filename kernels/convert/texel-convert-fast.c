@@ -835,6 +835,7 @@ bayer_scratch_init (const TexelConvertFast *fast, BayerScratch *bs,
   bs->acc = (int32_t *)mem;
   mem = (uint8_t *)(((uintptr_t)(bs->acc + len) + 15) & ~(uintptr_t)15);
   bs->rest = mem;
+  texel_bayer_fast_reset (bs->rest);
 }
 
 /* Bayer: the vertical pass over developed rows, VAL_BITS below the
