@@ -18,6 +18,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,12 +35,28 @@
 #define LUT_ONE_BITS (127 << 23)
 /* R'G'B' in [0, 1] as 8-bit codes. */
 #define VALUE_SCALE 255.0
+/* ... in the rows' fixed point (texel-bayer-fast.h). */
+#define FIXED_SCALE (VALUE_SCALE * (1 << TEXEL_BAYER_FAST_FRAC_BITS))
 
 typedef struct
 {
   int dx, dy;
   float weight;
 } BayerTap;
+
+/* The integer path's tables: at most this many entries a colour. */
+#define ILUT_MAX (1 << 17)
+/* Its bound: the most an entry may lie from the encoded exact value of
+ * any sum its index stands for, in codes: with the entry's own rounding
+ * to 1/256 code and the final rounding, every code within one of the
+ * exact value. */
+#define ILUT_BOUND 0.49
+
+/* A tap of the integer path: weight @w (16ths) at (@dx, @dy). */
+typedef struct
+{
+  int dx, dy, w;
+} IntTap;
 
 struct _TexelBayerFast
 {
@@ -49,6 +66,34 @@ struct _TexelBayerFast
   /* Encoded value at each step, and the step to the next. */
   float lut[LUT_SIZE + 1];
   float delta[LUT_SIZE + 1];
+
+  /* The integer path (texel-bayer-fast.h): the plan's matrix is
+   * diagonal with non-negative terms and every filter reads its own
+   * colour with weights summing to 16 and at most one other colour with
+   * weights summing to 0. The taps of kernel[class][colour] on the
+   * output colour first (n_own), then those on colour other[class]
+   * [colour] (-1: none). */
+  int int_capable;
+  int n_itaps[4][3], n_own[4][3], other[4][3];
+  IntTap itap[4][3][TEXEL_BAYER_TAPS];
+  int bits, half;
+  /* Serialises texel_bayer_fast_sync. What follows is written under it,
+   * between frames, and read by the rows of the next frame. */
+  pthread_mutex_t lock;
+  int built;
+  /* The plan's scale and offset the tables were built for. */
+  double scale[3], offset[3];
+  /* Whether the tables hold the bound: the rows take the integer path. */
+  int use_int;
+  /* The other colour's sum times ratio[class][colour] (its scale over
+   * the output colour's, times 2^sub), rounded, where split; added
+   * unscaled otherwise. */
+  int split[4][3];
+  float ratio[4][3];
+  /* Index of a sum Y of colour c (units of 2^-sub[c] 16ths of a code):
+   * min (max (Y, 0), top[c]) >> shift. */
+  int shift, sub[3], top[3];
+  int16_t *ilut[3];
 };
 
 static double
@@ -57,6 +102,64 @@ encode (const TexelBayerPlan *bp, double l)
   if (l < bp->beta)
     return bp->slope * l;
   return (1.0 + bp->alpha) * pow (l, bp->power) - bp->alpha;
+}
+
+/* Splits kernel[cls][c] by the colour of each tap's sample into
+ * fast->itap (the output colour's first); 0 when the filter is not of the
+ * integer path's shape (texel-bayer-fast.h). */
+static int
+int_taps_split (TexelBayerFast *fast, const TexelBayerPlan *bp, int cls, int c)
+{
+  int sum[3] = { 0, 0, 0 }, pass, k, r;
+
+  fast->other[cls][c] = -1;
+  fast->n_itaps[cls][c] = 0;
+  for (pass = 0; pass < 2; pass++)
+    for (k = 0; k < TEXEL_BAYER_TAPS; k++)
+      {
+        int dx = k % 5 - 2, dy = k / 5 - 2, w = bp->kernel[cls][c][k];
+        int col = texel_bayer_colour (cls ^ (dx & 1) ^ ((dy & 1) << 1));
+        IntTap *t;
+
+        if (w == 0 || (col == c) != (pass == 0))
+          continue;
+        if (col != c)
+          {
+            if (fast->other[cls][c] >= 0 && fast->other[cls][c] != col)
+              return 0;
+            fast->other[cls][c] = col;
+          }
+        t = &fast->itap[cls][c][fast->n_itaps[cls][c]++];
+        t->dx = dx;
+        t->dy = dy;
+        t->w = w;
+        sum[col] += w;
+        if (pass == 0)
+          fast->n_own[cls][c] = fast->n_itaps[cls][c];
+      }
+  for (r = 0; r < 3; r++)
+    if (sum[r] != (r == c ? 16 : 0))
+      return 0;
+  return 1;
+}
+
+static void
+int_taps_init (TexelBayerFast *fast, const TexelBayerPlan *bp)
+{
+  int cls, c, k;
+
+  fast->int_capable = 1;
+  for (c = 0; c < 3; c++)
+    for (k = 0; k < 3; k++)
+      if (bp->ccm[c][k] != 0.0 && (c != k || !(bp->ccm[c][c] > 0.0)))
+        fast->int_capable = 0;
+  for (cls = 0; cls < 4; cls++)
+    for (c = 0; c < 3; c++)
+      if (!int_taps_split (fast, bp, cls, c))
+        fast->int_capable = 0;
+  for (fast->bits = 8; fast->bits < 16 && (bp->mask >> fast->bits); fast->bits++)
+    ;
+  fast->half = 1 << (fast->bits - 1);
 }
 
 TexelBayerFast *
@@ -84,18 +187,189 @@ texel_bayer_fast_new (const TexelBayerPlan *bp)
           1.0 + (double)(j & ((1 << LUT_STEP_BITS) - 1)) / (1 << LUT_STEP_BITS),
           (j >> LUT_STEP_BITS) - LUT_OCTAVES);
 
-      fast->lut[j] = (float)(encode (bp, l) * VALUE_SCALE);
+      fast->lut[j] = (float)(encode (bp, l) * FIXED_SCALE);
     }
   for (j = 0; j < LUT_SIZE; j++)
     fast->delta[j] = fast->lut[j + 1] - fast->lut[j];
   fast->delta[LUT_SIZE] = 0.0f;
+  pthread_mutex_init (&fast->lock, NULL);
+  int_taps_init (fast, bp);
+  if (fast->int_capable)
+    {
+      fast->ilut[0] = malloc (3 * ILUT_MAX * sizeof (int16_t));
+      if (fast->ilut[0] == NULL)
+        {
+          texel_bayer_fast_free (fast);
+          return NULL;
+        }
+      fast->ilut[1] = fast->ilut[0] + ILUT_MAX;
+      fast->ilut[2] = fast->ilut[1] + ILUT_MAX;
+    }
   return fast;
 }
 
 void
 texel_bayer_fast_free (TexelBayerFast *fast)
 {
+  if (fast == NULL)
+    return;
+  pthread_mutex_destroy (&fast->lock);
+  free (fast->ilut[0]);
   free (fast);
+}
+
+/* The encoded value, in [0, 1], of a sum @y of colour @c in units of
+ * 2^-@sub 16ths of a code. */
+static double
+int_value (const TexelBayerPlan *bp, int c, int sub, double y)
+{
+  double l = (bp->scale[c] * ldexp (y, -sub) / 16.0 + bp->offset[c])
+             * bp->ccm[c][c];
+
+  return encode (bp, l < 0.0 ? 0.0 : (l > 1.0 ? 1.0 : l));
+}
+
+/* The most an entry of colour @c's table (sums in units of 2^-@sub
+ * 16ths, index range @top >> shift) lies from the encoded value of a
+ * sum it stands for, in codes, the sums off by up to @e units (the
+ * rounded other-colour term). The curve of the clipped linear value is
+ * concave from the sum where the value leaves 0 on (every transfer
+ * curve is), so the entries of equally wide index ranges deviate less
+ * the further they lie: the ranges around that sum bound them all. */
+static double
+int_deviation (const TexelBayerFast *fast, const TexelBayerPlan *bp, int c,
+               int sub, int top, double e)
+{
+  const double s = bp->scale[c], o = bp->offset[c];
+  const int step = 1 << fast->shift, n = top / step + 1;
+  double worst = 0.0;
+  int i, i0;
+
+  if (!(s > 0.0))
+    return 0.0;
+  i0 = (int)floor (ldexp (-16.0 * o / s, sub) / step);
+  for (i = i0 < 0 ? 0 : i0; i < i0 + 3 && i < n; i++)
+    {
+      double lo = (double)i * step, hi = fmin (lo + step - 1, top);
+      double mid = int_value (bp, c, sub, 0.5 * (lo + hi));
+
+      worst = fmax (worst, (mid - int_value (bp, c, sub, lo - e)) * VALUE_SCALE);
+      worst = fmax (worst, (int_value (bp, c, sub, hi + e) - mid) * VALUE_SCALE);
+    }
+  return worst;
+}
+
+/* The index's upper clamp of colour @c, units of 2^-@sub 16ths: the sum
+ * from which the value clips at 1, or the largest sum there is (28 times
+ * the largest code: MHC's positive weights) when it never does. -1 when
+ * the table would be too long. */
+static int
+int_top (const TexelBayerFast *fast, const TexelBayerPlan *bp, int c, int sub,
+         int split)
+{
+  const double s = bp->scale[c], d = bp->ccm[c][c];
+  double top = ldexp (28.0 * bp->mask, sub);
+
+  if (!(s > 0.0 && d > 0.0))
+    return 0;
+  if (split || top > ldexp (16.0 * (1.0 / d - bp->offset[c]) / s, sub))
+    top = ceil (ldexp (16.0 * (1.0 / d - bp->offset[c]) / s, sub));
+  if (!(top / (1 << fast->shift) < ILUT_MAX))
+    return -1;
+  return (int)top;
+}
+
+/* Colour @c's table for the plan's gains: the fewest sub-units of a 16th
+ * whose entries keep the bound (none where every index is exact), each
+ * entry the encoded value of the middle of the sums it stands for.
+ * Returns 0, or -1 when no table of at most ILUT_MAX entries keeps it. */
+static int
+int_table (TexelBayerFast *fast, const TexelBayerPlan *bp, int c)
+{
+  const int step = 1 << fast->shift;
+  double ratio = 0.0;
+  int cls, i, n, sub, top = -1, split = 0;
+
+  for (cls = 0; cls < 4; cls++)
+    if (fast->split[cls][c])
+      {
+        split = 1;
+        ratio = fmax (ratio, fabs (bp->scale[fast->other[cls][c]]
+                                   / bp->scale[c]));
+      }
+  if (split && !(bp->scale[c] > 0.0))
+    return -1;
+  for (sub = 0; sub <= 8; sub++)
+    {
+      /* The rounding of the other colour's term, and the float product's
+       * error (at most 24 weights of codes within half the range). */
+      double e = split ? 0.5 + ldexp (24.0 * fast->half * ratio, sub - 22)
+                       : 0.0;
+
+      top = int_top (fast, bp, c, sub, split);
+      if (top < 0)
+        return -1;
+      if ((step == 1 && !split)
+          || int_deviation (fast, bp, c, sub, top, e) <= ILUT_BOUND)
+        break;
+    }
+  if (sub > 8)
+    return -1;
+  fast->sub[c] = sub;
+  fast->top[c] = top;
+  for (cls = 0; cls < 4; cls++)
+    fast->ratio[cls][c] = fast->split[cls][c]
+                              ? (float)ldexp (bp->scale[fast->other[cls][c]]
+                                                  / bp->scale[c],
+                                              sub)
+                              : 1.0f;
+  n = top / step + 1;
+  for (i = 0; i < n; i++)
+    {
+      double lo = (double)i * step, hi = fmin (lo + step - 1, top);
+
+      fast->ilut[c][i] = (int16_t)lround (
+          int_value (bp, c, sub, 0.5 * (lo + hi)) * FIXED_SCALE);
+    }
+  return 0;
+}
+
+/* Rebuilds the integer path's tables for the plan's gains. */
+static void
+int_rebuild (TexelBayerFast *fast, const TexelBayerPlan *bp)
+{
+  int cls, c;
+
+  fast->shift = fast->bits > 12 ? fast->bits - 12 : 0;
+  for (cls = 0; cls < 4; cls++)
+    for (c = 0; c < 3; c++)
+      {
+        int r = fast->other[cls][c];
+
+        fast->split[cls][c] = r >= 0 && bp->scale[r] != bp->scale[c];
+      }
+  fast->use_int = 1;
+  for (c = 0; c < 3; c++)
+    if (int_table (fast, bp, c) != 0)
+      fast->use_int = 0;
+  memcpy (fast->scale, bp->scale, sizeof (fast->scale));
+  memcpy (fast->offset, bp->offset, sizeof (fast->offset));
+  fast->built = 1;
+}
+
+int
+texel_bayer_fast_sync (TexelBayerFast *fast, const TexelBayerPlan *bp)
+{
+  int use_int;
+
+  pthread_mutex_lock (&fast->lock);
+  if (fast->int_capable
+      && (!fast->built || memcmp (fast->scale, bp->scale, sizeof (fast->scale))
+          || memcmp (fast->offset, bp->offset, sizeof (fast->offset))))
+    int_rebuild (fast, bp);
+  use_int = fast->int_capable && fast->use_int;
+  pthread_mutex_unlock (&fast->lock);
+  return use_int;
 }
 
 /* Floats in one plane of the window: half the row and the margins. */
@@ -152,6 +426,64 @@ code_at (const uint8_t *row, int wide, int x, int shift, unsigned mask)
   return (word >> shift) & mask;
 }
 
+/* Of the columns @first + 2 i (i < @len), those inside a row of @w
+ * samples: i in [@lo, @hi). */
+static void
+inside_span (int first, int len, int w, int *lo, int *hi)
+{
+  *lo = first >= 0 ? 0 : (1 - first) / 2;
+  *hi = first > w - 1 ? 0 : (w - 1 - first) / 2 + 1;
+  if (*hi > len)
+    *hi = len;
+  if (*lo > *hi)
+    *lo = *hi;
+}
+
+/* The integer path's plane @par of mosaic row @y: @dst[i] = code of
+ * column @first + 2 i, mirrored into the frame, minus @half (so that
+ * 16-bit codes fit int16), for i < @len. */
+static void
+centred_codes (const TexelBayerPlan *bp, const TexelImage *in, int y,
+               int first, int len, int half, int16_t *restrict dst)
+{
+  const uint8_t *restrict row = in->data[0] + (size_t)y * in->stride[0];
+  const int wide = in->format == TEXEL_FORMAT_GRAY16_LE;
+  const int shift = bp->shift, w = in->width;
+  const unsigned mask = bp->mask;
+  int i, lo, hi;
+
+  inside_span (first, len, w, &lo, &hi);
+  for (i = 0; i < lo; i++)
+    dst[i] = (int16_t)((int)code_at (row, wide,
+                                     texel_bayer_mirror (first + 2 * i, w),
+                                     shift, mask)
+                       - half);
+  for (i = hi; i < len; i++)
+    dst[i] = (int16_t)((int)code_at (row, wide,
+                                     texel_bayer_mirror (first + 2 * i, w),
+                                     shift, mask)
+                       - half);
+  if (lo == hi)
+    return;
+  if (wide)
+    {
+      const uint8_t *restrict p = row + 2 * (size_t)(first + 2 * lo);
+
+      for (i = 0; i < hi - lo; i++)
+        dst[lo + i] = (int16_t)((int)(((unsigned)(p[4 * i] | (p[4 * i + 1] << 8))
+                                       >> shift)
+                                      & mask)
+                                - half);
+    }
+  else
+    {
+      const uint8_t *restrict p = row + first + 2 * lo;
+
+      for (i = 0; i < hi - lo; i++)
+        dst[lo + i] = (int16_t)(p[2 * i] - half);
+    }
+}
+
 /* Plane @par of mosaic row @y: @dst[i] = linear value of column
  * @first + 2 i, mirrored into the frame, for i < @len. */
 static void
@@ -164,13 +496,7 @@ linearise (const TexelBayerPlan *bp, const TexelImage *in, int y, int first,
   const unsigned mask = bp->mask;
   int i, lo, hi;
 
-  /* Columns inside the frame: i in [lo, hi). */
-  lo = first >= 0 ? 0 : (1 - first) / 2;
-  hi = first > w - 1 ? 0 : (w - 1 - first) / 2 + 1;
-  if (hi > len)
-    hi = len;
-  if (lo > hi)
-    lo = hi;
+  inside_span (first, len, w, &lo, &hi);
   for (i = 0; i < len; i++)
     {
       int x, c;
@@ -219,7 +545,7 @@ linearise (const TexelBayerPlan *bp, const TexelImage *in, int y, int first,
 static void
 encode_row (const TexelBayerFast *fast, const float m[3], float *const cam[3],
             int len, int32_t *restrict idx, float *restrict frac,
-            float *restrict dst)
+            int16_t *restrict dst)
 {
   const float *restrict c0 = cam[0], *restrict c1 = cam[1],
                         *restrict c2 = cam[2];
@@ -241,7 +567,8 @@ encode_row (const TexelBayerFast *fast, const float m[3], float *const cam[3],
           = (float)(bits & ((1 << MANT_BITS) - 1)) * (1.0f / (1 << MANT_BITS));
     }
   for (i = 0; i < len; i++)
-    dst[2 * i] = fast->lut[idx[i]] + fast->delta[idx[i]] * frac[i];
+    dst[2 * i]
+        = (int16_t)(fast->lut[idx[i]] + fast->delta[idx[i]] * frac[i] + 0.5f);
 }
 
 /* @out (+)= the four weighted sources over @len floats (@first: =):
@@ -287,10 +614,126 @@ apply_taps (const BayerTap *taps, int n_taps, int q, float *window[5][2],
     }
 }
 
+/* @out (+)= the four weighted sources over @len sums (@first: =). */
+static inline void
+int_add4 (int32_t *restrict out, const int16_t *restrict a,
+          const int16_t *restrict b, const int16_t *restrict c,
+          const int16_t *restrict d, const int32_t w[4], int len, int first)
+{
+  const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+  int i;
+
+  if (first)
+    for (i = 0; i < len; i++)
+      out[i] = w0 * a[i] + w1 * b[i] + w2 * c[i] + w3 * d[i];
+  else
+    for (i = 0; i < len; i++)
+      out[i] += w0 * a[i] + w1 * b[i] + w2 * c[i] + w3 * d[i];
+}
+
+/* int_add4 in 16-bit lanes (pmullw, mul.8h: twice the lanes of 32-bit
+ * products, which SSE2 lacks): where no sum can leave int16. */
+static inline void
+int_add4_narrow (int16_t *restrict out, const int16_t *restrict a,
+                 const int16_t *restrict b, const int16_t *restrict c,
+                 const int16_t *restrict d, const int32_t w[4], int len,
+                 int first)
+{
+  const int16_t w0 = (int16_t)w[0], w1 = (int16_t)w[1], w2 = (int16_t)w[2],
+                w3 = (int16_t)w[3];
+  int i;
+
+  if (first)
+    for (i = 0; i < len; i++)
+      out[i] = (int16_t)(w0 * a[i] + w1 * b[i] + w2 * c[i] + w3 * d[i]);
+  else
+    for (i = 0; i < len; i++)
+      out[i] += (int16_t)(w0 * a[i] + w1 * b[i] + w2 * c[i] + w3 * d[i]);
+}
+
+/* The integer path's apply_taps: sums of centred codes in 16ths, into
+ * @out; summed in @narrow's 16-bit lanes first where it is not NULL (up
+ * to 10-bit mosaics: 40 weights' worth of codes within +-512 fit). */
+static void
+int_apply (const IntTap *taps, int n_taps, int q, int16_t *window[5][2],
+           int len, int16_t *restrict narrow, int32_t *restrict out)
+{
+  int t, k;
+
+  for (t = 0; t < n_taps; t += 4)
+    {
+      const int16_t *src[4];
+      int32_t w[4];
+
+      for (k = 0; k < 4; k++)
+        {
+          const IntTap *tp = &taps[t + k < n_taps ? t + k : t];
+
+          src[k]
+              = window[tp->dy + 2][(q + tp->dx) & 1] + ((q + 2 + tp->dx) >> 1);
+          w[k] = t + k < n_taps ? tp->w : 0;
+        }
+      if (narrow != NULL)
+        int_add4_narrow (narrow, src[0], src[1], src[2], src[3], w, len,
+                         t == 0);
+      else
+        int_add4 (out, src[0], src[1], src[2], src[3], w, len, t == 0);
+    }
+  if (narrow != NULL)
+    for (t = 0; t < len; t++)
+      out[t] = narrow[t];
+}
+
+/* Colour @c of the @len pixels of class @cls (column parity @q) on the
+ * integer path, into every second value of @dst: the sum Y of the codes
+ * in 16ths (the other colour's zero-sum term scaled to the output
+ * colour's gain where the two differ), then its table. */
+static void
+int_colour (const TexelBayerFast *fast, int cls, int c, int q,
+            int16_t *window[5][2], int len, int32_t *restrict acc,
+            int32_t *restrict other, int32_t *restrict idx,
+            int16_t *restrict dst)
+{
+  int16_t *narrow = fast->bits <= 10 ? (int16_t *)idx : NULL;
+  const IntTap *taps = fast->itap[cls][c];
+  const int n = fast->n_itaps[cls][c];
+  const int own = fast->split[cls][c] ? fast->n_own[cls][c] : n;
+  const int sub = fast->sub[c], shift = fast->shift;
+  const int32_t bias = (16 * fast->half) << sub, top = fast->top[c];
+  const int16_t *restrict lut = fast->ilut[c];
+  int i;
+
+  int_apply (taps, own, q, window, len, narrow, acc);
+  if (sub > 0)
+    for (i = 0; i < len; i++)
+      acc[i] *= 1 << sub;
+  if (own < n)
+    {
+      const float ratio = fast->ratio[cls][c];
+
+      int_apply (taps + own, n - own, q, window, len, narrow, other);
+      for (i = 0; i < len; i++)
+        {
+          float f = (float)other[i] * ratio;
+
+          acc[i] += (int32_t)(f + (f >= 0.0f ? 0.5f : -0.5f));
+        }
+    }
+  for (i = 0; i < len; i++)
+    {
+      int32_t y = acc[i] + bias;
+
+      y = y > 0 ? y : 0;
+      idx[i] = (y < top ? y : top) >> shift;
+    }
+  for (i = 0; i < len; i++)
+    dst[2 * i] = lut[idx[i]];
+}
+
 void
 texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
                       const TexelImage *in, int y, int x0, int n,
-                      float *const rgb[3], void *scratch)
+                      int16_t *const rgb[3], void *scratch)
 {
   const int len = plane_len (n);
   BayerRing *ring = scratch;
@@ -298,6 +741,7 @@ texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
   float *window[5][2];
   float *cam[3], *frac;
   int32_t *idx;
+  const int integer = fast->int_capable && fast->use_int;
   int r, par, q, c;
 
   if (ring->x0 != x0 || ring->n != n)
@@ -309,20 +753,39 @@ texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
   for (r = 0; r < 5; r++)
     {
       const int u = y + r - 2, slot = ((u % RING) + RING) % RING;
+      const int ry = texel_bayer_mirror (u, in->height);
 
       for (par = 0; par < 2; par++)
         window[r][par] = base + (size_t)(2 * slot + par) * len;
       if (ring->u[slot] == u)
         continue;
       for (par = 0; par < 2; par++)
-        linearise (bp, in, texel_bayer_mirror (u, in->height), x0 - 2 + par,
-                   len, window[r][par]);
+        if (integer)
+          centred_codes (bp, in, ry, x0 - 2 + par, len, fast->half,
+                         (int16_t *)window[r][par]);
+        else
+          linearise (bp, in, ry, x0 - 2 + par, len, window[r][par]);
       ring->u[slot] = u;
     }
   for (c = 0; c < 3; c++)
     cam[c] = base + (size_t)(2 * RING + c) * len;
   idx = (int32_t *)(base + (size_t)(2 * RING + 3) * len);
   frac = base + (size_t)(2 * RING + 4) * len;
+
+  if (integer)
+    {
+      int16_t *codes[5][2];
+
+      for (r = 0; r < 5; r++)
+        for (par = 0; par < 2; par++)
+          codes[r][par] = (int16_t *)window[r][par];
+      for (q = 0; q < 2 && q < n; q++)
+        for (c = 0; c < 3; c++)
+          int_colour (fast, texel_bayer_class (bp, x0 + q, y), c, q, codes,
+                      (n - q + 1) / 2, (int32_t *)cam[0], (int32_t *)cam[1],
+                      idx, rgb[c] + q);
+      return;
+    }
 
   for (q = 0; q < 2 && q < n; q++)
     {

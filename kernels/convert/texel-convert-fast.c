@@ -37,6 +37,10 @@
 #define VAL_BITS 7
 #define COEF_BITS 13
 #define SUM_BITS (VAL_BITS + COEF_BITS - 16)
+/* Raw Bayer rows come developed in the same fixed point. */
+#if VAL_BITS != TEXEL_BAYER_FAST_FRAC_BITS
+#error "texel-bayer-fast.h's rows must have VAL_BITS fractional bits"
+#endif
 /* Filter taps times chroma footprint taps along an axis, at most. */
 #define MAX_TAPS 12
 
@@ -103,7 +107,7 @@ typedef struct
 {
   int y[BAYER_CACHE], x0[BAYER_CACHE], n[BAYER_CACHE];
   int next;
-  float *row[BAYER_CACHE];
+  int16_t *row[BAYER_CACHE];
   int32_t *acc;
   void *rest;
 } BayerScratch;
@@ -712,7 +716,7 @@ texel_convert_fast_new (const TexelConvertPlan *plan)
           fast->bayer_n = fast->group[g].dev_n;
       /* BayerScratch, its developed rows and sums, the development's. */
       fast->bayer_bytes = sizeof (BayerScratch) + 64 * (BAYER_CACHE + 3)
-                          + (sizeof (float) * BAYER_CACHE + sizeof (int32_t))
+                          + (sizeof (int16_t) * BAYER_CACHE + sizeof (int32_t))
                                 * 3 * (size_t)fast->bayer_n
                           + texel_bayer_fast_scratch (fast->bayer_n);
     }
@@ -790,14 +794,14 @@ vertical (const TexelImage *in, int p, const FastTaps *v, int j, int x0, int n,
 }
 
 /* Bayer: mosaic row @y's columns [dev_x0, dev_x0 + dev_n) developed
- * (R, G, B one after the other; R'G'B' * 255), from the call's last
- * BAYER_CACHE rows where it is one of them: NV12's chroma rows read the
+ * (R, G, B one after the other; R'G'B' * 255, VAL_BITS below the code), from the call's
+ * last BAYER_CACHE rows where it is one of them: NV12's chroma rows read the
  * rows its luma rows just developed. */
-static const float *
+static const int16_t *
 bayer_row (const TexelConvertPlan *plan, const FastGroup *g,
            const TexelImage *in, int y, BayerScratch *bs)
 {
-  float *out[3];
+  int16_t *out[3];
   int k;
 
   for (k = 0; k < BAYER_CACHE; k++)
@@ -828,7 +832,7 @@ bayer_scratch_init (const TexelConvertFast *fast, BayerScratch *bs,
   for (k = 0; k < BAYER_CACHE; k++)
     {
       bs->y[k] = -1;
-      bs->row[k] = (float *)mem;
+      bs->row[k] = (int16_t *)mem;
       mem = (uint8_t *)(((uintptr_t)(bs->row[k] + len) + 15) & ~(uintptr_t)15);
     }
   bs->next = 0;
@@ -854,21 +858,19 @@ bayer_vertical (const TexelConvertPlan *plan, const FastGroup *g,
 
   if (v->n == 1)
     {
-      const float *restrict dev = bayer_row (plan, g, in, rows[0], bs);
-
-      for (x = 0; x < len; x++)
-        dst[x] = (int16_t)(dev[x] * (1 << VAL_BITS) + 0.5f);
+      memcpy (dst, bayer_row (plan, g, in, rows[0], bs),
+              sizeof (int16_t) * (size_t)len);
       return;
     }
   for (x = 0; x < len; x++)
     acc[x] = 1 << (TAP_BITS - 1);
   for (t = 0; t < v->n; t++)
     {
-      const float *restrict dev = bayer_row (plan, g, in, rows[t], bs);
+      const int16_t *restrict dev = bayer_row (plan, g, in, rows[t], bs);
       const int32_t wt = w[t];
 
       for (x = 0; x < len; x++)
-        acc[x] += (int32_t)(dev[x] * (1 << VAL_BITS) + 0.5f) * wt;
+        acc[x] += dev[x] * wt;
     }
   for (x = 0; x < len; x++)
     dst[x] = (int16_t)(acc[x] >> TAP_BITS);
@@ -886,7 +888,7 @@ bayer_direct_row (const TexelConvertPlan *plan, const FastGroup *g,
 {
   const TexelFormatDesc *d = &plan->out;
   const int bpp = d->comp[0].pixel_stride;
-  const float *dev = bayer_row (plan, g, in, g->v[0].index[j], bs);
+  const int16_t *dev = bayer_row (plan, g, in, g->v[0].index[j], bs);
   uint8_t *restrict dst = out->data[0] + (size_t)j * out->stride[0];
   uint8_t *code[4], *slot[4] = { NULL, NULL, NULL, NULL };
   int c, i;
@@ -897,16 +899,16 @@ bayer_direct_row (const TexelConvertPlan *plan, const FastGroup *g,
     code[c] = (uint8_t *)bs->acc + (size_t)c * g->width;
   for (c = 0; c < 3; c++)
     {
-      const float *restrict src = dev + g->h[c].index[0];
-      const int step = g->h[c].step;
+      const int16_t *restrict src = dev + g->h[c].index[0];
+      const int step = g->h[c].step, half = 1 << (VAL_BITS - 1);
       uint8_t *restrict o = code[c];
 
       if (step == 1)
         for (i = 0; i < g->width; i++)
-          o[i] = (uint8_t)(int32_t)(src[i] + 0.5f);
+          o[i] = (uint8_t)((src[i] + half) >> VAL_BITS);
       else
         for (i = 0; i < g->width; i++)
-          o[i] = (uint8_t)(int32_t)(src[step * i] + 0.5f);
+          o[i] = (uint8_t)((src[step * i] + half) >> VAL_BITS);
       slot[d->comp[c].offset] = o;
     }
   /* Alpha (the mosaic has none: opaque) or the padding byte. */
@@ -1404,6 +1406,8 @@ texel_convert_fast (const TexelConvertPlan *plan, const TexelImage *in,
     {
       BayerScratch bs;
 
+      /* The integer tables follow the gains (automatic white balance). */
+      texel_bayer_fast_sync (fast->bayer, &plan->bayer);
       bayer_scratch_init (fast, &bs, scratch + fast->scratch_bytes);
       bayer_rows (plan, in, out, row0, row1, scratch, &bs);
       free (scratch);
