@@ -94,6 +94,8 @@ struct _TexelBayerFast
    * min (max (Y, 0), top[c]) >> shift. */
   int shift, sub[3], top[3];
   int16_t *ilut[3];
+  /* The same rounded to 8-bit codes (texel_bayer_fast_row_codes). */
+  uint8_t *icode[3];
 };
 
 static double
@@ -157,7 +159,8 @@ int_taps_init (TexelBayerFast *fast, const TexelBayerPlan *bp)
     for (c = 0; c < 3; c++)
       if (!int_taps_split (fast, bp, cls, c))
         fast->int_capable = 0;
-  for (fast->bits = 8; fast->bits < 16 && (bp->mask >> fast->bits); fast->bits++)
+  for (fast->bits = 8; fast->bits < 16 && (bp->mask >> fast->bits);
+       fast->bits++)
     ;
   fast->half = 1 << (fast->bits - 1);
 }
@@ -197,13 +200,17 @@ texel_bayer_fast_new (const TexelBayerPlan *bp)
   if (fast->int_capable)
     {
       fast->ilut[0] = malloc (3 * ILUT_MAX * sizeof (int16_t));
-      if (fast->ilut[0] == NULL)
+      fast->icode[0] = malloc (3 * ILUT_MAX);
+      if (fast->ilut[0] == NULL || fast->icode[0] == NULL)
         {
           texel_bayer_fast_free (fast);
           return NULL;
         }
-      fast->ilut[1] = fast->ilut[0] + ILUT_MAX;
-      fast->ilut[2] = fast->ilut[1] + ILUT_MAX;
+      for (c = 1; c < 3; c++)
+        {
+          fast->ilut[c] = fast->ilut[c - 1] + ILUT_MAX;
+          fast->icode[c] = fast->icode[c - 1] + ILUT_MAX;
+        }
     }
   return fast;
 }
@@ -215,6 +222,7 @@ texel_bayer_fast_free (TexelBayerFast *fast)
     return;
   pthread_mutex_destroy (&fast->lock);
   free (fast->ilut[0]);
+  free (fast->icode[0]);
   free (fast);
 }
 
@@ -223,8 +231,8 @@ texel_bayer_fast_free (TexelBayerFast *fast)
 static double
 int_value (const TexelBayerPlan *bp, int c, int sub, double y)
 {
-  double l = (bp->scale[c] * ldexp (y, -sub) / 16.0 + bp->offset[c])
-             * bp->ccm[c][c];
+  double l
+      = (bp->scale[c] * ldexp (y, -sub) / 16.0 + bp->offset[c]) * bp->ccm[c][c];
 
   return encode (bp, l < 0.0 ? 0.0 : (l > 1.0 ? 1.0 : l));
 }
@@ -253,8 +261,10 @@ int_deviation (const TexelBayerFast *fast, const TexelBayerPlan *bp, int c,
       double lo = (double)i * step, hi = fmin (lo + step - 1, top);
       double mid = int_value (bp, c, sub, 0.5 * (lo + hi));
 
-      worst = fmax (worst, (mid - int_value (bp, c, sub, lo - e)) * VALUE_SCALE);
-      worst = fmax (worst, (int_value (bp, c, sub, hi + e) - mid) * VALUE_SCALE);
+      worst
+          = fmax (worst, (mid - int_value (bp, c, sub, lo - e)) * VALUE_SCALE);
+      worst
+          = fmax (worst, (int_value (bp, c, sub, hi + e) - mid) * VALUE_SCALE);
     }
   return worst;
 }
@@ -294,8 +304,8 @@ int_table (TexelBayerFast *fast, const TexelBayerPlan *bp, int c)
     if (fast->split[cls][c])
       {
         split = 1;
-        ratio = fmax (ratio, fabs (bp->scale[fast->other[cls][c]]
-                                   / bp->scale[c]));
+        ratio = fmax (ratio,
+                      fabs (bp->scale[fast->other[cls][c]] / bp->scale[c]));
       }
   if (split && !(bp->scale[c] > 0.0))
     return -1;
@@ -303,8 +313,8 @@ int_table (TexelBayerFast *fast, const TexelBayerPlan *bp, int c)
     {
       /* The rounding of the other colour's term, and the float product's
        * error (at most 24 weights of codes within half the range). */
-      double e = split ? 0.5 + ldexp (24.0 * fast->half * ratio, sub - 22)
-                       : 0.0;
+      double e
+          = split ? 0.5 + ldexp (24.0 * fast->half * ratio, sub - 22) : 0.0;
 
       top = int_top (fast, bp, c, sub, split);
       if (top < 0)
@@ -318,18 +328,19 @@ int_table (TexelBayerFast *fast, const TexelBayerPlan *bp, int c)
   fast->sub[c] = sub;
   fast->top[c] = top;
   for (cls = 0; cls < 4; cls++)
-    fast->ratio[cls][c] = fast->split[cls][c]
-                              ? (float)ldexp (bp->scale[fast->other[cls][c]]
-                                                  / bp->scale[c],
-                                              sub)
+    fast->ratio[cls][c]
+        = fast->split[cls][c] ? (float)ldexp (
+              bp->scale[fast->other[cls][c]] / bp->scale[c], sub)
                               : 1.0f;
   n = top / step + 1;
   for (i = 0; i < n; i++)
     {
       double lo = (double)i * step, hi = fmin (lo + step - 1, top);
 
-      fast->ilut[c][i] = (int16_t)lround (
-          int_value (bp, c, sub, 0.5 * (lo + hi)) * FIXED_SCALE);
+      double v = int_value (bp, c, sub, 0.5 * (lo + hi));
+
+      fast->ilut[c][i] = (int16_t)lround (v * FIXED_SCALE);
+      fast->icode[c][i] = (uint8_t)lround (v * VALUE_SCALE);
     }
   return 0;
 }
@@ -443,8 +454,8 @@ inside_span (int first, int len, int w, int *lo, int *hi)
  * column @first + 2 i, mirrored into the frame, minus @half (so that
  * 16-bit codes fit int16), for i < @len. */
 static void
-centred_codes (const TexelBayerPlan *bp, const TexelImage *in, int y,
-               int first, int len, int half, int16_t *restrict dst)
+centred_codes (const TexelBayerPlan *bp, const TexelImage *in, int y, int first,
+               int len, int half, int16_t *restrict dst)
 {
   const uint8_t *restrict row = in->data[0] + (size_t)y * in->stride[0];
   const int wide = in->format == TEXEL_FORMAT_GRAY16_LE;
@@ -470,10 +481,11 @@ centred_codes (const TexelBayerPlan *bp, const TexelImage *in, int y,
       const uint8_t *restrict p = row + 2 * (size_t)(first + 2 * lo);
 
       for (i = 0; i < hi - lo; i++)
-        dst[lo + i] = (int16_t)((int)(((unsigned)(p[4 * i] | (p[4 * i + 1] << 8))
-                                       >> shift)
-                                      & mask)
-                                - half);
+        dst[lo + i]
+            = (int16_t)((int)(((unsigned)(p[4 * i] | (p[4 * i + 1] << 8))
+                               >> shift)
+                              & mask)
+                        - half);
     }
   else
     {
@@ -685,14 +697,13 @@ int_apply (const IntTap *taps, int n_taps, int q, int16_t *window[5][2],
 }
 
 /* Colour @c of the @len pixels of class @cls (column parity @q) on the
- * integer path, into every second value of @dst: the sum Y of the codes
- * in 16ths (the other colour's zero-sum term scaled to the output
- * colour's gain where the two differ), then its table. */
+ * integer path: the sum Y of the codes in 16ths (the other colour's
+ * zero-sum term scaled to the output colour's gain where the two differ)
+ * as its table's index, into @idx (@acc, @other: scratch). */
 static void
-int_colour (const TexelBayerFast *fast, int cls, int c, int q,
-            int16_t *window[5][2], int len, int32_t *restrict acc,
-            int32_t *restrict other, int32_t *restrict idx,
-            int16_t *restrict dst)
+int_index (const TexelBayerFast *fast, int cls, int c, int q,
+           int16_t *window[5][2], int len, int32_t *restrict acc,
+           int32_t *restrict other, int32_t *restrict idx)
 {
   int16_t *narrow = fast->bits <= 10 ? (int16_t *)idx : NULL;
   const IntTap *taps = fast->itap[cls][c];
@@ -700,7 +711,6 @@ int_colour (const TexelBayerFast *fast, int cls, int c, int q,
   const int own = fast->split[cls][c] ? fast->n_own[cls][c] : n;
   const int sub = fast->sub[c], shift = fast->shift;
   const int32_t bias = (16 * fast->half) << sub, top = fast->top[c];
-  const int16_t *restrict lut = fast->ilut[c];
   int i;
 
   int_apply (taps, own, q, window, len, narrow, acc);
@@ -726,23 +736,20 @@ int_colour (const TexelBayerFast *fast, int cls, int c, int q,
       y = y > 0 ? y : 0;
       idx[i] = (y < top ? y : top) >> shift;
     }
-  for (i = 0; i < len; i++)
-    dst[2 * i] = lut[idx[i]];
 }
 
-void
-texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
-                      const TexelImage *in, int y, int x0, int n,
-                      int16_t *const rgb[3], void *scratch)
+/* Points @window at the five mosaic rows around row @y in the ring of
+ * @scratch, filling the slots not there yet: centred codes for the
+ * integer way (@integer), linear values for the float way. */
+static void
+window_rows (const TexelBayerFast *fast, const TexelBayerPlan *bp,
+             const TexelImage *in, int y, int x0, int n, int integer,
+             void *scratch, float *window[5][2])
 {
   const int len = plane_len (n);
   BayerRing *ring = scratch;
   float *base = (float *)((uint8_t *)scratch + ring_head ());
-  float *window[5][2];
-  float *cam[3], *frac;
-  int32_t *idx;
-  const int integer = fast->int_capable && fast->use_int;
-  int r, par, q, c;
+  int r, par;
 
   if (ring->x0 != x0 || ring->n != n)
     {
@@ -767,26 +774,78 @@ texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
           linearise (bp, in, ry, x0 - 2 + par, len, window[r][par]);
       ring->u[slot] = u;
     }
-  for (c = 0; c < 3; c++)
-    cam[c] = base + (size_t)(2 * RING + c) * len;
-  idx = (int32_t *)(base + (size_t)(2 * RING + 3) * len);
-  frac = base + (size_t)(2 * RING + 4) * len;
+}
 
-  if (integer)
+/* The scratch's arrays after the ring: @k of 5, each a plane long. */
+static void *
+scratch_array (void *scratch, int n, int k)
+{
+  return (float *)((uint8_t *)scratch + ring_head ())
+         + (size_t)(2 * RING + k) * plane_len (n);
+}
+
+/* Integer way: the table indices of colour @c of the pixels of column
+ * parity @q in row @y (int_index), for each parity and colour in turn
+ * through @each. */
+typedef void (*IndexFunc) (const TexelBayerFast *fast, int c, int q,
+                           const int32_t *idx, int count, void *data);
+
+static void
+int_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
+         const TexelImage *in, int y, int x0, int n, void *scratch,
+         IndexFunc each, void *data)
+{
+  float *window[5][2];
+  int16_t *codes[5][2];
+  int32_t *idx = scratch_array (scratch, n, 3);
+  int r, q, c;
+
+  window_rows (fast, bp, in, y, x0, n, 1, scratch, window);
+  for (r = 0; r < 5; r++)
+    for (q = 0; q < 2; q++)
+      codes[r][q] = (int16_t *)window[r][q];
+  for (q = 0; q < 2 && q < n; q++)
+    for (c = 0; c < 3; c++)
+      {
+        const int count = (n - q + 1) / 2;
+
+        int_index (fast, texel_bayer_class (bp, x0 + q, y), c, q, codes, count,
+                   scratch_array (scratch, n, 0), scratch_array (scratch, n, 1),
+                   idx);
+        each (fast, c, q, idx, count, data);
+      }
+}
+
+/* IndexFunc of texel_bayer_fast_row: the 16-bit values. */
+static void
+fixed_values (const TexelBayerFast *fast, int c, int q, const int32_t *idx,
+              int count, void *data)
+{
+  int16_t *restrict dst = ((int16_t *const *)data)[c] + q;
+  const int16_t *restrict lut = fast->ilut[c];
+  int i;
+
+  for (i = 0; i < count; i++)
+    dst[2 * i] = lut[idx[i]];
+}
+
+void
+texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
+                      const TexelImage *in, int y, int x0, int n,
+                      int16_t *const rgb[3], void *scratch)
+{
+  float *window[5][2];
+  float *cam[3];
+  int q, c;
+
+  if (fast->int_capable && fast->use_int)
     {
-      int16_t *codes[5][2];
-
-      for (r = 0; r < 5; r++)
-        for (par = 0; par < 2; par++)
-          codes[r][par] = (int16_t *)window[r][par];
-      for (q = 0; q < 2 && q < n; q++)
-        for (c = 0; c < 3; c++)
-          int_colour (fast, texel_bayer_class (bp, x0 + q, y), c, q, codes,
-                      (n - q + 1) / 2, (int32_t *)cam[0], (int32_t *)cam[1],
-                      idx, rgb[c] + q);
+      int_row (fast, bp, in, y, x0, n, scratch, fixed_values, (void *)rgb);
       return;
     }
-
+  window_rows (fast, bp, in, y, x0, n, 0, scratch, window);
+  for (c = 0; c < 3; c++)
+    cam[c] = scratch_array (scratch, n, c);
   for (q = 0; q < 2 && q < n; q++)
     {
       const int cls = texel_bayer_class (bp, x0 + q, y);
@@ -796,6 +855,45 @@ texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
         apply_taps (fast->tap[cls][c], fast->n_taps[cls][c], q, window, count,
                     cam[c]);
       for (c = 0; c < 3; c++)
-        encode_row (fast, bp->ccm_f[c], cam, count, idx, frac, rgb[c] + q);
+        encode_row (fast, bp->ccm_f[c], cam, count,
+                    scratch_array (scratch, n, 3),
+                    scratch_array (scratch, n, 4), rgb[c] + q);
     }
+}
+
+typedef struct
+{
+  uint8_t *dst;
+  ptrdiff_t pixel_stride;
+  const int *offset;
+} CodeDest;
+
+/* IndexFunc of texel_bayer_fast_row_codes: the codes, in place. */
+static void
+codes_in_place (const TexelBayerFast *fast, int c, int q, const int32_t *idx,
+                int count, void *data)
+{
+  const CodeDest *d = data;
+  const ptrdiff_t ps = 2 * d->pixel_stride;
+  uint8_t *restrict dst = d->dst + q * d->pixel_stride + d->offset[c];
+  const uint8_t *restrict lut = fast->icode[c];
+  int i;
+
+  for (i = 0; i < count; i++)
+    dst[ps * i] = lut[idx[i]];
+}
+
+int
+texel_bayer_fast_row_codes (const TexelBayerFast *fast,
+                            const TexelBayerPlan *bp, const TexelImage *in,
+                            int y, int x0, int n, uint8_t *dst,
+                            ptrdiff_t pixel_stride, const int offset[3],
+                            void *scratch)
+{
+  CodeDest d = { dst, pixel_stride, offset };
+
+  if (!(fast->int_capable && fast->use_int))
+    return -1;
+  int_row (fast, bp, in, y, x0, n, scratch, codes_in_place, &d);
+  return 0;
 }

@@ -794,9 +794,9 @@ vertical (const TexelImage *in, int p, const FastTaps *v, int j, int x0, int n,
 }
 
 /* Bayer: mosaic row @y's columns [dev_x0, dev_x0 + dev_n) developed
- * (R, G, B one after the other; R'G'B' * 255, VAL_BITS below the code), from the call's
- * last BAYER_CACHE rows where it is one of them: NV12's chroma rows read the
- * rows its luma rows just developed. */
+ * (R, G, B one after the other; R'G'B' * 255, VAL_BITS below the code), from
+ * the call's last BAYER_CACHE rows where it is one of them: NV12's chroma rows
+ * read the rows its luma rows just developed. */
 static const int16_t *
 bayer_row (const TexelConvertPlan *plan, const FastGroup *g,
            const TexelImage *in, int y, BayerScratch *bs)
@@ -879,6 +879,35 @@ bayer_vertical (const TexelConvertPlan *plan, const FastGroup *g,
 static void store (uint8_t *restrict dst, int stride, uint8_t *const slot[4],
                    int n);
 
+/* bayer_direct_row on the integer way: codes from the tables straight
+ * into output row @dst, the alpha or padding byte 0xff. -1 (nothing
+ * written) on the float way. */
+static int
+bayer_codes_row (const TexelConvertPlan *plan, const FastGroup *g,
+                 const TexelImage *in, int j, uint8_t *dst, BayerScratch *bs)
+{
+  const TexelFormatDesc *d = &plan->out;
+  const int bpp = d->comp[0].pixel_stride, step = g->h[0].step;
+  const int j0 = g->h[0].index[0];
+  const int a = d->comp[3].plane >= 0 ? d->comp[3].offset : g->pad;
+  int offset[3], c, i;
+
+  if (g->dev_n != g->width || (step != 1 && step != -1 && g->width != 1))
+    return -1;
+  for (c = 0; c < 3; c++)
+    offset[c] = d->comp[c].offset;
+  if (texel_bayer_fast_row_codes (plan->fast->bayer, &plan->bayer, in,
+                                  g->v[0].index[j], g->dev_x0, g->dev_n,
+                                  dst - (ptrdiff_t)bpp * step * j0,
+                                  (ptrdiff_t)bpp * step, offset, bs->rest)
+      != 0)
+    return -1;
+  if (a >= 0)
+    for (i = 0; i < g->width; i++)
+      dst[(size_t)bpp * i + a] = 0xff;
+  return 0;
+}
+
 /* Bayer to an RGB format at 1:1 filling the frame (fast->direct): the
  * developed values rounded straight to codes, no fixed-point matrix. */
 static void
@@ -888,10 +917,14 @@ bayer_direct_row (const TexelConvertPlan *plan, const FastGroup *g,
 {
   const TexelFormatDesc *d = &plan->out;
   const int bpp = d->comp[0].pixel_stride;
-  const int16_t *dev = bayer_row (plan, g, in, g->v[0].index[j], bs);
   uint8_t *restrict dst = out->data[0] + (size_t)j * out->stride[0];
   uint8_t *code[4], *slot[4] = { NULL, NULL, NULL, NULL };
+  const int16_t *dev;
   int c, i;
+
+  if (bayer_codes_row (plan, g, in, j, dst, bs) == 0)
+    return;
+  dev = bayer_row (plan, g, in, g->v[0].index[j], bs);
 
   /* The codes of each component in a row (in bayer_vertical's sums'
    * space), then stored as any other group's. */

@@ -63,7 +63,7 @@ bayer_config (const Develop *d, TexelBayerConfig *cfg)
       cfg->black[c] = d->graded ? max * (0.03 + 0.01 * c) : 0.0;
       cfg->gain[c] = d->graded ? (c == 1 ? 1.0 : 1.9 - 0.5 * c) : 1.0;
       for (k = 0; k < 3; k++)
-        cfg->ccm[c][k] = d->graded == 1            ? ccm[c][k]
+        cfg->ccm[c][k] = d->graded == 1                    ? ccm[c][k]
                          : d->graded == DIAGONAL && c == k ? 0.9 + 0.1 * c
                                                            : (c == k);
     }
@@ -377,7 +377,8 @@ dark_ramp (TestImage *m, int bits)
 
 /* The integer path (texel-bayer-fast.h): every pattern, depth, alignment,
  * method and transfer, neutral and with per-channel black levels, gains
- * and a diagonal matrix, random and dark mosaics, to RGBA and NV12. It
+ * and a diagonal matrix, random and dark mosaics, to RGBA, NV12 and
+ * flipped BGRx (the codes written in place, backwards). It
  * must be taken wherever its index is exact (a neutral development of 8
  * to 12 bits, or bilinear), and where sRGB and BT.709 keep the bound
  * with the gains here; the pure power curves may leave split colours to
@@ -396,12 +397,11 @@ test_integer (void)
         for (dm = 0; dm < 2; dm++)
           for (graded = 0; graded <= DIAGONAL; graded += DIAGONAL)
             {
-              Develop d = { patterns[p],
-                            dm ? TEXEL_DEMOSAIC_BILINEAR : TEXEL_DEMOSAIC_MHC,
-                            depths[b],
-                            msb,
-                            0,
-                            graded };
+              Develop d = {
+                patterns[p], dm ? TEXEL_DEMOSAIC_BILINEAR : TEXEL_DEMOSAIC_MHC,
+                depths[b],   msb,
+                0,           graded
+              };
               TestImage *m;
               int way;
 
@@ -419,12 +419,14 @@ test_integer (void)
                          d.pattern, d.bits, d.demosaic, t,
                          graded ? ", graded" : "");
               m = mosaic_new (&d, 13, 7, rand);
-              check (&d, m, whole, TEXEL_DIRECTION_IDENTITY,
-                     TEXEL_FORMAT_RGBA, NULL);
+              check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_RGBA,
+                     NULL);
               dark_ramp (m, depths[b]);
-              check (&d, m, whole, TEXEL_DIRECTION_IDENTITY,
-                     TEXEL_FORMAT_RGBA, NULL);
+              check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_RGBA,
+                     NULL);
               check (&d, m, whole, TEXEL_DIRECTION_VERT, TEXEL_FORMAT_NV12,
+                     NULL);
+              check (&d, m, whole, TEXEL_DIRECTION_HORIZ, TEXEL_FORMAT_BGRX,
                      NULL);
               test_image_free (m);
             }
@@ -448,16 +450,16 @@ test_integer_regain (void)
   for (b = 8; b <= 12; b += 2)
     for (g = 0; g < 3; g++)
       {
-        Develop d = { TEXEL_BAYER_GRBG, TEXEL_DEMOSAIC_MHC, b, 0,
-                      TEXEL_TRANSFER_SRGB, 0 };
+        Develop d = {
+          TEXEL_BAYER_GRBG, TEXEL_DEMOSAIC_MHC, b, 0, TEXEL_TRANSFER_SRGB, 0
+        };
         TestImage *m = mosaic_new (&d, 14, 9, rand);
 
         g_assert_true (integer_way (&d, gains[g]));
         check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_RGBA,
                gains[g]);
         dark_ramp (m, b);
-        check (&d, m, whole, TEXEL_DIRECTION_180, TEXEL_FORMAT_NV12,
-               gains[g]);
+        check (&d, m, whole, TEXEL_DIRECTION_180, TEXEL_FORMAT_NV12, gains[g]);
         test_image_free (m);
       }
   g_rand_free (rand);
