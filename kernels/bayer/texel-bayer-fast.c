@@ -632,7 +632,10 @@ int_add4 (int32_t *restrict out, const int16_t *restrict a,
           const int16_t *restrict b, const int16_t *restrict c,
           const int16_t *restrict d, const int32_t w[4], int len, int first)
 {
-  const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+  /* int16 x int16 products: widening multiplies (pmullw and pmulhw),
+   * not 32 x 32-bit ones, which SSE2 lacks. */
+  const int16_t w0 = (int16_t)w[0], w1 = (int16_t)w[1], w2 = (int16_t)w[2],
+                w3 = (int16_t)w[3];
   int i;
 
   if (first)
@@ -665,7 +668,8 @@ int_add4_narrow (int16_t *restrict out, const int16_t *restrict a,
 
 /* The integer path's apply_taps: sums of centred codes in 16ths, into
  * @out; summed in @narrow's 16-bit lanes first where it is not NULL (up
- * to 10-bit mosaics: 40 weights' worth of codes within +-512 fit). */
+ * to 10-bit mosaics: 40 weights' worth of codes within +-512 fit), and
+ * left there where @out is NULL. */
 static void
 int_apply (const IntTap *taps, int n_taps, int q, int16_t *window[5][2],
            int len, int16_t *restrict narrow, int32_t *restrict out)
@@ -691,7 +695,7 @@ int_apply (const IntTap *taps, int n_taps, int q, int16_t *window[5][2],
       else
         int_add4 (out, src[0], src[1], src[2], src[3], w, len, t == 0);
     }
-  if (narrow != NULL)
+  if (narrow != NULL && out != NULL)
     for (t = 0; t < len; t++)
       out[t] = narrow[t];
 }
@@ -705,7 +709,6 @@ int_index (const TexelBayerFast *fast, int cls, int c, int q,
            int16_t *window[5][2], int len, int32_t *restrict acc,
            int32_t *restrict other, int32_t *restrict idx)
 {
-  int16_t *narrow = fast->bits <= 10 ? (int16_t *)idx : NULL;
   const IntTap *taps = fast->itap[cls][c];
   const int n = fast->n_itaps[cls][c];
   const int own = fast->split[cls][c] ? fast->n_own[cls][c] : n;
@@ -713,7 +716,23 @@ int_index (const TexelBayerFast *fast, int cls, int c, int q,
   const int32_t bias = (16 * fast->half) << sub, top = fast->top[c];
   int i;
 
-  int_apply (taps, own, q, window, len, narrow, acc);
+  if (fast->bits <= 10 && own == n)
+    {
+      /* One sum in 16-bit lanes, indexed from there. */
+      const int16_t *restrict sum = (const int16_t *)other;
+
+      int_apply (taps, n, q, window, len, (int16_t *)other, NULL);
+      for (i = 0; i < len; i++)
+        {
+          int32_t y = sum[i] * (1 << sub) + bias;
+
+          y = y > 0 ? y : 0;
+          idx[i] = (y < top ? y : top) >> shift;
+        }
+      return;
+    }
+  int_apply (taps, own, q, window, len,
+             fast->bits <= 10 ? (int16_t *)idx : NULL, acc);
   if (sub > 0)
     for (i = 0; i < len; i++)
       acc[i] *= 1 << sub;
@@ -721,7 +740,8 @@ int_index (const TexelBayerFast *fast, int cls, int c, int q,
     {
       const float ratio = fast->ratio[cls][c];
 
-      int_apply (taps + own, n - own, q, window, len, narrow, other);
+      int_apply (taps + own, n - own, q, window, len,
+                 fast->bits <= 10 ? (int16_t *)idx : NULL, other);
       for (i = 0; i < len; i++)
         {
           float f = (float)other[i] * ratio;
@@ -784,11 +804,10 @@ scratch_array (void *scratch, int n, int k)
          + (size_t)(2 * RING + k) * plane_len (n);
 }
 
-/* Integer way: the table indices of colour @c of the pixels of column
- * parity @q in row @y (int_index), for each parity and colour in turn
- * through @each. */
-typedef void (*IndexFunc) (const TexelBayerFast *fast, int c, int q,
-                           const int32_t *idx, int count, void *data);
+/* Integer way: the table indices of the pixels of column parity @q in
+ * row @y, colour by colour (int_index), handed to @each per parity. */
+typedef void (*IndexFunc) (const TexelBayerFast *fast, int q,
+                           int32_t *const idx[3], int count, void *data);
 
 static void
 int_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
@@ -797,36 +816,43 @@ int_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
 {
   float *window[5][2];
   int16_t *codes[5][2];
-  int32_t *idx = scratch_array (scratch, n, 3);
+  int32_t *idx[3];
   int r, q, c;
 
   window_rows (fast, bp, in, y, x0, n, 1, scratch, window);
   for (r = 0; r < 5; r++)
     for (q = 0; q < 2; q++)
       codes[r][q] = (int16_t *)window[r][q];
+  for (c = 0; c < 3; c++)
+    idx[c] = scratch_array (scratch, n, 2 + c);
   for (q = 0; q < 2 && q < n; q++)
-    for (c = 0; c < 3; c++)
-      {
-        const int count = (n - q + 1) / 2;
+    {
+      const int count = (n - q + 1) / 2;
 
+      for (c = 0; c < 3; c++)
         int_index (fast, texel_bayer_class (bp, x0 + q, y), c, q, codes, count,
                    scratch_array (scratch, n, 0), scratch_array (scratch, n, 1),
-                   idx);
-        each (fast, c, q, idx, count, data);
-      }
+                   idx[c]);
+      each (fast, q, idx, count, data);
+    }
 }
 
 /* IndexFunc of texel_bayer_fast_row: the 16-bit values. */
 static void
-fixed_values (const TexelBayerFast *fast, int c, int q, const int32_t *idx,
+fixed_values (const TexelBayerFast *fast, int q, int32_t *const idx[3],
               int count, void *data)
 {
-  int16_t *restrict dst = ((int16_t *const *)data)[c] + q;
-  const int16_t *restrict lut = fast->ilut[c];
-  int i;
+  int c, i;
 
-  for (i = 0; i < count; i++)
-    dst[2 * i] = lut[idx[i]];
+  for (c = 0; c < 3; c++)
+    {
+      int16_t *restrict dst = ((int16_t *const *)data)[c] + q;
+      const int16_t *restrict lut = fast->ilut[c];
+      const int32_t *restrict ix = idx[c];
+
+      for (i = 0; i < count; i++)
+        dst[2 * i] = lut[ix[i]];
+    }
 }
 
 void
@@ -868,26 +894,61 @@ typedef struct
   const int *offset;
 } CodeDest;
 
-/* IndexFunc of texel_bayer_fast_row_codes: the codes, in place. */
+/* IndexFunc of texel_bayer_fast_row_codes: the codes, in place; 4-byte
+ * pixels as one word each, the fourth byte 0xff. */
 static void
-codes_in_place (const TexelBayerFast *fast, int c, int q, const int32_t *idx,
+codes_in_place (const TexelBayerFast *fast, int q, int32_t *const idx[3],
                 int count, void *data)
 {
   const CodeDest *d = data;
   const ptrdiff_t ps = 2 * d->pixel_stride;
-  uint8_t *restrict dst = d->dst + q * d->pixel_stride + d->offset[c];
-  const uint8_t *restrict lut = fast->icode[c];
-  int i;
+  uint8_t *restrict dst = d->dst + q * d->pixel_stride;
+  const uint8_t *restrict l0 = fast->icode[0], *restrict l1 = fast->icode[1],
+                          *restrict l2 = fast->icode[2];
+  const int32_t *restrict i0 = idx[0], *restrict i1 = idx[1],
+                          *restrict i2 = idx[2];
+  int i, c;
 
-  for (i = 0; i < count; i++)
-    dst[ps * i] = lut[idx[i]];
+  if ((d->pixel_stride == 4 || d->pixel_stride == -4) && d->offset[3] >= 0)
+    {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+      const int s0 = 24 - 8 * d->offset[0], s1 = 24 - 8 * d->offset[1],
+                s2 = 24 - 8 * d->offset[2];
+      const uint32_t fill = 0xffu << (24 - 8 * d->offset[3]);
+#else
+      const int s0 = 8 * d->offset[0], s1 = 8 * d->offset[1],
+                s2 = 8 * d->offset[2];
+      const uint32_t fill = 0xffu << (8 * d->offset[3]);
+#endif
+
+      for (i = 0; i < count; i++)
+        {
+          uint32_t word = (uint32_t)l0[i0[i]] << s0 | (uint32_t)l1[i1[i]] << s1
+                          | (uint32_t)l2[i2[i]] << s2 | fill;
+
+          memcpy (dst + ps * i, &word, 4);
+        }
+      return;
+    }
+  for (c = 0; c < 3; c++)
+    {
+      uint8_t *restrict o = dst + d->offset[c];
+      const uint8_t *restrict lut = fast->icode[c];
+      const int32_t *restrict ix = idx[c];
+
+      for (i = 0; i < count; i++)
+        o[ps * i] = lut[ix[i]];
+    }
+  if (d->offset[3] >= 0)
+    for (i = 0; i < count; i++)
+      dst[ps * i + d->offset[3]] = 0xff;
 }
 
 int
 texel_bayer_fast_row_codes (const TexelBayerFast *fast,
                             const TexelBayerPlan *bp, const TexelImage *in,
                             int y, int x0, int n, uint8_t *dst,
-                            ptrdiff_t pixel_stride, const int offset[3],
+                            ptrdiff_t pixel_stride, const int offset[4],
                             void *scratch)
 {
   CodeDest d = { dst, pixel_stride, offset };

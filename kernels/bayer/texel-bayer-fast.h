@@ -97,12 +97,13 @@ void texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
 /* The integer way's texel_bayer_fast_row straight to 8-bit RGB codes
  * (the exact value rounded once where the index is exact): R, G and B of
  * developed column @x0 + j at @dst + j * @pixel_stride + @offset[0..2]
- * (a negative stride flips). Returns 0, or -1 (nothing written) when the
- * last texel_bayer_fast_sync chose the float way. */
+ * (a negative stride flips), 0xff at @offset[3] (alpha or padding; -1:
+ * none). Returns 0, or -1 (nothing written) when the last
+ * texel_bayer_fast_sync chose the float way. */
 int texel_bayer_fast_row_codes (const TexelBayerFast *fast,
                                 const TexelBayerPlan *bp, const TexelImage *in,
                                 int y, int x0, int n, uint8_t *dst,
-                                ptrdiff_t pixel_stride, const int offset[3],
+                                ptrdiff_t pixel_stride, const int offset[4],
                                 void *scratch);
 
 TEXEL_END_DECLS

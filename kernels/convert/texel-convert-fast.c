@@ -890,21 +890,19 @@ bayer_codes_row (const TexelConvertPlan *plan, const FastGroup *g,
   const int bpp = d->comp[0].pixel_stride, step = g->h[0].step;
   const int j0 = g->h[0].index[0];
   const int a = d->comp[3].plane >= 0 ? d->comp[3].offset : g->pad;
-  int offset[3], c, i;
+  int offset[4], c;
 
   if (g->dev_n != g->width || (step != 1 && step != -1 && g->width != 1))
     return -1;
   for (c = 0; c < 3; c++)
     offset[c] = d->comp[c].offset;
+  offset[3] = a;
   if (texel_bayer_fast_row_codes (plan->fast->bayer, &plan->bayer, in,
                                   g->v[0].index[j], g->dev_x0, g->dev_n,
                                   dst - (ptrdiff_t)bpp * step * j0,
                                   (ptrdiff_t)bpp * step, offset, bs->rest)
       != 0)
     return -1;
-  if (a >= 0)
-    for (i = 0; i < g->width; i++)
-      dst[(size_t)bpp * i + a] = 0xff;
   return 0;
 }
 
