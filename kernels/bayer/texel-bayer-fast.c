@@ -716,18 +716,21 @@ int_index (const TexelBayerFast *fast, int cls, int c, int q,
   const int32_t bias = (16 * fast->half) << sub, top = fast->top[c];
   int i;
 
-  if (fast->bits <= 10 && own == n)
+  if (fast->bits <= 10 && own == n && sub == 0)
     {
-      /* One sum in 16-bit lanes, indexed from there. */
+      /* One sum in 16-bit lanes, clamped there (pmaxsw, pminsw: SSE2 has
+       * no 32-bit min and max): Y itself is below 28 x 1023, and the
+       * index is Y (no shift up to 12 bits). */
       const int16_t *restrict sum = (const int16_t *)other;
+      const int16_t bias16 = (int16_t)bias, top16 = (int16_t)top;
 
       int_apply (taps, n, q, window, len, (int16_t *)other, NULL);
       for (i = 0; i < len; i++)
         {
-          int32_t y = sum[i] * (1 << sub) + bias;
+          int16_t y = (int16_t)(sum[i] + bias16);
 
           y = y > 0 ? y : 0;
-          idx[i] = (y < top ? y : top) >> shift;
+          idx[i] = y < top16 ? y : top16;
         }
       return;
     }
@@ -911,20 +914,24 @@ codes_in_place (const TexelBayerFast *fast, int q, int32_t *const idx[3],
 
   if ((d->pixel_stride == 4 || d->pixel_stride == -4) && d->offset[3] >= 0)
     {
+      /* Each code times its byte's weight (a multiply: no shift by a
+       * variable count in the loop). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-      const int s0 = 24 - 8 * d->offset[0], s1 = 24 - 8 * d->offset[1],
-                s2 = 24 - 8 * d->offset[2];
-      const uint32_t fill = 0xffu << (24 - 8 * d->offset[3]);
+      const uint32_t m0 = 1u << (24 - 8 * d->offset[0]),
+                     m1 = 1u << (24 - 8 * d->offset[1]),
+                     m2 = 1u << (24 - 8 * d->offset[2]),
+                     fill = 0xffu << (24 - 8 * d->offset[3]);
 #else
-      const int s0 = 8 * d->offset[0], s1 = 8 * d->offset[1],
-                s2 = 8 * d->offset[2];
-      const uint32_t fill = 0xffu << (8 * d->offset[3]);
+      const uint32_t m0 = 1u << (8 * d->offset[0]),
+                     m1 = 1u << (8 * d->offset[1]),
+                     m2 = 1u << (8 * d->offset[2]),
+                     fill = 0xffu << (8 * d->offset[3]);
 #endif
 
       for (i = 0; i < count; i++)
         {
-          uint32_t word = (uint32_t)l0[i0[i]] << s0 | (uint32_t)l1[i1[i]] << s1
-                          | (uint32_t)l2[i2[i]] << s2 | fill;
+          uint32_t word
+              = l0[i0[i]] * m0 + l1[i1[i]] * m1 + l2[i2[i]] * m2 + fill;
 
           memcpy (dst + ps * i, &word, 4);
         }
