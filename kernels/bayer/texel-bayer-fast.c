@@ -626,6 +626,14 @@ apply_taps (const BayerTap *taps, int n_taps, int q, float *window[5][2],
     }
 }
 
+/* The source of tap @tp for the pixels of column parity @q: a plane of
+ * the window at a constant offset. */
+static const int16_t *
+tap_source (const IntTap *tp, int q, int16_t *window[5][2])
+{
+  return window[tp->dy + 2][(q + tp->dx) & 1] + ((q + 2 + tp->dx) >> 1);
+}
+
 /* @out (+)= the four weighted sources over @len sums (@first: =). */
 static inline void
 int_add4 (int32_t *restrict out, const int16_t *restrict a,
@@ -668,8 +676,7 @@ int_add4_narrow (int16_t *restrict out, const int16_t *restrict a,
 
 /* The integer path's apply_taps: sums of centred codes in 16ths, into
  * @out; summed in @narrow's 16-bit lanes first where it is not NULL (up
- * to 10-bit mosaics: 40 weights' worth of codes within +-512 fit), and
- * left there where @out is NULL. */
+ * to 10-bit mosaics: 40 weights' worth of codes within +-512 fit). */
 static void
 int_apply (const IntTap *taps, int n_taps, int q, int16_t *window[5][2],
            int len, int16_t *restrict narrow, int32_t *restrict out)
@@ -683,11 +690,8 @@ int_apply (const IntTap *taps, int n_taps, int q, int16_t *window[5][2],
 
       for (k = 0; k < 4; k++)
         {
-          const IntTap *tp = &taps[t + k < n_taps ? t + k : t];
-
-          src[k]
-              = window[tp->dy + 2][(q + tp->dx) & 1] + ((q + 2 + tp->dx) >> 1);
-          w[k] = t + k < n_taps ? tp->w : 0;
+          src[k] = tap_source (&taps[t + k < n_taps ? t + k : t], q, window);
+          w[k] = t + k < n_taps ? taps[t + k].w : 0;
         }
       if (narrow != NULL)
         int_add4_narrow (narrow, src[0], src[1], src[2], src[3], w, len,
@@ -695,10 +699,59 @@ int_apply (const IntTap *taps, int n_taps, int q, int16_t *window[5][2],
       else
         int_add4 (out, src[0], src[1], src[2], src[3], w, len, t == 0);
     }
-  if (narrow != NULL && out != NULL)
+  if (narrow != NULL)
     for (t = 0; t < len; t++)
       out[t] = narrow[t];
 }
+
+/* The weighted sums of int_index_narrow's first 4 and all 12 taps. */
+#define SUM4(i)                                                                \
+  (w[0] * s[0][i] + w[1] * s[1][i] + w[2] * s[2][i] + w[3] * s[3][i])
+#define SUM12(i)                                                               \
+  (SUM4 (i) + w[4] * s[4][i] + w[5] * s[5][i] + w[6] * s[6][i]                 \
+   + w[7] * s[7][i] + w[8] * s[8][i] + w[9] * s[9][i] + w[10] * s[10][i]       \
+   + w[11] * s[11][i])
+
+/* The table indices of @len pixels whose sum is @taps (at most 12) over
+ * codes of 10 bits or less, without a split or sub-steps, in one pass of
+ * 16-bit lanes: each index clamp (Y, 0, @top) for Y = the weighted sum +
+ * @bias (Y lies in [-12 x 1023, 28 x 1023]; SSE2 has 16-bit min and max,
+ * not 32-bit ones). One pass instead of int_apply's passes of four taps
+ * and a clamp: the sum is not stored and read back. Above 10 bits the
+ * 32-bit sums of twelve taps at once spill registers: int_apply there. */
+static void
+int_index_narrow (const IntTap *taps, int n, int q, int16_t *window[5][2],
+                  int len, int16_t bias, int16_t top, int32_t *restrict idx)
+{
+  const int16_t *restrict s[12];
+  int16_t w[12];
+  int k, i;
+
+  for (k = 0; k < 12; k++)
+    {
+      s[k] = tap_source (&taps[k < n ? k : 0], q, window);
+      w[k] = k < n ? (int16_t)taps[k].w : 0;
+    }
+  if (n <= 4)
+    for (i = 0; i < len; i++)
+      {
+        int16_t y = (int16_t)(SUM4 (i) + bias);
+
+        y = y > 0 ? y : 0;
+        idx[i] = y < top ? y : top;
+      }
+  else
+    for (i = 0; i < len; i++)
+      {
+        int16_t y = (int16_t)(SUM12 (i) + bias);
+
+        y = y > 0 ? y : 0;
+        idx[i] = y < top ? y : top;
+      }
+}
+
+#undef SUM4
+#undef SUM12
 
 /* Colour @c of the @len pixels of class @cls (column parity @q) on the
  * integer path: the sum Y of the codes in 16ths (the other colour's
@@ -716,22 +769,10 @@ int_index (const TexelBayerFast *fast, int cls, int c, int q,
   const int32_t bias = (16 * fast->half) << sub, top = fast->top[c];
   int i;
 
-  if (fast->bits <= 10 && own == n && sub == 0)
+  if (fast->bits <= 10 && own == n && sub == 0 && n <= 12)
     {
-      /* One sum in 16-bit lanes, clamped there (pmaxsw, pminsw: SSE2 has
-       * no 32-bit min and max): Y itself is below 28 x 1023, and the
-       * index is Y (no shift up to 12 bits). */
-      const int16_t *restrict sum = (const int16_t *)other;
-      const int16_t bias16 = (int16_t)bias, top16 = (int16_t)top;
-
-      int_apply (taps, n, q, window, len, (int16_t *)other, NULL);
-      for (i = 0; i < len; i++)
-        {
-          int16_t y = (int16_t)(sum[i] + bias16);
-
-          y = y > 0 ? y : 0;
-          idx[i] = y < top16 ? y : top16;
-        }
+      int_index_narrow (taps, n, q, window, len, (int16_t)bias, (int16_t)top,
+                        idx);
       return;
     }
   int_apply (taps, own, q, window, len,
