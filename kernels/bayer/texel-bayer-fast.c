@@ -450,6 +450,24 @@ inside_span (int first, int len, int w, int *lo, int *hi)
     *lo = *hi;
 }
 
+/* What reading the codes of a mosaic row needs. */
+typedef struct
+{
+  const uint8_t *row;
+  int wide, shift, width;
+  unsigned mask;
+} MosaicRow;
+
+static void
+mosaic_row (const TexelBayerPlan *bp, const TexelImage *in, int y, MosaicRow *m)
+{
+  m->row = in->data[0] + (size_t)y * in->stride[0];
+  m->wide = in->format == TEXEL_FORMAT_GRAY16_LE;
+  m->shift = bp->shift;
+  m->width = in->width;
+  m->mask = bp->mask;
+}
+
 /* The integer path's plane @par of mosaic row @y: @dst[i] = code of
  * column @first + 2 i, mirrored into the frame, minus @half (so that
  * 16-bit codes fit int16), for i < @len. */
@@ -457,39 +475,40 @@ static void
 centred_codes (const TexelBayerPlan *bp, const TexelImage *in, int y, int first,
                int len, int half, int16_t *restrict dst)
 {
-  const uint8_t *restrict row = in->data[0] + (size_t)y * in->stride[0];
-  const int wide = in->format == TEXEL_FORMAT_GRAY16_LE;
-  const int shift = bp->shift, w = in->width;
-  const unsigned mask = bp->mask;
+  MosaicRow m;
   int i, lo, hi;
 
-  inside_span (first, len, w, &lo, &hi);
-  for (i = 0; i < lo; i++)
-    dst[i] = (int16_t)((int)code_at (row, wide,
-                                     texel_bayer_mirror (first + 2 * i, w),
-                                     shift, mask)
-                       - half);
-  for (i = hi; i < len; i++)
-    dst[i] = (int16_t)((int)code_at (row, wide,
-                                     texel_bayer_mirror (first + 2 * i, w),
-                                     shift, mask)
-                       - half);
+  mosaic_row (bp, in, y, &m);
+  inside_span (first, len, m.width, &lo, &hi);
+  /* Mirrored columns outside the frame: i in [0, lo) and [hi, len). */
+  for (i = 0; i < len; i++)
+    {
+      if (i == lo)
+        i = hi;
+      if (i >= len)
+        break;
+      dst[i]
+          = (int16_t)((int)code_at (m.row, m.wide,
+                                    texel_bayer_mirror (first + 2 * i, m.width),
+                                    m.shift, m.mask)
+                      - half);
+    }
   if (lo == hi)
     return;
-  if (wide)
+  if (m.wide)
     {
-      const uint8_t *restrict p = row + 2 * (size_t)(first + 2 * lo);
+      const uint8_t *restrict p = m.row + 2 * (size_t)(first + 2 * lo);
 
       for (i = 0; i < hi - lo; i++)
         dst[lo + i]
             = (int16_t)((int)(((unsigned)(p[4 * i] | (p[4 * i + 1] << 8))
-                               >> shift)
-                              & mask)
+                               >> m.shift)
+                              & m.mask)
                         - half);
     }
   else
     {
-      const uint8_t *restrict p = row + first + 2 * lo;
+      const uint8_t *restrict p = m.row + first + 2 * lo;
 
       for (i = 0; i < hi - lo; i++)
         dst[lo + i] = (int16_t)(p[2 * i] - half);
@@ -502,12 +521,18 @@ static void
 linearise (const TexelBayerPlan *bp, const TexelImage *in, int y, int first,
            int len, float *restrict dst)
 {
-  const uint8_t *restrict row = in->data[0] + (size_t)y * in->stride[0];
-  const int wide = in->format == TEXEL_FORMAT_GRAY16_LE;
-  const int shift = bp->shift, w = in->width;
-  const unsigned mask = bp->mask;
+  MosaicRow m;
+  const uint8_t *restrict row;
+  int wide, shift, w;
+  unsigned mask;
   int i, lo, hi;
 
+  mosaic_row (bp, in, y, &m);
+  row = m.row;
+  wide = m.wide;
+  shift = m.shift;
+  w = m.width;
+  mask = m.mask;
   inside_span (first, len, w, &lo, &hi);
   for (i = 0; i < len; i++)
     {
@@ -583,22 +608,37 @@ encode_row (const TexelBayerFast *fast, const float m[3], float *const cam[3],
         = (int16_t)(fast->lut[idx[i]] + fast->delta[idx[i]] * frac[i] + 0.5f);
 }
 
-/* @out (+)= the four weighted sources over @len floats (@first: =):
+/* The window plane and offset tap @tp reads for the pixels of column
+ * parity @q (float or int16 planes alike). */
+#define TAP_SOURCE(window, tp, q)                                              \
+  ((window)[(tp)->dy + 2][((q) + (tp)->dx) & 1] + (((q) + 2 + (tp)->dx) >> 1))
+
+/* The loops of the *_add4 functions: @out (+)= the four weighted sources
+ * w0..w3 times a..d over @len values (@first: =), the sum as @type:
  * four taps a pass, so that @out is loaded and stored once per four. */
+#define ADD4_LOOPS(type)                                                       \
+  do                                                                           \
+    {                                                                          \
+      int i_;                                                                  \
+                                                                               \
+      if (first)                                                               \
+        for (i_ = 0; i_ < len; i_++)                                           \
+          out[i_] = (type)(w0 * a[i_] + w1 * b[i_] + w2 * c[i_] + w3 * d[i_]); \
+      else                                                                     \
+        for (i_ = 0; i_ < len; i_++)                                           \
+          out[i_]                                                              \
+              += (type)(w0 * a[i_] + w1 * b[i_] + w2 * c[i_] + w3 * d[i_]);    \
+    }                                                                          \
+  while (0)
+
 static inline void
 multiply_add4 (float *restrict out, const float *restrict a,
                const float *restrict b, const float *restrict c,
                const float *restrict d, const float w[4], int len, int first)
 {
   const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
-  int i;
 
-  if (first)
-    for (i = 0; i < len; i++)
-      out[i] = w0 * a[i] + w1 * b[i] + w2 * c[i] + w3 * d[i];
-  else
-    for (i = 0; i < len; i++)
-      out[i] += w0 * a[i] + w1 * b[i] + w2 * c[i] + w3 * d[i];
+  ADD4_LOOPS (float);
 }
 
 /* Colour of the pixels of one class over @len pixels: the taps summed
@@ -618,23 +658,14 @@ apply_taps (const BayerTap *taps, int n_taps, int q, float *window[5][2],
         {
           const BayerTap *tp = &taps[t + k < n_taps ? t + k : t];
 
-          src[k]
-              = window[tp->dy + 2][(q + tp->dx) & 1] + ((q + 2 + tp->dx) >> 1);
+          src[k] = TAP_SOURCE (window, tp, q);
           w[k] = t + k < n_taps ? tp->weight : 0.0f;
         }
       multiply_add4 (out, src[0], src[1], src[2], src[3], w, len, t == 0);
     }
 }
 
-/* The source of tap @tp for the pixels of column parity @q: a plane of
- * the window at a constant offset. */
-static const int16_t *
-tap_source (const IntTap *tp, int q, int16_t *window[5][2])
-{
-  return window[tp->dy + 2][(q + tp->dx) & 1] + ((q + 2 + tp->dx) >> 1);
-}
-
-/* @out (+)= the four weighted sources over @len sums (@first: =). */
+/* multiply_add4 over codes, 32-bit sums. */
 static inline void
 int_add4 (int32_t *restrict out, const int16_t *restrict a,
           const int16_t *restrict b, const int16_t *restrict c,
@@ -644,14 +675,8 @@ int_add4 (int32_t *restrict out, const int16_t *restrict a,
    * not 32 x 32-bit ones, which SSE2 lacks. */
   const int16_t w0 = (int16_t)w[0], w1 = (int16_t)w[1], w2 = (int16_t)w[2],
                 w3 = (int16_t)w[3];
-  int i;
 
-  if (first)
-    for (i = 0; i < len; i++)
-      out[i] = w0 * a[i] + w1 * b[i] + w2 * c[i] + w3 * d[i];
-  else
-    for (i = 0; i < len; i++)
-      out[i] += w0 * a[i] + w1 * b[i] + w2 * c[i] + w3 * d[i];
+  ADD4_LOOPS (int32_t);
 }
 
 /* int_add4 in 16-bit lanes (pmullw, mul.8h: twice the lanes of 32-bit
@@ -664,14 +689,8 @@ int_add4_narrow (int16_t *restrict out, const int16_t *restrict a,
 {
   const int16_t w0 = (int16_t)w[0], w1 = (int16_t)w[1], w2 = (int16_t)w[2],
                 w3 = (int16_t)w[3];
-  int i;
 
-  if (first)
-    for (i = 0; i < len; i++)
-      out[i] = (int16_t)(w0 * a[i] + w1 * b[i] + w2 * c[i] + w3 * d[i]);
-  else
-    for (i = 0; i < len; i++)
-      out[i] += (int16_t)(w0 * a[i] + w1 * b[i] + w2 * c[i] + w3 * d[i]);
+  ADD4_LOOPS (int16_t);
 }
 
 /* The integer path's apply_taps: sums of centred codes in 16ths, into
@@ -690,7 +709,7 @@ int_apply (const IntTap *taps, int n_taps, int q, int16_t *window[5][2],
 
       for (k = 0; k < 4; k++)
         {
-          src[k] = tap_source (&taps[t + k < n_taps ? t + k : t], q, window);
+          src[k] = TAP_SOURCE (window, &taps[t + k < n_taps ? t + k : t], q);
           w[k] = t + k < n_taps ? taps[t + k].w : 0;
         }
       if (narrow != NULL)
@@ -729,7 +748,7 @@ int_index_narrow (const IntTap *taps, int n, int q, int16_t *window[5][2],
 
   for (k = 0; k < 12; k++)
     {
-      s[k] = tap_source (&taps[k < n ? k : 0], q, window);
+      s[k] = TAP_SOURCE (window, &taps[k < n ? k : 0], q);
       w[k] = k < n ? (int16_t)taps[k].w : 0;
     }
   if (n <= 4)
