@@ -723,20 +723,32 @@ int_apply (const IntTap *taps, int n_taps, int q, int16_t *window[5][2],
       out[t] = narrow[t];
 }
 
-/* The weighted sums of int_index_narrow's first 4 and all 12 taps. */
-#define SUM4(i)                                                                \
-  (w[0] * s[0][i] + w[1] * s[1][i] + w[2] * s[2][i] + w[3] * s[3][i])
-#define SUM12(i)                                                               \
+/* The weighted sums of int_index_narrow's first 2, 4, 9 and 12 taps
+ * (the filters have 1, 2, 4, 9 and 11). */
+#define SUM2(i) (w[0] * s[0][i] + w[1] * s[1][i])
+#define SUM4(i) (SUM2 (i) + w[2] * s[2][i] + w[3] * s[3][i])
+#define SUM9(i)                                                                \
   (SUM4 (i) + w[4] * s[4][i] + w[5] * s[5][i] + w[6] * s[6][i]                 \
-   + w[7] * s[7][i] + w[8] * s[8][i] + w[9] * s[9][i] + w[10] * s[10][i]       \
-   + w[11] * s[11][i])
+   + w[7] * s[7][i] + w[8] * s[8][i])
+#define SUM12(i)                                                               \
+  (SUM9 (i) + w[9] * s[9][i] + w[10] * s[10][i] + w[11] * s[11][i])
+/* idx[i] = clamp (SUM + bias, 0, top), in 16-bit lanes. */
+#define INDEX_LOOP(SUM)                                                        \
+  for (i = 0; i < len; i++)                                                    \
+    {                                                                          \
+      int16_t y = (int16_t)(SUM (i) + bias);                                   \
+                                                                               \
+      y = y > 0 ? y : 0;                                                       \
+      idx[i] = y < top ? y : top;                                              \
+    }
 
 /* The table indices of @len pixels whose sum is @taps (at most 12) over
  * codes of 10 bits or less, without a split or sub-steps, in one pass of
  * 16-bit lanes: each index clamp (Y, 0, @top) for Y = the weighted sum +
  * @bias (Y lies in [-12 x 1023, 28 x 1023]; SSE2 has 16-bit min and max,
  * not 32-bit ones). One pass instead of int_apply's passes of four taps
- * and a clamp: the sum is not stored and read back. Above 10 bits the
+ * and a clamp: the sum is not stored and read back; the loop with the
+ * fewest taps at least @n (missing ones weigh 0). Above 10 bits the
  * 32-bit sums of twelve taps at once spill registers: int_apply there. */
 static void
 int_index_narrow (const IntTap *taps, int n, int q, int16_t *window[5][2],
@@ -751,26 +763,21 @@ int_index_narrow (const IntTap *taps, int n, int q, int16_t *window[5][2],
       s[k] = TAP_SOURCE (window, &taps[k < n ? k : 0], q);
       w[k] = k < n ? (int16_t)taps[k].w : 0;
     }
-  if (n <= 4)
-    for (i = 0; i < len; i++)
-      {
-        int16_t y = (int16_t)(SUM4 (i) + bias);
-
-        y = y > 0 ? y : 0;
-        idx[i] = y < top ? y : top;
-      }
+  if (n <= 2)
+    INDEX_LOOP (SUM2)
+  else if (n <= 4)
+    INDEX_LOOP (SUM4)
+  else if (n <= 9)
+    INDEX_LOOP (SUM9)
   else
-    for (i = 0; i < len; i++)
-      {
-        int16_t y = (int16_t)(SUM12 (i) + bias);
-
-        y = y > 0 ? y : 0;
-        idx[i] = y < top ? y : top;
-      }
+    INDEX_LOOP (SUM12)
 }
 
+#undef SUM2
 #undef SUM4
+#undef SUM9
 #undef SUM12
+#undef INDEX_LOOP
 
 /* Colour @c of the @len pixels of class @cls (column parity @q) on the
  * integer path: the sum Y of the codes in 16ths (the other colour's
