@@ -96,6 +96,9 @@ struct _TexelBayerFast
   int16_t *ilut[3];
   /* The same rounded to 8-bit codes (texel_bayer_fast_row_codes). */
   uint8_t *icode[3];
+  /* What each colour's table holds (table_ok: anything). */
+  int table_ok[3], table_sub[3], table_top[3];
+  double table_scale[3], table_offset[3];
 };
 
 static double
@@ -332,16 +335,27 @@ int_table (TexelBayerFast *fast, const TexelBayerPlan *bp, int c)
         = fast->split[cls][c] ? (float)ldexp (
               bp->scale[fast->other[cls][c]] / bp->scale[c], sub)
                               : 1.0f;
+  /* The entries depend on this colour's scale and offset, sub-steps and
+   * clamp only (the ratios are applied in the sums): the automatic white
+   * balance, which keeps green's gain at 1, rebuilds two tables of three. */
+  if (fast->table_ok[c] && fast->table_scale[c] == bp->scale[c]
+      && fast->table_offset[c] == bp->offset[c] && fast->table_sub[c] == sub
+      && fast->table_top[c] == top)
+    return 0;
   n = top / step + 1;
   for (i = 0; i < n; i++)
     {
       double lo = (double)i * step, hi = fmin (lo + step - 1, top);
-
       double v = int_value (bp, c, sub, 0.5 * (lo + hi));
 
       fast->ilut[c][i] = (int16_t)lround (v * FIXED_SCALE);
       fast->icode[c][i] = (uint8_t)lround (v * VALUE_SCALE);
     }
+  fast->table_ok[c] = 1;
+  fast->table_scale[c] = bp->scale[c];
+  fast->table_offset[c] = bp->offset[c];
+  fast->table_sub[c] = sub;
+  fast->table_top[c] = top;
   return 0;
 }
 
