@@ -96,9 +96,13 @@ struct _TexelBayerFast
   int16_t *ilut[3];
   /* The same rounded to 8-bit codes (texel_bayer_fast_row_codes). */
   uint8_t *icode[3];
-  /* What each colour's table holds (table_ok: anything). */
-  int table_ok[3], table_sub[3], table_top[3];
+  /* What each colour's tables hold: the codes (codes_ok) and the 16-bit
+   * values (values_ok, built only for the rows that need them) of that
+   * scale, offset, sub-steps and clamp. */
+  int codes_ok[3], values_ok[3], table_sub[3], table_top[3];
   double table_scale[3], table_offset[3];
+  /* The tables as the last texel_bayer_fast_sync left them. */
+  int values_ready;
 };
 
 static double
@@ -292,12 +296,71 @@ int_top (const TexelBayerFast *fast, const TexelBayerPlan *bp, int c, int sub,
   return (int)top;
 }
 
+/* The encoded value entry @i of colour @c's table stands for: that of
+ * the middle of its sums (table_sub, table_top set). */
+static double
+int_entry (const TexelBayerFast *fast, const TexelBayerPlan *bp, int c, int i)
+{
+  const int step = 1 << fast->shift;
+  const double lo = (double)i * step;
+
+  return int_value (bp, c, fast->table_sub[c],
+                    0.5 * (lo + fmin (lo + step - 1, fast->table_top[c])));
+}
+
+static int
+int_entry_code (const TexelBayerFast *fast, const TexelBayerPlan *bp, int c,
+                int i)
+{
+  return (int)lround (int_entry (fast, bp, c, i) * VALUE_SCALE);
+}
+
+/* Colour @c's table of codes: the entries are monotonic, so each code's
+ * first entry is found from the curve's inverse and checked (and moved)
+ * with the forward curve, a few evaluations a code instead of one an
+ * entry (a 12-bit table has 65521 entries, 256 codes). Every entry gets
+ * exactly lround (255 x int_entry). */
+static void
+int_codes (TexelBayerFast *fast, const TexelBayerPlan *bp, int c)
+{
+  const double s = bp->scale[c], o = bp->offset[c], d = bp->ccm[c][c];
+  const int step = 1 << fast->shift, n = fast->table_top[c] / step + 1;
+  const double units = ldexp (16.0, fast->table_sub[c]);
+  uint8_t *code = fast->icode[c];
+  int k, from = 0;
+
+  for (k = 1; k <= 256 && from < n; k++)
+    {
+      int to = n;
+
+      if (k < 256 && int_entry_code (fast, bp, c, n - 1) >= k)
+        {
+          /* The linear value where the encoded one reaches k - 1/2. */
+          double v = (k - 0.5) / VALUE_SCALE, x, y;
+
+          x = v < bp->slope * bp->beta
+                  ? v / bp->slope
+                  : pow ((v + bp->alpha) / (1.0 + bp->alpha), 1.0 / bp->power);
+          y = s > 0.0 && d > 0.0 ? (x / d - o) / s * units : 0.0;
+          y = ceil ((y - 0.5 * (step - 1)) / step);
+          to = y < from ? from : (y > n ? n : (int)y);
+          while (to > from && int_entry_code (fast, bp, c, to - 1) >= k)
+            to--;
+          while (to < n && int_entry_code (fast, bp, c, to) < k)
+            to++;
+        }
+      memset (code + from, k - 1, (size_t)(to - from));
+      from = to;
+    }
+}
+
 /* Colour @c's table for the plan's gains: the fewest sub-units of a 16th
  * whose entries keep the bound (none where every index is exact), each
  * entry the encoded value of the middle of the sums it stands for.
  * Returns 0, or -1 when no table of at most ILUT_MAX entries keeps it. */
 static int
-int_table (TexelBayerFast *fast, const TexelBayerPlan *bp, int c)
+int_table (TexelBayerFast *fast, const TexelBayerPlan *bp, int c,
+           int want_values)
 {
   const int step = 1 << fast->shift;
   double ratio = 0.0;
@@ -338,30 +401,32 @@ int_table (TexelBayerFast *fast, const TexelBayerPlan *bp, int c)
   /* The entries depend on this colour's scale and offset, sub-steps and
    * clamp only (the ratios are applied in the sums): the automatic white
    * balance, which keeps green's gain at 1, rebuilds two tables of three. */
-  if (fast->table_ok[c] && fast->table_scale[c] == bp->scale[c]
-      && fast->table_offset[c] == bp->offset[c] && fast->table_sub[c] == sub
-      && fast->table_top[c] == top)
-    return 0;
-  n = top / step + 1;
-  for (i = 0; i < n; i++)
+  if (!(fast->codes_ok[c] && fast->table_scale[c] == bp->scale[c]
+        && fast->table_offset[c] == bp->offset[c] && fast->table_sub[c] == sub
+        && fast->table_top[c] == top))
     {
-      double lo = (double)i * step, hi = fmin (lo + step - 1, top);
-      double v = int_value (bp, c, sub, 0.5 * (lo + hi));
-
-      fast->ilut[c][i] = (int16_t)lround (v * FIXED_SCALE);
-      fast->icode[c][i] = (uint8_t)lround (v * VALUE_SCALE);
+      fast->table_scale[c] = bp->scale[c];
+      fast->table_offset[c] = bp->offset[c];
+      fast->table_sub[c] = sub;
+      fast->table_top[c] = top;
+      fast->values_ok[c] = 0;
+      int_codes (fast, bp, c);
+      fast->codes_ok[c] = 1;
     }
-  fast->table_ok[c] = 1;
-  fast->table_scale[c] = bp->scale[c];
-  fast->table_offset[c] = bp->offset[c];
-  fast->table_sub[c] = sub;
-  fast->table_top[c] = top;
+  if (want_values && !fast->values_ok[c])
+    {
+      n = top / step + 1;
+      for (i = 0; i < n; i++)
+        fast->ilut[c][i]
+            = (int16_t)lround (int_entry (fast, bp, c, i) * FIXED_SCALE);
+      fast->values_ok[c] = 1;
+    }
   return 0;
 }
 
 /* Rebuilds the integer path's tables for the plan's gains. */
 static void
-int_rebuild (TexelBayerFast *fast, const TexelBayerPlan *bp)
+int_rebuild (TexelBayerFast *fast, const TexelBayerPlan *bp, int want_values)
 {
   int cls, c;
 
@@ -375,23 +440,26 @@ int_rebuild (TexelBayerFast *fast, const TexelBayerPlan *bp)
       }
   fast->use_int = 1;
   for (c = 0; c < 3; c++)
-    if (int_table (fast, bp, c) != 0)
+    if (int_table (fast, bp, c, want_values) != 0)
       fast->use_int = 0;
+  fast->values_ready = want_values;
   memcpy (fast->scale, bp->scale, sizeof (fast->scale));
   memcpy (fast->offset, bp->offset, sizeof (fast->offset));
   fast->built = 1;
 }
 
 int
-texel_bayer_fast_sync (TexelBayerFast *fast, const TexelBayerPlan *bp)
+texel_bayer_fast_sync (TexelBayerFast *fast, const TexelBayerPlan *bp,
+                       int values)
 {
   int use_int;
 
   pthread_mutex_lock (&fast->lock);
   if (fast->int_capable
-      && (!fast->built || memcmp (fast->scale, bp->scale, sizeof (fast->scale))
+      && (!fast->built || (values && !fast->values_ready)
+          || memcmp (fast->scale, bp->scale, sizeof (fast->scale))
           || memcmp (fast->offset, bp->offset, sizeof (fast->offset))))
-    int_rebuild (fast, bp);
+    int_rebuild (fast, bp, values);
   use_int = fast->int_capable && fast->use_int;
   pthread_mutex_unlock (&fast->lock);
   return use_int;
@@ -787,6 +855,36 @@ int_index_narrow (const IntTap *taps, int n, int q, int16_t *window[5][2],
     INDEX_LOOP (SUM12)
 }
 
+/* int_index_narrow where the other colour's scale differs (MHC with
+ * per-channel gains or black levels: the automatic white balance): the
+ * output colour's sum of at most 4 taps and the other colour's of at
+ * most 9, each in 16-bit lanes, then Y = own x 2^@sub + the other's sum
+ * times @ratio (float, rounded half away from zero) + @bias, clamped, in
+ * 32 bits, all in one pass. @s and @w: the 4 own taps' sources and
+ * weights, then the 9 others' (missing ones weigh 0). */
+static void
+int_index_split (const int16_t *const *restrict s, const int16_t *w, int len,
+                 float ratio, int sub, int32_t bias, int32_t top,
+                 int32_t *restrict idx)
+{
+  int i;
+
+  for (i = 0; i < len; i++)
+    {
+      int16_t a = (int16_t)SUM4 (i);
+      int16_t b
+          = (int16_t)(w[4] * s[4][i] + w[5] * s[5][i] + w[6] * s[6][i]
+                      + w[7] * s[7][i] + w[8] * s[8][i] + w[9] * s[9][i]
+                      + w[10] * s[10][i] + w[11] * s[11][i] + w[12] * s[12][i]);
+      float f = (float)b * ratio;
+      int32_t y
+          = a * (1 << sub) + (int32_t)(f + (f >= 0.0f ? 0.5f : -0.5f)) + bias;
+
+      y = y > 0 ? y : 0;
+      idx[i] = y < top ? y : top;
+    }
+}
+
 #undef SUM2
 #undef SUM4
 #undef SUM9
@@ -813,6 +911,24 @@ int_index (const TexelBayerFast *fast, int cls, int c, int q,
     {
       int_index_narrow (taps, n, q, window, len, (int16_t)bias, (int16_t)top,
                         idx);
+      return;
+    }
+  if (fast->bits <= 10 && own <= 4 && n - own <= 9)
+    {
+      const int16_t *src[13];
+      int16_t w[13];
+      int k;
+
+      for (k = 0; k < 13; k++)
+        {
+          /* Own taps in 0..3, the other colour's in 4..12. */
+          int t = k < 4 ? k : own + k - 4;
+          int real = k < 4 ? k < own : t < n;
+
+          src[k] = TAP_SOURCE (window, &taps[real ? t : 0], q);
+          w[k] = real ? (int16_t)taps[t].w : 0;
+        }
+      int_index_split (src, w, len, fast->ratio[cls][c], sub, bias, top, idx);
       return;
     }
   int_apply (taps, own, q, window, len,
@@ -948,7 +1064,7 @@ texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
   float *cam[3];
   int q, c;
 
-  if (fast->int_capable && fast->use_int)
+  if (fast->int_capable && fast->use_int && fast->values_ready)
     {
       int_row (fast, bp, in, y, x0, n, scratch, fixed_values, (void *)rgb);
       return;

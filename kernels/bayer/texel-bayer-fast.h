@@ -73,9 +73,14 @@ void texel_bayer_fast_free (TexelBayerFast *fast);
 
 /* Brings @fast's integer tables in line with @bp's gains (rebuilt when
  * they changed since the last call) and says whether the rows take the
- * integer way (1) or the float way (0). Call it before a frame's rows,
- * from any band's thread (it serialises); rows read what it set. */
-int texel_bayer_fast_sync (TexelBayerFast *fast, const TexelBayerPlan *bp);
+ * integer way (1) or the float way (0). @values: the frame's rows are
+ * texel_bayer_fast_row's 16-bit values (their tables are then built
+ * too: one curve evaluation an entry), not only
+ * texel_bayer_fast_row_codes's codes (a few evaluations a code). Call it
+ * before a frame's rows, from any band's thread (it serialises); rows
+ * read what it set. */
+int texel_bayer_fast_sync (TexelBayerFast *fast, const TexelBayerPlan *bp,
+                           int values);
 
 /* Bytes of scratch texel_bayer_fast_row needs for @n columns. The
  * scratch keeps the linearised mosaic rows between calls (a ring of the

@@ -121,8 +121,10 @@ struct _TexelConvertFast
    * rows (after scratch_bytes); NULL and 0 otherwise. */
   TexelBayerFast *bayer;
   size_t bayer_bytes;
-  /* Bayer to RGB at 1:1 over the whole frame: bayer_direct_row. */
-  int direct;
+  /* Bayer to RGB at 1:1 over the whole frame: bayer_direct_row; its
+   * codes written in place on the integer way (bayer_codes_row), so that
+   * the 16-bit values' tables are not needed. */
+  int direct, direct_codes;
   /* The most columns a group develops. */
   int bayer_n;
 };
@@ -639,6 +641,15 @@ bayer_direct (const TexelConvertPlan *plan, const FastGroup *g)
   return 1;
 }
 
+/* Whether bayer_codes_row can write group @g's rows: one developed
+ * column an output column, in order or backwards. */
+static int
+codes_in_place (const FastGroup *g)
+{
+  return g->dev_n == g->width
+         && (g->h[0].step == 1 || g->h[0].step == -1 || g->width == 1);
+}
+
 void
 texel_convert_fast_free (TexelConvertFast *fast)
 {
@@ -711,6 +722,7 @@ texel_convert_fast_new (const TexelConvertPlan *plan)
         }
       fast->direct
           = bayer_direct (plan, &fast->group[0]) && fast->n_groups == 1;
+      fast->direct_codes = fast->direct && codes_in_place (&fast->group[0]);
       for (g = 0; g < fast->n_groups; g++)
         if (fast->group[g].dev_n > fast->bayer_n)
           fast->bayer_n = fast->group[g].dev_n;
@@ -892,7 +904,7 @@ bayer_codes_row (const TexelConvertPlan *plan, const FastGroup *g,
   const int a = d->comp[3].plane >= 0 ? d->comp[3].offset : g->pad;
   int offset[4], c;
 
-  if (g->dev_n != g->width || (step != 1 && step != -1 && g->width != 1))
+  if (!plan->fast->direct_codes)
     return -1;
   for (c = 0; c < 3; c++)
     offset[c] = d->comp[c].offset;
@@ -1438,7 +1450,7 @@ texel_convert_fast (const TexelConvertPlan *plan, const TexelImage *in,
       BayerScratch bs;
 
       /* The integer tables follow the gains (automatic white balance). */
-      texel_bayer_fast_sync (fast->bayer, &plan->bayer);
+      texel_bayer_fast_sync (fast->bayer, &plan->bayer, !fast->direct_codes);
       bayer_scratch_init (fast, &bs, scratch + fast->scratch_bytes);
       bayer_rows (plan, in, out, row0, row1, scratch, &bs);
       free (scratch);

@@ -161,11 +161,11 @@ integer_way (const Develop *d, const double *regain)
              TEXEL_FORMAT_RGBA, 8, 8);
   fast = texel_bayer_fast_new (&plan.bayer);
   g_assert_nonnull (fast);
-  way = texel_bayer_fast_sync (fast, &plan.bayer);
+  way = texel_bayer_fast_sync (fast, &plan.bayer, 1);
   if (regain != NULL)
     {
       texel_bayer_plan_set_gains (&plan.bayer, &cfg, regain);
-      way = texel_bayer_fast_sync (fast, &plan.bayer);
+      way = texel_bayer_fast_sync (fast, &plan.bayer, 1);
     }
   texel_bayer_fast_free (fast);
   return way;
