@@ -11,6 +11,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -465,6 +466,75 @@ test_integer_regain (void)
   g_rand_free (rand);
 }
 
+/* Where the integer way's index is the exact sum (8 to 12 bits, equal
+ * colour scales, or bilinear with any gains) its RGB codes are the exact
+ * value rounded once: every code equals the reference's developed value
+ * (texel_bayer_develop, double) times 255 rounded, except where that lies
+ * within 1e-6 of a half (a tie: BT.709's 4.5 slope makes exact halves of
+ * integer codes), with every transfer. The code tables are built from
+ * each code's first entry, found through the curve's inverse: this checks
+ * every boundary the frames reach. */
+static void
+test_integer_exact (void)
+{
+  static const int depths[] = { 8, 10, 12 };
+  GRand *rand = g_rand_new_with_seed (26);
+  int b, t, dm, ramp;
+
+  for (b = 0; b < 3; b++)
+    for (t = TEXEL_TRANSFER_BT709; t <= TEXEL_TRANSFER_GAMMA28; t++)
+      for (dm = 0; dm < 2; dm++)
+        for (ramp = 0; ramp < 2; ramp++)
+          {
+            Develop d = { patterns[(b + t) % 4],
+                          dm ? TEXEL_DEMOSAIC_BILINEAR : TEXEL_DEMOSAIC_MHC,
+                          depths[b],
+                          b == 1,
+                          t,
+                          dm ? DIAGONAL : 0 };
+            TexelBayerConfig cfg;
+            TexelConvertConfig config;
+            TexelConvertPlan plan;
+            TestImage *m = mosaic_new (&d, 24, 9, rand), *fast;
+            int x, y, c;
+
+            if (ramp)
+              dark_ramp (m, depths[b]);
+            bayer_config (&d, &cfg);
+            test_config_init (&config, 24, 9, 24, 9);
+            config.bayer = &cfg;
+            test_plan (&plan, &config, m->img.format, 24, 9, TEXEL_FORMAT_RGBA,
+                       24, 9);
+            plan.fast = texel_convert_fast_new (&plan);
+            g_assert_true (integer_way (&d, NULL));
+            fast = test_convert_bands_with (texel_convert_fast, &plan, m, 1,
+                                            (const int[]){ 5 }, 1);
+            for (y = 0; y < 9; y++)
+              for (x = 0; x < 24; x++)
+                {
+                  const uint8_t *p = fast->img.data[0]
+                                     + (size_t)y * fast->img.stride[0] + 4 * x;
+                  double rgb[3];
+
+                  texel_bayer_develop (&plan.bayer, &m->img, x, y, rgb);
+                  for (c = 0; c < 3; c++)
+                    {
+                      double v = rgb[c] * 255.0;
+
+                      if (p[c] != (int)floor (v + 0.5)
+                          && fabs (v - floor (v) - 0.5) > 1e-6)
+                        g_error ("%d bits, demosaic %d, transfer %d: (%d, %d)"
+                                 "[%d] = %d, exact %.9f",
+                                 d.bits, d.demosaic, t, x, y, c, p[c], v);
+                    }
+                }
+            test_image_free (fast);
+            test_image_free (m);
+            texel_convert_fast_free ((TexelConvertFast *)plan.fast);
+          }
+  g_rand_free (rand);
+}
+
 /* Plans the fast path leaves to the reference: scaling, a 90-degree
  * rotation, a 16-bit output. */
 static void
@@ -509,6 +579,7 @@ main (int argc, char **argv)
     { "/bayer-fast/regain", test_regain },
     { "/bayer-fast/integer", test_integer },
     { "/bayer-fast/integer-regain", test_integer_regain },
+    { "/bayer-fast/integer-exact", test_integer_exact },
     { "/bayer-fast/not-covered", test_not_covered },
   };
 
