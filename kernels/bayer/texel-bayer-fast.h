@@ -92,7 +92,8 @@ void texel_bayer_fast_reset (void *scratch);
 
 /* Developed row @y (inside the frame) of mosaic @in, columns [@x0, @x0 +
  * @n) (inside the frame): R'G'B' * 255 << TEXEL_BAYER_FAST_FRAC_BITS
- * into @rgb[0..2], the way the last texel_bayer_fast_sync chose.
+ * into @rgb[0..2], the way the last texel_bayer_fast_sync chose (the
+ * integer way only where it was asked for @values).
  * @scratch: texel_bayer_fast_scratch (@n) bytes, 16-byte aligned, reset
  * with texel_bayer_fast_reset before the band's first call. */
 void texel_bayer_fast_row (const TexelBayerFast *fast, const TexelBayerPlan *bp,
