@@ -1,16 +1,18 @@
 /* gst-texel: the fast CPU path's raw Bayer development
  * (texel-bayer-fast.h).
  *
- * A row is developed from the five mosaic rows around it, each
- * linearised into two float planes: the even and the odd columns of the
- * window (columns x0 - 2 .. x0 + n + 1), kept in a ring in the scratch so
- * that a band's consecutive rows linearise each mosaic row once. An
- * output pixel of a given
- * column parity has one pixel class in the row, so each of its colours
- * is a fixed list of taps; a tap reads one plane at a constant offset,
- * and a colour is a few contiguous multiply-adds over half a row, which
- * the compiler vectorises. The colour matrix, the clip and the transfer
- * table follow per pixel.
+ * A row is developed from the five mosaic rows around it, each read
+ * into two planes (centred int16 codes for the integer way, linear floats
+ * for the float way): the even and the odd columns of the window
+ * (columns x0 - 2 .. x0 + n + 1), kept in a ring in the scratch so that a
+ * band's consecutive rows read each mosaic row once. An output pixel of a
+ * given column parity has one pixel class in the row, so each of its
+ * colours is a fixed list of taps; a tap reads one plane at a constant
+ * offset, and a colour is a few contiguous multiply-adds over half a row,
+ * which the compiler vectorises. Integer way: each colour's sum, clamp
+ * and table index, then the table look-ups (scalar gathers) straight to
+ * the output. Float way: the colour matrix, the clip and the transfer
+ * table per pixel.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -83,7 +85,7 @@ struct _TexelBayerFast
   int built;
   /* The plan's scale and offset the tables were built for. */
   double scale[3], offset[3];
-  /* Whether the tables hold the bound: the rows take the integer path. */
+  /* Whether the tables keep the bound: the rows take the integer way. */
   int use_int;
   /* The other colour's sum times ratio[class][colour] (its scale over
    * the output colour's, times 2^sub), rounded, where split; added
