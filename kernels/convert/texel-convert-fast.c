@@ -37,6 +37,10 @@
 #define VAL_BITS 7
 #define COEF_BITS 13
 #define SUM_BITS (VAL_BITS + COEF_BITS - 16)
+/* Raw Bayer rows come developed in the same fixed point. */
+#if VAL_BITS != TEXEL_BAYER_FAST_FRAC_BITS
+#error "texel-bayer-fast.h's rows must have VAL_BITS fractional bits"
+#endif
 /* Filter taps times chroma footprint taps along an axis, at most. */
 #define MAX_TAPS 12
 
@@ -103,7 +107,7 @@ typedef struct
 {
   int y[BAYER_CACHE], x0[BAYER_CACHE], n[BAYER_CACHE];
   int next;
-  float *row[BAYER_CACHE];
+  int16_t *row[BAYER_CACHE];
   int32_t *acc;
   void *rest;
 } BayerScratch;
@@ -117,8 +121,10 @@ struct _TexelConvertFast
    * rows (after scratch_bytes); NULL and 0 otherwise. */
   TexelBayerFast *bayer;
   size_t bayer_bytes;
-  /* Bayer to RGB at 1:1 over the whole frame: bayer_direct_row. */
-  int direct;
+  /* Bayer to RGB at 1:1 over the whole frame: bayer_direct_row; its
+   * codes written in place on the integer way (bayer_codes_row), so that
+   * the 16-bit values' tables are not needed. */
+  int direct, direct_codes;
   /* The most columns a group develops. */
   int bayer_n;
 };
@@ -635,6 +641,15 @@ bayer_direct (const TexelConvertPlan *plan, const FastGroup *g)
   return 1;
 }
 
+/* Whether bayer_codes_row can write group @g's rows: one developed
+ * column an output column, in order or backwards. */
+static int
+codes_in_place (const FastGroup *g)
+{
+  return g->dev_n == g->width
+         && (g->h[0].step == 1 || g->h[0].step == -1 || g->width == 1);
+}
+
 void
 texel_convert_fast_free (TexelConvertFast *fast)
 {
@@ -707,12 +722,13 @@ texel_convert_fast_new (const TexelConvertPlan *plan)
         }
       fast->direct
           = bayer_direct (plan, &fast->group[0]) && fast->n_groups == 1;
+      fast->direct_codes = fast->direct && codes_in_place (&fast->group[0]);
       for (g = 0; g < fast->n_groups; g++)
         if (fast->group[g].dev_n > fast->bayer_n)
           fast->bayer_n = fast->group[g].dev_n;
       /* BayerScratch, its developed rows and sums, the development's. */
       fast->bayer_bytes = sizeof (BayerScratch) + 64 * (BAYER_CACHE + 3)
-                          + (sizeof (float) * BAYER_CACHE + sizeof (int32_t))
+                          + (sizeof (int16_t) * BAYER_CACHE + sizeof (int32_t))
                                 * 3 * (size_t)fast->bayer_n
                           + texel_bayer_fast_scratch (fast->bayer_n);
     }
@@ -790,14 +806,14 @@ vertical (const TexelImage *in, int p, const FastTaps *v, int j, int x0, int n,
 }
 
 /* Bayer: mosaic row @y's columns [dev_x0, dev_x0 + dev_n) developed
- * (R, G, B one after the other; R'G'B' * 255), from the call's last
- * BAYER_CACHE rows where it is one of them: NV12's chroma rows read the
- * rows its luma rows just developed. */
-static const float *
+ * (R, G, B one after the other; R'G'B' * 255, VAL_BITS below the code), from
+ * the call's last BAYER_CACHE rows where it is one of them: NV12's chroma rows
+ * read the rows its luma rows just developed. */
+static const int16_t *
 bayer_row (const TexelConvertPlan *plan, const FastGroup *g,
            const TexelImage *in, int y, BayerScratch *bs)
 {
-  float *out[3];
+  int16_t *out[3];
   int k;
 
   for (k = 0; k < BAYER_CACHE; k++)
@@ -828,13 +844,14 @@ bayer_scratch_init (const TexelConvertFast *fast, BayerScratch *bs,
   for (k = 0; k < BAYER_CACHE; k++)
     {
       bs->y[k] = -1;
-      bs->row[k] = (float *)mem;
+      bs->row[k] = (int16_t *)mem;
       mem = (uint8_t *)(((uintptr_t)(bs->row[k] + len) + 15) & ~(uintptr_t)15);
     }
   bs->next = 0;
   bs->acc = (int32_t *)mem;
   mem = (uint8_t *)(((uintptr_t)(bs->acc + len) + 15) & ~(uintptr_t)15);
   bs->rest = mem;
+  texel_bayer_fast_reset (bs->rest);
 }
 
 /* Bayer: the vertical pass over developed rows, VAL_BITS below the
@@ -853,21 +870,19 @@ bayer_vertical (const TexelConvertPlan *plan, const FastGroup *g,
 
   if (v->n == 1)
     {
-      const float *restrict dev = bayer_row (plan, g, in, rows[0], bs);
-
-      for (x = 0; x < len; x++)
-        dst[x] = (int16_t)(dev[x] * (1 << VAL_BITS) + 0.5f);
+      memcpy (dst, bayer_row (plan, g, in, rows[0], bs),
+              sizeof (int16_t) * (size_t)len);
       return;
     }
   for (x = 0; x < len; x++)
     acc[x] = 1 << (TAP_BITS - 1);
   for (t = 0; t < v->n; t++)
     {
-      const float *restrict dev = bayer_row (plan, g, in, rows[t], bs);
+      const int16_t *restrict dev = bayer_row (plan, g, in, rows[t], bs);
       const int32_t wt = w[t];
 
       for (x = 0; x < len; x++)
-        acc[x] += (int32_t)(dev[x] * (1 << VAL_BITS) + 0.5f) * wt;
+        acc[x] += dev[x] * wt;
     }
   for (x = 0; x < len; x++)
     dst[x] = (int16_t)(acc[x] >> TAP_BITS);
@@ -875,6 +890,33 @@ bayer_vertical (const TexelConvertPlan *plan, const FastGroup *g,
 
 static void store (uint8_t *restrict dst, int stride, uint8_t *const slot[4],
                    int n);
+
+/* bayer_direct_row on the integer way: codes from the tables straight
+ * into output row @dst, the alpha or padding byte 0xff. -1 (nothing
+ * written) on the float way. */
+static int
+bayer_codes_row (const TexelConvertPlan *plan, const FastGroup *g,
+                 const TexelImage *in, int j, uint8_t *dst, BayerScratch *bs)
+{
+  const TexelFormatDesc *d = &plan->out;
+  const int bpp = d->comp[0].pixel_stride, step = g->h[0].step;
+  const int j0 = g->h[0].index[0];
+  const int a = d->comp[3].plane >= 0 ? d->comp[3].offset : g->pad;
+  int offset[4], c;
+
+  if (!plan->fast->direct_codes)
+    return -1;
+  for (c = 0; c < 3; c++)
+    offset[c] = d->comp[c].offset;
+  offset[3] = a;
+  if (texel_bayer_fast_row_codes (plan->fast->bayer, &plan->bayer, in,
+                                  g->v[0].index[j], g->dev_x0, g->dev_n,
+                                  dst - (ptrdiff_t)bpp * step * j0,
+                                  (ptrdiff_t)bpp * step, offset, bs->rest)
+      != 0)
+    return -1;
+  return 0;
+}
 
 /* Bayer to an RGB format at 1:1 filling the frame (fast->direct): the
  * developed values rounded straight to codes, no fixed-point matrix. */
@@ -885,10 +927,14 @@ bayer_direct_row (const TexelConvertPlan *plan, const FastGroup *g,
 {
   const TexelFormatDesc *d = &plan->out;
   const int bpp = d->comp[0].pixel_stride;
-  const float *dev = bayer_row (plan, g, in, g->v[0].index[j], bs);
   uint8_t *restrict dst = out->data[0] + (size_t)j * out->stride[0];
   uint8_t *code[4], *slot[4] = { NULL, NULL, NULL, NULL };
+  const int16_t *dev;
   int c, i;
+
+  if (bayer_codes_row (plan, g, in, j, dst, bs) == 0)
+    return;
+  dev = bayer_row (plan, g, in, g->v[0].index[j], bs);
 
   /* The codes of each component in a row (in bayer_vertical's sums'
    * space), then stored as any other group's. */
@@ -896,16 +942,16 @@ bayer_direct_row (const TexelConvertPlan *plan, const FastGroup *g,
     code[c] = (uint8_t *)bs->acc + (size_t)c * g->width;
   for (c = 0; c < 3; c++)
     {
-      const float *restrict src = dev + g->h[c].index[0];
-      const int step = g->h[c].step;
+      const int16_t *restrict src = dev + g->h[c].index[0];
+      const int step = g->h[c].step, half = 1 << (VAL_BITS - 1);
       uint8_t *restrict o = code[c];
 
       if (step == 1)
         for (i = 0; i < g->width; i++)
-          o[i] = (uint8_t)(int32_t)(src[i] + 0.5f);
+          o[i] = (uint8_t)((src[i] + half) >> VAL_BITS);
       else
         for (i = 0; i < g->width; i++)
-          o[i] = (uint8_t)(int32_t)(src[step * i] + 0.5f);
+          o[i] = (uint8_t)((src[step * i] + half) >> VAL_BITS);
       slot[d->comp[c].offset] = o;
     }
   /* Alpha (the mosaic has none: opaque) or the padding byte. */
@@ -1403,6 +1449,8 @@ texel_convert_fast (const TexelConvertPlan *plan, const TexelImage *in,
     {
       BayerScratch bs;
 
+      /* The integer tables follow the gains (automatic white balance). */
+      texel_bayer_fast_sync (fast->bayer, &plan->bayer, !fast->direct_codes);
       bayer_scratch_init (fast, &bs, scratch + fast->scratch_bytes);
       bayer_rows (plan, in, out, row0, row1, scratch, &bs);
       free (scratch);

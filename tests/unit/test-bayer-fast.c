@@ -11,10 +11,12 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "texel-adjust.h"
+#include "texel-bayer-fast.h"
 #include "texel-convert-fast.h"
 #include "texel-test-util.h"
 
@@ -31,12 +33,15 @@ typedef struct
   TexelBayerPattern pattern;
   TexelDemosaic demosaic;
   int bits, msb, transfer;
-  /* Black levels, gains and a colour matrix away from neutral. */
+  /* Black levels, gains and a colour matrix away from neutral (1), the
+   * same with a diagonal matrix (DIAGONAL: the integer path's). */
   int graded;
   /* texelconvert's method (0: nearest); bicubic's B-spline smooths even
    * at 1:1 (three taps each way). */
   TexelMethod method;
 } Develop;
+
+#define DIAGONAL 2
 
 static void
 bayer_config (const Develop *d, TexelBayerConfig *cfg)
@@ -59,7 +64,9 @@ bayer_config (const Develop *d, TexelBayerConfig *cfg)
       cfg->black[c] = d->graded ? max * (0.03 + 0.01 * c) : 0.0;
       cfg->gain[c] = d->graded ? (c == 1 ? 1.0 : 1.9 - 0.5 * c) : 1.0;
       for (k = 0; k < 3; k++)
-        cfg->ccm[c][k] = d->graded ? ccm[c][k] : (c == k);
+        cfg->ccm[c][k] = d->graded == 1                    ? ccm[c][k]
+                         : d->graded == DIAGONAL && c == k ? 0.9 + 0.1 * c
+                                                           : (c == k);
     }
 }
 
@@ -133,6 +140,36 @@ check_boxed (const Develop *d, const TestImage *m, const int crop[4],
   test_image_free (ref);
   test_image_free (fast);
   texel_convert_fast_free ((TexelConvertFast *)plan.fast);
+}
+
+/* Whether the rows of a plan developing @d take the integer way
+ * (texel_bayer_fast_sync), with @regain set after the tables were built
+ * (NULL: none). */
+static int
+integer_way (const Develop *d, const double *regain)
+{
+  TexelBayerConfig cfg;
+  TexelConvertConfig config;
+  TexelConvertPlan plan;
+  TexelBayerFast *fast;
+  int way;
+
+  bayer_config (d, &cfg);
+  test_config_init (&config, 8, 8, 8, 8);
+  config.bayer = &cfg;
+  test_plan (&plan, &config,
+             d->bits == 8 ? TEXEL_FORMAT_GRAY8 : TEXEL_FORMAT_GRAY16_LE, 8, 8,
+             TEXEL_FORMAT_RGBA, 8, 8);
+  fast = texel_bayer_fast_new (&plan.bayer);
+  g_assert_nonnull (fast);
+  way = texel_bayer_fast_sync (fast, &plan.bayer, 1);
+  if (regain != NULL)
+    {
+      texel_bayer_plan_set_gains (&plan.bayer, &cfg, regain);
+      way = texel_bayer_fast_sync (fast, &plan.bayer, 1);
+    }
+  texel_bayer_fast_free (fast);
+  return way;
 }
 
 static void
@@ -316,6 +353,195 @@ test_regain (void)
   g_rand_free (rand);
 }
 
+/* A smooth dark mosaic (codes from 0 to about a 60th of the range, a
+ * different slope per row): the steep start of the curves. */
+static void
+dark_ramp (TestImage *m, int bits)
+{
+  int x, y;
+
+  for (y = 0; y < m->img.height; y++)
+    for (x = 0; x < m->img.width; x++)
+      {
+        unsigned code = (unsigned)((x * x + 7 * y) << (bits - 8)) / 16;
+        uint8_t *p = m->img.data[0] + (size_t)y * m->img.stride[0];
+
+        if (bits == 8)
+          p[x] = (uint8_t)code;
+        else
+          {
+            p[2 * x] = (uint8_t)(code & 0xff);
+            p[2 * x + 1] = (uint8_t)(code >> 8);
+          }
+      }
+}
+
+/* The integer path (texel-bayer-fast.h): every pattern, depth, alignment,
+ * method and transfer, neutral and with per-channel black levels, gains
+ * and a diagonal matrix, random and dark mosaics, to RGBA, NV12 and
+ * flipped BGRx (the codes written in place, backwards). It
+ * must be taken wherever its index is exact (a neutral development of 8
+ * to 12 bits, or bilinear), and where sRGB and BT.709 keep the bound
+ * with the gains here; the pure power curves may leave split colours to
+ * the float way. */
+static void
+test_integer (void)
+{
+  static const int depths[] = { 8, 10, 12, 14, 16 };
+  static const int whole[4] = { 0 };
+  GRand *rand = g_rand_new_with_seed (24);
+  int p, b, msb, dm, t, graded, taken = 0, n = 0;
+
+  for (p = 0; p < 4; p++)
+    for (b = 0; b < 5; b++)
+      for (msb = 0; msb < (depths[b] == 8 ? 1 : 2); msb++)
+        for (dm = 0; dm < 2; dm++)
+          for (graded = 0; graded <= DIAGONAL; graded += DIAGONAL)
+            {
+              Develop d = {
+                patterns[p], dm ? TEXEL_DEMOSAIC_BILINEAR : TEXEL_DEMOSAIC_MHC,
+                depths[b],   msb,
+                0,           graded
+              };
+              TestImage *m;
+              int way;
+
+              /* A transfer per case, in turn; under valgrind one case
+               * in four (test_sparse_skip). */
+              t = n++ % (TEXEL_TRANSFER_GAMMA28 + 1);
+              if (test_sparse_skip (n, 4))
+                continue;
+              d.transfer = t;
+              way = integer_way (&d, NULL);
+              taken += way;
+              if (!way && depths[b] <= 12
+                  && (!graded || dm || t == TEXEL_TRANSFER_SRGB
+                      || t == TEXEL_TRANSFER_BT709
+                      || t == TEXEL_TRANSFER_LINEAR))
+                g_error ("pattern %d, %d bits, demosaic %d, transfer %d%s: "
+                         "the float way",
+                         d.pattern, d.bits, d.demosaic, t,
+                         graded ? ", graded" : "");
+              m = mosaic_new (&d, 13, 7, rand);
+              check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_RGBA,
+                     NULL);
+              dark_ramp (m, depths[b]);
+              check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_RGBA,
+                     NULL);
+              check (&d, m, whole, TEXEL_DIRECTION_VERT, TEXEL_FORMAT_NV12,
+                     NULL);
+              check (&d, m, whole, TEXEL_DIRECTION_HORIZ, TEXEL_FORMAT_BGRX,
+                     NULL);
+              test_image_free (m);
+            }
+  if (g_test_verbose ())
+    g_printerr ("integer path: %d of %d cases\n", taken, n);
+  g_rand_free (rand);
+}
+
+/* The integer path after new gains (the automatic white balance between
+ * frames): the tables follow, to each side of the old gains, and back
+ * to equal scales (the exact index). */
+static void
+test_integer_regain (void)
+{
+  static const int whole[4] = { 0 };
+  static const double gains[][3]
+      = { { 2.1, 1.0, 1.4 }, { 0.7, 1.0, 1.9 }, { 1.0, 1.0, 1.0 } };
+  GRand *rand = g_rand_new_with_seed (25);
+  int g, b;
+
+  for (b = 8; b <= 12; b += 2)
+    for (g = 0; g < 3; g++)
+      {
+        Develop d = {
+          TEXEL_BAYER_GRBG, TEXEL_DEMOSAIC_MHC, b, 0, TEXEL_TRANSFER_SRGB, 0
+        };
+        TestImage *m = mosaic_new (&d, 14, 9, rand);
+
+        g_assert_true (integer_way (&d, gains[g]));
+        check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_RGBA,
+               gains[g]);
+        dark_ramp (m, b);
+        check (&d, m, whole, TEXEL_DIRECTION_180, TEXEL_FORMAT_NV12, gains[g]);
+        test_image_free (m);
+      }
+  g_rand_free (rand);
+}
+
+/* Where the integer way's index is the exact sum (8 to 12 bits, equal
+ * colour scales, or bilinear with any gains) its RGB codes are the exact
+ * value rounded once: every code equals the reference's developed value
+ * (texel_bayer_develop, double) times 255 rounded, except where that lies
+ * within 1e-6 of a half (a tie: BT.709's 4.5 slope makes exact halves of
+ * integer codes), with every transfer. The code tables are built from
+ * each code's first entry, found through the curve's inverse: this checks
+ * every boundary the frames reach. */
+static void
+test_integer_exact (void)
+{
+  static const int depths[] = { 8, 10, 12 };
+  GRand *rand = g_rand_new_with_seed (26);
+  int b, t, dm, ramp;
+
+  for (b = 0; b < 3; b++)
+    for (t = TEXEL_TRANSFER_BT709; t <= TEXEL_TRANSFER_GAMMA28; t++)
+      for (dm = 0; dm < 2; dm++)
+        for (ramp = 0; ramp < 2; ramp++)
+          {
+            Develop d = { patterns[(b + t) % 4],
+                          dm ? TEXEL_DEMOSAIC_BILINEAR : TEXEL_DEMOSAIC_MHC,
+                          depths[b],
+                          b == 1,
+                          t,
+                          dm ? DIAGONAL : 0 };
+            TexelBayerConfig cfg;
+            TexelConvertConfig config;
+            TexelConvertPlan plan;
+            TestImage *m, *fast;
+            int x, y, c;
+
+            /* Under valgrind one case in four. */
+            if (test_sparse_skip (b + t + dm + ramp, 4))
+              continue;
+            m = mosaic_new (&d, 24, 9, rand);
+            if (ramp)
+              dark_ramp (m, depths[b]);
+            bayer_config (&d, &cfg);
+            test_config_init (&config, 24, 9, 24, 9);
+            config.bayer = &cfg;
+            test_plan (&plan, &config, m->img.format, 24, 9, TEXEL_FORMAT_RGBA,
+                       24, 9);
+            plan.fast = texel_convert_fast_new (&plan);
+            g_assert_true (integer_way (&d, NULL));
+            fast = test_convert_bands_with (texel_convert_fast, &plan, m, 1,
+                                            (const int[]){ 5 }, 1);
+            for (y = 0; y < 9; y++)
+              for (x = 0; x < 24; x++)
+                {
+                  const uint8_t *p = fast->img.data[0]
+                                     + (size_t)y * fast->img.stride[0] + 4 * x;
+                  double rgb[3];
+
+                  texel_bayer_develop (&plan.bayer, &m->img, x, y, rgb);
+                  for (c = 0; c < 3; c++)
+                    {
+                      double v = rgb[c] * 255.0;
+
+                      if (p[c] != (int)floor (v + 0.5)
+                          && fabs (v - floor (v) - 0.5) > 1e-6)
+                        g_error ("%d bits, demosaic %d, transfer %d: (%d, %d)"
+                                 "[%d] = %d, exact %.9f",
+                                 d.bits, d.demosaic, t, x, y, c, p[c], v);
+                    }
+                }
+            test_image_free (fast);
+            test_image_free (m);
+            texel_convert_fast_free ((TexelConvertFast *)plan.fast);
+          }
+  g_rand_free (rand);
+}
+
 /* Plans the fast path leaves to the reference: scaling, a 90-degree
  * rotation, a 16-bit output. */
 static void
@@ -358,6 +584,9 @@ main (int argc, char **argv)
     { "/bayer-fast/transfers", test_transfers },
     { "/bayer-fast/letterbox", test_letterbox },
     { "/bayer-fast/regain", test_regain },
+    { "/bayer-fast/integer", test_integer },
+    { "/bayer-fast/integer-regain", test_integer_regain },
+    { "/bayer-fast/integer-exact", test_integer_exact },
     { "/bayer-fast/not-covered", test_not_covered },
   };
 
