@@ -113,8 +113,6 @@ texel_bayer_cells_kernel (const TexelConvertPlan plan,
     {
       const int row = r0 + 2 * threadIdx.y + dy;
 
-      if (row >= sink.row1)
-        break;
 #pragma unroll
       for (int dx = 0; dx < 2; dx++)
         {
@@ -124,18 +122,16 @@ texel_bayer_cells_kernel (const TexelConvertPlan plan,
           uint32_t word = sink.fill_word;
           float3 v;
 
-          if (i >= sink.width)
-            break;
+          /* Pixels past the frame are developed (from mirrored samples)
+           * and not stored: no branch around the arithmetic. */
           texel_bayer_group_sums (&w[2 + dy][2 + dx], 6, g);
 #pragma unroll
           for (int c = 0; c < 3; c++)
             {
-              const float *k = weights.w[dy][dx][c];
-
-              cam[c] = k[0] * g[0];
+              cam[c] = weights.w[dy][dx][c][0] * g[0];
 #pragma unroll
               for (int j = 1; j < TEXEL_BAYER_GROUPS; j++)
-                cam[c] = fmaf (k[j], g[j], cam[c]);
+                cam[c] = fmaf (weights.w[dy][dx][c][j], g[j], cam[c]);
             }
           v = texel_bayer_finish (plan.bayer, cam);
           in[0] = v.x;
@@ -148,9 +144,10 @@ texel_bayer_cells_kernel (const TexelConvertPlan plan,
           for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
             if (j < sink.n_comp)
               word |= (texel_code8 (value[j]) & 0xffu) << sink.comp_bit[j];
-          *(uint32_t *)(sink.elem + (size_t)row * sink.elem_pitch
-                        + (size_t)i * sink.elem_stride)
-              = word;
+          if (i < sink.width && row < sink.row1)
+            *(uint32_t *)(sink.elem + (size_t)row * sink.elem_pitch
+                          + (size_t)i * sink.elem_stride)
+                = word;
         }
     }
 }

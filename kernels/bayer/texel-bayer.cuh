@@ -208,12 +208,13 @@ texel_bayer_tile_load (const TexelConvertPlan &plan, const TexelSource &src,
 static __device__ __forceinline__ float
 texel_bayer_encode (const TexelBayerPlan &bp, float l)
 {
-  l = fminf (fmaxf (l, 0.0f), 1.0f);
-  if (l < bp.beta_f)
-    return bp.slope_f * l;
-  if (bp.power_f == 1.0f)
-    return (1.0f + bp.alpha_f) * l - bp.alpha_f;
-  return (1.0f + bp.alpha_f) * __powf (l, bp.power_f) - bp.alpha_f;
+  float p;
+
+  l = __saturatef (l);
+  /* Both sides computed and one selected: no branch per colour. */
+  p = bp.power_f == 1.0f ? l : __powf (l, bp.power_f);
+  p = (1.0f + bp.alpha_f) * p - bp.alpha_f;
+  return l < bp.beta_f ? bp.slope_f * l : p;
 }
 
 /* The group sums (texel_bayer_tap_group) of the window centred on @c,
