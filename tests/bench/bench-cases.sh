@@ -30,12 +30,21 @@ bench_init() {
 # FILE (lines GROUP | INPUT | OUTPUT | FRAGMENT; fields trimmed; blank
 # lines and # comments skipped). The handler runs in this shell, with the
 # caller's standard input: the file is read on descriptor 3.
+# TEXT without its leading and trailing blanks, on standard output.
+bench_trim() {
+  local text=$1
+  text=${text#"${text%%[![:space:]]*}"}
+  printf '%s' "${text%"${text##*[![:space:]]}"}"
+}
+
 bench_each_case() {
   local file=$1 handler=$2 group in out fragment
   while IFS='|' read -r group in out fragment <&3; do
-    group=$(echo "$group" | xargs); in=$(echo "$in" | xargs); out=$(echo "$out" | xargs)
-    fragment=$(echo "$fragment" | sed 's/^ *//; s/ *$//')
+    # Trimmed in the shell: a comment's apostrophe is text, not a quote.
+    group=$(bench_trim "$group")
     case "$group" in ''|'#'*) continue ;; esac
+    in=$(bench_trim "$in"); out=$(bench_trim "$out")
+    fragment=$(bench_trim "$fragment")
     "$handler" "$group" "$in" "$out" "$fragment"
   done 3< "$file"
 }
