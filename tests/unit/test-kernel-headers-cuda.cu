@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "texel-adjust.h"
+#include "texel-adjust-fast.h"
 #include "texel-bayer.h"
 #include "texel-bayer-fast.h"
 #include "texel-calib.h"
@@ -26,6 +27,7 @@
 #include "texel-cuda.h"
 #include "texel-fault.h"
 #include "texel-filter.h"
+#include "texel-filter-fast.h"
 #include "texel-image.h"
 #include "texel-kernel.h"
 #include "texel-resample-cpu.h"
@@ -33,6 +35,7 @@
 #include "texel-warp.h"
 #include "texel-warp-fast.h"
 #include "texel-cuda-sampler.cuh"
+#include "texel-bayer-cells.cuh"
 
 template <typename F> struct LastArg;
 template <typename R, typename... A> struct LastArg<R (*) (A...)>
