@@ -158,7 +158,7 @@ texel_bayer_cells_kernel (const TexelConvertPlan plan,
  * pixel alone there, bicubic's B-spline would blur), every output sample
  * inside the destination rectangle and on a mosaic sample inside the
  * frame, one 4-byte 8-bit element a pixel. */
-static bool
+static inline bool
 texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
                        int method, int2 *offset)
 {
@@ -182,7 +182,7 @@ texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
          && offset->y >= 0 && offset->y + height <= plan->in_height;
 }
 
-static void
+static inline void
 texel_bayer_cells_launch (const TexelConvertPlan *plan,
                           const TexelBayerSource *src, const TexelSink *sink,
                           int2 offset, int2 awb, cudaStream_t stream)
