@@ -31,10 +31,17 @@ texel_filter_fast_init (TexelFilterFast *f, const TexelFilterPlan *plan)
 
   memset (f, 0, sizeof (*f));
   if (plan->fmt.bytes_per_sample != 1 || plan->width <= 0
-      || (plan->filter != TEXEL_FILTER_GAUSSIAN
-          && plan->filter != TEXEL_FILTER_BOX))
+      || plan->filter == TEXEL_FILTER_SOBEL)
     return;
-  if (plan->filter == TEXEL_FILTER_BOX)
+  if (plan->filter == TEXEL_FILTER_UNSHARP)
+    ; /* the plan's float weights */
+  else if (plan->filter == TEXEL_FILTER_BILATERAL)
+    {
+      /* The reference's exp () values, rounded to float once. */
+      for (k = 0; k < TEXEL_FILTER_RANGE_CODES; k++)
+        f->range[k] = (float)exp (-plan->range_coef_d * k * k);
+    }
+  else if (plan->filter == TEXEL_FILTER_BOX)
     {
       for (k = 0; k < taps; k++)
         f->weight[k] = 1;
@@ -69,32 +76,44 @@ typedef struct
   const TexelFilterComp *k;
   int r, taps, w, mirror;
   int *xmap;      /* w + 2 r source columns */
-  uint16_t *line; /* w + 2 r codes */
-  uint16_t *ring; /* taps rows of w horizontal sums */
-  uint32_t *acc;  /* w vertical sums */
+  uint16_t *line; /* w + 2 r codes; bilateral: taps such lines, the ring */
+  uint16_t *ring; /* gaussian, box: taps rows of w horizontal sums */
+  uint32_t *acc;  /* gaussian, box: w vertical sums */
+  float *fring;   /* unsharp: taps rows of w horizontal sums */
+  float *fa, *fb; /* w sums: unsharp the blur; bilateral num and den */
 } Band;
+
+/* Grid row @y (border-mapped), border-extended by the radius, into
+ * @line. */
+static void
+gather (const Band *b, int y, uint16_t *restrict line)
+{
+  const TexelFilterComp *k = b->k;
+  const uint8_t *src
+      = k->src
+        + (size_t)texel_filter_border_index (y, k->height, b->mirror)
+              * k->src_pitch;
+  int n = b->w + 2 * b->r, x;
+
+  for (x = 0; x < n; x++)
+    line[x] = src[(size_t)b->xmap[x] * k->src_stride];
+}
 
 /* Grid row @y (border-mapped) through the horizontal pass into ring slot
  * @slot. */
 static void
 across (const Band *b, int y, int slot)
 {
-  const TexelFilterComp *k = b->k;
   const uint16_t *wt = b->plan->fast->weight;
-  const uint8_t *src
-      = k->src
-        + (size_t)texel_filter_border_index (y, k->height, b->mirror)
-              * k->src_pitch;
   uint16_t *restrict line = b->line;
   uint16_t *restrict h = b->ring + (size_t)slot * b->w;
   uint32_t *restrict acc = b->acc;
   /* Locals: acc's stores may alias the Band's ints (signed and unsigned
    * variants), which would stop the loops vectorising. */
   const int w = b->w, taps = b->taps;
-  int n = w + 2 * b->r, x, i;
+  int x, i;
 
-  for (x = 0; x < n; x++)
-    line[x] = src[(size_t)b->xmap[x] * k->src_stride];
+  gather (b, y, line);
   if (b->plan->filter == TEXEL_FILTER_BOX)
     {
       /* At most 65 codes: below 2^16. */
@@ -157,9 +176,202 @@ down (const Band *b, int y)
         dst[(size_t)x * ds]
             = (uint8_t)((acc[x] + (1u << (shift - 1))) >> shift);
     }
+}
+
+/* A value in codes clamped to [0, 255] and rounded to the nearest code,
+ * halves up: v + 0.5 is exact below 256, and truncates to its floor (a
+ * conversion SSE2 and NEON vectorise, where floorf needs SSE4.1). */
+static inline uint8_t
+quantize (float v)
+{
+  v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
+  return (uint8_t)(int)(v + 0.5f);
+}
+
+/* Unsharp, horizontal pass of grid row @y into float ring slot @slot. */
+static void
+across_unsharp (const Band *b, int y, int slot)
+{
+  const float *wt = b->plan->weight;
+  uint16_t *restrict line = b->line;
+  float *restrict h = b->fring + (size_t)slot * b->w;
+  const int w = b->w, taps = b->taps;
+  int x, i;
+
+  gather (b, y, line);
+  for (x = 0; x < w; x++)
+    h[x] = wt[0] * line[x];
+  for (i = 1; i < taps; i++)
+    {
+      float wi = wt[i];
+
+      for (x = 0; x < w; x++)
+        h[x] += wi * line[x + i];
+    }
+}
+
+/* Unsharp, output grid row @y: the vertical pass, then v + amount * (v -
+ * blur). */
+static void
+down_unsharp (const Band *b, int y)
+{
+  const TexelFilterComp *k = b->k;
+  const float *wt = b->plan->weight;
+  const uint8_t *src = k->src + (size_t)y * k->src_pitch;
+  uint8_t *dst = k->dst + (size_t)y * k->dst_pitch;
+  float *restrict s = b->fa;
+  const float amount = b->plan->amount;
+  const int w = b->w, taps = b->taps, ss = k->src_stride, ds = k->dst_stride;
+  int x, j;
+
+  for (x = 0; x < w; x++)
+    s[x] = 0.0f;
+  for (j = 0; j < taps; j++)
+    {
+      const float *restrict h = b->fring + (size_t)((y + j) % taps) * w;
+      float wj = wt[j];
+
+      for (x = 0; x < w; x++)
+        s[x] += wj * h[x];
+    }
+  for (x = 0; x < w; x++)
+    {
+      float c = src[(size_t)x * ss];
+
+      dst[(size_t)x * ds] = quantize (c + amount * (c - s[x]));
+    }
+}
+
+/* Bilateral, output grid row @y from the ring of border-extended rows
+ * (slot of window row j: (y + j) mod taps): the weighted mean of the
+ * differences from the centre, added to it, as the kernel computes it
+ * (the centre's weight is 1: den >= 1). Window offset by window offset,
+ * a loop over the row each: the range weight is a table look-up. */
+static void
+bilateral_row (const Band *b, int y)
+{
+  const TexelFilterComp *k = b->k;
+  const float *ws = b->plan->weight, *range = b->plan->fast->range;
+  const int w = b->w, taps = b->taps, r = b->r, lw = w + 2 * r;
+  const uint16_t *restrict c = b->line + (size_t)((y + r) % taps) * lw + r;
+  float *restrict num = b->fa, *restrict den = b->fb;
+  uint8_t *dst = k->dst + (size_t)y * k->dst_pitch;
+  int ds = k->dst_stride, x, i, j;
+
+  for (x = 0; x < w; x++)
+    num[x] = den[x] = 0.0f;
+  for (j = 0; j < taps; j++)
+    {
+      const uint16_t *row = b->line + (size_t)((y + j) % taps) * lw;
+
+      for (i = 0; i < taps; i++)
+        {
+          const uint16_t *restrict q = row + i;
+          float wij = ws[j] * ws[i];
+
+          for (x = 0; x < w; x++)
+            {
+              int d = (int)q[x] - (int)c[x];
+              float wt = wij * range[d < 0 ? -d : d];
+
+              num[x] += wt * (float)d;
+              den[x] += wt;
+            }
+        }
+    }
+  for (x = 0; x < w; x++)
+    dst[(size_t)x * ds] = quantize ((float)c[x] + num[x] / den[x]);
+}
+
+/* Window row @y (grid row, border-mapped later) of output rows to come
+ * into ring slot @slot, by the filter's first pass. */
+static void
+row_in (const Band *b, int y, int slot)
+{
+  switch (b->plan->filter)
+    {
+      case TEXEL_FILTER_UNSHARP:
+        across_unsharp (b, y, slot);
+        break;
+      case TEXEL_FILTER_BILATERAL:
+        gather (b, y, b->line + (size_t)slot * (b->w + 2 * b->r));
+        break;
+      default:
+        across (b, y, slot);
+        break;
+    }
+}
+
+/* Output grid row @y from the ring, and RGBx's padding byte. */
+static void
+row_out (const Band *b, int y)
+{
+  const TexelFilterComp *k = b->k;
+  int x;
+
+  switch (b->plan->filter)
+    {
+      case TEXEL_FILTER_UNSHARP:
+        down_unsharp (b, y);
+        break;
+      case TEXEL_FILTER_BILATERAL:
+        bilateral_row (b, y);
+        break;
+      default:
+        down (b, y);
+        break;
+    }
   if (k->pad != NULL)
-    for (x = 0; x < w; x++)
-      k->pad[(size_t)y * k->dst_pitch + (size_t)x * ds] = 0xff;
+    for (x = 0; x < b->w; x++)
+      k->pad[(size_t)y * k->dst_pitch + (size_t)x * k->dst_stride] = 0xff;
+}
+
+/* The scratch rows @b's filter needs (the others NULL); 0 when out of
+ * memory. */
+static int
+band_alloc (Band *b)
+{
+  size_t w = (size_t)b->w, lw = w + 2 * (size_t)b->r, taps = (size_t)b->taps;
+  int ok;
+
+  b->xmap = malloc (sizeof (int) * lw);
+  b->line = b->ring = NULL;
+  b->acc = NULL;
+  b->fring = b->fa = b->fb = NULL;
+  switch (b->plan->filter)
+    {
+      case TEXEL_FILTER_UNSHARP:
+        b->line = malloc (sizeof (uint16_t) * lw);
+        b->fring = malloc (sizeof (float) * w * taps);
+        b->fa = malloc (sizeof (float) * w);
+        ok = b->line && b->fring && b->fa;
+        break;
+      case TEXEL_FILTER_BILATERAL:
+        b->line = malloc (sizeof (uint16_t) * lw * taps);
+        b->fa = malloc (sizeof (float) * w);
+        b->fb = malloc (sizeof (float) * w);
+        ok = b->line && b->fa && b->fb;
+        break;
+      default:
+        b->line = malloc (sizeof (uint16_t) * lw);
+        b->ring = malloc (sizeof (uint16_t) * w * taps);
+        b->acc = malloc (sizeof (uint32_t) * w);
+        ok = b->line && b->ring && b->acc;
+        break;
+    }
+  return ok && b->xmap != NULL;
+}
+
+static void
+band_free (Band *b)
+{
+  free (b->xmap);
+  free (b->line);
+  free (b->ring);
+  free (b->acc);
+  free (b->fring);
+  free (b->fa);
+  free (b->fb);
 }
 
 /* Grid rows [k->row0, k->row1) of filtered component @k. Returns -1 when
@@ -176,28 +388,21 @@ filter_comp (const TexelFilterPlan *plan, const TexelFilterComp *k)
   b.taps = 2 * b.r + 1;
   b.w = k->width;
   b.mirror = plan->border == TEXEL_FILTER_BORDER_MIRROR;
-  b.xmap = malloc (sizeof (int) * (size_t)(b.w + 2 * b.r));
-  b.line = malloc (sizeof (uint16_t) * (size_t)(b.w + 2 * b.r));
-  b.ring = malloc (sizeof (uint16_t) * (size_t)b.w * (size_t)b.taps);
-  b.acc = malloc (sizeof (uint32_t) * (size_t)b.w);
-  ok = b.xmap && b.line && b.ring && b.acc;
+  ok = band_alloc (&b);
   if (ok)
     {
       for (x = 0; x < b.w + 2 * b.r; x++)
         b.xmap[x] = texel_filter_border_index (x - b.r, b.w, b.mirror);
       /* The window of the first row, then one new row per output row. */
       for (j = 0; j < b.taps - 1; j++)
-        across (&b, k->row0 + j - b.r, (k->row0 + j) % b.taps);
+        row_in (&b, k->row0 + j - b.r, (k->row0 + j) % b.taps);
       for (y = k->row0; y < k->row1; y++)
         {
-          across (&b, y + b.r, (y + b.taps - 1) % b.taps);
-          down (&b, y);
+          row_in (&b, y + b.r, (y + b.taps - 1) % b.taps);
+          row_out (&b, y);
         }
     }
-  free (b.xmap);
-  free (b.line);
-  free (b.ring);
-  free (b.acc);
+  band_free (&b);
   return ok ? 0 : -1;
 }
 

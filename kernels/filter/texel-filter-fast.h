@@ -35,6 +35,9 @@
 
 TEXEL_BEGIN_DECLS
 
+/* Code differences of 8-bit samples: 0..255. */
+#define TEXEL_FILTER_RANGE_CODES 256
+
 struct TexelFilterFast
 {
   int covered; /* 0: texel_filter_fast runs the reference */
@@ -42,6 +45,8 @@ struct TexelFilterFast
   uint16_t weight[TEXEL_FILTER_TAPS_MAX];
   /* Box: round (s / count) = ((2 s + count) * box_magic) >> 40. */
   uint64_t box_magic;
+  /* Bilateral: the range factor by code difference, range[|d|]. */
+  float range[TEXEL_FILTER_RANGE_CODES];
 };
 
 /* Fills @fast for @plan (a plan texel_filter_plan_init built; the caller
