@@ -38,8 +38,9 @@ texel_filter_fast_init (TexelFilterFast *f, const TexelFilterPlan *plan)
   else if (plan->filter == TEXEL_FILTER_BILATERAL)
     {
       /* The reference's exp () values, rounded to float once. */
-      for (k = 0; k < TEXEL_FILTER_RANGE_CODES; k++)
-        f->range[k] = (float)exp (-plan->range_coef_d * k * k);
+      for (k = 1 - TEXEL_FILTER_RANGE_CODES; k < TEXEL_FILTER_RANGE_CODES; k++)
+        f->range[k + TEXEL_FILTER_RANGE_CODES - 1]
+            = (float)exp (-plan->range_coef_d * k * k);
     }
   else if (plan->filter == TEXEL_FILTER_BOX)
     {
@@ -78,9 +79,10 @@ typedef struct
   int *xmap;      /* w + 2 r source columns */
   uint16_t *line; /* w + 2 r codes; bilateral: taps such lines, the ring */
   uint16_t *ring; /* gaussian, box: taps rows of w horizontal sums */
-  uint32_t *acc;  /* gaussian, box: w vertical sums */
+  uint32_t *acc;  /* w: gaussian, box the vertical sums; else the codes */
   float *fring;   /* unsharp: taps rows of w horizontal sums */
   float *fa, *fb; /* w sums: unsharp the blur; bilateral num and den */
+  float *fc;      /* unsharp: line as floats; bilateral: w range factors */
 } Band;
 
 /* Grid row @y (border-mapped), border-extended by the radius, into
@@ -178,14 +180,29 @@ down (const Band *b, int y)
     }
 }
 
-/* A value in codes clamped to [0, 255] and rounded to the nearest code,
- * halves up: v + 0.5 is exact below 256, and truncates to its floor (a
- * conversion SSE2 and NEON vectorise, where floorf needs SSE4.1). */
-static inline uint8_t
+/* A value in codes rounded to the nearest code, halves up, and clamped
+ * to [0, 255], without a branch: v + 0.5 is exact in [0, 255.5), and
+ * truncates to its floor where it is positive (a conversion SSE2 and NEON
+ * vectorise, where floorf needs SSE4.1); where it is not, to a code <= 0
+ * that the clamp makes 0 as it should. */
+static inline uint32_t
 quantize (float v)
 {
-  v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
-  return (uint8_t)(int)(v + 0.5f);
+  int q = (int)(v + 0.5f);
+
+  q = q < 0 ? 0 : q;
+  return (uint32_t)(q > 255 ? 255 : q);
+}
+
+/* Codes @q (w) into output grid row @y of @k. */
+static void
+store_row (const TexelFilterComp *k, int y, const uint32_t *restrict q, int w)
+{
+  uint8_t *dst = k->dst + (size_t)y * k->dst_pitch;
+  int ds = k->dst_stride, x;
+
+  for (x = 0; x < w; x++)
+    dst[(size_t)x * ds] = (uint8_t)q[x];
 }
 
 /* Unsharp, horizontal pass of grid row @y into float ring slot @slot. */
@@ -193,12 +210,16 @@ static void
 across_unsharp (const Band *b, int y, int slot)
 {
   const float *wt = b->plan->weight;
-  uint16_t *restrict line = b->line;
+  const uint16_t *restrict codes = b->line;
+  float *restrict line = b->fc;
   float *restrict h = b->fring + (size_t)slot * b->w;
   const int w = b->w, taps = b->taps;
   int x, i;
 
-  gather (b, y, line);
+  /* Converted once, not once per tap. */
+  gather (b, y, b->line);
+  for (x = 0; x < w + 2 * b->r; x++)
+    line[x] = codes[x];
   for (x = 0; x < w; x++)
     h[x] = wt[0] * line[x];
   for (i = 1; i < taps; i++)
@@ -218,10 +239,10 @@ down_unsharp (const Band *b, int y)
   const TexelFilterComp *k = b->k;
   const float *wt = b->plan->weight;
   const uint8_t *src = k->src + (size_t)y * k->src_pitch;
-  uint8_t *dst = k->dst + (size_t)y * k->dst_pitch;
-  float *restrict s = b->fa;
+  float *restrict s = b->fa, *restrict c = b->fc;
+  uint32_t *restrict q = b->acc;
   const float amount = b->plan->amount;
-  const int w = b->w, taps = b->taps, ss = k->src_stride, ds = k->dst_stride;
+  const int w = b->w, taps = b->taps, ss = k->src_stride;
   int x, j;
 
   for (x = 0; x < w; x++)
@@ -234,29 +255,32 @@ down_unsharp (const Band *b, int y)
       for (x = 0; x < w; x++)
         s[x] += wj * h[x];
     }
+  /* The centre row, contiguous (fc's line is spent), so that the
+   * combine vectorises. */
   for (x = 0; x < w; x++)
-    {
-      float c = src[(size_t)x * ss];
-
-      dst[(size_t)x * ds] = quantize (c + amount * (c - s[x]));
-    }
+    c[x] = src[(size_t)x * ss];
+  for (x = 0; x < w; x++)
+    q[x] = quantize (c[x] + amount * (c[x] - s[x]));
+  store_row (k, y, q, w);
 }
 
 /* Bilateral, output grid row @y from the ring of border-extended rows
  * (slot of window row j: (y + j) mod taps): the weighted mean of the
  * differences from the centre, added to it, as the kernel computes it
  * (the centre's weight is 1: den >= 1). Window offset by window offset,
- * a loop over the row each: the range weight is a table look-up. */
+ * two loops over the row: the range factors looked up (scalar loads; the
+ * table is indexed by d + 255, so no abs), then the sums (vectorised). */
 static void
 bilateral_row (const Band *b, int y)
 {
   const TexelFilterComp *k = b->k;
-  const float *ws = b->plan->weight, *range = b->plan->fast->range;
+  const float *ws = b->plan->weight;
+  const float *range = b->plan->fast->range + TEXEL_FILTER_RANGE_CODES - 1;
   const int w = b->w, taps = b->taps, r = b->r, lw = w + 2 * r;
   const uint16_t *restrict c = b->line + (size_t)((y + r) % taps) * lw + r;
-  float *restrict num = b->fa, *restrict den = b->fb;
-  uint8_t *dst = k->dst + (size_t)y * k->dst_pitch;
-  int ds = k->dst_stride, x, i, j;
+  float *restrict num = b->fa, *restrict den = b->fb, *restrict rw = b->fc;
+  uint32_t *restrict out = b->acc;
+  int x, i, j;
 
   for (x = 0; x < w; x++)
     num[x] = den[x] = 0.0f;
@@ -270,17 +294,19 @@ bilateral_row (const Band *b, int y)
           float wij = ws[j] * ws[i];
 
           for (x = 0; x < w; x++)
+            rw[x] = range[(int)q[x] - (int)c[x]];
+          for (x = 0; x < w; x++)
             {
-              int d = (int)q[x] - (int)c[x];
-              float wt = wij * range[d < 0 ? -d : d];
+              float wt = wij * rw[x];
 
-              num[x] += wt * (float)d;
+              num[x] += wt * (float)((int)q[x] - (int)c[x]);
               den[x] += wt;
             }
         }
     }
   for (x = 0; x < w; x++)
-    dst[(size_t)x * ds] = quantize ((float)c[x] + num[x] / den[x]);
+    out[x] = quantize ((float)c[x] + num[x] / den[x]);
+  store_row (k, y, out, w);
 }
 
 /* Window row @y (grid row, border-mapped later) of output rows to come
@@ -337,20 +363,24 @@ band_alloc (Band *b)
   b->xmap = malloc (sizeof (int) * lw);
   b->line = b->ring = NULL;
   b->acc = NULL;
-  b->fring = b->fa = b->fb = NULL;
+  b->fring = b->fa = b->fb = b->fc = NULL;
   switch (b->plan->filter)
     {
       case TEXEL_FILTER_UNSHARP:
         b->line = malloc (sizeof (uint16_t) * lw);
         b->fring = malloc (sizeof (float) * w * taps);
         b->fa = malloc (sizeof (float) * w);
-        ok = b->line && b->fring && b->fa;
+        b->fc = malloc (sizeof (float) * lw);
+        b->acc = malloc (sizeof (uint32_t) * w);
+        ok = b->line && b->fring && b->fa && b->fc && b->acc;
         break;
       case TEXEL_FILTER_BILATERAL:
         b->line = malloc (sizeof (uint16_t) * lw * taps);
         b->fa = malloc (sizeof (float) * w);
         b->fb = malloc (sizeof (float) * w);
-        ok = b->line && b->fa && b->fb;
+        b->fc = malloc (sizeof (float) * w);
+        b->acc = malloc (sizeof (uint32_t) * w);
+        ok = b->line && b->fa && b->fb && b->fc && b->acc;
         break;
       default:
         b->line = malloc (sizeof (uint16_t) * lw);
@@ -372,6 +402,7 @@ band_free (Band *b)
   free (b->fring);
   free (b->fa);
   free (b->fb);
+  free (b->fc);
 }
 
 /* Grid rows [k->row0, k->row1) of filtered component @k. Returns -1 when

@@ -45,8 +45,8 @@ struct TexelFilterFast
   uint16_t weight[TEXEL_FILTER_TAPS_MAX];
   /* Box: round (s / count) = ((2 s + count) * box_magic) >> 40. */
   uint64_t box_magic;
-  /* Bilateral: the range factor by code difference, range[|d|]. */
-  float range[TEXEL_FILTER_RANGE_CODES];
+  /* Bilateral: the range factor by code difference d, range[d + 255]. */
+  float range[2 * TEXEL_FILTER_RANGE_CODES - 1];
 };
 
 /* Fills @fast for @plan (a plan texel_filter_plan_init built; the caller
