@@ -4,8 +4,11 @@
  * contiguous, border-extended line, filtered horizontally into a ring of
  * 2 R + 1 rows (the window's rows, by position), and each output row is
  * the vertical weighted sum of the ring: loops over a row of integers
- * that the compiler vectorises. The border's column map is built per
- * call (O(width), against O(width * taps) of work).
+ * (unsharp: floats) that the compiler vectorises. The bilateral keeps the
+ * gathered lines themselves in the ring and sums, per window offset, over
+ * the row: the range factors' look-ups in one loop (scalar loads), the
+ * weighted sums in another (vectorised). The border's column map is built
+ * per call (O(width), against O(width * taps) of work).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
