@@ -4,11 +4,12 @@
  * contiguous, border-extended line, filtered horizontally into a ring of
  * 2 R + 1 rows (the window's rows, by position), and each output row is
  * the vertical weighted sum of the ring: loops over a row of integers
- * (unsharp: floats) that the compiler vectorises. The bilateral keeps the
- * gathered lines themselves in the ring and sums, per window offset, over
- * the row: the range factors' look-ups in one loop (scalar loads), the
- * weighted sums in another (vectorised). The border's column map is built
- * per call (O(width), against O(width * taps) of work).
+ * (unsharp: floats) that the compiler vectorises. The bilateral and Sobel
+ * keep the gathered lines themselves in the ring; the bilateral sums, per
+ * window offset, over the row: the range factors' look-ups in one loop
+ * (scalar loads), the weighted sums in another (vectorised). The border's
+ * column map is built per call (O(width), against O(width * taps) of
+ * work).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -33,11 +34,11 @@ texel_filter_fast_init (TexelFilterFast *f, const TexelFilterPlan *plan)
   int64_t sum = 0;
 
   memset (f, 0, sizeof (*f));
-  if (plan->fmt.bytes_per_sample != 1 || plan->width <= 0
-      || plan->filter == TEXEL_FILTER_SOBEL)
+  if (plan->fmt.bytes_per_sample != 1 || plan->width <= 0)
     return;
-  if (plan->filter == TEXEL_FILTER_UNSHARP)
-    ; /* the plan's float weights */
+  if (plan->filter == TEXEL_FILTER_UNSHARP
+      || plan->filter == TEXEL_FILTER_SOBEL)
+    ; /* unsharp: the plan's float weights; Sobel: none */
   else if (plan->filter == TEXEL_FILTER_BILATERAL)
     {
       /* The reference's exp () values, rounded to float once. */
@@ -312,6 +313,31 @@ bilateral_row (const Band *b, int y)
   store_row (k, y, out, w);
 }
 
+/* Sobel, output grid row @y from the ring of the 3 border-extended rows
+ * (as the bilateral's): gx and gy in integers (exact), the magnitude
+ * squared below 2^22, exact in float, and sqrtf correctly rounded: the
+ * reference's codes, byte for byte (texel-filter-fast.h). */
+static void
+sobel_row (const Band *b, int y)
+{
+  const int w = b->w, lw = w + 2;
+  const uint16_t *restrict t = b->line + (size_t)(y % 3) * lw;
+  const uint16_t *restrict m = b->line + (size_t)((y + 1) % 3) * lw;
+  const uint16_t *restrict u = b->line + (size_t)((y + 2) % 3) * lw;
+  uint32_t *restrict out = b->acc;
+  int x;
+
+  for (x = 0; x < w; x++)
+    {
+      int gx = (t[x + 2] + 2 * m[x + 2] + u[x + 2]) - (t[x] + 2 * m[x] + u[x]);
+      int gy
+          = (u[x] + 2 * u[x + 1] + u[x + 2]) - (t[x] + 2 * t[x + 1] + t[x + 2]);
+
+      out[x] = quantize (sqrtf ((float)(gx * gx + gy * gy)) * 0.25f);
+    }
+  store_row (b->k, y, out, w);
+}
+
 /* Window row @y (grid row, border-mapped later) of output rows to come
  * into ring slot @slot, by the filter's first pass. */
 static void
@@ -323,6 +349,8 @@ row_in (const Band *b, int y, int slot)
         across_unsharp (b, y, slot);
         break;
       case TEXEL_FILTER_BILATERAL:
+      case TEXEL_FILTER_SOBEL:
+        /* The lines themselves, read by window offset. */
         gather (b, y, b->line + (size_t)slot * (b->w + 2 * b->r));
         break;
       default:
@@ -345,6 +373,9 @@ row_out (const Band *b, int y)
         break;
       case TEXEL_FILTER_BILATERAL:
         bilateral_row (b, y);
+        break;
+      case TEXEL_FILTER_SOBEL:
+        sobel_row (b, y);
         break;
       default:
         down (b, y);
@@ -378,6 +409,7 @@ band_alloc (Band *b)
         ok = b->line && b->fring && b->fa && b->fc && b->acc;
         break;
       case TEXEL_FILTER_BILATERAL:
+      case TEXEL_FILTER_SOBEL: /* the same, its float rows unused */
         b->line = malloc (sizeof (uint16_t) * lw * taps);
         b->fa = malloc (sizeof (float) * w);
         b->fb = malloc (sizeof (float) * w);

@@ -1,8 +1,8 @@
 /* gst-texel: texelfilter's fast CPU path.
  *
  * The box, gaussian and unsharp filters of texel-filter.h as two
- * separable passes, horizontal then vertical, and the bilateral window by
- * window offset, over rows; the weights built once per plan
+ * separable passes, horizontal then vertical, the bilateral window by
+ * window offset and Sobel's 3 x 3 window, over rows; the weights built once per plan
  * (texel_filter_fast_init):
  *
  *   box:      exact. Both passes sum codes (uint16, then uint32); the sum
@@ -41,13 +41,20 @@
  *             integers: with an absolute quantisation q of the weights
  *             the error grows as taps x q x 255 (16 codes for Q16 at
  *             65 x 65), and den would need 64-bit sums.
+
+ *   sobel:    exact. gx and gy in integers (|g| <= 1020), g^2 summed
+ *             below 2^22 (exact in float), sqrtf correctly rounded: the
+ *             magnitude / 4 can land on a half only where it is one (a
+ *             perfect square; otherwise it is at least 1 / 2886 from an
+ *             integer, sqrtf within 2^-14 of it), so the rounding gives
+ *             the reference's codes, byte for byte.
  *
  * The measured largest difference (tests/unit/test-filter-fast.c) is 1
- * code for gaussian, unsharp and bilateral, 0 for box.
+ * code for gaussian, unsharp and bilateral, 0 for box and Sobel.
  *
- * Covered: box, gaussian, unsharp and bilateral on 8-bit formats (every
- * format but P010), both border modes, both plane settings. Falls back to
- * the reference for the rest: Sobel, and P010 (10 bits).
+ * Covered: every filter on 8-bit formats (every format but P010), both
+ * border modes, both plane settings. Falls back to the reference for
+ * P010 (10 bits).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
