@@ -185,10 +185,12 @@ down (const Band *b, int y)
 }
 
 /* A value in codes rounded to the nearest code, halves up, and clamped
- * to [0, 255], without a branch: v + 0.5 is exact in [0, 255.5), and
- * truncates to its floor where it is positive (a conversion SSE2 and NEON
- * vectorise, where floorf needs SSE4.1); where it is not, to a code <= 0
- * that the clamp makes 0 as it should. */
+ * to [0, 255], without a branch: v + 0.5 truncates to its floor where it
+ * is positive (a conversion SSE2 and NEON vectorise, where floorf needs
+ * SSE4.1), and where it is not to a code <= 0 that the clamp makes 0, as
+ * it should. The sum is exact for v in [0.5, 255.5); elsewhere its float
+ * rounding can cross an integer only from within an ulp of a half (Sobel's
+ * values never are: texel-filter-fast.h). */
 static inline uint32_t
 quantize (float v)
 {
