@@ -1,8 +1,9 @@
 /* gst-texel: texelfilter's fast CPU path.
  *
- * The box and gaussian filters of texel-filter.h as two separable integer
- * passes, horizontal then vertical, with integer weights built once per
- * plan (texel_filter_fast_init):
+ * The box, gaussian and unsharp filters of texel-filter.h as two
+ * separable passes, horizontal then vertical, the bilateral window by
+ * window offset and Sobel's 3 x 3 window, over rows; the weights built once per plan
+ * (texel_filter_fast_init):
  *
  *   box:      exact. Both passes sum codes (uint16, then uint32); the sum
  *             divided by the odd (2 R + 1)^2 is never a half, and is
@@ -19,10 +20,41 @@
  *             fraction stay below 0.5 code, so the output is within 1
  *             code of the reference
  *             (tests/unit/test-filter-fast.c).
+ *   unsharp:  the plan's float weights (the kernels' own) in two float
+ *             passes, then v + amount * (v - blur) per row (vectorised),
+ *             rounded and clamped. Not the integer gaussian: amount (up
+ *             to 10) multiplies the blur's error, and the Q15 weights'
+ *             0.23 code at 61 taps would become 2.3 codes. In float each
+ *             pass errs by below 62 x 2^-24 x 255 (0.001 code), the
+ *             combine times amount 10 below 0.03 code: within 1 code of
+ *             the reference.
+ *   bilateral: float sums of the weights ws(i) ws(j) range(d), with
+ *             ws the plan's float spatial factors and range a table of
+ *             the reference's exp (-range_coef d^2) (double, rounded to
+ *             float) by code difference d (511 entries, d + 255); the
+ *             reference's window and border rule, and the kernel's form:
+ *             the centre plus the weighted mean of the differences (the
+ *             centre's weight is 1, so den >= 1). Each weight is within
+ *             4 x 2^-24 of its exact value (relative); the sums of up to
+ *             65 x 65 terms err by below 4225 x 2^-24 of their scale,
+ *             below 0.2 code in all: within 1 code of the reference. Not
+ *             integers: with an absolute quantisation q of the weights
+ *             the error grows as taps x q x 255 (16 codes for Q16 at
+ *             65 x 65), and den would need 64-bit sums.
+
+ *   sobel:    exact. gx and gy in integers (|g| <= 1020), g^2 summed
+ *             below 2^22 (exact in float), sqrtf correctly rounded: the
+ *             magnitude / 4 can land on a half only where it is one (a
+ *             perfect square; otherwise it is at least 1 / 2886 from an
+ *             integer, sqrtf within 2^-14 of it), so the rounding gives
+ *             the reference's codes, byte for byte.
  *
- * Covered: box and gaussian on 8-bit formats (every format but P010),
- * both border modes, both plane settings. Falls back to the reference
- * for the rest: unsharp, bilateral, Sobel, and P010 (10 bits).
+ * The measured largest difference (tests/unit/test-filter-fast.c) is 1
+ * code for gaussian, unsharp and bilateral, 0 for box and Sobel.
+ *
+ * Covered: every filter on 8-bit formats (every format but P010), both
+ * border modes, both plane settings. Falls back to the reference for
+ * P010 (10 bits).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -35,6 +67,9 @@
 
 TEXEL_BEGIN_DECLS
 
+/* Code differences of 8-bit samples: 0..255. */
+#define TEXEL_FILTER_RANGE_CODES 256
+
 struct TexelFilterFast
 {
   int covered; /* 0: texel_filter_fast runs the reference */
@@ -42,6 +77,8 @@ struct TexelFilterFast
   uint16_t weight[TEXEL_FILTER_TAPS_MAX];
   /* Box: round (s / count) = ((2 s + count) * box_magic) >> 40. */
   uint64_t box_magic;
+  /* Bilateral: the range factor by code difference d, range[d + 255]. */
+  float range[2 * TEXEL_FILTER_RANGE_CODES - 1];
 };
 
 /* Fills @fast for @plan (a plan texel_filter_plan_init built; the caller
