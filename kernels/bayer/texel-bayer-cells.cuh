@@ -47,11 +47,10 @@ typedef struct
  * blocks but those at its edges), no mirroring, and the colour's scale
  * and offset are taken once. */
 static __device__ __forceinline__ void
-texel_bayer_cells_tile (const TexelConvertPlan &plan,
-                        const TexelBayerSource &src, const TexelSourceComp &m,
-                        int mx, int my,
-                        float tile[TEXEL_BAYER_CELLS_TH]
-                                  [TEXEL_BAYER_CELLS_TW + 1])
+texel_bayer_cells_tile (
+    const TexelConvertPlan &plan, const TexelBayerSource &src,
+    const TexelSourceComp &m, int mx, int my,
+    float tile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW + 1])
 {
   const TexelBayerPlan &bp = plan.bayer;
 
@@ -83,11 +82,11 @@ texel_bayer_cells_tile (const TexelConvertPlan &plan,
  * @offset.y). @awb: the input rows whose grey-world statistics this
  * launch gathers (texel_bayer_awb_gather), empty for none. */
 static __global__ void
-__launch_bounds__ (TEXEL_BAYER_CELLS_BX * TEXEL_BAYER_CELLS_BY)
-texel_bayer_cells_kernel (const TexelConvertPlan plan,
-                          const TexelBayerSource src, const TexelSink sink,
-                          const TexelBayerCellWeights weights, int2 offset,
-                          int2 awb)
+__launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
+    texel_bayer_cells_kernel (const TexelConvertPlan plan,
+                              const TexelBayerSource src, const TexelSink sink,
+                              const TexelBayerCellWeights weights, int2 offset,
+                              int2 awb)
 {
   /* One float of padding a row: the window reads of a warp's threads, 2
    * samples apart, spread over the banks. */
@@ -99,8 +98,7 @@ texel_bayer_cells_kernel (const TexelConvertPlan plan,
   texel_bayer_cells_tile (plan, src, src.comp[texel_bayer_source (src)],
                           i0 + offset.x - 2, r0 + offset.y - 2, tile);
   __syncthreads ();
-  if (plan.bayer.awb_sums != NULL && awb.y > awb.x)
-    texel_bayer_awb_gather (plan, src, awb.x, awb.y);
+  texel_bayer_awb_gather (plan, src, awb.x, awb.y);
 
 #pragma unroll
   for (int y = 0; y < 6; y++)
@@ -162,7 +160,7 @@ static inline bool
 texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
                        int method, int2 *offset)
 {
-  const double(*map)[3] = plan->map;
+  const double (*map)[3] = plan->map;
   int width = sink->width, height = sink->height;
 
   if (method == TEXEL_METHOD_BICUBIC || sink->elem_bytes != 4
@@ -178,8 +176,8 @@ texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
     return false;
   offset->x = (int)map[0][2];
   offset->y = (int)map[1][2];
-  return offset->x >= 0 && offset->x + width <= plan->in_width
-         && offset->y >= 0 && offset->y + height <= plan->in_height;
+  return offset->x >= 0 && offset->x + width <= plan->in_width && offset->y >= 0
+         && offset->y + height <= plan->in_height;
 }
 
 static inline void
@@ -202,11 +200,10 @@ texel_bayer_cells_launch (const TexelConvertPlan *plan,
         for (int c = 0; c < 3; c++)
           for (int g = 0; g < TEXEL_BAYER_GROUPS; g++)
             weights.w[dy][dx][c][g]
-                = (float)plan->bayer.kernel[cls][c][texel_bayer_group_tap (g)]
-                  * (1.0f / 16.0f);
+                = texel_bayer_group_weight (&plan->bayer, cls, c, g);
       }
-  texel_bayer_cells_kernel<<<grid, block, 0, stream>>> (
-      *plan, *src, *sink, weights, offset, awb);
+  texel_bayer_cells_kernel<<<grid, block, 0, stream>>> (*plan, *src, *sink,
+                                                          weights, offset, awb);
 }
 
 #endif /* TEXEL_BAYER_CELLS_CUH */

@@ -109,8 +109,7 @@ texel_bayer_group_weights_load (const TexelConvertPlan &plan, int tid,
       int c = k / TEXEL_BAYER_GROUPS % 3, g = k % TEXEL_BAYER_GROUPS;
 
       texel_bayer_group_weights[cls][c][g]
-          = (float)plan.bayer.kernel[cls][c][texel_bayer_group_tap (g)]
-            * (1.0f / 16.0f);
+          = texel_bayer_group_weight (&plan.bayer, cls, c, g);
     }
 }
 
@@ -288,8 +287,8 @@ texel_bayer_pixel (const TexelConvertPlan &plan, const TexelSource &src,
        * samples of the groups at constant offsets from the centre. */
       float g[TEXEL_BAYER_GROUPS];
 
-      texel_bayer_group_sums (
-          texel_bayer_tile_data + (ty + 2) * t.w + tx + 2, t.w, g);
+      texel_bayer_group_sums (texel_bayer_tile_data + (ty + 2) * t.w + tx + 2,
+                              t.w, g);
       texel_bayer_weigh_groups (cls, g, cam);
     }
   else
@@ -418,8 +417,9 @@ texel_bayer_read_input (const TexelConvertPlan &plan, const TexelSource &src,
  * that also develops them: the samples strided over the grid, each
  * thread's sums added in its block's shared memory, then one 64-bit
  * atomicAdd per word and block into plan.bayer.awb_sums. Integer sums:
- * equal to the CPU's whatever the order. Every thread of the block must
- * call it (it synchronises the block). */
+ * equal to the CPU's whatever the order. Nothing where the plan asks for
+ * no statistics or the rows are empty (the same for the whole launch).
+ * Every thread of the block must call it (it synchronises the block). */
 static __device__ void
 texel_bayer_awb_gather (const TexelConvertPlan &plan, const TexelSource &src,
                         int y0, int y1)
@@ -437,6 +437,8 @@ texel_bayer_awb_gather (const TexelConvertPlan &plan, const TexelSource &src,
                     + tid;
   long long w = bp.awb_x1 - bp.awb_x0, n = w * (y1 - y0);
 
+  if (bp.awb_sums == NULL || y1 <= y0)
+    return;
   if (tid < 6)
     part[tid] = 0;
   __syncthreads ();

@@ -229,8 +229,21 @@ texel_bayer_tap_group (int k)
 TEXEL_HD int
 texel_bayer_group_tap (int g)
 {
-  return g == 0 ? 12 : g == 1 ? 13 : g == 2 ? 17 : g == 3 ? 18 : g == 4 ? 14
-                                                                      : 22;
+  return g == 0   ? 12
+         : g == 1 ? 13
+         : g == 2 ? 17
+         : g == 3 ? 18
+         : g == 4 ? 14
+                  : 22;
+}
+
+/* The weight of every tap of group @g in the filter of class @cls and
+ * colour @c, in units of 1 (the kernels' 16ths divided out): what both
+ * CUDA kernels multiply the group's sum by. */
+TEXEL_HD float
+texel_bayer_group_weight (const TexelBayerPlan *bp, int cls, int c, int g)
+{
+  return (float)bp->kernel[cls][c][texel_bayer_group_tap (g)] * (1.0f / 16.0f);
 }
 
 TEXEL_END_DECLS

@@ -38,8 +38,7 @@ texel_convert_block_prepare (const TexelConvertPlan & plan,
 {
   texel_bayer_tile_load<METHOD> (plan, src, sink,
       TexelSamplesPerThread<TexelBayerSource>::value);
-  if (plan.bayer.awb_sums != NULL && awb.y > awb.x)
-    texel_bayer_awb_gather (plan, src, awb.x, awb.y);
+  texel_bayer_awb_gather (plan, src, awb.x, awb.y);
 }
 
 /* The output samples of one group (texel_thread_samples); Source:
