@@ -218,6 +218,8 @@ gboolean gst_texel_base_prepare_cuda (GstTexelBase * self);
 GstFlowReturn gst_texel_base_process_cuda_frame (GstTexelBase * self,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame, TexelImage * in,
     TexelImage * out);
+/* A frame finished on the GPU: the subclass's frame_finished. */
+void gst_texel_base_frame_finished (GstTexelBase * self);
 void gst_texel_base_cuda_stats (GstTexelBase * self,
     GstTexelCudaStats * stats);
 #else

@@ -112,6 +112,10 @@ struct _GstTexelBaseClass
   /* Optional: frees the GPU resources prepare made in the element's
    * TexelCudaContext (texeladjust's 3D LUT), before the base frees it. */
   void (*close_cuda) (GstTexelBase * base);
+  /* Optional, GPU path, streaming thread: a frame has finished on the
+   * GPU, before its output goes downstream (texelconvert takes what its
+   * kernel measured: gst_texel_base_take_sums). */
+  void (*frame_finished) (GstTexelBase * base);
 };
 
 /* What the element runs on, once started. */
@@ -120,6 +124,19 @@ gboolean gst_texel_base_is_cuda (GstTexelBase * base);
 /* On the GPU path, from prepare: the element's TexelCudaContext (NULL on
  * the CPU path), for GPU resources its plan refers to. */
 TexelCudaContext *gst_texel_base_kernel_context (GstTexelBase * base);
+/* On the GPU path, streaming thread: the first @n_words (at most 8) of
+ * the sums the kernels of the oldest finished frame not yet taken
+ * gathered on the GPU, and that frame's tag (texel_cuda_context_take_sums:
+ * texelconvert's grey-world statistics). FALSE when there is none. */
+gboolean gst_texel_base_take_sums (GstTexelBase * base, guint64 * tag,
+    guint64 * words, guint n_words);
+#else
+static inline gboolean
+gst_texel_base_take_sums (GstTexelBase * base, guint64 * tag,
+    guint64 * words, guint n_words)
+{
+  return FALSE;
+}
 #endif
 /* The end of every texel element's transform_caps: @result (transfer
  * full), the caps a subclass derived structure by structure from @caps

@@ -307,30 +307,16 @@ gst_texel_convert_bayer_awb_post (GstTexelConvert *self, GstClockTime pts,
                             gst_message_new_element (GST_OBJECT (self), s));
 }
 
-void
-gst_texel_convert_bayer_awb (GstTexelConvert *self, GstBuffer *inbuf)
+/* Takes one frame's statistics into the estimate: its grey-world gains,
+ * clamped, averaged into the estimate, posted with the frame's @pts. */
+static void
+gst_texel_convert_bayer_awb_update (GstTexelConvert *self, GstClockTime pts,
+                                    const TexelBayerStats *stats)
 {
-  TexelBayerStats stats;
   gdouble frame[3], est[3];
-  gboolean on, lock;
   gint c;
 
-  if (self->bayer_pattern == TEXEL_BAYER_NONE
-      || self->plan.bayer.pattern == TEXEL_BAYER_NONE)
-    return;
-  GST_OBJECT_LOCK (self);
-  on = self->awb;
-  lock = self->awb_lock;
-  if (on && self->awb_have)
-    memcpy (self->awb_applied, self->awb_gains, sizeof (self->awb_applied));
-  memcpy (est, self->awb_applied, sizeof (est));
-  GST_OBJECT_UNLOCK (self);
-  if (!on)
-    return;
-  /* This frame gets the estimate of the frames before it. */
-  texel_bayer_plan_set_gains (&self->plan.bayer, &self->bayer_config, est);
-  if (lock || !gst_texel_convert_bayer_stats (self, inbuf, &stats)
-      || texel_bayer_awb_gains (&stats, self->bayer_config.black, frame) != 0)
+  if (texel_bayer_awb_gains (stats, self->bayer_config.black, frame) != 0)
     return;
   for (c = 0; c < 3; c++)
     frame[c] = MIN (frame[c], MAX_GAIN);
@@ -347,7 +333,78 @@ gst_texel_convert_bayer_awb (GstTexelConvert *self, GstBuffer *inbuf)
   GST_OBJECT_UNLOCK (self);
   GST_LOG_OBJECT (self, "frame gains %g %g %g, estimate %g %g %g", frame[0],
                   frame[1], frame[2], est[0], est[1], est[2]);
-  gst_texel_convert_bayer_awb_post (self, GST_BUFFER_PTS (inbuf), frame, est);
+  gst_texel_convert_bayer_awb_post (self, pts, frame, est);
+}
+
+/* The statistics the kernels gathered of the frames finished since the
+ * last call, oldest first: a frame's, once it has been handed out (with
+ * frames in flight, a few frames after it was submitted). */
+void
+gst_texel_convert_bayer_awb_collect (GstTexelConvert *self)
+{
+  TexelBayerStats stats;
+  guint64 words[6], pts;
+  gint c;
+
+  G_STATIC_ASSERT (sizeof (stats) == sizeof (words));
+  if (self->bayer_pattern == TEXEL_BAYER_NONE
+      || !gst_texel_base_is_cuda (GST_TEXEL_BASE (self)))
+    return;
+  while (gst_texel_base_take_sums (GST_TEXEL_BASE (self), &pts, words,
+                                   G_N_ELEMENTS (words)))
+    {
+      gboolean locked;
+
+      /* Frames measured before a lock, finished after it: the locked
+       * gains stay. */
+      GST_OBJECT_LOCK (self);
+      locked = self->awb_lock;
+      GST_OBJECT_UNLOCK (self);
+      if (locked)
+        continue;
+      for (c = 0; c < 3; c++)
+        {
+          stats.sum[c] = words[c];
+          stats.count[c] = words[3 + c];
+        }
+      gst_texel_convert_bayer_awb_update (self, pts, &stats);
+    }
+}
+
+void
+gst_texel_convert_bayer_awb (GstTexelConvert *self, GstBuffer *inbuf)
+{
+  TexelBayerPlan *bp = &self->plan.bayer;
+  TexelBayerStats stats;
+  gboolean on, lock, gpu;
+  gdouble est[3];
+
+  if (self->bayer_pattern == TEXEL_BAYER_NONE
+      || bp->pattern == TEXEL_BAYER_NONE)
+    return;
+  /* The GPU gathers the statistics in the kernel's pass; the CPU path
+   * reads the mosaic here. */
+  gpu = gst_texel_base_is_cuda (GST_TEXEL_BASE (self));
+  GST_OBJECT_LOCK (self);
+  on = self->awb;
+  lock = self->awb_lock;
+  GST_OBJECT_UNLOCK (self);
+  if (on)
+    gst_texel_convert_bayer_awb_collect (self);
+  GST_OBJECT_LOCK (self);
+  if (on && self->awb_have)
+    memcpy (self->awb_applied, self->awb_gains, sizeof (self->awb_applied));
+  memcpy (est, self->awb_applied, sizeof (est));
+  GST_OBJECT_UNLOCK (self);
+  bp->awb_gather = on && !lock && gpu;
+  bp->awb_tag = GST_BUFFER_PTS (inbuf);
+  if (!on)
+    return;
+  /* This frame gets the estimate of the frames before it. */
+  texel_bayer_plan_set_gains (bp, &self->bayer_config, est);
+  if (gpu || lock || !gst_texel_convert_bayer_stats (self, inbuf, &stats))
+    return;
+  gst_texel_convert_bayer_awb_update (self, GST_BUFFER_PTS (inbuf), &stats);
 }
 
 /* ------------------------------------------------------------------ */

@@ -125,6 +125,9 @@ gboolean gst_texel_convert_bayer_config (GstTexelConvert *self,
  * applies the estimate so far to the plan, then updates it from
  * @inbuf's statistics and posts it. */
 void gst_texel_convert_bayer_awb (GstTexelConvert *self, GstBuffer *inbuf);
+/* On the GPU path, after a frame was handed out: the statistics of the
+ * frames finished so far into the estimate (streaming thread). */
+void gst_texel_convert_bayer_awb_collect (GstTexelConvert *self);
 /* Forgets the estimate (start, or the automatic white balance turned
  * on). Object lock held. */
 void gst_texel_convert_bayer_awb_reset (GstTexelConvert *self);

@@ -515,6 +515,22 @@ gst_texel_convert_before_transform (GstBaseTransform * trans,
   gst_texel_convert_bayer_awb (GST_TEXEL_CONVERT (trans), buffer);
 }
 
+/* A frame finished on the GPU path brings its white balance statistics
+ * (gathered by its kernel): into the estimate now, so that the next frame
+ * is developed with them, as on the CPU path. */
+static void
+gst_texel_convert_frame_finished (GstTexelBase * base)
+{
+  GstTexelConvert *self = GST_TEXEL_CONVERT (base);
+  gboolean on;
+
+  GST_OBJECT_LOCK (self);
+  on = self->awb;
+  GST_OBJECT_UNLOCK (self);
+  if (on)
+    gst_texel_convert_bayer_awb_collect (self);
+}
+
 /* Each run starts its white balance afresh. */
 static gboolean
 gst_texel_convert_start (GstBaseTransform * trans)
@@ -690,12 +706,15 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_texel_convert_before_transform);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_texel_convert_start);
+
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_texel_convert_propose_allocation);
   trans_class->passthrough_on_same_caps = FALSE;
 
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_convert_prepare);
   base_class->kernel = &gst_texel_convert_kernel;
+  base_class->frame_finished =
+      GST_DEBUG_FUNCPTR (gst_texel_convert_frame_finished);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_METHOD, 0);
 }
 

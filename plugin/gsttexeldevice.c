@@ -23,6 +23,24 @@ gst_texel_base_kernel_context (GstTexelBase * base)
   return PRIV (base)->kernel_context;
 }
 
+gboolean
+gst_texel_base_take_sums (GstTexelBase * base, guint64 * tag,
+    guint64 * words, guint n_words)
+{
+  unsigned long long sums[TEXEL_CUDA_SUMS_WORDS];
+  uint64_t unit_tag;
+  guint i;
+
+  g_return_val_if_fail (n_words <= TEXEL_CUDA_SUMS_WORDS, FALSE);
+  if (!texel_cuda_context_take_sums (PRIV (base)->kernel_context, &unit_tag,
+          sums))
+    return FALSE;
+  *tag = unit_tag;
+  for (i = 0; i < n_words; i++)
+    words[i] = sums[i];
+  return TRUE;
+}
+
 static void
 gst_texel_base_log_caps (GstTexelBase * self, const TexelCudaCaps * c,
     const gchar * decision)
@@ -289,7 +307,17 @@ gst_texel_base_process_cuda_frame (GstTexelBase * self,
         ("CUDA error %d on a %dx%d frame", err, in->width, in->height));
     return GST_FLOW_ERROR;
   }
+  gst_texel_base_frame_finished (self);
   return GST_FLOW_OK;
+}
+
+void
+gst_texel_base_frame_finished (GstTexelBase * self)
+{
+  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+
+  if (klass->frame_finished != NULL)
+    klass->frame_finished (self);
 }
 
 /* The GPU path's counters so far, where it is open. */

@@ -73,7 +73,11 @@ gst_texel_base_pop (GstTexelBase *self, GstBuffer **outbuf)
 {
   int err = gst_texel_in_flight_pop (PRIV (self)->cuda, outbuf);
 
-  return err ? gst_texel_base_cuda_failed (self, err) : GST_FLOW_OK;
+  if (err)
+    return gst_texel_base_cuda_failed (self, err);
+  if (*outbuf != NULL)
+    gst_texel_base_frame_finished (self);
+  return GST_FLOW_OK;
 }
 
 /* Pushes every frame in flight downstream, oldest first. */

@@ -103,6 +103,12 @@ typedef struct
    * texel_bayer_plan_init. */
   unsigned awb_clip;
   unsigned long long *awb_sums;
+  /* Where awb_sums is NULL, awb_gather asks texel_cuda_convert to gather
+   * the statistics into its context's sums, tagged awb_tag (texelconvert:
+   * the frame's timestamp), for texel_cuda_context_take_sums. Set per frame
+   * by the plan's owner, like awb_sums. */
+  int awb_gather;
+  uint64_t awb_tag;
   /* The cropped source rectangle the statistics cover. */
   int awb_x0, awb_y0, awb_x1, awb_y1;
 } TexelBayerPlan;

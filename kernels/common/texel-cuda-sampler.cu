@@ -17,6 +17,7 @@
 #include <cuda_runtime.h>
 
 #include "texel-cuda-sampler.cuh"
+#include "texel-cuda-sums.h"
 #include "texel-fault.h"
 
 /* ------------------------------------------------------------------ */
@@ -99,6 +100,7 @@ struct TexelCudaContext
   TexelRealign realign[TEXEL_MAX_PLANES];
   uint64_t bytes_realigned;     /* copied into @realign so far */
   const TexelCudaFence *fence;  /* NULL: an event after each call */
+  TexelCudaSums *sums;          /* NULL until a call gathers sums */
 };
 
 static int
@@ -965,6 +967,28 @@ texel_cuda_context_set_fence (TexelCudaContext * ctx,
     ctx->fence = fence;
 }
 
+cudaError_t
+texel_context_sums_begin (TexelCudaContext * ctx, uint64_t tag,
+    cudaStream_t stream, unsigned long long **part)
+{
+  return texel_cuda_sums_begin (&ctx->sums, ctx->fence, tag, stream, part);
+}
+
+cudaError_t
+texel_context_sums_end (TexelCudaContext * ctx,
+    const unsigned long long *part, cudaStream_t stream)
+{
+  return texel_cuda_sums_end (ctx->sums, part, stream);
+}
+
+extern "C" int
+texel_cuda_context_take_sums (TexelCudaContext * ctx, uint64_t * tag,
+    unsigned long long *words)
+{
+  return ctx != NULL && texel_cuda_sums_take (ctx->sums, ctx->fence, tag,
+      words);
+}
+
 extern "C" int
 texel_cuda_context_device (const TexelCudaContext * ctx)
 {
@@ -1009,6 +1033,7 @@ texel_cuda_context_free (TexelCudaContext * ctx)
   for (s = 0; s < TEXEL_TEXTURE_STREAMS; s++)
     if (ctx->streams[s].done != NULL)
       (void) cudaEventDestroy (ctx->streams[s].done);
+  texel_cuda_sums_free (ctx->sums);
   free (ctx);
 }
 

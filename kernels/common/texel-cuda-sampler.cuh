@@ -747,4 +747,13 @@ int texel_cuda_resample (TexelCudaContext * ctx,
     const TexelImage * out, int row0, int row1, TexelStream stream,
     TexelGroupLaunch launch, const void *data);
 
+/* The part of @ctx's sums (texel_cuda_context_take_sums) that this call
+ * of the fence's current unit adds into, zeroed on @stream, in *@part;
+ * NULL where the unit gathers nothing. After the call's kernels,
+ * texel_context_sums_end copies it back on the same stream. */
+cudaError_t texel_context_sums_begin (TexelCudaContext * ctx, uint64_t tag,
+    cudaStream_t stream, unsigned long long **part);
+cudaError_t texel_context_sums_end (TexelCudaContext * ctx,
+    const unsigned long long *part, cudaStream_t stream);
+
 #endif /* TEXEL_CUDA_SAMPLER_CUH */

@@ -85,6 +85,18 @@ typedef struct
 void texel_cuda_context_set_fence (TexelCudaContext * ctx,
     const TexelCudaFence * fence);
 
+/* Sums a frame's kernels gathered on the GPU for the host: texel_cuda_convert's
+ * grey-world statistics of a raw Bayer input (TexelBayerStats, its first
+ * 6 words) where the plan's bayer.awb_gather asks for them. Each frame
+ * (unit of the fence; none are gathered without one) is tagged with the
+ * plan's bayer.awb_tag. Fills @words with those of the oldest complete
+ * frame not yet taken and returns 1, or returns 0 (nothing written) when
+ * there is none. Makes no CUDA call (no device need be current). A
+ * frame is gathered only while fewer than 8 frames wait to be taken. */
+#define TEXEL_CUDA_SUMS_WORDS 8
+int texel_cuda_context_take_sums (TexelCudaContext * ctx, uint64_t * tag,
+    unsigned long long *words);
+
 /* Enqueues the conversion of output rows [row0, row1) (luma rows; even
  * where the output has 4:2:0 chroma) on @stream. @in and @out hold
  * device-accessible addresses: device memory, or mapped / registered host

@@ -143,6 +143,28 @@ texel_cuda_convert (TexelCudaContext * ctx, const TexelConvertPlan * plan,
     const TexelImage * in, const TexelImage * out, int row0, int row1,
     TexelStream stream)
 {
-  return texel_cuda_resample (ctx, plan, in, out, row0, row1, stream,
-      texel_convert_launch, NULL);
+  TexelConvertPlan gathering;
+  unsigned long long *sums = NULL;
+  cudaError_t err;
+
+  /* The grey-world statistics into the context's sums
+   * (texel_cuda_context_take_sums): this call's part, on its stream. */
+  if (ctx != NULL && plan != NULL && stream != NULL && row0 < row1
+      && plan->bayer.pattern != TEXEL_BAYER_NONE && plan->bayer.awb_gather
+      && plan->bayer.awb_sums == NULL) {
+    err = texel_context_sums_begin (ctx, plan->bayer.awb_tag,
+        (cudaStream_t) stream, &sums);
+    if (err != cudaSuccess)
+      return err;
+    if (sums != NULL) {
+      gathering = *plan;
+      gathering.bayer.awb_sums = sums;
+      plan = &gathering;
+    }
+  }
+  err = (cudaError_t) texel_cuda_resample (ctx, plan, in, out, row0, row1,
+      stream, texel_convert_launch, NULL);
+  if (err == cudaSuccess && sums != NULL)
+    err = texel_context_sums_end (ctx, sums, (cudaStream_t) stream);
+  return err;
 }

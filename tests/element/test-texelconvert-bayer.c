@@ -654,6 +654,94 @@ GST_START_TEST (test_bayer_awb)
 
 GST_END_TEST;
 
+/* With frames in flight the statistics of a frame come back once it has
+ * finished (on the GPU path, gathered by its kernel), a few frames later:
+ * every frame still posts its message, in order, with its own gains and
+ * the moving average of all of them; the frames still in flight at the
+ * end post theirs when EOS drains them. */
+GST_START_TEST (test_bayer_awb_in_flight)
+{
+  GRand *rand = g_rand_new_with_seed (23);
+  gchar *in_caps = bayer_caps ("grbg", 12, AWB_W, AWB_H);
+  guint b;
+
+  for (b = 0; b < G_N_ELEMENTS (backends); b++)
+    {
+      gchar *props = g_strdup_printf (
+          "%s raw-transfer=linear black-level-red=%d black-level-green=%d "
+          "black-level-blue=%d auto-white-balance=true awb-speed=0.5 "
+          "frames-in-flight=2",
+          backends[b], AWB_BLACK, AWB_BLACK, AWB_BLACK);
+      GstHarness *h = texel_harness_new_with (
+          texel_test_element_new ("texelconvert", props));
+      GstBus *bus = gst_element_get_bus (h->element);
+      gdouble want[10][3], est[3];
+      GstMessage *msg;
+      GstBuffer *out;
+      gint n, c, got = 0, pulled = 0;
+
+      gst_harness_set_caps_str (h, in_caps, AWB_OUT_CAPS);
+      for (n = 0; n < 10; n++)
+        {
+          gdouble sum[3], count[3];
+
+          fail_unless_equals_int (
+              gst_harness_push (
+                  h, awb_card_new (n % 3 ? warm : cold, rand, n, sum, count)),
+              GST_FLOW_OK);
+          awb_want (sum, count, want[n]);
+        }
+      fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+      while ((out = gst_harness_try_pull (h)) != NULL)
+        {
+          pulled++;
+          gst_buffer_unref (out);
+        }
+      fail_unless_equals_int (pulled, 10);
+      while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL)
+        {
+          const GstStructure *st = gst_message_get_structure (msg);
+          gdouble gain[3], frame[2];
+          guint64 pts;
+
+          if (gst_structure_has_name (st, "texel-awb"))
+            {
+              fail_unless (gst_structure_get (
+                  st, "pts", G_TYPE_UINT64, &pts, "red-gain", G_TYPE_DOUBLE,
+                  &gain[0], "green-gain", G_TYPE_DOUBLE, &gain[1], "blue-gain",
+                  G_TYPE_DOUBLE, &gain[2], "frame-red-gain", G_TYPE_DOUBLE,
+                  &frame[0], "frame-blue-gain", G_TYPE_DOUBLE, &frame[1],
+                  NULL));
+              fail_unless (got < 10, "more messages than frames");
+              fail_unless_equals_uint64 (pts, got * GST_SECOND / 30);
+              fail_unless (AWB_CLOSE (frame[0], want[got][0], 1e-9)
+                               && AWB_CLOSE (frame[1], want[got][2], 1e-9),
+                           "%s frame %d: frame gains %g %g, want %g %g",
+                           backends[b], got, frame[0], frame[1], want[got][0],
+                           want[got][2]);
+              for (c = 0; c < 3; c++)
+                {
+                  est[c] = got == 0 ? want[0][c]
+                                    : 0.5 * est[c] + 0.5 * want[got][c];
+                  fail_unless (AWB_CLOSE (gain[c], est[c], 1e-9),
+                               "%s frame %d: gain %d = %g, want %g",
+                               backends[b], got, c, gain[c], est[c]);
+                }
+              got++;
+            }
+          gst_message_unref (msg);
+        }
+      fail_unless_equals_int (got, 10);
+      gst_object_unref (bus);
+      texel_harness_teardown (h);
+      g_free (props);
+    }
+  g_free (in_caps);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* Off by default (the output stays as the manual gains make it): no
  * message, and awb-gains reads the manual gains until a frame measures. */
 GST_START_TEST (test_bayer_awb_off)
@@ -710,6 +798,7 @@ texelconvert_bayer_suite (void)
     TEXEL_TEST (test_bayer_videotestsrc_colours),
     TEXEL_TEST (test_bayer_videotestsrc),
     TEXEL_TEST (test_bayer_awb),
+    TEXEL_TEST (test_bayer_awb_in_flight),
     TEXEL_TEST (test_bayer_awb_off),
   };
 
