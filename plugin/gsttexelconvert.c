@@ -376,6 +376,8 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
   const gchar *error = NULL;
   gboolean cropped;
   TexelBayerConfig bayer;
+  gint awb_gather;
+  guint64 awb_tag;
 
   GST_OBJECT_LOCK (self);
   memcpy (crop, self->crop, sizeof (crop));
@@ -421,9 +423,13 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
     cfg.method = gst_texel_convert_has_subsampling (in) ?
         TEXEL_METHOD_BILINEAR : TEXEL_METHOD_NEAREST;
 
-  /* The fast path's tables belong to the plan being replaced. */
+  /* The fast path's tables belong to the plan being replaced; the frame's
+   * own settings (set by before_transform, which may come before a new
+   * plan: a property changed) stay. */
   texel_convert_fast_free ((TexelConvertFast *) self->plan.fast);
   self->plan.fast = NULL;
+  awb_gather = self->plan.bayer.awb_gather;
+  awb_tag = self->plan.bayer.awb_tag;
   if (texel_convert_plan_init (&self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out)),
@@ -436,6 +442,8 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
         (NULL));
     return FALSE;
   }
+  self->plan.bayer.awb_gather = awb_gather && cfg.bayer != NULL;
+  self->plan.bayer.awb_tag = awb_tag;
   if (!gst_texel_cpu_reference ())
     self->plan.fast = texel_convert_fast_new (&self->plan);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
