@@ -106,6 +106,8 @@ gst_texel_base_open_kernels (GstTexelBase * self, gint device, int *err)
   }
   texel_cuda_context_set_fence (priv->kernel_context,
       gst_texel_in_flight_get_fence (priv->cuda));
+  if (GST_TEXEL_BASE_GET_CLASS (self)->kernel->reads_arrays)
+    gst_texel_in_flight_set_array_reader (priv->cuda, priv->kernel_context);
   return TRUE;
 }
 
@@ -122,6 +124,8 @@ gst_texel_base_close_kernels (GstTexelBase * self)
       &undo);
   if (klass->close_cuda)
     klass->close_cuda (self);
+  if (priv->cuda)
+    gst_texel_in_flight_set_array_reader (priv->cuda, NULL);
   texel_cuda_context_free (priv->kernel_context);
   priv->kernel_context = NULL;
   gst_texel_cuda_context_leave (priv->cuda_context, undo);

@@ -80,6 +80,9 @@ struct _GstTexelInFlight
    * reads it on this thread during submit: the frame being submitted,
    * and the frames finished in order. Advanced here only. */
   TexelCudaFence fence;
+  /* The element's kernel context where its kernels read input CUDA arrays
+   * in place (gst_texel_in_flight_set_array_reader), else NULL. */
+  TexelCudaContext *array_reader;
   /* Written here without a lock; copied by gst_texel_in_flight_get_stats
    * (the element's stats property, under its object lock). */
   GstTexelCudaStats stats;
@@ -382,7 +385,7 @@ texel_frame_enqueue (GstTexelInFlight *flight, TexelFrame *frame,
   const TexelImage *src = in, *dst = out;
   gboolean in_device = (memory & GST_TEXEL_IN_DEVICE) != 0;
   gboolean out_device = (memory & GST_TEXEL_OUT_DEVICE) != 0;
-  gboolean in_direct;
+  gboolean in_direct, aliased;
   int prev, err;
 
   err = gst_texel_cuda_context_enter (flight->context, flight->device, &prev);
@@ -410,14 +413,18 @@ texel_frame_enqueue (GstTexelInFlight *flight, TexelFrame *frame,
       dst = &slot->stage_out;
       out_view = slot->stage_out_dev;
     }
-  /* An NVMM surface array's CUDA array is copied for the kernels on the
-   * stream of the frame's first band (the later bands wait for its
-   * upload event), as texel_enqueue_* choose it. */
-  err = gst_texel_nvmm_frame_fetch (
-      &frame->in_frame,
-      texel_frame_stream (flight, frame, 0,
-                          flight->zero_copy || (in_device && out_device)),
-      &flight->stats.bytes_device_copied);
+  /* An NVMM surface array's CUDA array is read in place by kernels that
+   * can (textures over it); for the others it is copied on the stream of
+   * the frame's first band (the later bands wait for its upload event),
+   * as texel_enqueue_* choose it. */
+  err = gst_texel_nvmm_frame_alias (&frame->in_frame, flight->array_reader,
+                                    &aliased);
+  if (!err && !aliased)
+    err = gst_texel_nvmm_frame_fetch (
+        &frame->in_frame,
+        texel_frame_stream (flight, frame, 0,
+                            flight->zero_copy || (in_device && out_device)),
+        &flight->stats.bytes_device_copied);
   if (err)
     {
       texel_drain_streams (flight);
@@ -699,6 +706,13 @@ gst_texel_in_flight_count_device_copied (GstTexelInFlight *flight,
                                          guint64 bytes)
 {
   flight->stats.bytes_device_copied += bytes;
+}
+
+void
+gst_texel_in_flight_set_array_reader (GstTexelInFlight *flight,
+                                      TexelCudaContext *reader)
+{
+  flight->array_reader = reader;
 }
 
 const TexelCudaFence *

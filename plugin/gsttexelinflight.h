@@ -85,6 +85,13 @@ void gst_texel_in_flight_count_device_copied (GstTexelInFlight *flight,
  * (texel_cuda_context_set_fence); lives as long as @flight, and only
  * @flight advances it. */
 const TexelCudaFence *gst_texel_in_flight_get_fence (GstTexelInFlight *flight);
+/* @reader: the element's kernel context where its kernels read an input
+ * CUDA array in place (texel_cuda_context_alias_array: an NVMM surface
+ * array's frame is then not copied before them), NULL (the default) where
+ * they need the pitched copy. Set with no frame in flight; @reader lives
+ * while it is set. */
+void gst_texel_in_flight_set_array_reader (GstTexelInFlight *flight,
+                                           TexelCudaContext *reader);
 
 G_END_DECLS
 #endif

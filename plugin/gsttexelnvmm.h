@@ -94,11 +94,34 @@ GstTexelNvmmMap gst_texel_nvmm_map_frame (GstElement *element,
                                           gboolean caps_nvmm, gint device);
 
 #if HAVE_NVMM_EGL
+int gst_texel_nvmm_egl_alias (const GstVideoFrame *frame,
+                              TexelCudaContext *reader);
 int gst_texel_nvmm_egl_fetch (const GstVideoFrame *frame,
                               struct CUstream_st *stream, guint64 *bytes);
 int gst_texel_nvmm_egl_store (const GstVideoFrame *frame,
                               struct CUstream_st *stream, guint64 *bytes);
 #endif
+
+/* For input frames of a surface array held as a CUDA array, where the
+ * element's kernels read CUDA arrays (@reader: their context, NULL where
+ * they do not): tells @reader that the planes stand for the arrays, so
+ * that they read them in place (texel_cuda_context_alias_array), in the
+ * unit of the frame being submitted. *@aliased says whether it did; 0 or
+ * a cudaError_t. */
+static inline int
+gst_texel_nvmm_frame_alias (const GstVideoFrame *frame,
+                            TexelCudaContext *reader, gboolean *aliased)
+{
+  *aliased = FALSE;
+#if HAVE_NVMM_EGL
+  if ((frame->flags & GST_TEXEL_FRAME_FLAG_NVMM_ARRAY) && reader != NULL)
+    {
+      *aliased = TRUE;
+      return gst_texel_nvmm_egl_alias (frame, reader);
+    }
+#endif
+  return 0;
+}
 
 /* For input frames of a surface array held as a CUDA array: enqueues the
  * copy of its planes into the pitched device copy the kernels read, on

@@ -3,10 +3,12 @@
  * libnvbufsurface and registered with CUDA, whose EGL frame gives the
  * planes. A pitch-linear EGL frame is read and written in place; an
  * array frame (a CUDA array: block-linear surfaces, and GL textures, the
- * stand-in's on the H100) is copied into a pitched device copy before the
- * kernels and back after them, on the frame's stream (counted in
- * bytes-device-copied): not yet a texture or surface object over the
- * array. Built where the build found EGL headers (HAVE_NVMM_EGL; the
+ * stand-in's on the H100) is read in place by the elements whose kernels
+ * sample their input through textures (texelconvert, texelwarp: textures
+ * over the arrays, gst_texel_nvmm_egl_alias); for the others it is copied
+ * into a pitched device copy before the kernels, and an output array is
+ * written back from its copy after them, on the frame's stream (counted
+ * in bytes-device-copied): no surface object over an output array yet. Built where the build found EGL headers (HAVE_NVMM_EGL; the
  * fallback in gsttexelnvmm-private.h refuses such surfaces otherwise).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -283,6 +285,27 @@ texel_nvmm_egl_copy (const GstVideoFrame *frame, cudaStream_t stream,
         *bytes += row * rows;
     }
   return (int)err;
+}
+
+int
+gst_texel_nvmm_egl_alias (const GstVideoFrame *frame, TexelCudaContext *reader)
+{
+  TexelNvmmEgl *egl = gst_mini_object_get_qdata (
+      GST_MINI_OBJECT_CAST (frame->map[0].memory), texel_nvmm_egl_quark ());
+  TexelFormat format
+      = gst_texel_format_from_video (GST_VIDEO_FRAME_FORMAT (frame));
+  int err = 0;
+  guint p;
+
+  if (!egl || !egl->copy)
+    return (int)cudaErrorInvalidResourceHandle; /* mapped as an array frame */
+  for (p = 0; !err && p < GST_VIDEO_FRAME_N_PLANES (frame); p++)
+    err = texel_cuda_context_alias_array (
+        reader, egl->copy_plane[p], egl->copy_pitch[p],
+        egl->frame.frame.pArray[p],
+        texel_plane_row_bytes (format, p, GST_VIDEO_FRAME_WIDTH (frame)),
+        texel_plane_height (format, p, GST_VIDEO_FRAME_HEIGHT (frame)));
+  return err;
 }
 
 int

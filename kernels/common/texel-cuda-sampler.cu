@@ -31,6 +31,12 @@ typedef struct
   int channels;
   int bits;
   enum cudaTextureFilterMode filter;
+  /* A texture over CUDA array @array (texel_cuda_context_alias_array)
+   * instead of the pitched plane @data: made for one unit of the fence,
+   * @unit, since an array's handle may come back for another array once
+   * its surface is gone. NULL for a plane. */
+  cudaArray_t array;
+  uint64_t unit;
 } TexelTextureKey;
 
 typedef struct
@@ -84,6 +90,27 @@ typedef struct
   int used;                     /* by the current call */
 } TexelRealign;
 
+/* A pitched input plane that stands for a CUDA array in one unit of the
+ * fence (texel_cuda_context_alias_array): read through textures over
+ * the array, or, for any other reader, filled from it once (@filled) on
+ * the stream of the first call that needs it, whose event @done the
+ * unit's later calls on other streams wait for. */
+typedef struct
+{
+  uint64_t unit;
+  int valid;
+  const uint8_t *data;
+  size_t pitch, row_bytes;
+  int rows;
+  cudaArray_t array;
+  /* The array's elements (cudaArrayGetInfo). */
+  struct cudaChannelFormatDesc desc;
+  size_t array_width, array_height;
+  int filled;
+  cudaEvent_t done;
+  cudaStream_t stream;
+} TexelArrayAlias;
+
 struct TexelCudaContext
 {
   int device;
@@ -101,6 +128,7 @@ struct TexelCudaContext
   uint64_t bytes_realigned;     /* copied into @realign so far */
   const TexelCudaFence *fence;  /* NULL: an event after each call */
   TexelCudaSums *sums;          /* NULL until a call gathers sums */
+  TexelArrayAlias aliases[TEXEL_MAX_PLANES];
 };
 
 static int
@@ -108,7 +136,8 @@ texel_texture_key_equal (const TexelTextureKey * a, const TexelTextureKey * b)
 {
   return a->data == b->data && a->pitch == b->pitch && a->width == b->width
       && a->height == b->height && a->channels == b->channels
-      && a->bits == b->bits && a->filter == b->filter;
+      && a->bits == b->bits && a->filter == b->filter
+      && a->array == b->array && a->unit == b->unit;
 }
 
 /* Waits until the kernels queued so far on tracked stream @s are done:
@@ -304,14 +333,20 @@ texel_texture_create (const TexelTextureKey * key,
   int b = key->bits;
 
   memset (&res, 0, sizeof (res));
-  res.resType = cudaResourceTypePitch2D;
-  res.res.pitch2D.devPtr = (void *) key->data;
-  res.res.pitch2D.desc = cudaCreateChannelDesc (b, key->channels > 1 ? b : 0,
-      key->channels > 2 ? b : 0, key->channels > 3 ? b : 0,
-      cudaChannelFormatKindUnsigned);
-  res.res.pitch2D.width = key->width;
-  res.res.pitch2D.height = key->height;
-  res.res.pitch2D.pitchInBytes = key->pitch;
+  if (key->array != NULL) {
+    /* Same elements and extent as the plane (texel_alias_texture). */
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = key->array;
+  } else {
+    res.resType = cudaResourceTypePitch2D;
+    res.res.pitch2D.devPtr = (void *) key->data;
+    res.res.pitch2D.desc = cudaCreateChannelDesc (b,
+        key->channels > 1 ? b : 0, key->channels > 2 ? b : 0,
+        key->channels > 3 ? b : 0, cudaChannelFormatKindUnsigned);
+    res.res.pitch2D.width = key->width;
+    res.res.pitch2D.height = key->height;
+    res.res.pitch2D.pitchInBytes = key->pitch;
+  }
 
   memset (&tex, 0, sizeof (tex));
   tex.addressMode[0] = cudaAddressModeClamp;    /* as the CPU clamps */
@@ -543,6 +578,108 @@ texel_realign_planes (TexelCudaContext * ctx, const TexelConvertPlan * plan,
   return cudaSuccess;
 }
 
+/* The alias of input plane @data in the fence's current unit, or NULL. */
+static TexelArrayAlias *
+texel_alias_find (TexelCudaContext * ctx, const uint8_t * data)
+{
+  int i;
+
+  if (ctx->fence == NULL || ctx->fence->current == UINT64_MAX)
+    return NULL;
+  for (i = 0; i < TEXEL_MAX_PLANES; i++) {
+    TexelArrayAlias *a = &ctx->aliases[i];
+
+    if (a->valid && a->unit == ctx->fence->current && a->data == data)
+      return a;
+  }
+  return NULL;
+}
+
+/* Whether a texture of @key may read @a's array instead of the plane:
+ * the same unsigned elements (channels of key->bits bits) and the same
+ * extent, so that filtering and clamping at the edges are the plane's. */
+static int
+texel_alias_texture (const TexelArrayAlias * a, const TexelTextureKey * key)
+{
+  const struct cudaChannelFormatDesc *d = &a->desc;
+  int b = key->bits;
+
+  return d->f == cudaChannelFormatKindUnsigned && d->x == b
+      && d->y == (key->channels > 1 ? b : 0)
+      && d->z == (key->channels > 2 ? b : 0)
+      && d->w == (key->channels > 3 ? b : 0)
+      && a->array_width == (size_t) key->width
+      && (a->array_height == (size_t) key->height
+      || (a->array_height == 0 && key->height == 1));
+}
+
+/* Fills @a's plane from its array for a reader that needs the plane
+ * itself (plain loads, a texture the array cannot give): once a unit, on
+ * the first such call's stream; later calls on other streams wait. */
+static cudaError_t
+texel_alias_fill (TexelCudaContext * ctx, TexelArrayAlias * a,
+    cudaStream_t stream)
+{
+  cudaError_t err;
+
+  if (a->filled) {
+    if (a->stream == stream)
+      return cudaSuccess;
+    return cudaStreamWaitEvent (stream, a->done, 0);
+  }
+  if (a->done == NULL && (err = cudaEventCreateWithFlags (&a->done,
+              cudaEventDisableTiming)) != cudaSuccess)
+    return err;
+  err = cudaMemcpy2DFromArrayAsync ((void *) a->data, a->pitch, a->array, 0,
+      0, a->row_bytes, (size_t) a->rows, cudaMemcpyDeviceToDevice, stream);
+  if (err == cudaSuccess)
+    err = cudaEventRecord (a->done, stream);
+  if (err != cudaSuccess)
+    return err;
+  a->filled = 1;
+  a->stream = stream;
+  ctx->bytes_realigned += a->row_bytes * (size_t) a->rows;
+  return cudaSuccess;
+}
+
+/* For the components of input planes that stand for CUDA arrays this
+ * unit: their textures over the arrays where the kernels read nothing but
+ * textures of them, else the planes filled from the arrays first. */
+static cudaError_t
+texel_alias_planes (TexelCudaContext * ctx, const TexelConvertPlan * plan,
+    const TexelImage * in, cudaStream_t stream,
+    const int kind[TEXEL_MAX_COMPONENTS],
+    TexelTextureKey keys[TEXEL_MAX_COMPONENTS])
+{
+  int p, c;
+
+  for (p = 0; p < TEXEL_MAX_PLANES; p++) {
+    TexelArrayAlias *a = texel_alias_find (ctx, in->data[p]);
+    int textures = a != NULL && plan->bayer.pattern == TEXEL_BAYER_NONE;
+
+    if (a == NULL)
+      continue;
+    /* A Bayer mosaic is read by plain loads (texel-bayer.cuh). */
+    for (c = 0; c < TEXEL_MAX_COMPONENTS && textures; c++)
+      if (plan->in.comp[c].plane == p)
+        textures = kind[c] == TEXEL_KEY_TEXTURE
+            && texel_alias_texture (a, &keys[c]);
+    if (!textures) {
+      cudaError_t err = texel_alias_fill (ctx, a, stream);
+
+      if (err != cudaSuccess)
+        return err;
+      continue;
+    }
+    for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+      if (plan->in.comp[c].plane == p) {
+        keys[c].array = a->array;
+        keys[c].unit = a->unit;
+      }
+  }
+  return cudaSuccess;
+}
+
 /* Fills @src with every input component: a texture where possible (over
  * an aligned copy of its plane where only the plane's address is
  * misaligned), plain loads otherwise. @used gets the cache entries read. */
@@ -567,7 +704,9 @@ texel_source_init (TexelCudaContext * ctx, const TexelConvertPlan * plan,
     kind[c] = plan->in.comp[c].plane < 0 ? TEXEL_KEY_NONE
         : texel_texture_key (ctx, plan, in, c, &keys[c], &lane[c]);
   }
-  err = texel_realign_planes (ctx, plan, in, stream, kind, keys);
+  err = texel_alias_planes (ctx, plan, in, stream, kind, keys);
+  if (err == cudaSuccess)
+    err = texel_realign_planes (ctx, plan, in, stream, kind, keys);
   if (err != cudaSuccess)
     return err;
 
@@ -591,8 +730,14 @@ texel_source_init (TexelCudaContext * ctx, const TexelConvertPlan * plan,
     if (kind[c] != TEXEL_KEY_NONE) {
       err = texel_texture_lookup (ctx, &keys[c], &used[c]);
       if (err == cudaErrorInvalidValue) {
-        /* A limit not checked above: plain loads read it correctly. */
+        /* A limit not checked above: plain loads read it correctly (the
+         * plane itself: an array's filled first). */
         (void) cudaGetLastError ();
+        if (keys[c].array != NULL)
+          err = texel_alias_fill (ctx, texel_alias_find (ctx,
+                  in->data[comp->plane]), stream);
+        if (err != cudaSuccess && err != cudaErrorInvalidValue)
+          return err;
         continue;
       }
       if (err != cudaSuccess)
@@ -990,6 +1135,46 @@ texel_cuda_context_take_sums (TexelCudaContext * ctx, uint64_t * tag,
 }
 
 extern "C" int
+texel_cuda_context_alias_array (TexelCudaContext * ctx, const void *data,
+    size_t pitch, void *array, size_t row_bytes, int rows)
+{
+  TexelArrayAlias *a = NULL;
+  struct cudaExtent extent;
+  unsigned int flags;
+  cudaError_t err;
+  int i;
+
+  if (ctx == NULL || data == NULL || array == NULL || rows <= 0
+      || ctx->fence == NULL || ctx->fence->current == UINT64_MAX)
+    return cudaErrorInvalidValue;
+  /* A free entry, or one of an earlier unit (whose calls are all queued:
+   * its fill, if any, is ordered before anything that reads it). */
+  for (i = 0; i < TEXEL_MAX_PLANES && a == NULL; i++)
+    if (!ctx->aliases[i].valid
+        || ctx->aliases[i].unit != ctx->fence->current
+        || ctx->aliases[i].data == data)
+      a = &ctx->aliases[i];
+  if (a == NULL)
+    return cudaErrorInvalidValue;
+  a->valid = 0;
+  err = cudaArrayGetInfo (&a->desc, &extent, &flags, (cudaArray_t) array);
+  if (err != cudaSuccess)
+    return err;
+  a->unit = ctx->fence->current;
+  a->data = (const uint8_t *) data;
+  a->pitch = pitch;
+  a->row_bytes = row_bytes;
+  a->rows = rows;
+  a->array = (cudaArray_t) array;
+  a->array_width = extent.width;
+  a->array_height = extent.height;
+  a->filled = 0;
+  a->stream = NULL;
+  a->valid = 1;
+  return cudaSuccess;
+}
+
+extern "C" int
 texel_cuda_context_device (const TexelCudaContext * ctx)
 {
   return ctx->device;
@@ -1034,6 +1219,14 @@ texel_cuda_context_free (TexelCudaContext * ctx)
     if (ctx->streams[s].done != NULL)
       (void) cudaEventDestroy (ctx->streams[s].done);
   texel_cuda_sums_free (ctx->sums);
+  for (e = 0; e < TEXEL_MAX_PLANES; e++) {
+    TexelArrayAlias *a = &ctx->aliases[e];
+
+    if (a->done != NULL) {
+      (void) cudaEventSynchronize (a->done);
+      (void) cudaEventDestroy (a->done);
+    }
+  }
   free (ctx);
 }
 
