@@ -106,7 +106,11 @@ gst_texel_base_open_kernels (GstTexelBase * self, gint device, int *err)
   }
   texel_cuda_context_set_fence (priv->kernel_context,
       gst_texel_in_flight_get_fence (priv->cuda));
-  if (GST_TEXEL_BASE_GET_CLASS (self)->kernel->reads_arrays)
+  /* Only in the primary context, where libnvbufsurface and the EGL
+   * registrations live: a texture cannot read another context's array
+   * (cudaErrorPeerAccessNotEnabled), a copy can. */
+  if (GST_TEXEL_BASE_GET_CLASS (self)->kernel->reads_arrays
+      && priv->cuda_context == NULL)
     gst_texel_in_flight_set_array_reader (priv->cuda, priv->kernel_context);
   return TRUE;
 }
