@@ -17,7 +17,7 @@
 #include <cuda_runtime.h>
 
 #include "texel-cuda-sampler.cuh"
-#include "texel-cuda-sums.h"
+#include "texel-cuda-sums.cuh"
 #include "texel-fault.h"
 
 /* ------------------------------------------------------------------ */

@@ -1,5 +1,5 @@
 /* gst-texel: the ring of sums gathered on the GPU for the host
- * (texel-cuda-sums.h).
+ * (texel-cuda-sums.cuh).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "texel-cuda-sums.h"
+#include "texel-cuda-sums.cuh"
 
 /* More entries than frames an element keeps in flight (at most 4, plus
  * the one being submitted): a unit finds its entry complete unless the

@@ -36,6 +36,7 @@
 #include "texel-warp-fast.h"
 #include "texel-cuda-sampler.cuh"
 #include "texel-bayer-cells.cuh"
+#include "texel-cuda-sums.cuh"
 
 template <typename F> struct LastArg;
 template <typename R, typename... A> struct LastArg<R (*) (A...)>

@@ -12,8 +12,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#ifndef TEXEL_CUDA_SUMS_H
-#define TEXEL_CUDA_SUMS_H
+#ifndef TEXEL_CUDA_SUMS_CUH
+#define TEXEL_CUDA_SUMS_CUH
 
 #include <stdint.h>
 
@@ -48,4 +48,4 @@ int texel_cuda_sums_take (TexelCudaSums *sums, const TexelCudaFence *fence,
  * queued (as the context). NULL is ignored. */
 void texel_cuda_sums_free (TexelCudaSums *sums);
 
-#endif /* TEXEL_CUDA_SUMS_H */
+#endif /* TEXEL_CUDA_SUMS_CUH */
