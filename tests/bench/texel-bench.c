@@ -76,9 +76,13 @@ static const struct
   [BENCH_MEMORY_CUDA] = {"memory:CUDAMemory", "cudaupload name=upload"},
   /* NvBufSurfaces in CUDA device memory (DeepStream's on a discrete GPU),
    * from the test plugin of tests/nvmm. */
-  [BENCH_MEMORY_NVMM] = {"memory:NVMM", "texelnvmmupload mem-type=2 "
-        "name=upload"},
+  [BENCH_MEMORY_NVMM] = {"memory:NVMM", "texelnvmmupload name=upload"},
 };
+
+/* The NvBufSurface memory type of --nvmm's ring (--nvmm-mem-type): CUDA
+ * device memory (2) by default; 4, surface arrays (the stand-in's GL
+ * textures through EGL, CUDA arrays). */
+static gint bench_nvmm_mem_type = 2;
 
 typedef struct
 {
@@ -371,9 +375,12 @@ bench_ring_upload (GstBuffer ** ring, guint ring_size,
     gchar ** message)
 {
   GError *error = NULL;
+  gchar *fragment = memory == BENCH_MEMORY_NVMM ?
+      g_strdup_printf ("%s mem-type=%d", bench_memories[memory].upload,
+      bench_nvmm_mem_type) : g_strdup (bench_memories[memory].upload);
   gchar *description = g_strdup_printf ("appsrc name=up ! %s ! "
-      "video/x-raw(%s) ! appsink name=down sync=false",
-      bench_memories[memory].upload, bench_memories[memory].feature);
+      "video/x-raw(%s) ! appsink name=down sync=false", fragment,
+      bench_memories[memory].feature);
   GstElement *pipeline = gst_parse_launch_full (description, NULL,
       GST_PARSE_FLAG_FATAL_ERRORS, &error);
   GstElement *src, *sink, *upload;
@@ -381,6 +388,7 @@ bench_ring_upload (GstBuffer ** ring, guint ring_size,
   guint i;
 
   g_free (description);
+  g_free (fragment);
   if (!pipeline) {
     *message = g_strdup_printf ("no upload pipeline: %s", error->message);
     g_error_free (error);
@@ -1182,6 +1190,9 @@ main (int argc, char **argv)
           "Frames in NvBufSurfaces: the ring is uploaded once "
           "(texelnvmmupload, the test plugin of tests/nvmm, CUDA device "
           "memory) and the output caps ask for memory:NVMM", NULL},
+    {"nvmm-mem-type", 0, 0, G_OPTION_ARG_INT, &bench_nvmm_mem_type,
+          "NvBufSurface memory type of --nvmm's ring (default 2, CUDA "
+          "device; 4: surface arrays)", "N"},
     {"label", 0, 0, G_OPTION_ARG_STRING, &label,
         "Name of the run in the output (default: the fragment)", "TEXT"},
     {"csv", 0, 0, G_OPTION_ARG_NONE, &csv,
