@@ -80,8 +80,9 @@ struct _GstTexelInFlight
    * reads it on this thread during submit: the frame being submitted,
    * and the frames finished in order. Advanced here only. */
   TexelCudaFence fence;
-  /* The element's kernel context where its kernels read input CUDA arrays
-   * in place (gst_texel_in_flight_set_array_reader), else NULL. */
+  /* The element's kernel context where its kernels read input and write
+   * output CUDA arrays in place (gst_texel_in_flight_set_array_reader),
+   * else NULL. */
   TexelCudaContext *array_reader;
   /* Written here without a lock; copied by gst_texel_in_flight_get_stats
    * (the element's stats property, under its object lock). */
@@ -251,10 +252,11 @@ texel_record_done (GstTexelInFlight *flight, TexelFrame *frame, int n,
         err = cudaStreamWaitEvent (first, flight->band_done[i], 0);
     }
   /* An NVMM surface array's CUDA array gets the output once every band
-   * has written it. */
+   * has written it, unless the kernels wrote the array itself. */
   if (!err)
     err = gst_texel_nvmm_frame_store (&frame->out_frame, first,
-                                      &flight->stats.bytes_device_copied);
+                                      &flight->stats.bytes_device_copied,
+                                      flight->array_reader);
   frame->done = flight->complete_streak >= TEXEL_POLLED_AFTER
                     ? frame->slot.done_polled
                     : frame->slot.done_blocking;
@@ -418,13 +420,18 @@ texel_frame_enqueue (GstTexelInFlight *flight, TexelFrame *frame,
    * the frame's first band (the later bands wait for its upload event),
    * as texel_enqueue_* choose it. */
   err = gst_texel_nvmm_frame_alias (&frame->in_frame, flight->array_reader,
-                                    &aliased);
+                                    FALSE, &aliased);
   if (!err && !aliased)
     err = gst_texel_nvmm_frame_fetch (
         &frame->in_frame,
         texel_frame_stream (flight, frame, 0,
                             flight->zero_copy || (in_device && out_device)),
         &flight->stats.bytes_device_copied);
+  /* An output array is written in place where the kernels can (else
+   * copied back after them: texel_record_done). */
+  if (!err)
+    err = gst_texel_nvmm_frame_alias (&frame->out_frame, flight->array_reader,
+                                      TRUE, &aliased);
   if (err)
     {
       texel_drain_streams (flight);

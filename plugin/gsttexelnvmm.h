@@ -95,29 +95,32 @@ GstTexelNvmmMap gst_texel_nvmm_map_frame (GstElement *element,
 
 #if HAVE_NVMM_EGL
 int gst_texel_nvmm_egl_alias (const GstVideoFrame *frame,
-                              TexelCudaContext *reader);
+                              TexelCudaContext *reader, gboolean output);
+
 int gst_texel_nvmm_egl_fetch (const GstVideoFrame *frame,
                               struct CUstream_st *stream, guint64 *bytes);
 int gst_texel_nvmm_egl_store (const GstVideoFrame *frame,
-                              struct CUstream_st *stream, guint64 *bytes);
+                              struct CUstream_st *stream, guint64 *bytes,
+                              TexelCudaContext *arrays);
 #endif
 
-/* For input frames of a surface array held as a CUDA array, where the
- * element's kernels read CUDA arrays (@reader: their context, NULL where
- * they do not): tells @reader that the planes stand for the arrays, so
- * that they read them in place (texel_cuda_context_alias_array), in the
- * unit of the frame being submitted. *@aliased says whether it did; 0 or
- * a cudaError_t. */
+/* For frames of a surface array held as a CUDA array, where the
+ * element's kernels read and write CUDA arrays in place (@arrays: their
+ * context, NULL where they do not): tells @arrays, in the unit of the
+ * frame being submitted, that the planes stand for the arrays
+ * (texel_cuda_context_alias_array), input or @output. *@aliased says
+ * whether it did; 0 or a cudaError_t. */
 static inline int
 gst_texel_nvmm_frame_alias (const GstVideoFrame *frame,
-                            TexelCudaContext *reader, gboolean *aliased)
+                            TexelCudaContext *arrays, gboolean output,
+                            gboolean *aliased)
 {
   *aliased = FALSE;
 #if HAVE_NVMM_EGL
-  if ((frame->flags & GST_TEXEL_FRAME_FLAG_NVMM_ARRAY) && reader != NULL)
+  if ((frame->flags & GST_TEXEL_FRAME_FLAG_NVMM_ARRAY) && arrays != NULL)
     {
       *aliased = TRUE;
-      return gst_texel_nvmm_egl_alias (frame, reader);
+      return gst_texel_nvmm_egl_alias (frame, arrays, output);
     }
 #endif
   return 0;
@@ -139,14 +142,18 @@ gst_texel_nvmm_frame_fetch (const GstVideoFrame *frame,
 }
 
 /* The same for output frames: the copy back into the CUDA array, on
- * @stream once every kernel writing the frame is done there. */
+ * @stream once every kernel writing the frame is done there, of the
+ * planes the kernels did not write into their arrays directly (@arrays:
+ * their context where gst_texel_nvmm_frame_alias told it of them, else
+ * NULL). */
 static inline int
 gst_texel_nvmm_frame_store (const GstVideoFrame *frame,
-                            struct CUstream_st *stream, guint64 *bytes)
+                            struct CUstream_st *stream, guint64 *bytes,
+                            TexelCudaContext *arrays)
 {
 #if HAVE_NVMM_EGL
   if (frame->flags & GST_TEXEL_FRAME_FLAG_NVMM_ARRAY)
-    return gst_texel_nvmm_egl_store (frame, stream, bytes);
+    return gst_texel_nvmm_egl_store (frame, stream, bytes, arrays);
 #endif
   return 0;
 }

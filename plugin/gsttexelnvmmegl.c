@@ -3,12 +3,13 @@
  * libnvbufsurface and registered with CUDA, whose EGL frame gives the
  * planes. A pitch-linear EGL frame is read and written in place; an
  * array frame (a CUDA array: block-linear surfaces, and GL textures, the
- * stand-in's on the H100) is read in place by the elements whose kernels
- * sample their input through textures (texelconvert, texelwarp: textures
- * over the arrays, gst_texel_nvmm_egl_alias); for the others it is copied
- * into a pitched device copy before the kernels, and an output array is
- * written back from its copy after them, on the frame's stream (counted
- * in bytes-device-copied): no surface object over an output array yet. Built where the build found EGL headers (HAVE_NVMM_EGL; the
+ * stand-in's on the H100) is read and written in place by the elements
+ * whose kernels sample through textures and store whole elements
+ * (texelconvert, texelwarp: textures over the input arrays, surface
+ * objects over the output arrays, gst_texel_nvmm_egl_alias); for the
+ * others it is copied into a pitched device copy before the kernels, and
+ * an output array written back from its copy after them, on the frame's
+ * stream (counted in bytes-device-copied). Built where the build found EGL headers (HAVE_NVMM_EGL; the
  * fallback in gsttexelnvmm-private.h refuses such surfaces otherwise).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -254,7 +255,7 @@ gst_texel_nvmm_egl_planes (GstMemory *mem, NvBufSurface *surf,
  * them. */
 static int
 texel_nvmm_egl_copy (const GstVideoFrame *frame, cudaStream_t stream,
-                     guint64 *bytes, gboolean fetch)
+                     guint64 *bytes, gboolean fetch, TexelCudaContext *arrays)
 {
   TexelNvmmEgl *egl = gst_mini_object_get_qdata (
       GST_MINI_OBJECT_CAST (frame->map[0].memory), texel_nvmm_egl_quark ());
@@ -273,6 +274,10 @@ texel_nvmm_egl_copy (const GstVideoFrame *frame, cudaStream_t stream,
           = texel_plane_height (format, p, GST_VIDEO_FRAME_HEIGHT (frame));
       cudaArray_t array = egl->frame.frame.pArray[p];
 
+      /* Written through a surface over the array: nothing to copy. */
+      if (arrays != NULL
+          && texel_cuda_context_array_written (arrays, egl->copy_plane[p]))
+        continue;
       if (fetch)
         err = cudaMemcpy2DFromArrayAsync (
             egl->copy_plane[p], egl->copy_pitch[p], array, 0, 0, row, rows,
@@ -288,7 +293,8 @@ texel_nvmm_egl_copy (const GstVideoFrame *frame, cudaStream_t stream,
 }
 
 int
-gst_texel_nvmm_egl_alias (const GstVideoFrame *frame, TexelCudaContext *reader)
+gst_texel_nvmm_egl_alias (const GstVideoFrame *frame, TexelCudaContext *arrays,
+                          gboolean output)
 {
   TexelNvmmEgl *egl = gst_mini_object_get_qdata (
       GST_MINI_OBJECT_CAST (frame->map[0].memory), texel_nvmm_egl_quark ());
@@ -301,10 +307,11 @@ gst_texel_nvmm_egl_alias (const GstVideoFrame *frame, TexelCudaContext *reader)
     return (int)cudaErrorInvalidResourceHandle; /* mapped as an array frame */
   for (p = 0; !err && p < GST_VIDEO_FRAME_N_PLANES (frame); p++)
     err = texel_cuda_context_alias_array (
-        reader, egl->copy_plane[p], egl->copy_pitch[p],
+        arrays, egl->copy_plane[p], egl->copy_pitch[p],
         egl->frame.frame.pArray[p],
         texel_plane_row_bytes (format, p, GST_VIDEO_FRAME_WIDTH (frame)),
-        texel_plane_height (format, p, GST_VIDEO_FRAME_HEIGHT (frame)));
+        texel_plane_height (format, p, GST_VIDEO_FRAME_HEIGHT (frame)),
+        output);
   return err;
 }
 
@@ -312,12 +319,12 @@ int
 gst_texel_nvmm_egl_fetch (const GstVideoFrame *frame, cudaStream_t stream,
                           guint64 *bytes)
 {
-  return texel_nvmm_egl_copy (frame, stream, bytes, TRUE);
+  return texel_nvmm_egl_copy (frame, stream, bytes, TRUE, NULL);
 }
 
 int
 gst_texel_nvmm_egl_store (const GstVideoFrame *frame, cudaStream_t stream,
-                          guint64 *bytes)
+                          guint64 *bytes, TexelCudaContext *arrays)
 {
-  return texel_nvmm_egl_copy (frame, stream, bytes, FALSE);
+  return texel_nvmm_egl_copy (frame, stream, bytes, FALSE, arrays);
 }

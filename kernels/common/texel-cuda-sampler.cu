@@ -90,15 +90,18 @@ typedef struct
   int used;                     /* by the current call */
 } TexelRealign;
 
-/* A pitched input plane that stands for a CUDA array in one unit of the
- * fence (texel_cuda_context_alias_array): read through textures over
- * the array, or, for any other reader, filled from it once (@filled) on
- * the stream of the first call that needs it, whose event @done the
- * unit's later calls on other streams wait for. */
+/* A pitched plane that stands for a CUDA array in one unit of the fence
+ * (texel_cuda_context_alias_array). Input: read through textures over the
+ * array, or, for any other reader, filled from it once (@filled) on the
+ * stream of the first call that needs it, whose event @done the unit's
+ * later calls on other streams wait for. Output (@output): written
+ * through @surface where a sink's elements are the array's, else into
+ * the plane (@plane_written: the caller copies it into the array). */
 typedef struct
 {
   uint64_t unit;
   int valid;
+  int output;
   const uint8_t *data;
   size_t pitch, row_bytes;
   int rows;
@@ -109,7 +112,16 @@ typedef struct
   int filled;
   cudaEvent_t done;
   cudaStream_t stream;
+  /* Output: made with the entry, destroyed when the entry is reused once
+   * its unit is complete (kernels of the unit may still write through
+   * it), 0 where the array takes no surface. */
+  cudaSurfaceObject_t surface;
+  int surface_used, plane_written;
 } TexelArrayAlias;
+
+/* Input and output planes of a few units: an entry is reused once its
+ * unit is complete. */
+#define TEXEL_ALIASES (2 * TEXEL_MAX_PLANES * 8)
 
 struct TexelCudaContext
 {
@@ -128,7 +140,7 @@ struct TexelCudaContext
   uint64_t bytes_realigned;     /* copied into @realign so far */
   const TexelCudaFence *fence;  /* NULL: an event after each call */
   TexelCudaSums *sums;          /* NULL until a call gathers sums */
-  TexelArrayAlias aliases[TEXEL_MAX_PLANES];
+  TexelArrayAlias aliases[TEXEL_ALIASES];
 };
 
 static int
@@ -578,21 +590,52 @@ texel_realign_planes (TexelCudaContext * ctx, const TexelConvertPlan * plan,
   return cudaSuccess;
 }
 
-/* The alias of input plane @data in the fence's current unit, or NULL. */
+/* The alias of plane @data (an input's, or an output's where @output)
+ * in the fence's current unit, or NULL. */
 static TexelArrayAlias *
-texel_alias_find (TexelCudaContext * ctx, const uint8_t * data)
+texel_alias_find (TexelCudaContext * ctx, const uint8_t * data, int output)
 {
   int i;
 
   if (ctx->fence == NULL || ctx->fence->current == UINT64_MAX)
     return NULL;
-  for (i = 0; i < TEXEL_MAX_PLANES; i++) {
+  for (i = 0; i < TEXEL_ALIASES; i++) {
     TexelArrayAlias *a = &ctx->aliases[i];
 
-    if (a->valid && a->unit == ctx->fence->current && a->data == data)
+    if (a->valid && a->unit == ctx->fence->current && a->data == data
+        && a->output == output)
       return a;
   }
   return NULL;
+}
+
+/* The bytes of one element of @a's array. */
+static size_t
+texel_alias_element_bytes (const TexelArrayAlias * a)
+{
+  return (size_t) (a->desc.x + a->desc.y + a->desc.z + a->desc.w) / 8;
+}
+
+/* Points @sink at the surface over its plane's output array where its
+ * elements are the array's (one store of a whole element, the array's
+ * size and extent); otherwise notes that the plane is written. */
+static void
+texel_alias_sink (TexelCudaContext * ctx, TexelSink * sink)
+{
+  TexelArrayAlias *a = texel_alias_find (ctx, sink->elem, 1);
+
+  if (a == NULL)
+    return;
+  if (a->surface != 0 && sink->elem_bytes == sink->elem_stride
+      && texel_alias_element_bytes (a) == (size_t) sink->elem_stride
+      && a->array_width == (size_t) sink->width
+      && (a->array_height == (size_t) sink->height
+          || (a->array_height == 0 && sink->height == 1))) {
+    sink->surface = a->surface;
+    a->surface_used = 1;
+  } else {
+    a->plane_written = 1;
+  }
 }
 
 /* Whether a texture of @key may read @a's array instead of the plane:
@@ -654,7 +697,7 @@ texel_alias_planes (TexelCudaContext * ctx, const TexelConvertPlan * plan,
   int p, c;
 
   for (p = 0; p < TEXEL_MAX_PLANES; p++) {
-    TexelArrayAlias *a = texel_alias_find (ctx, in->data[p]);
+    TexelArrayAlias *a = texel_alias_find (ctx, in->data[p], 0);
     int textures = a != NULL && plan->bayer.pattern == TEXEL_BAYER_NONE;
 
     if (a == NULL)
@@ -735,7 +778,7 @@ texel_source_init (TexelCudaContext * ctx, const TexelConvertPlan * plan,
         (void) cudaGetLastError ();
         if (keys[c].array != NULL)
           err = texel_alias_fill (ctx, texel_alias_find (ctx,
-                  in->data[comp->plane]), stream);
+                  in->data[comp->plane], 0), stream);
         if (err != cudaSuccess && err != cudaErrorInvalidValue)
           return err;
         continue;
@@ -1134,33 +1177,72 @@ texel_cuda_context_take_sums (TexelCudaContext * ctx, uint64_t * tag,
       words);
 }
 
+/* An entry for a new alias in the current unit: a free one, one of a
+ * complete unit (whose surface no queued kernel writes through any more)
+ * or this plane's own; NULL where every entry is still in use. */
+static TexelArrayAlias *
+texel_alias_entry (TexelCudaContext * ctx, const void *data, int output)
+{
+  uint64_t current = ctx->fence->current;
+  int i;
+
+  for (i = 0; i < TEXEL_ALIASES; i++) {
+    TexelArrayAlias *a = &ctx->aliases[i];
+
+    if (!a->valid || (a->unit == current && a->data == data
+            && a->output == output))
+      return a;
+  }
+  for (i = 0; i < TEXEL_ALIASES; i++) {
+    TexelArrayAlias *a = &ctx->aliases[i];
+
+    if (a->unit != current && a->unit <= ctx->fence->complete)
+      return a;
+  }
+  return NULL;
+}
+
+/* Frees what @a holds (its surface) and marks it free. */
+static void
+texel_alias_clear (TexelArrayAlias * a)
+{
+  if (a->surface != 0)
+    (void) cudaDestroySurfaceObject (a->surface);
+  a->surface = 0;
+  a->valid = 0;
+}
+
 extern "C" int
 texel_cuda_context_alias_array (TexelCudaContext * ctx, const void *data,
-    size_t pitch, void *array, size_t row_bytes, int rows)
+    size_t pitch, void *array, size_t row_bytes, int rows, int output)
 {
-  TexelArrayAlias *a = NULL;
+  TexelArrayAlias *a;
   struct cudaExtent extent;
   unsigned int flags;
   cudaError_t err;
-  int i;
 
   if (ctx == NULL || data == NULL || array == NULL || rows <= 0
       || ctx->fence == NULL || ctx->fence->current == UINT64_MAX)
     return cudaErrorInvalidValue;
-  /* A free entry, or one of an earlier unit (whose calls are all queued:
-   * its fill, if any, is ordered before anything that reads it). */
-  for (i = 0; i < TEXEL_MAX_PLANES && a == NULL; i++)
-    if (!ctx->aliases[i].valid
-        || ctx->aliases[i].unit != ctx->fence->current
-        || ctx->aliases[i].data == data)
-      a = &ctx->aliases[i];
+  a = texel_alias_entry (ctx, data, output);
   if (a == NULL)
-    return cudaErrorInvalidValue;
-  a->valid = 0;
+    return cudaErrorNotReady;
+  texel_alias_clear (a);
   err = cudaArrayGetInfo (&a->desc, &extent, &flags, (cudaArray_t) array);
   if (err != cudaSuccess)
     return err;
+  if (output && (flags & cudaArraySurfaceLoadStore)) {
+    struct cudaResourceDesc res;
+
+    memset (&res, 0, sizeof (res));
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = (cudaArray_t) array;
+    err = cudaCreateSurfaceObject (&a->surface, &res);
+    if (err != cudaSuccess)
+      return err;
+  }
   a->unit = ctx->fence->current;
+  a->output = output;
   a->data = (const uint8_t *) data;
   a->pitch = pitch;
   a->row_bytes = row_bytes;
@@ -1170,8 +1252,19 @@ texel_cuda_context_alias_array (TexelCudaContext * ctx, const void *data,
   a->array_height = extent.height;
   a->filled = 0;
   a->stream = NULL;
+  a->surface_used = 0;
+  a->plane_written = 0;
   a->valid = 1;
   return cudaSuccess;
+}
+
+extern "C" int
+texel_cuda_context_array_written (TexelCudaContext * ctx, const void *data)
+{
+  TexelArrayAlias *a = ctx != NULL ? texel_alias_find (ctx,
+      (const uint8_t *) data, 1) : NULL;
+
+  return a != NULL && a->surface_used && !a->plane_written;
 }
 
 extern "C" int
@@ -1219,13 +1312,14 @@ texel_cuda_context_free (TexelCudaContext * ctx)
     if (ctx->streams[s].done != NULL)
       (void) cudaEventDestroy (ctx->streams[s].done);
   texel_cuda_sums_free (ctx->sums);
-  for (e = 0; e < TEXEL_MAX_PLANES; e++) {
+  for (e = 0; e < TEXEL_ALIASES; e++) {
     TexelArrayAlias *a = &ctx->aliases[e];
 
     if (a->done != NULL) {
       (void) cudaEventSynchronize (a->done);
       (void) cudaEventDestroy (a->done);
     }
+    texel_alias_clear (a);
   }
   free (ctx);
 }
@@ -1260,6 +1354,7 @@ texel_resample_enqueue (TexelCudaContext * ctx,
     if (plan->out.comp[k].plane < 0 || texel_group_done (&plan->out, k))
       continue;
     texel_sink_init (plan, out, k, row0, row1, &sink);
+    texel_alias_sink (ctx, &sink);
     texel_source_for_sink (&all, &sink, &src);
     use_fast = !ctx->generic_only && plan->bayer.pattern == TEXEL_BAYER_NONE
         && texel_fast_source_init (plan, &src, &sink, &fast);

@@ -108,6 +108,10 @@ typedef struct
   int comp_bit[TEXEL_MAX_COMPONENTS];   /* position in the element word */
   uint32_t fill_word;           /* padding bytes, 0xff */
   uint32_t fill_mask;           /* padding bytes, per-byte stores */
+  /* Where not 0, the elements go through this surface object over a CUDA
+   * array (an NVMM output surface array written in place,
+   * texel_cuda_context_alias_array) instead of into elem. */
+  cudaSurfaceObject_t surface;
 } TexelSink;
 
 /* The fast path, for the common case: every input component comes from a
@@ -425,25 +429,47 @@ texel_quantize (const TexelConvertPlan &plan, float v)
   return (uint32_t) floorf (v * max_code + 0.5f) << plan.out.shift;
 }
 
+/* Stores @word, the whole element of sample @i of @row (sink.elem_bytes
+ * of it): through the sink's surface object where it has one, else into
+ * memory. */
+static __device__ __forceinline__ void
+texel_store_element (const TexelSink &sink, int i, int row, uint32_t word)
+{
+  if (sink.surface != 0) {
+    int x = i * sink.elem_stride;       /* surfaces take x in bytes */
+
+    if (sink.elem_bytes == 4)
+      surf2Dwrite (word, sink.surface, x, row);
+    else if (sink.elem_bytes == 2)
+      surf2Dwrite ((uint16_t) word, sink.surface, x, row);
+    else
+      surf2Dwrite ((uint8_t) word, sink.surface, x, row);
+    return;
+  }
+
+  uint8_t *p = sink.elem + (size_t) row * sink.elem_pitch
+      + (size_t) i * sink.elem_stride;
+
+  if (sink.elem_bytes == 4)
+    *(uint32_t *) p = word;
+  else if (sink.elem_bytes == 2)
+    *(uint16_t *) p = (uint16_t) word;
+  else
+    *p = (uint8_t) word;
+}
+
 static __device__ __forceinline__ void
 texel_store (const TexelConvertPlan &plan, const TexelSink &sink, int i,
     int row, const uint32_t code[TEXEL_MAX_COMPONENTS])
 {
   if (sink.elem_bytes) {
-    uint8_t *p = sink.elem + (size_t) row * sink.elem_pitch
-        + (size_t) i * sink.elem_stride;
     uint32_t word = sink.fill_word;
 
 #pragma unroll
     for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
       if (j < sink.n_comp)
         word |= code[j] << sink.comp_bit[j];
-    if (sink.elem_bytes == 4)
-      *(uint32_t *) p = word;
-    else if (sink.elem_bytes == 2)
-      *(uint16_t *) p = (uint16_t) word;
-    else
-      *p = (uint8_t) word;
+    texel_store_element (sink, i, row, word);
     return;
   }
 
@@ -622,8 +648,6 @@ template <int METHOD> static __device__ __forceinline__ void
 texel_resample_store (const TexelConvertPlan &plan, const TexelFastSource &src,
     const TexelSink &sink, int i, int row, bool inside, float sx, float sy)
 {
-  uint8_t *p = sink.elem + (size_t) row * sink.elem_pitch
-      + (size_t) i * sink.elem_stride;
   uint32_t word = src.border_word;
 
   if (inside) {
@@ -642,12 +666,7 @@ texel_resample_store (const TexelConvertPlan &plan, const TexelFastSource &src,
             0x0040), __byte_perm (texel_code8 (v[2]), texel_code8 (v[3]),
             0x0040), 0x5410);
   }
-  if (sink.elem_bytes == 4)
-    *(uint32_t *) p = word;
-  else if (sink.elem_bytes == 2)
-    *(uint16_t *) p = (uint16_t) word;
-  else
-    *p = (uint8_t) word;
+  texel_store_element (sink, i, row, word);
 }
 
 /* Output samples per thread, a warp's width apart (so that each store

@@ -85,19 +85,29 @@ typedef struct
 void texel_cuda_context_set_fence (TexelCudaContext * ctx,
     const TexelCudaFence * fence);
 
-/* Input plane @data (@pitch bytes a row, @row_bytes x @rows used) of the
- * fence's current unit is a pitched stand-in for CUDA array @array
- * (a cudaArray_t: a Jetson's block-linear NvBufSurface seen through EGL)
- * whose contents it does not hold. texel_cuda_convert and
- * texel_cuda_warp then read the array where it is, through textures over
- * it, where its elements and extent are the plane's and the kernels read
- * the plane only through textures; otherwise (plain loads, a Bayer
- * mosaic) they first copy the array into the plane, once a unit, counted
- * in texel_cuda_context_bytes_realigned. Up to 3 planes a unit; valid
- * for that unit only. Needs a fence and @ctx's device current. Returns 0
- * or a cudaError_t. */
+/* Plane @data (@pitch bytes a row, @row_bytes x @rows used) of the
+ * fence's current unit is a pitched stand-in for CUDA array @array (a
+ * cudaArray_t: a Jetson's block-linear NvBufSurface seen through EGL).
+ * An input plane (@output 0) does not hold the array's contents:
+ * texel_cuda_convert and texel_cuda_warp read the array where it is,
+ * through textures over it, where its elements and extent are the
+ * plane's and the kernels read the plane only through textures;
+ * otherwise (plain loads, a Bayer mosaic) they first copy the array into
+ * the plane, once a unit, counted in texel_cuda_context_bytes_realigned.
+ * An output plane (@output 1): they write the array through a surface
+ * object where the array takes one (cudaArraySurfaceLoadStore) and a
+ * sink's whole elements are the array's (texel_cuda_context_array_written
+ * says whether every store did); otherwise into the plane, which the
+ * caller then copies into the array. Valid for that unit only. Needs a
+ * fence and @ctx's device current. Returns 0 or a cudaError_t
+ * (cudaErrorNotReady: too many planes of units still in flight). */
 int texel_cuda_context_alias_array (TexelCudaContext * ctx, const void *data,
-    size_t pitch, void *array, size_t row_bytes, int rows);
+    size_t pitch, void *array, size_t row_bytes, int rows, int output);
+/* Whether the current unit's kernels wrote output plane @data's array
+ * (texel_cuda_context_alias_array) through its surface and never into
+ * the plane: then nothing is left to copy. */
+int texel_cuda_context_array_written (TexelCudaContext * ctx,
+    const void *data);
 
 /* Sums a frame's kernels gathered on the GPU for the host: texel_cuda_convert's
  * grey-world statistics of a raw Bayer input (TexelBayerStats, its first

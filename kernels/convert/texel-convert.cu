@@ -99,7 +99,9 @@ texel_convert_launch_source (const TexelConvertPlan * plan,
     int2 offset;
 
     *static_cast<TexelSource *> (&bayer) = *src;
-    if (texel_bayer_cells_fit (plan, sink, METHOD, &offset))
+    /* (The cell kernel stores into memory, never through a surface.) */
+    if (sink->surface == 0 && texel_bayer_cells_fit (plan, sink, METHOD,
+            &offset))
       texel_bayer_cells_launch (plan, &bayer, sink, offset,
           texel_convert_awb_rows (plan, sink), stream);
     else
