@@ -241,8 +241,9 @@ push_pull (GstHarness *h, const gchar *format, GstBuffer *in, gint in_type,
 
 #if TEXEL_NVMM_TEST_EGL
 /* Whether the CUDA arrays of the stand-in's RGBA and GRAY8 surface arrays
- * take surface objects (cudaArraySurfaceLoadStore), as egl_probe found:
- * then texelconvert and texelwarp write them in place. */
+ * take surface objects (cudaArraySurfaceLoadStore), as egl_probe found
+ * (in the probe's process; egl_available hands it on): then texelconvert
+ * and texelwarp write them in place. */
 static gboolean egl_surfaces_rgba, egl_surfaces_gray8;
 
 static gboolean
@@ -984,6 +985,10 @@ egl_probe (const gchar *format, cudaError_t *refused)
  * GL_R8 texture alone is refused; 1 where the probe failed otherwise (and
  * 2, libcheck's status for a check that failed outside a test). */
 #define EGL_GRAY8_REFUSED 3
+/* Added to 0 or EGL_GRAY8_REFUSED where those arrays take surfaces
+ * (egl_surfaces), so that the tests, in other processes, know it. */
+#define EGL_SURFACES_RGBA 16
+#define EGL_SURFACES_GRAY8 32
 
 static int
 egl_check (void)
@@ -1030,6 +1035,9 @@ egl_available (void)
     {
       int ret = egl_check ();
 
+      if (ret == 0 || ret == EGL_GRAY8_REFUSED)
+        ret |= (egl_surfaces_rgba ? EGL_SURFACES_RGBA : 0)
+               | (egl_surfaces_gray8 ? EGL_SURFACES_GRAY8 : 0);
       fflush (stdout);
       _exit (ret);
     }
@@ -1038,12 +1046,21 @@ egl_available (void)
       g_print ("the EGL probe did not finish normally\n");
       return 1;
     }
-  if (WEXITSTATUS (status) == EGL_GRAY8_REFUSED)
+  status = WEXITSTATUS (status);
+  if ((status & ~(EGL_SURFACES_RGBA | EGL_SURFACES_GRAY8)) == 0
+      || (status & ~(EGL_SURFACES_RGBA | EGL_SURFACES_GRAY8))
+             == EGL_GRAY8_REFUSED)
+    {
+      egl_surfaces_rgba = (status & EGL_SURFACES_RGBA) != 0;
+      egl_surfaces_gray8 = (status & EGL_SURFACES_GRAY8) != 0;
+      status &= ~(EGL_SURFACES_RGBA | EGL_SURFACES_GRAY8);
+    }
+  if (status == EGL_GRAY8_REFUSED)
     {
       n_formats = 1;
       return 0;
     }
-  return WEXITSTATUS (status);
+  return status;
 }
 #endif
 
