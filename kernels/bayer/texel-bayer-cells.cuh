@@ -15,8 +15,8 @@
  * classes is known before the launch: no divergence, and the weights are
  * constants of the parameter bank. The maths is the generic kernel's,
  * function for function (group sums, texel_bayer_finish, the group's
- * colour matrix, texel_quantize at 8 bits): the outputs are the same but
- * for the order of float additions.
+ * colour matrix, a permutation here, texel_quantize at 8 bits): the
+ * outputs are the same but for the order of float additions.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -40,6 +40,19 @@ typedef struct
 {
   float w[2][2][3][TEXEL_BAYER_GROUPS];
 } TexelBayerCellWeights;
+
+/* How a developed pixel becomes its 4-byte element. Every layout the
+ * kernel takes holds R', G' and B' themselves (a developed Bayer picture
+ * is full-range R'G'B' and these outputs are RGB: the group's matrix is a
+ * permutation, texel_bayer_cells_word_init), so each colour's code goes
+ * into its byte by one byte permute (sel[c], 0x7654: none) over a word
+ * the host fills once with the padding bytes and the codes that depend
+ * on no colour (alpha): no matrix, alpha and packing a pixel. */
+typedef struct
+{
+  uint32_t sel[3];
+  uint32_t base;
+} TexelBayerCellsWord;
 
 /* The block's linearised mosaic samples (texel_bayer_site_fetch) from
  * (@mx, @my). A thread's samples are 32 columns and 8 rows apart, so all
@@ -85,7 +98,8 @@ static __global__ void
 __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
     texel_bayer_cells_kernel (const TexelConvertPlan plan,
                               const TexelBayerSource src, const TexelSink sink,
-                              const TexelBayerCellWeights weights, int2 offset,
+                              const TexelBayerCellWeights weights,
+                              const TexelBayerCellsWord pack, int2 offset,
                               int2 awb)
 {
   /* One float of padding a row: the window reads of a warp's threads, 2
@@ -115,9 +129,8 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
       for (int dx = 0; dx < 2; dx++)
         {
           const int i = i0 + 2 * threadIdx.x + dx;
-          float g[TEXEL_BAYER_GROUPS], cam[3], in[TEXEL_MAX_COMPONENTS];
-          float value[TEXEL_MAX_COMPONENTS];
-          uint32_t word = sink.fill_word;
+          float g[TEXEL_BAYER_GROUPS], cam[3];
+          uint32_t word;
           float3 v;
 
           /* Pixels past the frame are developed (from mirrored samples)
@@ -132,16 +145,11 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
                 cam[c] = fmaf (weights.w[dy][dx][c][j], g[j], cam[c]);
             }
           v = texel_bayer_finish (plan.bayer, cam);
-          in[0] = v.x;
-          in[1] = v.y;
-          in[2] = v.z;
-          in[3] = plan.in_missing[3];
-          texel_group_values (sink, in, value);
-          /* texel_quantize_store at 8 bits (texel_code8), one word. */
-#pragma unroll
-          for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
-            if (j < sink.n_comp)
-              word |= (texel_code8 (value[j]) & 0xffu) << sink.comp_bit[j];
+          /* texel_quantize_store at 8 bits (texel_code8: the code in the
+           * low byte), one word. */
+          word = __byte_perm (texel_code8 (v.x), pack.base, pack.sel[0]);
+          word = __byte_perm (texel_code8 (v.y), word, pack.sel[1]);
+          word = __byte_perm (texel_code8 (v.z), word, pack.sel[2]);
           if (i < sink.width && row < sink.row1)
             *(uint32_t *)(sink.elem + (size_t)row * sink.elem_pitch
                           + (size_t)i * sink.elem_stride)
@@ -150,18 +158,69 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
     }
 }
 
+/* texel_code8 on the host, exactly: the fused multiply-add rounded once,
+ * then floored. */
+static inline uint32_t
+texel_bayer_cells_code8 (float v)
+{
+  return (uint32_t)floorf (fmaf (fminf (fmaxf (v, 0.0f), 1.0f), 255.0f, 0.5f));
+}
+
+/* Fills @pack for @sink's group where each of its outputs is one colour
+ * itself (coefficient 1, no offset) or depends on no colour (alpha: the
+ * matrix row texel_group_values computes, whose colour terms are 0, gives
+ * the same value for every pixel); false where it is not. */
+static inline bool
+texel_bayer_cells_word_init (const TexelConvertPlan *plan,
+                             const TexelSink *sink, TexelBayerCellsWord *pack)
+{
+  pack->base = sink->fill_word;
+  for (int c = 0; c < 3; c++)
+    pack->sel[c] = 0x7654;
+  for (int j = 0; j < sink->n_comp; j++)
+    {
+      const float *k = sink->coef[j];
+      int shift = sink->comp_bit[j], colour = -1, n = 0;
+      uint32_t sel = 0x7654 & ~(0xfu << shift / 2);
+
+      if (shift % 8 != 0 || shift > 24)
+        return false;
+      for (int c = 0; c < 3; c++)
+        if (k[c] != 0.0f)
+          {
+            colour = c;
+            n++;
+          }
+      if (n == 0)
+        {
+          uint32_t code = texel_bayer_cells_code8 (
+              fmaf (k[3], plan->in_missing[3], k[4]));
+
+          pack->base = (pack->base & ~(0xffu << shift)) | code << shift;
+          continue;
+        }
+      if (n != 1 || k[colour] != 1.0f || k[3] != 0.0f || k[4] != 0.0f
+          || pack->sel[colour] != 0x7654)
+        return false;
+      pack->sel[colour] = sel;
+    }
+  return true;
+}
+
 /* Whether @sink's group of a Bayer plan can take the cell kernel, and
  * then the mosaic position of output sample (0, 0) in @offset: the map a
  * whole-pixel translation (1:1: nearest and bilinear read each developed
  * pixel alone there, bicubic's B-spline would blur), every output sample
  * inside the destination rectangle and on a mosaic sample inside the
- * frame, one 4-byte 8-bit element a pixel. */
+ * frame, one 4-byte 8-bit element a pixel holding the colours themselves
+ * (texel_bayer_cells_word_init: all of the RGB layouts). */
 static inline bool
 texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
                        int method, int2 *offset)
 {
   const double (*map)[3] = plan->map;
   int width = sink->width, height = sink->height;
+  TexelBayerCellsWord pack;
 
   if (method == TEXEL_METHOD_BICUBIC || sink->elem_bytes != 4
       || sink->x_shift != 0 || sink->y_shift != 0 || plan->out.bits != 8
@@ -172,7 +231,8 @@ texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
       || map[1][2] != floor (map[1][2]))
     return false;
   if (!(plan->dst_x0 <= 0.5f && plan->dst_x1 > width - 0.5f
-        && plan->dst_y0 <= 0.5f && plan->dst_y1 > height - 0.5f))
+        && plan->dst_y0 <= 0.5f && plan->dst_y1 > height - 0.5f)
+      || !texel_bayer_cells_word_init (plan, sink, &pack))
     return false;
   offset->x = (int)map[0][2];
   offset->y = (int)map[1][2];
@@ -190,7 +250,9 @@ texel_bayer_cells_launch (const TexelConvertPlan *plan,
   dim3 grid ((sink->width + per_x - 1) / per_x,
              (sink->row1 - sink->row0 + per_y - 1) / per_y);
   TexelBayerCellWeights weights;
+  TexelBayerCellsWord pack;
 
+  (void)texel_bayer_cells_word_init (plan, sink, &pack);
   for (int dy = 0; dy < 2; dy++)
     for (int dx = 0; dx < 2; dx++)
       {
@@ -202,8 +264,8 @@ texel_bayer_cells_launch (const TexelConvertPlan *plan,
             weights.w[dy][dx][c][g]
                 = texel_bayer_group_weight (&plan->bayer, cls, c, g);
       }
-  texel_bayer_cells_kernel<<<grid, block, 0, stream>>> (*plan, *src, *sink,
-                                                          weights, offset, awb);
+  texel_bayer_cells_kernel<<<grid, block, 0, stream>>> (
+      *plan, *src, *sink, weights, pack, offset, awb);
 }
 
 #endif /* TEXEL_BAYER_CELLS_CUH */
