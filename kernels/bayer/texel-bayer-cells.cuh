@@ -31,14 +31,15 @@
 #define TEXEL_BAYER_CELLS_TH (2 * TEXEL_BAYER_CELLS_BY + 4)
 
 /* The demosaic weights (TexelBayerPlan.kernel, per tap group, in units
- * of 1) of each pixel of a cell, [dy][dx]: a cell of a launch starts on
- * the same colour wherever it is (blocks start on even columns and on
- * rows an even number apart), so the host picks each position's class
- * and the kernel reads the weights as constants of its parameter bank
- * (operands of the multiply-adds, no load). */
+ * of 1) of each pixel class: the launch's cells start on red (the grid is
+ * shifted by the first row's and column's offset from red), so the class
+ * of each pixel of a cell is known when compiling, the kernel multiplies
+ * only the groups its form weighs (texel_bayer_form_groups) and reads
+ * the weights as constants of its parameter bank (operands of the
+ * multiply-adds, no load). */
 typedef struct
 {
-  float w[2][2][3][TEXEL_BAYER_GROUPS];
+  float w[4][3][TEXEL_BAYER_GROUPS];
 } TexelBayerCellWeights;
 
 /* How a developed pixel becomes its 4-byte element. Every layout the
@@ -91,22 +92,53 @@ texel_bayer_cells_tile (
       tile[y][x] = texel_bayer_site_fetch (plan, src, m, mx + x, my + y);
 }
 
+/* Demosaiced camera RGB of a pixel of class @cls from its group sums:
+ * the sum of texel_bayer_weigh_groups without the terms FORM weighs 0
+ * (adding 0 leaves a sum unchanged, but for the sign of a zero, which no
+ * code shows). */
+template <int FORM>
+static __device__ __forceinline__ void
+texel_bayer_cells_weigh (const float w[3][TEXEL_BAYER_GROUPS], int cls,
+                         const float g[TEXEL_BAYER_GROUPS], float cam[3])
+{
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+    {
+      const int used = texel_bayer_form_groups (FORM, cls, c);
+      bool first = true;
+
+#pragma unroll
+      for (int k = 0; k < TEXEL_BAYER_GROUPS; k++)
+        if (used >> k & 1)
+          {
+            cam[c] = first ? w[c][k] * g[k] : fmaf (w[c][k], g[k], cam[c]);
+            first = false;
+          }
+    }
+}
+
 /* Output samples (i, row) read mosaic sample (i + @offset.x, row +
- * @offset.y). @awb: the input rows whose grey-world statistics this
- * launch gathers (texel_bayer_awb_gather), empty for none. */
+ * @offset.y); the cells start @first.x columns and @first.y rows before
+ * the group's first (its class: the pixel classes of a cell are then
+ * those of the pattern's first cell, red first). @awb: the input rows
+ * whose grey-world statistics this launch gathers
+ * (texel_bayer_awb_gather), empty for none. FORM: the launch's filters'
+ * texel_bayer_form. */
+template <int FORM>
 static __global__ void
 __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
     texel_bayer_cells_kernel (const TexelConvertPlan plan,
                               const TexelBayerSource src, const TexelSink sink,
                               const TexelBayerCellWeights weights,
                               const TexelBayerCellsWord pack, int2 offset,
-                              int2 awb)
+                              int2 first, int2 awb)
 {
   /* One float of padding a row: the window reads of a warp's threads, 2
    * samples apart, spread over the banks. */
   __shared__ float tile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW + 1];
-  const int i0 = blockIdx.x * 2 * TEXEL_BAYER_CELLS_BX;
-  const int r0 = sink.row0 + blockIdx.y * 2 * TEXEL_BAYER_CELLS_BY;
+  const int i0 = blockIdx.x * 2 * TEXEL_BAYER_CELLS_BX - first.x;
+  const int r0 = sink.row0 + blockIdx.y * 2 * TEXEL_BAYER_CELLS_BY - first.y;
+  const unsigned rows = (unsigned)(sink.row1 - sink.row0);
   float w[6][6];
 
   texel_bayer_cells_tile (plan, src, src.comp[texel_bayer_source (src)],
@@ -114,6 +146,8 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
   __syncthreads ();
   texel_bayer_awb_gather (plan, src, awb.x, awb.y);
 
+  /* Only the samples the form's groups read are kept (the others' loads
+   * go unused and are dropped when compiling). */
 #pragma unroll
   for (int y = 0; y < 6; y++)
 #pragma unroll
@@ -133,24 +167,21 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
           uint32_t word;
           float3 v;
 
-          /* Pixels past the frame are developed (from mirrored samples)
-           * and not stored: no branch around the arithmetic. */
+          /* Pixels outside the group's rows or columns (the first cells'
+           * shift, the last blocks' excess) are developed (from mirrored
+           * samples past the frame) and not stored: no branch around the
+           * arithmetic. */
           texel_bayer_group_sums (&w[2 + dy][2 + dx], 6, g);
-#pragma unroll
-          for (int c = 0; c < 3; c++)
-            {
-              cam[c] = weights.w[dy][dx][c][0] * g[0];
-#pragma unroll
-              for (int j = 1; j < TEXEL_BAYER_GROUPS; j++)
-                cam[c] = fmaf (weights.w[dy][dx][c][j], g[j], cam[c]);
-            }
+          texel_bayer_cells_weigh<FORM> (weights.w[2 * dy + dx], 2 * dy + dx, g,
+                                         cam);
           v = texel_bayer_finish (plan.bayer, cam);
           /* texel_quantize_store at 8 bits (texel_code8: the code in the
            * low byte), one word. */
           word = __byte_perm (texel_code8 (v.x), pack.base, pack.sel[0]);
           word = __byte_perm (texel_code8 (v.y), word, pack.sel[1]);
           word = __byte_perm (texel_code8 (v.z), word, pack.sel[2]);
-          if (i < sink.width && row < sink.row1)
+          if ((unsigned)i < (unsigned)sink.width
+              && (unsigned)(row - sink.row0) < rows)
             *(uint32_t *)(sink.elem + (size_t)row * sink.elem_pitch
                           + (size_t)i * sink.elem_stride)
                 = word;
@@ -232,7 +263,8 @@ texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
     return false;
   if (!(plan->dst_x0 <= 0.5f && plan->dst_x1 > width - 0.5f
         && plan->dst_y0 <= 0.5f && plan->dst_y1 > height - 0.5f)
-      || !texel_bayer_cells_word_init (plan, sink, &pack))
+      || !texel_bayer_cells_word_init (plan, sink, &pack)
+      || texel_bayer_form (&plan->bayer) < 0)
     return false;
   offset->x = (int)map[0][2];
   offset->y = (int)map[1][2];
@@ -246,26 +278,28 @@ texel_bayer_cells_launch (const TexelConvertPlan *plan,
                           int2 offset, int2 awb, cudaStream_t stream)
 {
   const int per_x = 2 * TEXEL_BAYER_CELLS_BX, per_y = 2 * TEXEL_BAYER_CELLS_BY;
+  /* The class of output sample (0, row0): its offset from red. */
+  int cls = texel_bayer_class (&plan->bayer, offset.x, offset.y + sink->row0);
+  int2 first = make_int2 (cls & 1, cls >> 1);
   dim3 block (TEXEL_BAYER_CELLS_BX, TEXEL_BAYER_CELLS_BY);
-  dim3 grid ((sink->width + per_x - 1) / per_x,
-             (sink->row1 - sink->row0 + per_y - 1) / per_y);
+  dim3 grid ((sink->width + first.x + per_x - 1) / per_x,
+             (sink->row1 - sink->row0 + first.y + per_y - 1) / per_y);
   TexelBayerCellWeights weights;
   TexelBayerCellsWord pack;
 
   (void)texel_bayer_cells_word_init (plan, sink, &pack);
-  for (int dy = 0; dy < 2; dy++)
-    for (int dx = 0; dx < 2; dx++)
-      {
-        int cls = texel_bayer_class (&plan->bayer, offset.x + dx,
-                                     offset.y + sink->row0 + dy);
-
-        for (int c = 0; c < 3; c++)
-          for (int g = 0; g < TEXEL_BAYER_GROUPS; g++)
-            weights.w[dy][dx][c][g]
-                = texel_bayer_group_weight (&plan->bayer, cls, c, g);
-      }
-  texel_bayer_cells_kernel<<<grid, block, 0, stream>>> (
-      *plan, *src, *sink, weights, pack, offset, awb);
+  for (int k = 0; k < 4; k++)
+    for (int c = 0; c < 3; c++)
+      for (int g = 0; g < TEXEL_BAYER_GROUPS; g++)
+        weights.w[k][c][g] = texel_bayer_group_weight (&plan->bayer, k, c, g);
+  if (texel_bayer_form (&plan->bayer) == TEXEL_BAYER_FORM_BILINEAR)
+    texel_bayer_cells_kernel<TEXEL_BAYER_FORM_BILINEAR>
+        <<<grid, block, 0, stream>>> (*plan, *src, *sink, weights, pack,
+                                      offset, first, awb);
+  else
+    texel_bayer_cells_kernel<TEXEL_BAYER_FORM_MHC>
+        <<<grid, block, 0, stream>>> (*plan, *src, *sink, weights, pack,
+                                      offset, first, awb);
 }
 
 #endif /* TEXEL_BAYER_CELLS_CUH */
