@@ -174,7 +174,9 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
           texel_bayer_group_sums (&w[2 + dy][2 + dx], 6, g);
           texel_bayer_cells_weigh<FORM> (weights.w[2 * dy + dx], 2 * dy + dx, g,
                                          cam);
-          v = texel_bayer_finish (plan.bayer, cam);
+          /* Codes stored as developed: the transfer curve's powers may
+           * flush subnormals (texel_bayer_powf_ftz). */
+          v = texel_bayer_finish<true> (plan.bayer, cam);
           /* texel_quantize_store at 8 bits (texel_code8: the code in the
            * low byte), one word. */
           word = __byte_perm (texel_code8 (v.x), pack.base, pack.sel[0]);
