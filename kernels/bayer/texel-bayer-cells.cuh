@@ -55,11 +55,49 @@ typedef struct
   uint32_t base;
 } TexelBayerCellsWord;
 
+/* Sets the thread's samples of the tile, 32 columns and 8 rows apart
+ * (constant trip counts: the loops unroll), to @code (x, y, fx, fy) *
+ * @scale + @offset: @code's mosaic code of tile position (x, y), whose
+ * position as a float (fx, fy) comes with it, exactly (integers below
+ * 2^24), without a conversion a sample. */
+template <typename Code>
+static __device__ __forceinline__ void
+texel_bayer_cells_fill (
+    float tile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW + 1], float scale,
+    float offset, const Code &code)
+{
+  const int nx = (TEXEL_BAYER_CELLS_TW + TEXEL_BAYER_CELLS_BX - 1)
+                 / TEXEL_BAYER_CELLS_BX;
+  const int ny = (TEXEL_BAYER_CELLS_TH + TEXEL_BAYER_CELLS_BY - 1)
+                 / TEXEL_BAYER_CELLS_BY;
+  const float tx = (float)threadIdx.x, ty = (float)threadIdx.y;
+
+#pragma unroll
+  for (int j = 0; j < ny; j++)
+#pragma unroll
+    for (int i = 0; i < nx; i++)
+      {
+        int x = threadIdx.x + i * TEXEL_BAYER_CELLS_BX;
+        int y = threadIdx.y + j * TEXEL_BAYER_CELLS_BY;
+
+        /* Only the last column and row of samples can pass the tile
+         * (a thread's index is below the block's size). */
+        if ((i < nx - 1 || x < TEXEL_BAYER_CELLS_TW)
+            && (j < ny - 1 || y < TEXEL_BAYER_CELLS_TH))
+          tile[y][x] = code (x, y, tx + (float)(i * TEXEL_BAYER_CELLS_BX),
+                             ty + (float)(j * TEXEL_BAYER_CELLS_BY))
+                           * scale
+                       + offset;
+      }
+}
+
 /* The block's linearised mosaic samples (texel_bayer_site_fetch) from
  * (@mx, @my). A thread's samples are 32 columns and 8 rows apart, so all
  * of one colour: where the block's samples lie inside the frame (all
- * blocks but those at its edges), no mirroring, and the colour's scale
- * and offset are taken once. */
+ * blocks but those at its edges), no mirroring, the colour's scale and
+ * offset taken once, and the reading chosen once (texel_bayer_code's,
+ * and for a texture whose words are the codes themselves, no shift or
+ * mask: the rounded word, as a float). */
 static __device__ __forceinline__ void
 texel_bayer_cells_tile (
     const TexelConvertPlan &plan, const TexelBayerSource &src,
@@ -74,16 +112,29 @@ texel_bayer_cells_tile (
       int c = texel_bayer_colour (
           texel_bayer_class (&bp, mx + threadIdx.x, my + threadIdx.y));
       float scale = bp.scale_f[c], offset = bp.offset_f[c];
+      /* Texel centres: (float) (mx + x) + 0.5f, exactly. */
+      float cx = (float)mx + 0.5f, cy = (float)my + 0.5f;
+      unsigned words = (unsigned)src.texel_max;
 
-#pragma unroll
-      for (int y = threadIdx.y; y < TEXEL_BAYER_CELLS_TH;
-           y += TEXEL_BAYER_CELLS_BY)
-#pragma unroll
-        for (int x = threadIdx.x; x < TEXEL_BAYER_CELLS_TW;
-             x += TEXEL_BAYER_CELLS_BX)
-          tile[y][x]
-              = (float)texel_bayer_code (plan, src, m, mx + x, my + y) * scale
-                + offset;
+      if (m.kind != TEXEL_SOURCE_TEXTURE)
+        texel_bayer_cells_fill (
+            tile, scale, offset, [&] (int x, int y, float, float) {
+              return (float)texel_bayer_code (plan, src, m, mx + x, my + y);
+            });
+      else if (bp.shift == 0 && (bp.mask & words) == words)
+        texel_bayer_cells_fill (
+            tile, scale, offset, [&] (int, int, float fx, float fy) {
+              return rintf (tex2D<float4> (m.texture, cx + fx, cy + fy).x
+                            * src.texel_max);
+            });
+      else
+        texel_bayer_cells_fill (
+            tile, scale, offset, [&] (int, int, float fx, float fy) {
+              float v = tex2D<float4> (m.texture, cx + fx, cy + fy).x;
+              unsigned word = (unsigned)__float2int_rn (v * src.texel_max);
+
+              return (float)((word >> bp.shift) & bp.mask);
+            });
       return;
     }
   for (int y = threadIdx.y; y < TEXEL_BAYER_CELLS_TH; y += TEXEL_BAYER_CELLS_BY)
