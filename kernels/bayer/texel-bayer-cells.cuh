@@ -10,13 +10,14 @@
  * 0.032 (docs/performance.md). Here a block of 32 x 8 threads loads its
  * 68 x 20 mosaic samples, linearised, into shared memory in row order (no
  * division), each thread copies its 6 x 6 window into registers and
- * develops the 2 x 2 pixels of one cell from it. Every cell of a launch
- * starts on the same colour of the pattern, so each of the 4 pixels'
- * classes is known before the launch: no divergence, and the weights are
- * constants of the parameter bank. The maths is the generic kernel's,
- * function for function (group sums, texel_bayer_finish, the group's
- * colour matrix, a permutation here, texel_quantize at 8 bits): the
- * outputs are the same but for the order of float additions.
+ * develops the 2 x 2 pixels of one cell from it. The cells are aligned
+ * on the pattern's red sample, so each of the 4 pixels' classes is known
+ * when compiling: no divergence, only the weights the demosaic uses are
+ * multiplied, and they are constants of the parameter bank. The maths is
+ * the generic kernel's, function for function (group sums,
+ * texel_bayer_finish, the group's colour matrix, a permutation here,
+ * texel_quantize at 8 bits): the outputs are the same but for the order
+ * of float additions.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

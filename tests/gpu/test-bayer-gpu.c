@@ -8,7 +8,9 @@
  * and sRGB encoding; at 1:1 (nearest), scaled with a crop starting on an
  * odd sample and a flip (bilinear, NV12: chroma footprints), rotated and
  * enlarged (bicubic, P010), 1-pixel-wide frames, and 1:1 crops starting
- * on each colour (the 2x2-cell kernel, texel-bayer-cells.cuh); the mosaic read
+ * on each colour to RGBA, BGRx and ARGB (the 2x2-cell kernel,
+ * texel-bayer-cells.cuh: both demosaic forms, the tile read through each
+ * of its loads, blocks at and away from the frame's edges); the mosaic read
  * through point-sampled textures (device and mapped memory, both of
  * texelconvert's memory modes) and with plain loads (misaligned memory).
  *
@@ -79,6 +81,11 @@ static const Geometry geometries[] = {
     TEXEL_METHOD_BILINEAR, TEXEL_DIRECTION_IDENTITY },
   { "1:1 crop 0,1", 66, 35, 0, 1, 66, 34, TEXEL_FORMAT_BGRX,
     TEXEL_METHOD_NEAREST, TEXEL_DIRECTION_IDENTITY },
+  /* Alpha in the first byte (the word's fixed bytes, the colours'
+   * permutes), a crop starting on an odd column of an even row, a frame
+   * wide enough for blocks wholly inside it (the tile without mirroring). */
+  { "1:1 crop 1,2", 200, 62, 1, 2, 199, 60, TEXEL_FORMAT_ARGB,
+    TEXEL_METHOD_BILINEAR, TEXEL_DIRECTION_IDENTITY },
 };
 
 #define N_GEOMETRIES ((unsigned)(sizeof (geometries) / sizeof (geometries[0])))
