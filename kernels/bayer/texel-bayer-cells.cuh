@@ -169,14 +169,31 @@ texel_bayer_cells_weigh (const float w[3][TEXEL_BAYER_GROUPS], int cls,
     }
 }
 
+/* Whether @bp's colour matrix is the identity and its transfer curve
+ * linear: texel_bayer_finish then gives the demosaiced values clipped to
+ * [0, 1] (the matrix adds products by 0, the curve is 1 * l - 0 with no
+ * linear segment below l), which the cell kernel's NEUTRAL computes
+ * alone. */
+static inline bool
+texel_bayer_cells_neutral (const TexelBayerPlan *bp)
+{
+  for (int k = 0; k < 3; k++)
+    for (int c = 0; c < 3; c++)
+      if (bp->ccm_f[k][c] != (k == c ? 1.0f : 0.0f))
+        return false;
+  return bp->power_f == 1.0f && bp->alpha_f == 0.0f
+         && (bp->beta_f <= 0.0f || bp->slope_f == 1.0f);
+}
+
 /* Output samples (i, row) read mosaic sample (i + @offset.x, row +
  * @offset.y); the cells start @first.x columns and @first.y rows before
  * the group's first (its class: the pixel classes of a cell are then
  * those of the pattern's first cell, red first). @awb: the input rows
  * whose grey-world statistics this launch gathers
  * (texel_bayer_awb_gather), empty for none. FORM: the launch's filters'
- * texel_bayer_form. */
-template <int FORM>
+ * texel_bayer_form; NEUTRAL: texel_bayer_cells_neutral (the demosaic
+ * alone, as NPP's). */
+template <int FORM, bool NEUTRAL>
 static __global__ void
 __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
     texel_bayer_cells_kernel (const TexelConvertPlan plan,
@@ -228,7 +245,9 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
                                          cam);
           /* Codes stored as developed: the transfer curve's powers may
            * flush subnormals (texel_bayer_powf_ftz). */
-          v = texel_bayer_finish<true> (plan.bayer, cam);
+          v = NEUTRAL ? make_float3 (__saturatef (cam[0]), __saturatef (cam[1]),
+                                     __saturatef (cam[2]))
+                      : texel_bayer_finish<true> (plan.bayer, cam);
           /* texel_quantize_store at 8 bits (texel_code8: the code in the
            * low byte), one word. */
           word = __byte_perm (texel_code8 (v.x), pack.base, pack.sel[0]);
@@ -326,6 +345,25 @@ texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
          && offset->y + height <= plan->in_height;
 }
 
+/* The launch of FORM's kernel for @plan's development. */
+template <int FORM>
+static inline void
+texel_bayer_cells_develop (const TexelConvertPlan *plan,
+                           const TexelBayerSource *src, const TexelSink *sink,
+                           const TexelBayerCellWeights *weights,
+                           const TexelBayerCellsWord *pack, int2 offset,
+                           int2 first, int2 awb, dim3 grid, cudaStream_t stream)
+{
+  dim3 block (TEXEL_BAYER_CELLS_BX, TEXEL_BAYER_CELLS_BY);
+
+  if (texel_bayer_cells_neutral (&plan->bayer))
+    texel_bayer_cells_kernel<FORM, true><<<grid, block, 0, stream>>> (
+        *plan, *src, *sink, *weights, *pack, offset, first, awb);
+  else
+    texel_bayer_cells_kernel<FORM, false><<<grid, block, 0, stream>>> (
+        *plan, *src, *sink, *weights, *pack, offset, first, awb);
+}
+
 static inline void
 texel_bayer_cells_launch (const TexelConvertPlan *plan,
                           const TexelBayerSource *src, const TexelSink *sink,
@@ -335,7 +373,6 @@ texel_bayer_cells_launch (const TexelConvertPlan *plan,
   /* The class of output sample (0, row0): its offset from red. */
   int cls = texel_bayer_class (&plan->bayer, offset.x, offset.y + sink->row0);
   int2 first = make_int2 (cls & 1, cls >> 1);
-  dim3 block (TEXEL_BAYER_CELLS_BX, TEXEL_BAYER_CELLS_BY);
   dim3 grid ((sink->width + first.x + per_x - 1) / per_x,
              (sink->row1 - sink->row0 + first.y + per_y - 1) / per_y);
   TexelBayerCellWeights weights;
@@ -347,13 +384,11 @@ texel_bayer_cells_launch (const TexelConvertPlan *plan,
       for (int g = 0; g < TEXEL_BAYER_GROUPS; g++)
         weights.w[k][c][g] = texel_bayer_group_weight (&plan->bayer, k, c, g);
   if (texel_bayer_form (&plan->bayer) == TEXEL_BAYER_FORM_BILINEAR)
-    texel_bayer_cells_kernel<TEXEL_BAYER_FORM_BILINEAR>
-        <<<grid, block, 0, stream>>> (*plan, *src, *sink, weights, pack,
-                                      offset, first, awb);
+    texel_bayer_cells_develop<TEXEL_BAYER_FORM_BILINEAR> (
+        plan, src, sink, &weights, &pack, offset, first, awb, grid, stream);
   else
-    texel_bayer_cells_kernel<TEXEL_BAYER_FORM_MHC>
-        <<<grid, block, 0, stream>>> (*plan, *src, *sink, weights, pack,
-                                      offset, first, awb);
+    texel_bayer_cells_develop<TEXEL_BAYER_FORM_MHC> (
+        plan, src, sink, &weights, &pack, offset, first, awb, grid, stream);
 }
 
 #endif /* TEXEL_BAYER_CELLS_CUH */
