@@ -205,8 +205,9 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
   /* One float of padding a row: the window reads of a warp's threads, 2
    * samples apart, spread over the banks. */
   __shared__ float tile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW + 1];
-  const int i0 = blockIdx.x * 2 * TEXEL_BAYER_CELLS_BX - first.x;
-  const int r0 = sink.row0 + blockIdx.y * 2 * TEXEL_BAYER_CELLS_BY - first.y;
+  const int i0 = (int)blockIdx.x * 2 * TEXEL_BAYER_CELLS_BX - first.x;
+  const int r0
+      = sink.row0 + (int)blockIdx.y * 2 * TEXEL_BAYER_CELLS_BY - first.y;
   const unsigned rows = (unsigned)(sink.row1 - sink.row0);
   float w[6][6];
 
