@@ -8,9 +8,9 @@
  * measured it instruction-bound at 665 instructions a pixel, most of them
  * integer index work, for 0.22 ms a 4K frame where NPP's demosaic takes
  * 0.032 (docs/performance.md). Here a block of 32 x 8 threads loads its
- * 68 x 20 mosaic samples, linearised, into shared memory in row order (no
- * division), each thread copies its 6 x 6 window into registers and
- * develops the 2 x 2 pixels of one cell from it. The cells are aligned
+ * 68 x 36 mosaic samples, linearised, into shared memory in row order (no
+ * division), each thread copies its 8 x 6 window into registers and
+ * develops the 2 x 4 pixels of two 2 x 2 cells from it. The cells are aligned
  * on the pattern's red sample, so each of the 4 pixels' classes is known
  * when compiling: no divergence, only the weights the demosaic uses are
  * multiplied, and they are constants of the parameter bank. The maths is
@@ -26,10 +26,15 @@
 
 #define TEXEL_BAYER_CELLS_BX 32
 #define TEXEL_BAYER_CELLS_BY 8
-/* The block's mosaic samples: its 2 x 2 cells and 2 samples of window
- * around them. */
+/* Pixel rows a thread develops: two cells, one above the other, which
+ * share their window's rows and the thread's fixed work (its tile
+ * samples, indices and constants), and make the block's tile taller
+ * (fewer samples loaded a pixel: 1.2 instead of 1.33). */
+#define TEXEL_BAYER_CELLS_PY 4
+/* The block's mosaic samples: its cells and 2 samples of window around
+ * them. */
 #define TEXEL_BAYER_CELLS_TW (2 * TEXEL_BAYER_CELLS_BX + 4)
-#define TEXEL_BAYER_CELLS_TH (2 * TEXEL_BAYER_CELLS_BY + 4)
+#define TEXEL_BAYER_CELLS_TH (TEXEL_BAYER_CELLS_PY * TEXEL_BAYER_CELLS_BY + 4)
 
 /* The demosaic weights (TexelBayerPlan.kernel, per tap group, in units
  * of 1) of each pixel class: the launch's cells start on red (the grid is
@@ -206,10 +211,11 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
    * samples apart, spread over the banks. */
   __shared__ float tile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW + 1];
   const int i0 = (int)blockIdx.x * 2 * TEXEL_BAYER_CELLS_BX - first.x;
-  const int r0
-      = sink.row0 + (int)blockIdx.y * 2 * TEXEL_BAYER_CELLS_BY - first.y;
+  const int r0 = sink.row0
+                 + (int)blockIdx.y * TEXEL_BAYER_CELLS_PY * TEXEL_BAYER_CELLS_BY
+                 - first.y;
   const unsigned rows = (unsigned)(sink.row1 - sink.row0);
-  float w[6][6];
+  float w[TEXEL_BAYER_CELLS_PY + 4][6];
 
   texel_bayer_cells_tile (plan, src, src.comp[texel_bayer_source (src)],
                           i0 + offset.x - 2, r0 + offset.y - 2, tile);
@@ -219,20 +225,24 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
   /* Only the samples the form's groups read are kept (the others' loads
    * go unused and are dropped when compiling). */
 #pragma unroll
-  for (int y = 0; y < 6; y++)
+  for (int y = 0; y < TEXEL_BAYER_CELLS_PY + 4; y++)
 #pragma unroll
     for (int x = 0; x < 6; x++)
-      w[y][x] = tile[2 * threadIdx.y + y][2 * threadIdx.x + x];
+      w[y][x]
+          = tile[TEXEL_BAYER_CELLS_PY * threadIdx.y + y][2 * threadIdx.x + x];
 
 #pragma unroll
-  for (int dy = 0; dy < 2; dy++)
+  for (int dy = 0; dy < TEXEL_BAYER_CELLS_PY; dy++)
     {
-      const int row = r0 + 2 * threadIdx.y + dy;
+      const int row = r0 + TEXEL_BAYER_CELLS_PY * threadIdx.y + dy;
 
 #pragma unroll
       for (int dx = 0; dx < 2; dx++)
         {
           const int i = i0 + 2 * threadIdx.x + dx;
+          /* Cells start on red: the class of (dx, dy) is that on the
+           * pattern's first cell. */
+          const int cls = 2 * (dy & 1) + dx;
           float g[TEXEL_BAYER_GROUPS], cam[3];
           uint32_t word;
           float3 v;
@@ -242,8 +252,7 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
            * samples past the frame) and not stored: no branch around the
            * arithmetic. */
           texel_bayer_group_sums (&w[2 + dy][2 + dx], 6, g);
-          texel_bayer_cells_weigh<FORM> (weights.w[2 * dy + dx], 2 * dy + dx, g,
-                                         cam);
+          texel_bayer_cells_weigh<FORM> (weights.w[cls], cls, g, cam);
           /* Codes stored as developed: the transfer curve's powers may
            * flush subnormals (texel_bayer_powf_ftz). */
           v = NEUTRAL ? make_float3 (__saturatef (cam[0]), __saturatef (cam[1]),
@@ -370,7 +379,8 @@ texel_bayer_cells_launch (const TexelConvertPlan *plan,
                           const TexelBayerSource *src, const TexelSink *sink,
                           int2 offset, int2 awb, cudaStream_t stream)
 {
-  const int per_x = 2 * TEXEL_BAYER_CELLS_BX, per_y = 2 * TEXEL_BAYER_CELLS_BY;
+  const int per_x = 2 * TEXEL_BAYER_CELLS_BX;
+  const int per_y = TEXEL_BAYER_CELLS_PY * TEXEL_BAYER_CELLS_BY;
   /* The class of output sample (0, row0): its offset from red. */
   int cls = texel_bayer_class (&plan->bayer, offset.x, offset.y + sink->row0);
   int2 first = make_int2 (cls & 1, cls >> 1);
