@@ -36,6 +36,8 @@
 #define TEXEL_BAYER_CELLS_TW (2 * TEXEL_BAYER_CELLS_BX + 4)
 #define TEXEL_BAYER_CELLS_TH (TEXEL_BAYER_CELLS_PY * TEXEL_BAYER_CELLS_BY + 4)
 
+typedef float TexelBayerCellsTile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW];
+
 /* The demosaic weights (TexelBayerPlan.kernel, per tap group, in units
  * of 1) of each pixel class: the launch's cells start on red (the grid is
  * shifted by the first row's and column's offset from red), so the class
@@ -68,9 +70,8 @@ typedef struct
  * 2^24), without a conversion a sample. */
 template <typename Code>
 static __device__ __forceinline__ void
-texel_bayer_cells_fill (
-    float tile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW + 1], float scale,
-    float offset, const Code &code)
+texel_bayer_cells_fill (TexelBayerCellsTile tile, float scale, float offset,
+                        const Code &code)
 {
   const int nx = (TEXEL_BAYER_CELLS_TW + TEXEL_BAYER_CELLS_BX - 1)
                  / TEXEL_BAYER_CELLS_BX;
@@ -105,10 +106,9 @@ texel_bayer_cells_fill (
  * and for a texture whose words are the codes themselves, no shift or
  * mask: the rounded word, as a float). */
 static __device__ __forceinline__ void
-texel_bayer_cells_tile (
-    const TexelConvertPlan &plan, const TexelBayerSource &src,
-    const TexelSourceComp &m, int mx, int my,
-    float tile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW + 1])
+texel_bayer_cells_tile (const TexelConvertPlan &plan,
+                        const TexelBayerSource &src, const TexelSourceComp &m,
+                        int mx, int my, TexelBayerCellsTile tile)
 {
   const TexelBayerPlan &bp = plan.bayer;
 
@@ -207,9 +207,10 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
                               const TexelBayerCellsWord pack, int2 offset,
                               int2 first, int2 awb)
 {
-  /* One float of padding a row: the window reads of a warp's threads, 2
-   * samples apart, spread over the banks. */
-  __shared__ float tile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW + 1];
+  /* Rows of an even number of floats, 8-byte aligned: a thread reads its
+   * window's rows as pairs of samples (one 64-bit load each, a warp's
+   * 256 contiguous bytes without bank conflicts). */
+  __shared__ __align__ (8) TexelBayerCellsTile tile;
   const int i0 = (int)blockIdx.x * 2 * TEXEL_BAYER_CELLS_BX - first.x;
   const int r0 = sink.row0
                  + (int)blockIdx.y * TEXEL_BAYER_CELLS_PY * TEXEL_BAYER_CELLS_BY
@@ -227,9 +228,14 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
 #pragma unroll
   for (int y = 0; y < TEXEL_BAYER_CELLS_PY + 4; y++)
 #pragma unroll
-    for (int x = 0; x < 6; x++)
-      w[y][x]
-          = tile[TEXEL_BAYER_CELLS_PY * threadIdx.y + y][2 * threadIdx.x + x];
+    for (int x = 0; x < 6; x += 2)
+      {
+        float2 pair = *(const float2 *)&tile[TEXEL_BAYER_CELLS_PY * threadIdx.y
+                                             + y][2 * threadIdx.x + x];
+
+        w[y][x] = pair.x;
+        w[y][x + 1] = pair.y;
+      }
 
 #pragma unroll
   for (int dy = 0; dy < TEXEL_BAYER_CELLS_PY; dy++)
