@@ -10,8 +10,8 @@
  * 0.032 (docs/performance.md). Here a block of 32 x 8 threads loads its
  * 68 x 36 mosaic samples, linearised, into shared memory in row order (no
  * division), each thread copies its 8 x 6 window into registers and
- * develops the 2 x 4 pixels of two 2 x 2 cells from it. The cells are aligned
- * on the pattern's red sample, so each of the 4 pixels' classes is known
+ * develops the 2 x 4 pixels of two 2 x 2 cells from it. The cells are
+ * aligned on the pattern's red sample, so each pixel's class is known
  * when compiling: no divergence, only the weights the demosaic uses are
  * multiplied, and they are constants of the parameter bank. The maths is
  * the generic kernel's, function for function (group sums,
