@@ -8,15 +8,16 @@
  * measured it instruction-bound at 665 instructions a pixel, most of them
  * integer index work, for 0.22 ms a 4K frame where NPP's demosaic takes
  * 0.032 (docs/performance.md). Here a block of 32 x 8 threads loads its
- * 68 x 20 mosaic samples, linearised, into shared memory in row order (no
- * division), each thread copies its 6 x 6 window into registers and
- * develops the 2 x 2 pixels of one cell from it. Every cell of a launch
- * starts on the same colour of the pattern, so each of the 4 pixels'
- * classes is known before the launch: no divergence, and the weights are
- * constants of the parameter bank. The maths is the generic kernel's,
- * function for function (group sums, texel_bayer_finish, the group's
- * colour matrix, texel_quantize at 8 bits): the outputs are the same but
- * for the order of float additions.
+ * 68 x 36 mosaic samples, linearised, into shared memory in row order (no
+ * division), each thread copies its 8 x 6 window into registers and
+ * develops the 2 x 4 pixels of two 2 x 2 cells from it. The cells are
+ * aligned on the pattern's red sample, so each pixel's class is known
+ * when compiling: no divergence, only the weights the demosaic uses are
+ * multiplied, and they are constants of the parameter bank. The maths is
+ * the generic kernel's, function for function (group sums,
+ * texel_bayer_finish, the group's colour matrix, a permutation here,
+ * texel_quantize at 8 bits): the outputs are the same but for the order
+ * of float additions.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -25,32 +26,89 @@
 
 #define TEXEL_BAYER_CELLS_BX 32
 #define TEXEL_BAYER_CELLS_BY 8
-/* The block's mosaic samples: its 2 x 2 cells and 2 samples of window
- * around them. */
+/* Pixel rows a thread develops: two cells, one above the other, which
+ * share their window's rows and the thread's fixed work (its tile
+ * samples, indices and constants), and make the block's tile taller
+ * (fewer samples loaded a pixel: 1.2 instead of 1.33). */
+#define TEXEL_BAYER_CELLS_PY 4
+/* The block's mosaic samples: its cells and 2 samples of window around
+ * them. */
 #define TEXEL_BAYER_CELLS_TW (2 * TEXEL_BAYER_CELLS_BX + 4)
-#define TEXEL_BAYER_CELLS_TH (2 * TEXEL_BAYER_CELLS_BY + 4)
+#define TEXEL_BAYER_CELLS_TH (TEXEL_BAYER_CELLS_PY * TEXEL_BAYER_CELLS_BY + 4)
+
+typedef float TexelBayerCellsTile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW];
 
 /* The demosaic weights (TexelBayerPlan.kernel, per tap group, in units
- * of 1) of each pixel of a cell, [dy][dx]: a cell of a launch starts on
- * the same colour wherever it is (blocks start on even columns and on
- * rows an even number apart), so the host picks each position's class
- * and the kernel reads the weights as constants of its parameter bank
- * (operands of the multiply-adds, no load). */
+ * of 1) of each pixel class: the launch's cells start on red (the grid is
+ * shifted by the first row's and column's offset from red), so the class
+ * of each pixel of a cell is known when compiling, the kernel multiplies
+ * only the groups its form weighs (texel_bayer_form_groups) and reads
+ * the weights as constants of its parameter bank (operands of the
+ * multiply-adds, no load). */
 typedef struct
 {
-  float w[2][2][3][TEXEL_BAYER_GROUPS];
+  float w[4][3][TEXEL_BAYER_GROUPS];
 } TexelBayerCellWeights;
+
+/* How a developed pixel becomes its 4-byte element. Every layout the
+ * kernel takes holds R', G' and B' themselves (a developed Bayer picture
+ * is full-range R'G'B' and these outputs are RGB: the group's matrix is a
+ * permutation, texel_bayer_cells_word_init), so each colour's code goes
+ * into its byte by one byte permute (sel[c], 0x7654: none) over a word
+ * the host fills once with the padding bytes and the codes that depend
+ * on no colour (alpha): no matrix, alpha and packing a pixel. */
+typedef struct
+{
+  uint32_t sel[3];
+  uint32_t base;
+} TexelBayerCellsWord;
+
+/* Sets the thread's samples of the tile, 32 columns and 8 rows apart
+ * (constant trip counts: the loops unroll), to @code (x, y, fx, fy) *
+ * @scale + @offset: @code's mosaic code of tile position (x, y), whose
+ * position as a float (fx, fy) comes with it, exactly (integers below
+ * 2^24), without a conversion a sample. */
+template <typename Code>
+static __device__ __forceinline__ void
+texel_bayer_cells_fill (TexelBayerCellsTile tile, float scale, float offset,
+                        const Code &code)
+{
+  const int nx = (TEXEL_BAYER_CELLS_TW + TEXEL_BAYER_CELLS_BX - 1)
+                 / TEXEL_BAYER_CELLS_BX;
+  const int ny = (TEXEL_BAYER_CELLS_TH + TEXEL_BAYER_CELLS_BY - 1)
+                 / TEXEL_BAYER_CELLS_BY;
+  const float tx = (float)threadIdx.x, ty = (float)threadIdx.y;
+
+#pragma unroll
+  for (int j = 0; j < ny; j++)
+#pragma unroll
+    for (int i = 0; i < nx; i++)
+      {
+        int x = threadIdx.x + i * TEXEL_BAYER_CELLS_BX;
+        int y = threadIdx.y + j * TEXEL_BAYER_CELLS_BY;
+
+        /* Only the last column and row of samples can pass the tile
+         * (a thread's index is below the block's size). */
+        if ((i < nx - 1 || x < TEXEL_BAYER_CELLS_TW)
+            && (j < ny - 1 || y < TEXEL_BAYER_CELLS_TH))
+          tile[y][x] = code (x, y, tx + (float)(i * TEXEL_BAYER_CELLS_BX),
+                             ty + (float)(j * TEXEL_BAYER_CELLS_BY))
+                           * scale
+                       + offset;
+      }
+}
 
 /* The block's linearised mosaic samples (texel_bayer_site_fetch) from
  * (@mx, @my). A thread's samples are 32 columns and 8 rows apart, so all
  * of one colour: where the block's samples lie inside the frame (all
- * blocks but those at its edges), no mirroring, and the colour's scale
- * and offset are taken once. */
+ * blocks but those at its edges), no mirroring, the colour's scale and
+ * offset taken once, and the reading chosen once (texel_bayer_code's,
+ * and for a texture whose words are the codes themselves, no shift or
+ * mask: the rounded word, as a float). */
 static __device__ __forceinline__ void
-texel_bayer_cells_tile (
-    const TexelConvertPlan &plan, const TexelBayerSource &src,
-    const TexelSourceComp &m, int mx, int my,
-    float tile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW + 1])
+texel_bayer_cells_tile (const TexelConvertPlan &plan,
+                        const TexelBayerSource &src, const TexelSourceComp &m,
+                        int mx, int my, TexelBayerCellsTile tile)
 {
   const TexelBayerPlan &bp = plan.bayer;
 
@@ -60,16 +118,29 @@ texel_bayer_cells_tile (
       int c = texel_bayer_colour (
           texel_bayer_class (&bp, mx + threadIdx.x, my + threadIdx.y));
       float scale = bp.scale_f[c], offset = bp.offset_f[c];
+      /* Texel centres: (float) (mx + x) + 0.5f, exactly. */
+      float cx = (float)mx + 0.5f, cy = (float)my + 0.5f;
+      unsigned words = (unsigned)src.texel_max;
 
-#pragma unroll
-      for (int y = threadIdx.y; y < TEXEL_BAYER_CELLS_TH;
-           y += TEXEL_BAYER_CELLS_BY)
-#pragma unroll
-        for (int x = threadIdx.x; x < TEXEL_BAYER_CELLS_TW;
-             x += TEXEL_BAYER_CELLS_BX)
-          tile[y][x]
-              = (float)texel_bayer_code (plan, src, m, mx + x, my + y) * scale
-                + offset;
+      if (m.kind != TEXEL_SOURCE_TEXTURE)
+        texel_bayer_cells_fill (
+            tile, scale, offset, [&] (int x, int y, float, float) {
+              return (float)texel_bayer_code (plan, src, m, mx + x, my + y);
+            });
+      else if (bp.shift == 0 && (bp.mask & words) == words)
+        texel_bayer_cells_fill (
+            tile, scale, offset, [&] (int, int, float fx, float fy) {
+              return rintf (tex2D<float4> (m.texture, cx + fx, cy + fy).x
+                            * src.texel_max);
+            });
+      else
+        texel_bayer_cells_fill (
+            tile, scale, offset, [&] (int, int, float fx, float fy) {
+              float v = tex2D<float4> (m.texture, cx + fx, cy + fy).x;
+              unsigned word = (unsigned)__float2int_rn (v * src.texel_max);
+
+              return (float)((word >> bp.shift) & bp.mask);
+            });
       return;
     }
   for (int y = threadIdx.y; y < TEXEL_BAYER_CELLS_TH; y += TEXEL_BAYER_CELLS_BY)
@@ -78,71 +149,128 @@ texel_bayer_cells_tile (
       tile[y][x] = texel_bayer_site_fetch (plan, src, m, mx + x, my + y);
 }
 
+/* Demosaiced camera RGB of a pixel of class @cls from its group sums:
+ * the sum of texel_bayer_weigh_groups without the terms FORM weighs 0
+ * (adding 0 leaves a sum unchanged, but for the sign of a zero, which no
+ * code shows). */
+template <int FORM>
+static __device__ __forceinline__ void
+texel_bayer_cells_weigh (const float w[3][TEXEL_BAYER_GROUPS], int cls,
+                         const float g[TEXEL_BAYER_GROUPS], float cam[3])
+{
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+    {
+      const int used = texel_bayer_form_groups (FORM, cls, c);
+      bool first = true;
+
+#pragma unroll
+      for (int k = 0; k < TEXEL_BAYER_GROUPS; k++)
+        if (used >> k & 1)
+          {
+            cam[c] = first ? w[c][k] * g[k] : fmaf (w[c][k], g[k], cam[c]);
+            first = false;
+          }
+    }
+}
+
+/* Whether @bp's colour matrix is the identity and its transfer curve
+ * linear: texel_bayer_finish then gives the demosaiced values clipped to
+ * [0, 1] (the matrix adds products by 0, the curve is 1 * l - 0 with no
+ * linear segment below l), which the cell kernel's NEUTRAL computes
+ * alone. */
+static inline bool
+texel_bayer_cells_neutral (const TexelBayerPlan *bp)
+{
+  for (int k = 0; k < 3; k++)
+    for (int c = 0; c < 3; c++)
+      if (bp->ccm_f[k][c] != (k == c ? 1.0f : 0.0f))
+        return false;
+  return bp->power_f == 1.0f && bp->alpha_f == 0.0f
+         && (bp->beta_f <= 0.0f || bp->slope_f == 1.0f);
+}
+
 /* Output samples (i, row) read mosaic sample (i + @offset.x, row +
- * @offset.y). @awb: the input rows whose grey-world statistics this
- * launch gathers (texel_bayer_awb_gather), empty for none. */
+ * @offset.y); the cells start @first.x columns and @first.y rows before
+ * the group's first (its class: the pixel classes of a cell are then
+ * those of the pattern's first cell, red first). @awb: the input rows
+ * whose grey-world statistics this launch gathers
+ * (texel_bayer_awb_gather), empty for none. FORM: the launch's filters'
+ * texel_bayer_form; NEUTRAL: texel_bayer_cells_neutral (the demosaic
+ * alone, as NPP's). */
+template <int FORM, bool NEUTRAL>
 static __global__ void
 __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
     texel_bayer_cells_kernel (const TexelConvertPlan plan,
                               const TexelBayerSource src, const TexelSink sink,
-                              const TexelBayerCellWeights weights, int2 offset,
-                              int2 awb)
+                              const TexelBayerCellWeights weights,
+                              const TexelBayerCellsWord pack, int2 offset,
+                              int2 first, int2 awb)
 {
-  /* One float of padding a row: the window reads of a warp's threads, 2
-   * samples apart, spread over the banks. */
-  __shared__ float tile[TEXEL_BAYER_CELLS_TH][TEXEL_BAYER_CELLS_TW + 1];
-  const int i0 = blockIdx.x * 2 * TEXEL_BAYER_CELLS_BX;
-  const int r0 = sink.row0 + blockIdx.y * 2 * TEXEL_BAYER_CELLS_BY;
-  float w[6][6];
+  /* Rows of an even number of floats, 8-byte aligned: a thread reads its
+   * window's rows as pairs of samples (one 64-bit load each, a warp's
+   * 256 contiguous bytes without bank conflicts). */
+  __shared__ __align__ (8) TexelBayerCellsTile tile;
+  const int i0 = (int)blockIdx.x * 2 * TEXEL_BAYER_CELLS_BX - first.x;
+  const int r0 = sink.row0
+                 + (int)blockIdx.y * TEXEL_BAYER_CELLS_PY * TEXEL_BAYER_CELLS_BY
+                 - first.y;
+  const unsigned rows = (unsigned)(sink.row1 - sink.row0);
+  float w[TEXEL_BAYER_CELLS_PY + 4][6];
 
   texel_bayer_cells_tile (plan, src, src.comp[texel_bayer_source (src)],
                           i0 + offset.x - 2, r0 + offset.y - 2, tile);
   __syncthreads ();
   texel_bayer_awb_gather (plan, src, awb.x, awb.y);
 
+  /* Only the samples the form's groups read are kept (the others' loads
+   * go unused and are dropped when compiling). */
 #pragma unroll
-  for (int y = 0; y < 6; y++)
+  for (int y = 0; y < TEXEL_BAYER_CELLS_PY + 4; y++)
 #pragma unroll
-    for (int x = 0; x < 6; x++)
-      w[y][x] = tile[2 * threadIdx.y + y][2 * threadIdx.x + x];
+    for (int x = 0; x < 6; x += 2)
+      {
+        float2 pair = *(const float2 *)&tile[TEXEL_BAYER_CELLS_PY * threadIdx.y
+                                             + y][2 * threadIdx.x + x];
+
+        w[y][x] = pair.x;
+        w[y][x + 1] = pair.y;
+      }
 
 #pragma unroll
-  for (int dy = 0; dy < 2; dy++)
+  for (int dy = 0; dy < TEXEL_BAYER_CELLS_PY; dy++)
     {
-      const int row = r0 + 2 * threadIdx.y + dy;
+      const int row = r0 + TEXEL_BAYER_CELLS_PY * threadIdx.y + dy;
 
 #pragma unroll
       for (int dx = 0; dx < 2; dx++)
         {
           const int i = i0 + 2 * threadIdx.x + dx;
-          float g[TEXEL_BAYER_GROUPS], cam[3], in[TEXEL_MAX_COMPONENTS];
-          float value[TEXEL_MAX_COMPONENTS];
-          uint32_t word = sink.fill_word;
+          /* Cells start on red: the class of (dx, dy) is that on the
+           * pattern's first cell. */
+          const int cls = 2 * (dy & 1) + dx;
+          float g[TEXEL_BAYER_GROUPS], cam[3];
+          uint32_t word;
           float3 v;
 
-          /* Pixels past the frame are developed (from mirrored samples)
-           * and not stored: no branch around the arithmetic. */
+          /* Pixels outside the group's rows or columns (the first cells'
+           * shift, the last blocks' excess) are developed (from mirrored
+           * samples past the frame) and not stored: no branch around the
+           * arithmetic. */
           texel_bayer_group_sums (&w[2 + dy][2 + dx], 6, g);
-#pragma unroll
-          for (int c = 0; c < 3; c++)
-            {
-              cam[c] = weights.w[dy][dx][c][0] * g[0];
-#pragma unroll
-              for (int j = 1; j < TEXEL_BAYER_GROUPS; j++)
-                cam[c] = fmaf (weights.w[dy][dx][c][j], g[j], cam[c]);
-            }
-          v = texel_bayer_finish (plan.bayer, cam);
-          in[0] = v.x;
-          in[1] = v.y;
-          in[2] = v.z;
-          in[3] = plan.in_missing[3];
-          texel_group_values (sink, in, value);
-          /* texel_quantize_store at 8 bits (texel_code8), one word. */
-#pragma unroll
-          for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
-            if (j < sink.n_comp)
-              word |= (texel_code8 (value[j]) & 0xffu) << sink.comp_bit[j];
-          if (i < sink.width && row < sink.row1)
+          texel_bayer_cells_weigh<FORM> (weights.w[cls], cls, g, cam);
+          /* Codes stored as developed: the transfer curve's powers may
+           * flush subnormals (texel_bayer_powf_ftz). */
+          v = NEUTRAL ? make_float3 (__saturatef (cam[0]), __saturatef (cam[1]),
+                                     __saturatef (cam[2]))
+                      : texel_bayer_finish<true> (plan.bayer, cam);
+          /* texel_quantize_store at 8 bits (texel_code8: the code in the
+           * low byte), one word. */
+          word = __byte_perm (texel_code8 (v.x), pack.base, pack.sel[0]);
+          word = __byte_perm (texel_code8 (v.y), word, pack.sel[1]);
+          word = __byte_perm (texel_code8 (v.z), word, pack.sel[2]);
+          if ((unsigned)i < (unsigned)sink.width
+              && (unsigned)(row - sink.row0) < rows)
             *(uint32_t *)(sink.elem + (size_t)row * sink.elem_pitch
                           + (size_t)i * sink.elem_stride)
                 = word;
@@ -150,18 +278,69 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
     }
 }
 
+/* texel_code8 on the host, exactly: the fused multiply-add rounded once,
+ * then floored. */
+static inline uint32_t
+texel_bayer_cells_code8 (float v)
+{
+  return (uint32_t)floorf (fmaf (fminf (fmaxf (v, 0.0f), 1.0f), 255.0f, 0.5f));
+}
+
+/* Fills @pack for @sink's group where each of its outputs is one colour
+ * itself (coefficient 1, no offset) or depends on no colour (alpha: the
+ * matrix row texel_group_values computes, whose colour terms are 0, gives
+ * the same value for every pixel); false where it is not. */
+static inline bool
+texel_bayer_cells_word_init (const TexelConvertPlan *plan,
+                             const TexelSink *sink, TexelBayerCellsWord *pack)
+{
+  pack->base = sink->fill_word;
+  for (int c = 0; c < 3; c++)
+    pack->sel[c] = 0x7654;
+  for (int j = 0; j < sink->n_comp; j++)
+    {
+      const float *k = sink->coef[j];
+      int shift = sink->comp_bit[j], colour = -1, n = 0;
+      uint32_t sel = 0x7654 & ~(0xfu << shift / 2);
+
+      if (shift % 8 != 0 || shift > 24)
+        return false;
+      for (int c = 0; c < 3; c++)
+        if (k[c] != 0.0f)
+          {
+            colour = c;
+            n++;
+          }
+      if (n == 0)
+        {
+          uint32_t code = texel_bayer_cells_code8 (
+              fmaf (k[3], plan->in_missing[3], k[4]));
+
+          pack->base = (pack->base & ~(0xffu << shift)) | code << shift;
+          continue;
+        }
+      if (n != 1 || k[colour] != 1.0f || k[3] != 0.0f || k[4] != 0.0f
+          || pack->sel[colour] != 0x7654)
+        return false;
+      pack->sel[colour] = sel;
+    }
+  return true;
+}
+
 /* Whether @sink's group of a Bayer plan can take the cell kernel, and
  * then the mosaic position of output sample (0, 0) in @offset: the map a
  * whole-pixel translation (1:1: nearest and bilinear read each developed
  * pixel alone there, bicubic's B-spline would blur), every output sample
  * inside the destination rectangle and on a mosaic sample inside the
- * frame, one 4-byte 8-bit element a pixel. */
+ * frame, one 4-byte 8-bit element a pixel holding the colours themselves
+ * (texel_bayer_cells_word_init: all of the RGB layouts). */
 static inline bool
 texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
                        int method, int2 *offset)
 {
   const double (*map)[3] = plan->map;
   int width = sink->width, height = sink->height;
+  TexelBayerCellsWord pack;
 
   if (method == TEXEL_METHOD_BICUBIC || sink->elem_bytes != 4
       || sink->x_shift != 0 || sink->y_shift != 0 || plan->out.bits != 8
@@ -172,7 +351,9 @@ texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
       || map[1][2] != floor (map[1][2]))
     return false;
   if (!(plan->dst_x0 <= 0.5f && plan->dst_x1 > width - 0.5f
-        && plan->dst_y0 <= 0.5f && plan->dst_y1 > height - 0.5f))
+        && plan->dst_y0 <= 0.5f && plan->dst_y1 > height - 0.5f)
+      || !texel_bayer_cells_word_init (plan, sink, &pack)
+      || texel_bayer_form (&plan->bayer) < 0)
     return false;
   offset->x = (int)map[0][2];
   offset->y = (int)map[1][2];
@@ -180,30 +361,51 @@ texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
          && offset->y + height <= plan->in_height;
 }
 
+/* The launch of FORM's kernel for @plan's development. */
+template <int FORM>
+static inline void
+texel_bayer_cells_develop (const TexelConvertPlan *plan,
+                           const TexelBayerSource *src, const TexelSink *sink,
+                           const TexelBayerCellWeights *weights,
+                           const TexelBayerCellsWord *pack, int2 offset,
+                           int2 first, int2 awb, dim3 grid, cudaStream_t stream)
+{
+  dim3 block (TEXEL_BAYER_CELLS_BX, TEXEL_BAYER_CELLS_BY);
+
+  if (texel_bayer_cells_neutral (&plan->bayer))
+    texel_bayer_cells_kernel<FORM, true><<<grid, block, 0, stream>>> (
+        *plan, *src, *sink, *weights, *pack, offset, first, awb);
+  else
+    texel_bayer_cells_kernel<FORM, false><<<grid, block, 0, stream>>> (
+        *plan, *src, *sink, *weights, *pack, offset, first, awb);
+}
+
 static inline void
 texel_bayer_cells_launch (const TexelConvertPlan *plan,
                           const TexelBayerSource *src, const TexelSink *sink,
                           int2 offset, int2 awb, cudaStream_t stream)
 {
-  const int per_x = 2 * TEXEL_BAYER_CELLS_BX, per_y = 2 * TEXEL_BAYER_CELLS_BY;
-  dim3 block (TEXEL_BAYER_CELLS_BX, TEXEL_BAYER_CELLS_BY);
-  dim3 grid ((sink->width + per_x - 1) / per_x,
-             (sink->row1 - sink->row0 + per_y - 1) / per_y);
+  const int per_x = 2 * TEXEL_BAYER_CELLS_BX;
+  const int per_y = TEXEL_BAYER_CELLS_PY * TEXEL_BAYER_CELLS_BY;
+  /* The class of output sample (0, row0): its offset from red. */
+  int cls = texel_bayer_class (&plan->bayer, offset.x, offset.y + sink->row0);
+  int2 first = make_int2 (cls & 1, cls >> 1);
+  dim3 grid ((sink->width + first.x + per_x - 1) / per_x,
+             (sink->row1 - sink->row0 + first.y + per_y - 1) / per_y);
   TexelBayerCellWeights weights;
+  TexelBayerCellsWord pack;
 
-  for (int dy = 0; dy < 2; dy++)
-    for (int dx = 0; dx < 2; dx++)
-      {
-        int cls = texel_bayer_class (&plan->bayer, offset.x + dx,
-                                     offset.y + sink->row0 + dy);
-
-        for (int c = 0; c < 3; c++)
-          for (int g = 0; g < TEXEL_BAYER_GROUPS; g++)
-            weights.w[dy][dx][c][g]
-                = texel_bayer_group_weight (&plan->bayer, cls, c, g);
-      }
-  texel_bayer_cells_kernel<<<grid, block, 0, stream>>> (*plan, *src, *sink,
-                                                          weights, offset, awb);
+  (void)texel_bayer_cells_word_init (plan, sink, &pack);
+  for (int k = 0; k < 4; k++)
+    for (int c = 0; c < 3; c++)
+      for (int g = 0; g < TEXEL_BAYER_GROUPS; g++)
+        weights.w[k][c][g] = texel_bayer_group_weight (&plan->bayer, k, c, g);
+  if (texel_bayer_form (&plan->bayer) == TEXEL_BAYER_FORM_BILINEAR)
+    texel_bayer_cells_develop<TEXEL_BAYER_FORM_BILINEAR> (
+        plan, src, sink, &weights, &pack, offset, first, awb, grid, stream);
+  else
+    texel_bayer_cells_develop<TEXEL_BAYER_FORM_MHC> (
+        plan, src, sink, &weights, &pack, offset, first, awb, grid, stream);
 }
 
 #endif /* TEXEL_BAYER_CELLS_CUH */

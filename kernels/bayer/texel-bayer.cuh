@@ -200,10 +200,31 @@ texel_bayer_tile_load (const TexelConvertPlan &plan, const TexelSource &src,
   __syncthreads ();
 }
 
+/* __powf (@l, @y) (log2, product, exp2 on the hardware's unit) with
+ * subnormal inputs and results flushed to 0: the same values elsewhere,
+ * without the compiler's rescaling of subnormals around each of the two
+ * (some six instructions a colour). Only subnormal l (below 2^-126)
+ * differs: l^y is then below 2^-45 for every transfer's power (1 / 2.8
+ * at least), which no 8-bit code tells from 0, and curves with a linear
+ * segment do not take the power there. */
+static __device__ __forceinline__ float
+texel_bayer_powf_ftz (float l, float y)
+{
+  float r;
+
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(l));
+  r = __fmul_rn (r, y);
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(r));
+  return r;
+}
+
 /* The transfer curve in fast maths: __powf (the hardware's log2 and exp2)
  * is within about 1e-6 of powf relatively (0.07 of a 16-bit code), where
  * powf costs some forty instructions a colour. A linear output (power 1) is
- * the value itself. */
+ * the value itself. FTZ: texel_bayer_powf_ftz, for 8-bit codes stored as
+ * developed (the cell kernel), not for values that are interpolated or
+ * quantised finer. */
+template <bool FTZ = false>
 static __device__ __forceinline__ float
 texel_bayer_encode (const TexelBayerPlan &bp, float l)
 {
@@ -211,7 +232,9 @@ texel_bayer_encode (const TexelBayerPlan &bp, float l)
 
   l = __saturatef (l);
   /* Both sides computed and one selected: no branch per colour. */
-  p = bp.power_f == 1.0f ? l : __powf (l, bp.power_f);
+  p = bp.power_f == 1.0f ? l
+      : FTZ              ? texel_bayer_powf_ftz (l, bp.power_f)
+                         : __powf (l, bp.power_f);
   p = (1.0f + bp.alpha_f) * p - bp.alpha_f;
   return l < bp.beta_f ? bp.slope_f * l : p;
 }
@@ -250,21 +273,22 @@ texel_bayer_weigh_groups (int cls, const float g[TEXEL_BAYER_GROUPS],
 }
 
 /* Demosaiced camera RGB @cam through the colour matrix and the transfer
- * curve: developed R'G'B'. */
+ * curve: developed R'G'B'. FTZ: texel_bayer_encode's. */
+template <bool FTZ = false>
 static __device__ __forceinline__ float3
 texel_bayer_finish (const TexelBayerPlan &bp, const float cam[3])
 {
   float3 out;
 
-  out.x = texel_bayer_encode (bp, bp.ccm_f[0][0] * cam[0]
-                                      + bp.ccm_f[0][1] * cam[1]
-                                      + bp.ccm_f[0][2] * cam[2]);
-  out.y = texel_bayer_encode (bp, bp.ccm_f[1][0] * cam[0]
-                                      + bp.ccm_f[1][1] * cam[1]
-                                      + bp.ccm_f[1][2] * cam[2]);
-  out.z = texel_bayer_encode (bp, bp.ccm_f[2][0] * cam[0]
-                                      + bp.ccm_f[2][1] * cam[1]
-                                      + bp.ccm_f[2][2] * cam[2]);
+  out.x = texel_bayer_encode<FTZ> (bp, bp.ccm_f[0][0] * cam[0]
+                                           + bp.ccm_f[0][1] * cam[1]
+                                           + bp.ccm_f[0][2] * cam[2]);
+  out.y = texel_bayer_encode<FTZ> (bp, bp.ccm_f[1][0] * cam[0]
+                                           + bp.ccm_f[1][1] * cam[1]
+                                           + bp.ccm_f[1][2] * cam[2]);
+  out.z = texel_bayer_encode<FTZ> (bp, bp.ccm_f[2][0] * cam[0]
+                                           + bp.ccm_f[2][1] * cam[1]
+                                           + bp.ccm_f[2][2] * cam[2]);
   return out;
 }
 

@@ -252,5 +252,53 @@ texel_bayer_group_weight (const TexelBayerPlan *bp, int cls, int c, int g)
   return (float)bp->kernel[cls][c][texel_bayer_group_tap (g)] * (1.0f / 16.0f);
 }
 
+/* The tap groups (bit g: group g) that the filter of class @cls and
+ * colour @c weighs in each demosaic (build_kernels, texel-bayer-cpu.c):
+ * the cell kernel multiplies only these, a template per form, since most
+ * weights are 0 (bilinear: 3.5 of 18 a pixel are not, MHC: 10.5). Form
+ * TEXEL_BAYER_FORM_MHC, else bilinear's. */
+#define TEXEL_BAYER_FORM_MHC 0
+#define TEXEL_BAYER_FORM_BILINEAR 1
+#define TEXEL_BAYER_FORMS 2
+
+TEXEL_HD int
+texel_bayer_form_groups (int form, int cls, int c)
+{
+  int mhc = form == TEXEL_BAYER_FORM_MHC;
+
+  if (texel_bayer_colour (cls) == c)
+    return 0x01; /* the sample itself */
+  if (c == 1)
+    return mhc ? 0x37 : 0x06; /* green at red or blue */
+  if (cls == 0 || cls == 3)
+    return mhc ? 0x39 : 0x08; /* red at blue, blue at red */
+  /* Red or blue at a green whose row holds that colour, or whose column
+   * does. */
+  if ((cls == 1) == (c == 0))
+    return mhc ? 0x3b : 0x02;
+  return mhc ? 0x3d : 0x04;
+}
+
+/* The sparsest form whose groups hold every non-zero weight of @bp's
+ * filters, or -1 for none. */
+TEXEL_HD int
+texel_bayer_form (const TexelBayerPlan *bp)
+{
+  for (int form = TEXEL_BAYER_FORMS - 1; form >= 0; form--)
+    {
+      int fits = 1;
+
+      for (int cls = 0; cls < 4; cls++)
+        for (int c = 0; c < 3; c++)
+          for (int g = 0; g < TEXEL_BAYER_GROUPS; g++)
+            if (bp->kernel[cls][c][texel_bayer_group_tap (g)] != 0
+                && !(texel_bayer_form_groups (form, cls, c) >> g & 1))
+              fits = 0;
+      if (fits)
+        return form;
+    }
+  return -1;
+}
+
 TEXEL_END_DECLS
 #endif /* TEXEL_BAYER_H */

@@ -5,10 +5,13 @@
  *
  * Every pattern; 8-bit samples and 10, 12 and 16 bits in 16-bit words (lsb
  * and msb); both demosaic methods with black levels, gains, a colour matrix
- * and sRGB encoding; at 1:1 (nearest), scaled with a crop starting on an
- * odd sample and a flip (bilinear, NV12: chroma footprints), rotated and
- * enlarged (bicubic, P010), 1-pixel-wide frames, and 1:1 crops starting
- * on each colour (the 2x2-cell kernel, texel-bayer-cells.cuh); the mosaic read
+ * and sRGB encoding, and alone (linear, no matrix); at 1:1 (nearest),
+ * scaled with a crop starting on an odd sample and a flip (bilinear, NV12:
+ * chroma footprints), rotated and enlarged (bicubic, P010), 1-pixel-wide
+ * frames, and 1:1 crops starting on each colour to RGBA, BGRx and ARGB
+ * (the 2x2-cell kernel, texel-bayer-cells.cuh: both demosaic forms, with
+ * and without development, the tile read through each of its loads,
+ * blocks at and away from the frame's edges); the mosaic read
  * through point-sampled textures (device and mapped memory, both of
  * texelconvert's memory modes) and with plain loads (misaligned memory).
  *
@@ -79,6 +82,11 @@ static const Geometry geometries[] = {
     TEXEL_METHOD_BILINEAR, TEXEL_DIRECTION_IDENTITY },
   { "1:1 crop 0,1", 66, 35, 0, 1, 66, 34, TEXEL_FORMAT_BGRX,
     TEXEL_METHOD_NEAREST, TEXEL_DIRECTION_IDENTITY },
+  /* Alpha in the first byte (the word's fixed bytes, the colours'
+   * permutes), a crop starting on an odd column of an even row, a frame
+   * wide enough for blocks wholly inside it (the tile without mirroring). */
+  { "1:1 crop 1,2", 200, 62, 1, 2, 199, 60, TEXEL_FORMAT_ARGB,
+    TEXEL_METHOD_BILINEAR, TEXEL_DIRECTION_IDENTITY },
 };
 
 #define N_GEOMETRIES ((unsigned)(sizeof (geometries) / sizeof (geometries[0])))
@@ -98,13 +106,17 @@ launch_convert (void *data, const TexelImage *in, const TexelImage *out,
                                           row1, (TexelStream)stream);
 }
 
+/* A camera's development (black level, gains, a colour matrix, sRGB), or
+ * where @neutral the demosaic alone (no black level, unit gains, the
+ * identity matrix, a linear output: the cell kernel's NEUTRAL). */
 static void
 bayer_config (TexelBayerConfig *b, int pattern, int demosaic,
-              const int depth[2])
+              const int depth[2], int neutral)
 {
   static const double ccm[3][3]
       = { { 1.6, -0.4, -0.2 }, { -0.3, 1.5, -0.2 }, { 0.1, -0.6, 1.5 } };
-  double black = (double)(16 << (depth[0] - 8));
+  double black = neutral ? 0.0 : (double)(16 << (depth[0] - 8));
+  int c;
 
   memset (b, 0, sizeof (*b));
   b->pattern = (TexelBayerPattern)pattern;
@@ -112,11 +124,15 @@ bayer_config (TexelBayerConfig *b, int pattern, int demosaic,
   b->bits = depth[0];
   b->msb = depth[1];
   b->black[0] = b->black[1] = b->black[2] = black;
-  b->gain[0] = 1.9;
+  b->gain[0] = neutral ? 1.0 : 1.9;
   b->gain[1] = 1.0;
-  b->gain[2] = 1.5;
+  b->gain[2] = neutral ? 1.0 : 1.5;
   memcpy (b->ccm, ccm, sizeof (ccm));
-  b->transfer = 1; /* TEXEL_TRANSFER_SRGB (texel-adjust.h) */
+  if (neutral)
+    for (c = 0; c < 9; c++)
+      b->ccm[c / 3][c % 3] = c / 3 == c % 3 ? 1.0 : 0.0;
+  /* TEXEL_TRANSFER_SRGB and TEXEL_TRANSFER_LINEAR (texel-adjust.h) */
+  b->transfer = neutral ? 2 : 1;
 }
 
 /* The GPU's statistics of the @runs runs just made (summed into @sums on
@@ -207,9 +223,10 @@ run_case (Context *ctx, const Geometry *g, const TexelBayerConfig *b)
       Comparison cmp;
       char label[160];
 
-      snprintf (label, sizeof (label), "%s %d-bit%s %s %s -> %s %s %s",
+      snprintf (label, sizeof (label), "%s %d-bit%s %s%s %s -> %s %s %s",
                 pattern_names[b->pattern], b->bits, b->msb ? " msb" : "",
-                b->demosaic ? "bilinear" : "mhc", g->name,
+                b->demosaic ? "bilinear" : "mhc",
+                b->transfer == 1 ? "" : " neutral", g->name,
                 texel_format_desc (g->out_format)->name,
                 method_names[g->method], memory_names[modes[m]]);
       if (gpu_run_twice (ctx->stream, launch_convert, &l, label, &in, gpu,
@@ -248,7 +265,7 @@ main (int argc, char **argv)
   GpuTestOptions opts;
   Context ctx;
   unsigned gi, d;
-  int p, demosaic;
+  int p, demosaic, neutral;
 
   if (gpu_test_begin (argc, argv, 0, &opts) != 0)
     return SKIP_EXIT_CODE;
@@ -261,16 +278,19 @@ main (int argc, char **argv)
   for (p = TEXEL_BAYER_RGGB; p <= TEXEL_BAYER_GBRG; p++)
     for (d = 0; d < sizeof (depths) / sizeof (depths[0]); d++)
       for (demosaic = 0; demosaic < 2; demosaic++)
-        for (gi = 0; gi < N_GEOMETRIES; gi++)
-          {
-            TexelBayerConfig b;
+        for (neutral = 0; neutral < 2; neutral++)
+          for (gi = 0; gi < N_GEOMETRIES; gi++)
+            {
+              TexelBayerConfig b;
 
-            /* --quick: one geometry per pattern and depth, in turn. */
-            if (opts.quick && gi != (p + d + demosaic) % N_GEOMETRIES)
-              continue;
-            bayer_config (&b, p, demosaic, depths[d]);
-            run_case (&ctx, &geometries[gi], &b);
-          }
+              /* --quick: one geometry per pattern, depth, demosaic and
+               * development, in turn. */
+              if (opts.quick
+                  && gi != (p + d + demosaic + neutral) % N_GEOMETRIES)
+                continue;
+              bayer_config (&b, p, demosaic, depths[d], neutral);
+              run_case (&ctx, &geometries[gi], &b);
+            }
 
   printf ("%s: %d cases passed, %d failed; max error %d code(s) (bound %d)\n",
           ctx.failed ? "FAIL" : "PASS", ctx.passed, ctx.failed, ctx.worst,

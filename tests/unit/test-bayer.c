@@ -380,13 +380,15 @@ test_bayer_refused (void)
 /* The CUDA kernel weights the window's tap groups (texel_bayer_tap_group)
  * instead of its taps: every plan's filters must weigh the taps of a
  * group alike and the taps outside the groups 0, for each pattern, method
- * and class; and the groups are those the kernel sums (13 taps). */
+ * and class; and the groups are those the kernel sums (13 taps); the
+ * cell kernel's forms (texel_bayer_form_groups) leave out exactly the
+ * groups that weigh 0. */
 static void
 test_bayer_tap_groups (void)
 {
   static const int group_size[TEXEL_BAYER_GROUPS] = { 1, 2, 2, 4, 2, 2 };
   int count[TEXEL_BAYER_GROUPS] = { 0 };
-  int p, method, cls, c, k;
+  int p, method, form, cls, c, k;
 
   for (k = 0; k < TEXEL_BAYER_TAPS; k++)
     if (texel_bayer_tap_group (k) >= 0)
@@ -408,6 +410,8 @@ test_bayer_tap_groups (void)
         config_default (&cfg, p, method, 8, 0);
         g_assert_cmpint (texel_bayer_plan_init (&bp, &desc, &cfg, &error), ==,
                          0);
+        form = method == TEXEL_DEMOSAIC_MHC ? TEXEL_BAYER_FORM_MHC
+                                            : TEXEL_BAYER_FORM_BILINEAR;
         for (cls = 0; cls < 4; cls++)
           for (c = 0; c < 3; c++)
             {
@@ -424,7 +428,14 @@ test_bayer_tap_groups (void)
                 }
               /* A flat field develops to itself: the weights sum to 1. */
               g_assert_cmpint (sum, ==, 16);
+              /* The cell kernel's form multiplies exactly the groups that
+               * weigh something. */
+              for (k = 0; k < TEXEL_BAYER_GROUPS; k++)
+                g_assert_cmpint (w[texel_bayer_group_tap (k)] != 0, ==,
+                                 texel_bayer_form_groups (form, cls, c) >> k
+                                     & 1);
             }
+        g_assert_cmpint (texel_bayer_form (&bp), ==, form);
       }
 }
 
