@@ -76,10 +76,11 @@ typedef struct
   /* Only asked when prepare announced banding (gst_texel_base_set_banding);
    * NULL: any output row may read any input row. */
   GstTexelKernelRows input_rows;
-  /* Whether the CUDA entry point reads an input plane standing for a CUDA
-   * array in place (texel_cuda_context_alias_array: texelconvert's and
-   * texelwarp's sampler), so that an NVMM surface array's frame needs no
-   * copy before it. */
+  /* Whether the CUDA entry point reads an input plane, and writes an
+   * output plane, standing for a CUDA array in place
+   * (texel_cuda_context_alias_array: texelconvert's and texelwarp's
+   * sampler and stores), so that an NVMM surface array's frame needs no
+   * copy before or after it. */
   gboolean reads_arrays;
 } GstTexelKernelDesc;
 

@@ -483,7 +483,8 @@ static const GstTexelKernelDesc gst_texel_convert_kernel = {
   .cpu = GST_TEXEL_KERNEL_CPU (texel_convert_fast),
   .cuda = GST_TEXEL_KERNEL_CUDA (texel_cuda_convert),
   .input_rows = GST_TEXEL_KERNEL_ROWS (gst_texel_convert_input_rows),
-  /* The sampler reads a surface array's CUDA arrays through textures. */
+  /* The sampler reads a surface array's CUDA arrays through textures and
+   * writes them through surfaces. */
   .reads_arrays = TRUE,
 };
 

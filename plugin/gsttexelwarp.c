@@ -311,7 +311,8 @@ static const GstTexelKernelDesc gst_texel_warp_kernel = {
   /* The reference where the plan has no fast map. */
   .cpu = GST_TEXEL_KERNEL_CPU (texel_warp_fast),
   .cuda = GST_TEXEL_KERNEL_CUDA (texel_cuda_warp),
-  /* The sampler reads a surface array's CUDA arrays through textures. */
+  /* The sampler reads a surface array's CUDA arrays through textures and
+   * writes them through surfaces. */
   .reads_arrays = TRUE,
 };
 
