@@ -199,6 +199,8 @@ GstFlowReturn gst_texel_base_invalid_buffer (GstTexelBase * self,
 /* gsttexelcpu.c */
 void gst_texel_base_cpu_start (GstTexelBase * self);
 void gst_texel_base_cpu_stop (GstTexelBase * self);
+/* A frame finished (GPU or CPU path): the subclass's frame_finished. */
+void gst_texel_base_frame_finished (GstTexelBase * self);
 void gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
     TexelImage * out);
 
@@ -218,8 +220,6 @@ gboolean gst_texel_base_prepare_cuda (GstTexelBase * self);
 GstFlowReturn gst_texel_base_process_cuda_frame (GstTexelBase * self,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame, TexelImage * in,
     TexelImage * out);
-/* A frame finished on the GPU: the subclass's frame_finished. */
-void gst_texel_base_frame_finished (GstTexelBase * self);
 void gst_texel_base_cuda_stats (GstTexelBase * self,
     GstTexelCudaStats * stats);
 #else

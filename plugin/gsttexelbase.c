@@ -219,6 +219,15 @@ gst_texel_base_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
   return gst_texel_base_in_flight_generate (GST_TEXEL_BASE (trans), outbuf);
 }
 
+void
+gst_texel_base_frame_finished (GstTexelBase * self)
+{
+  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+
+  if (klass->frame_finished != NULL)
+    klass->frame_finished (self);
+}
+
 static void
 gst_texel_base_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 {
@@ -257,6 +266,7 @@ gst_texel_base_transform_frame (GstVideoFilter * filter,
     return gst_texel_base_process_cuda_frame (self, in_frame, out_frame, &in,
         &out);
   gst_texel_base_process_cpu (self, &in, &out);
+  gst_texel_base_frame_finished (self);
   priv->cpu_frames++;
   return GST_FLOW_OK;
 }

@@ -118,9 +118,10 @@ struct _GstTexelBaseClass
   /* Optional: frees the GPU resources prepare made in the element's
    * TexelCudaContext (texeladjust's 3D LUT), before the base frees it. */
   void (*close_cuda) (GstTexelBase * base);
-  /* Optional, GPU path, streaming thread: a frame has finished on the
-   * GPU, before its output goes downstream (texelconvert takes what its
-   * kernel measured: gst_texel_base_take_sums). */
+  /* Optional, streaming thread: a frame has finished (on the GPU, or on
+   * the CPU path once every band is done), before its output goes
+   * downstream (texelconvert takes what its kernels measured:
+   * gst_texel_base_take_sums on the GPU). */
   void (*frame_finished) (GstTexelBase * base);
 };
 

@@ -272,27 +272,6 @@ gst_texel_convert_bayer_awb_reset (GstTexelConvert *self)
   memcpy (self->awb_gains, self->gain, sizeof (self->awb_gains));
 }
 
-/* The grey-world statistics of @inbuf's mosaic over the plan's
- * rectangle, on the CPU. FALSE when the frame cannot be mapped. */
-static gboolean
-gst_texel_convert_bayer_stats (GstTexelConvert *self, GstBuffer *inbuf,
-                               TexelBayerStats *stats)
-{
-  const TexelBayerPlan *bp = &self->plan.bayer;
-  GstVideoFrame frame;
-  TexelImage img;
-
-  if (!gst_video_frame_map (&frame, &GST_VIDEO_FILTER (self)->in_info, inbuf,
-                            GST_MAP_READ))
-    return FALSE;
-  gst_texel_image_from_frame (&img, &frame);
-  memset (stats, 0, sizeof (*stats));
-  texel_bayer_stats (bp, &img, bp->awb_x0, bp->awb_y0, bp->awb_x1, bp->awb_y1,
-                     stats);
-  gst_video_frame_unmap (&frame);
-  return TRUE;
-}
-
 static void
 gst_texel_convert_bayer_awb_post (GstTexelConvert *self, GstClockTime pts,
                                   const gdouble frame[3], const gdouble est[3])
@@ -339,16 +318,42 @@ gst_texel_convert_bayer_awb_update (GstTexelConvert *self, GstClockTime pts,
 /* The statistics the kernels gathered of the frames finished since the
  * last call, oldest first: a frame's, once it has been handed out (with
  * frames in flight, a few frames after it was submitted). */
+/* awb_cpu_sums is handed to the kernels as unsigned long long. */
+G_STATIC_ASSERT (sizeof (guint64) == sizeof (unsigned long long));
+
+/* A frame's sums, the 6 words of TexelBayerStats. */
+static void
+gst_texel_convert_bayer_stats_from_words (const guint64 words[6],
+                                          TexelBayerStats *stats)
+{
+  gint c;
+
+  for (c = 0; c < 3; c++)
+    {
+      stats->sum[c] = words[c];
+      stats->count[c] = words[3 + c];
+    }
+}
+
 void
 gst_texel_convert_bayer_awb_collect (GstTexelConvert *self)
 {
   TexelBayerStats stats;
   guint64 words[6], pts;
-  gint c;
 
   G_STATIC_ASSERT (sizeof (stats) == sizeof (words));
-  if (self->bayer_pattern == TEXEL_BAYER_NONE
-      || !gst_texel_base_is_cuda (GST_TEXEL_BASE (self)))
+  if (self->bayer_pattern == TEXEL_BAYER_NONE)
+    return;
+  /* The CPU path: the frame just developed, its bands' sums. */
+  if (self->awb_cpu_frame)
+    {
+      self->awb_cpu_frame = FALSE;
+      self->plan.bayer.awb_cpu_sums = NULL;
+      gst_texel_convert_bayer_stats_from_words (self->awb_cpu_sums, &stats);
+      gst_texel_convert_bayer_awb_update (self, self->awb_cpu_pts, &stats);
+      return;
+    }
+  if (!gst_texel_base_is_cuda (GST_TEXEL_BASE (self)))
     return;
   while (gst_texel_base_take_sums (GST_TEXEL_BASE (self), &pts, words,
                                    G_N_ELEMENTS (words)))
@@ -362,11 +367,7 @@ gst_texel_convert_bayer_awb_collect (GstTexelConvert *self)
       GST_OBJECT_UNLOCK (self);
       if (locked)
         continue;
-      for (c = 0; c < 3; c++)
-        {
-          stats.sum[c] = words[c];
-          stats.count[c] = words[3 + c];
-        }
+      gst_texel_convert_bayer_stats_from_words (words, &stats);
       gst_texel_convert_bayer_awb_update (self, pts, &stats);
     }
 }
@@ -375,15 +376,15 @@ void
 gst_texel_convert_bayer_awb (GstTexelConvert *self, GstBuffer *inbuf)
 {
   TexelBayerPlan *bp = &self->plan.bayer;
-  TexelBayerStats stats;
   gboolean on, lock, gpu;
   gdouble est[3];
 
   if (self->bayer_pattern == TEXEL_BAYER_NONE
       || bp->pattern == TEXEL_BAYER_NONE)
     return;
-  /* The GPU gathers the statistics in the kernel's pass; the CPU path
-   * reads the mosaic here. */
+  /* The kernels gather the statistics in the frame's pass: on the GPU
+   * into its sums (taken once the frame finished), on the CPU each band
+   * into awb_cpu_sums. */
   gpu = gst_texel_base_is_cuda (GST_TEXEL_BASE (self));
   GST_OBJECT_LOCK (self);
   on = self->awb;
@@ -398,13 +399,15 @@ gst_texel_convert_bayer_awb (GstTexelConvert *self, GstBuffer *inbuf)
   GST_OBJECT_UNLOCK (self);
   bp->awb_gather = on && !lock && gpu;
   bp->awb_tag = GST_BUFFER_PTS (inbuf);
+  self->awb_cpu_frame = on && !lock && !gpu;
+  self->awb_cpu_pts = GST_BUFFER_PTS (inbuf);
+  memset (self->awb_cpu_sums, 0, sizeof (self->awb_cpu_sums));
+  bp->awb_cpu_sums
+      = self->awb_cpu_frame ? (unsigned long long *)self->awb_cpu_sums : NULL;
   if (!on)
     return;
   /* This frame gets the estimate of the frames before it. */
   texel_bayer_plan_set_gains (bp, &self->bayer_config, est);
-  if (gpu || lock || !gst_texel_convert_bayer_stats (self, inbuf, &stats))
-    return;
-  gst_texel_convert_bayer_awb_update (self, GST_BUFFER_PTS (inbuf), &stats);
 }
 
 /* ------------------------------------------------------------------ */

@@ -46,6 +46,12 @@ struct _GstTexelConvert
   /* What the plan was built from (the automatic white balance changes
    * its gains between frames). */
   TexelBayerConfig bayer_config;
+  /* CPU path: the statistics the current frame's bands add up
+   * (plan.bayer.awb_cpu_sums points here while @awb_cpu_pts is the
+   * frame's timestamp and @awb_cpu_frame is set). */
+  guint64 awb_cpu_sums[6];
+  GstClockTime awb_cpu_pts;
+  gboolean awb_cpu_frame;
 };
 
 /* Property ids of the raw Bayer development, after texelconvert's own. */

@@ -378,6 +378,7 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
   TexelBayerConfig bayer;
   gint awb_gather;
   guint64 awb_tag;
+  unsigned long long *awb_cpu_sums;
 
   GST_OBJECT_LOCK (self);
   memcpy (crop, self->crop, sizeof (crop));
@@ -430,6 +431,7 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
   self->plan.fast = NULL;
   awb_gather = self->plan.bayer.awb_gather;
   awb_tag = self->plan.bayer.awb_tag;
+  awb_cpu_sums = self->plan.bayer.awb_cpu_sums;
   if (texel_convert_plan_init (&self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out)),
@@ -444,6 +446,7 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
   }
   self->plan.bayer.awb_gather = awb_gather && cfg.bayer != NULL;
   self->plan.bayer.awb_tag = awb_tag;
+  self->plan.bayer.awb_cpu_sums = cfg.bayer != NULL ? awb_cpu_sums : NULL;
   if (!gst_texel_cpu_reference ())
     self->plan.fast = texel_convert_fast_new (&self->plan);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
@@ -526,9 +529,9 @@ gst_texel_convert_before_transform (GstBaseTransform * trans,
   gst_texel_convert_bayer_awb (GST_TEXEL_CONVERT (trans), buffer);
 }
 
-/* A frame finished on the GPU path brings its white balance statistics
- * (gathered by its kernel): into the estimate now, so that the next frame
- * is developed with them, as on the CPU path. */
+/* A finished frame brings its white balance statistics (gathered by its
+ * kernels): into the estimate now, so that the next frame is developed
+ * with them. */
 static void
 gst_texel_convert_frame_finished (GstTexelBase * base)
 {

@@ -319,14 +319,6 @@ gst_texel_base_process_cuda_frame (GstTexelBase * self,
   return GST_FLOW_OK;
 }
 
-void
-gst_texel_base_frame_finished (GstTexelBase * self)
-{
-  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
-
-  if (klass->frame_finished != NULL)
-    klass->frame_finished (self);
-}
 
 /* The GPU path's counters so far, where it is open. */
 void

@@ -109,6 +109,12 @@ typedef struct
    * by the plan's owner, like awb_sums. */
   int awb_gather;
   uint64_t awb_tag;
+  /* Where texel_convert_fast (the CPU path) adds the frame's statistics,
+   * each band its share of the rows (host memory, the 6 words of
+   * TexelBayerStats, zeroed by the owner before the frame; bands on
+   * several threads add atomically), NULL for none. Set per frame by the
+   * plan's owner, like awb_sums. */
+  unsigned long long *awb_cpu_sums;
   /* The cropped source rectangle the statistics cover. */
   int awb_x0, awb_y0, awb_x1, awb_y1;
 } TexelBayerPlan;

@@ -1424,6 +1424,37 @@ bayer_rows (const TexelConvertPlan *plan, const TexelImage *in, TexelImage *out,
     group_row (plan, g1, in, out, c, scratch, bs);
 }
 
+/* A raw Bayer input's grey-world statistics (plan->bayer.awb_cpu_sums):
+ * the share of the statistics rectangle's rows that output rows [@row0,
+ * @row1) stand for in proportion, so that the bands of one frame, which
+ * split its output rows, split those rows too whatever the map (flips,
+ * rotations); added atomically, bands running on several threads. */
+static void
+texel_convert_fast_awb (const TexelConvertPlan *plan, const TexelImage *in,
+                        int row0, int row1)
+{
+  const TexelBayerPlan *bp = &plan->bayer;
+  TexelBayerStats stats;
+  int64_t rows = bp->awb_y1 - bp->awb_y0;
+  int y0, y1, c;
+
+  if (bp->awb_cpu_sums == NULL || bp->pattern == TEXEL_BAYER_NONE
+      || !texel_clip_rows (&row0, &row1, plan->out_height))
+    return;
+  y0 = bp->awb_y0 + (int)(rows * row0 / plan->out_height);
+  y1 = bp->awb_y0 + (int)(rows * row1 / plan->out_height);
+  if (y1 <= y0)
+    return;
+  memset (&stats, 0, sizeof (stats));
+  texel_bayer_stats (bp, in, bp->awb_x0, y0, bp->awb_x1, y1, &stats);
+  for (c = 0; c < 3; c++)
+    {
+      __atomic_fetch_add (&bp->awb_cpu_sums[c], stats.sum[c], __ATOMIC_RELAXED);
+      __atomic_fetch_add (&bp->awb_cpu_sums[3 + c], stats.count[c],
+                          __ATOMIC_RELAXED);
+    }
+}
+
 void
 texel_convert_fast (const TexelConvertPlan *plan, const TexelImage *in,
                     TexelImage *out, int row0, int row1)
@@ -1432,6 +1463,7 @@ texel_convert_fast (const TexelConvertPlan *plan, const TexelImage *in,
   uint8_t *scratch;
   int g, j;
 
+  texel_convert_fast_awb (plan, in, row0, row1);
   if (fast == NULL)
     {
       texel_convert_cpu (plan, in, out, row0, row1);

@@ -742,6 +742,41 @@ GST_START_TEST (test_bayer_awb_in_flight)
 
 GST_END_TEST;
 
+/* The statistics of a frame split into bands (the CPU path's threads,
+ * the GPU's bands) under a vertical flip, which maps the bands' output
+ * rows backwards onto the mosaic: every sample still counted once, the
+ * frame gains the test's own. */
+GST_START_TEST (test_bayer_awb_bands)
+{
+  GRand *rand = g_rand_new_with_seed (29);
+  gchar *in_caps = bayer_caps ("grbg", 12, AWB_W, AWB_H);
+  guint b;
+
+  for (b = 0; b < G_N_ELEMENTS (backends); b++)
+    {
+      gchar *props = g_strdup_printf (
+          "%s raw-transfer=linear black-level-red=%d black-level-green=%d "
+          "black-level-blue=%d auto-white-balance=true awb-speed=1 "
+          "video-direction=vert n-threads=3",
+          backends[b], AWB_BLACK, AWB_BLACK, AWB_BLACK);
+      GstHarness *h = texel_harness_new_with (
+          texel_test_element_new ("texelconvert", props));
+      gdouble est[3];
+      gint n;
+
+      gst_harness_set_caps_str (h, in_caps, AWB_OUT_CAPS);
+      for (n = 0; n < 3; n++)
+        gst_buffer_unref (
+            awb_push (h, n % 2 ? cold : warm, rand, n, 1.0, n == 0, est));
+      texel_harness_teardown (h);
+      g_free (props);
+    }
+  g_free (in_caps);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* Off by default (the output stays as the manual gains make it): no
  * message, and awb-gains reads the manual gains until a frame measures. */
 GST_START_TEST (test_bayer_awb_off)
@@ -799,6 +834,7 @@ texelconvert_bayer_suite (void)
     TEXEL_TEST (test_bayer_videotestsrc),
     TEXEL_TEST (test_bayer_awb),
     TEXEL_TEST (test_bayer_awb_in_flight),
+    TEXEL_TEST (test_bayer_awb_bands),
     TEXEL_TEST (test_bayer_awb_off),
   };
 
