@@ -106,7 +106,8 @@ typedef struct
   size_t pitch, row_bytes;
   int rows;
   cudaArray_t array;
-  /* The array's elements (cudaArrayGetInfo). */
+  /* The array's elements and extent (cudaArrayGetInfo; a height of 1
+   * for an array of one row, which it gives as 0). */
   struct cudaChannelFormatDesc desc;
   size_t array_width, array_height;
   int filled;
@@ -336,13 +337,24 @@ texel_group_buffer_reserve (TexelGroupBuffer * buffer, size_t size)
   return err;
 }
 
+/* The elements of @key's texture: key->channels unsigned channels of
+ * key->bits bits. */
+static struct cudaChannelFormatDesc
+texel_key_channel_desc (const TexelTextureKey * key)
+{
+  int b = key->bits;
+
+  return cudaCreateChannelDesc (b, key->channels > 1 ? b : 0,
+      key->channels > 2 ? b : 0, key->channels > 3 ? b : 0,
+      cudaChannelFormatKindUnsigned);
+}
+
 static cudaError_t
 texel_texture_create (const TexelTextureKey * key,
     cudaTextureObject_t * texture)
 {
   struct cudaResourceDesc res;
   struct cudaTextureDesc tex;
-  int b = key->bits;
 
   memset (&res, 0, sizeof (res));
   if (key->array != NULL) {
@@ -352,9 +364,7 @@ texel_texture_create (const TexelTextureKey * key,
   } else {
     res.resType = cudaResourceTypePitch2D;
     res.res.pitch2D.devPtr = (void *) key->data;
-    res.res.pitch2D.desc = cudaCreateChannelDesc (b,
-        key->channels > 1 ? b : 0, key->channels > 2 ? b : 0,
-        key->channels > 3 ? b : 0, cudaChannelFormatKindUnsigned);
+    res.res.pitch2D.desc = texel_key_channel_desc (key);
     res.res.pitch2D.width = key->width;
     res.res.pitch2D.height = key->height;
     res.res.pitch2D.pitchInBytes = key->pitch;
@@ -609,6 +619,14 @@ texel_alias_find (TexelCudaContext * ctx, const uint8_t * data, int output)
   return NULL;
 }
 
+/* Whether @a's array is @width x @height elements, as the plane. */
+static int
+texel_alias_extent_is (const TexelArrayAlias * a, int width, int height)
+{
+  return a->array_width == (size_t) width
+      && a->array_height == (size_t) height;
+}
+
 /* The bytes of one element of @a's array. */
 static size_t
 texel_alias_element_bytes (const TexelArrayAlias * a)
@@ -628,9 +646,7 @@ texel_alias_sink (TexelCudaContext * ctx, TexelSink * sink)
     return;
   if (a->surface != 0 && sink->elem_bytes == sink->elem_stride
       && texel_alias_element_bytes (a) == (size_t) sink->elem_stride
-      && a->array_width == (size_t) sink->width
-      && (a->array_height == (size_t) sink->height
-          || (a->array_height == 0 && sink->height == 1))) {
+      && texel_alias_extent_is (a, sink->width, sink->height)) {
     sink->surface = a->surface;
     a->surface_used = 1;
   } else {
@@ -644,16 +660,11 @@ texel_alias_sink (TexelCudaContext * ctx, TexelSink * sink)
 static int
 texel_alias_texture (const TexelArrayAlias * a, const TexelTextureKey * key)
 {
-  const struct cudaChannelFormatDesc *d = &a->desc;
-  int b = key->bits;
+  struct cudaChannelFormatDesc want = texel_key_channel_desc (key);
 
-  return d->f == cudaChannelFormatKindUnsigned && d->x == b
-      && d->y == (key->channels > 1 ? b : 0)
-      && d->z == (key->channels > 2 ? b : 0)
-      && d->w == (key->channels > 3 ? b : 0)
-      && a->array_width == (size_t) key->width
-      && (a->array_height == (size_t) key->height
-      || (a->array_height == 0 && key->height == 1));
+  return a->desc.f == want.f && a->desc.x == want.x && a->desc.y == want.y
+      && a->desc.z == want.z && a->desc.w == want.w
+      && texel_alias_extent_is (a, key->width, key->height);
 }
 
 /* Fills @a's plane from its array for a reader that needs the plane
@@ -1249,7 +1260,7 @@ texel_cuda_context_alias_array (TexelCudaContext * ctx, const void *data,
   a->rows = rows;
   a->array = (cudaArray_t) array;
   a->array_width = extent.width;
-  a->array_height = extent.height;
+  a->array_height = extent.height > 0 ? extent.height : 1;
   a->filled = 0;
   a->stream = NULL;
   a->surface_used = 0;
