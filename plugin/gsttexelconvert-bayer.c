@@ -383,16 +383,14 @@ gst_texel_convert_bayer_awb (GstTexelConvert *self, GstBuffer *inbuf)
       || bp->pattern == TEXEL_BAYER_NONE)
     return;
   /* The kernels gather the statistics in the frame's pass: on the GPU
-   * into its sums (taken once the frame finished), on the CPU each band
-   * into awb_cpu_sums. */
+   * into its sums, on the CPU each band into awb_cpu_sums; both taken
+   * once the frame finished (gst_texel_convert_bayer_awb_collect). A CPU
+   * frame that never finished (dropped) leaves sums that are dropped
+   * here. */
   gpu = gst_texel_base_is_cuda (GST_TEXEL_BASE (self));
   GST_OBJECT_LOCK (self);
   on = self->awb;
   lock = self->awb_lock;
-  GST_OBJECT_UNLOCK (self);
-  if (on)
-    gst_texel_convert_bayer_awb_collect (self);
-  GST_OBJECT_LOCK (self);
   if (on && self->awb_have)
     memcpy (self->awb_applied, self->awb_gains, sizeof (self->awb_applied));
   memcpy (est, self->awb_applied, sizeof (est));

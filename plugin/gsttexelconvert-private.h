@@ -128,11 +128,12 @@ GstCaps *gst_texel_convert_bayer_append (GstCaps *caps);
 gboolean gst_texel_convert_bayer_config (GstTexelConvert *self,
     const GstVideoInfo *out, TexelBayerConfig *cfg);
 /* The automatic white balance of a Bayer input frame (before_transform):
- * applies the estimate so far to the plan, then updates it from
- * @inbuf's statistics and posts it. */
+ * applies the estimate so far to the plan and asks the kernels to gather
+ * @inbuf's statistics in their pass. */
 void gst_texel_convert_bayer_awb (GstTexelConvert *self, GstBuffer *inbuf);
-/* On the GPU path, after a frame was handed out: the statistics of the
- * frames finished so far into the estimate (streaming thread). */
+/* After a frame finished (frame_finished, either path): the statistics of
+ * the frames finished so far into the estimate, each posted (streaming
+ * thread). */
 void gst_texel_convert_bayer_awb_collect (GstTexelConvert *self);
 /* Forgets the estimate (start, or the automatic white balance turned
  * on). Object lock held. */
