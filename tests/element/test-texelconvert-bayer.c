@@ -489,31 +489,66 @@ awb_output_means (GstBuffer *out, gdouble mean[3])
   gst_buffer_unmap (out, &map);
 }
 
+/* texelconvert on @backend with the AWB tests' development (12-bit GRBG
+ * cards, black AWB_BLACK, linear output, the automatic white balance on)
+ * and @extra settings, its caps set. */
+static GstHarness *
+awb_harness_new (const gchar *backend, const gchar *extra)
+{
+  gchar *props = g_strdup_printf (
+      "%s raw-transfer=linear black-level-red=%d black-level-green=%d "
+      "black-level-blue=%d auto-white-balance=true %s",
+      backend, AWB_BLACK, AWB_BLACK, AWB_BLACK, extra);
+  gchar *in_caps = bayer_caps ("grbg", 12, AWB_W, AWB_H);
+  GstHarness *h
+      = texel_harness_new_with (texel_test_element_new ("texelconvert", props));
+
+  gst_harness_set_caps_str (h, in_caps, AWB_OUT_CAPS);
+  g_free (in_caps);
+  g_free (props);
+  return h;
+}
+
+/* The next texel-awb message on @bus, if any: the frame's PTS, the gains
+ * (R, G, B) the next frame gets and this frame's red and blue gains. */
+static gboolean
+awb_message_pop (GstBus *bus, GstClockTime *pts, gdouble est[3],
+                 gdouble frame[2])
+{
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL)
+    {
+      const GstStructure *s = gst_message_get_structure (msg);
+      gboolean found = gst_structure_has_name (s, "texel-awb");
+
+      if (found)
+        fail_unless (gst_structure_get (
+                         s, "pts", G_TYPE_UINT64, pts, "red-gain",
+                         G_TYPE_DOUBLE, &est[0], "green-gain", G_TYPE_DOUBLE,
+                         &est[1], "blue-gain", G_TYPE_DOUBLE, &est[2],
+                         "frame-red-gain", G_TYPE_DOUBLE, &frame[0],
+                         "frame-blue-gain", G_TYPE_DOUBLE, &frame[1], NULL),
+                     "texel-awb message fields");
+      gst_message_unref (msg);
+      if (found)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* The texel-awb message the last frame posted: its gains (R, G, B) and
  * this frame's red and blue gains; FALSE when none is waiting. */
 static gboolean
 awb_message (GstElement *e, GstClockTime *pts, gdouble est[3], gdouble frame[2])
 {
   GstBus *bus = gst_element_get_bus (e);
-  GstMessage *msg;
-  gboolean found = FALSE;
+  gboolean found = awb_message_pop (bus, pts, est, frame);
+  GstClockTime again_pts;
+  gdouble again_est[3], again_frame[2];
 
-  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL)
-    {
-      const GstStructure *s = gst_message_get_structure (msg);
-
-      if (gst_structure_has_name (s, "texel-awb"))
-        {
-          fail_if (found, "one texel-awb message per frame");
-          found = gst_structure_get (
-              s, "pts", G_TYPE_UINT64, pts, "red-gain", G_TYPE_DOUBLE, &est[0],
-              "green-gain", G_TYPE_DOUBLE, &est[1], "blue-gain", G_TYPE_DOUBLE,
-              &est[2], "frame-red-gain", G_TYPE_DOUBLE, &frame[0],
-              "frame-blue-gain", G_TYPE_DOUBLE, &frame[1], NULL);
-          fail_unless (found, "texel-awb message fields");
-        }
-      gst_message_unref (msg);
-    }
+  fail_if (found && awb_message_pop (bus, &again_pts, again_est, again_frame),
+           "one texel-awb message per frame");
   gst_object_unref (bus);
   return found;
 }
@@ -581,23 +616,16 @@ awb_push (GstHarness *h, const gdouble ratio[3], GRand *rand, gint n,
 GST_START_TEST (test_bayer_awb)
 {
   GRand *rand = g_rand_new_with_seed (18);
-  gchar *in_caps = bayer_caps ("grbg", 12, AWB_W, AWB_H);
   guint b;
 
   for (b = 0; b < G_N_ELEMENTS (backends); b++)
     {
-      gchar *props = g_strdup_printf (
-          "%s raw-transfer=linear black-level-red=%d black-level-green=%d "
-          "black-level-blue=%d auto-white-balance=true awb-speed=0.5",
-          backends[b], AWB_BLACK, AWB_BLACK, AWB_BLACK);
-      GstHarness *h = texel_harness_new_with (
-          texel_test_element_new ("texelconvert", props));
+      GstHarness *h = awb_harness_new (backends[b], "awb-speed=0.5");
       gdouble est[3], mean[3], locked[3], prop[3];
       GstClockTime pts;
       GstBuffer *out;
       gint n, c;
 
-      gst_harness_set_caps_str (h, in_caps, AWB_OUT_CAPS);
       out = awb_push (h, warm, rand, 0, 0.5, TRUE, est);
       awb_output_means (out, mean);
       fail_unless (AWB_CLOSE (mean[0] / mean[1], 0.5, 0.02),
@@ -646,9 +674,7 @@ GST_START_TEST (test_bayer_awb)
                    mean[0], mean[1], mean[2]);
       gst_buffer_unref (out);
       texel_harness_teardown (h);
-      g_free (props);
     }
-  g_free (in_caps);
   g_rand_free (rand);
 }
 
@@ -662,25 +688,18 @@ GST_END_TEST;
 GST_START_TEST (test_bayer_awb_in_flight)
 {
   GRand *rand = g_rand_new_with_seed (23);
-  gchar *in_caps = bayer_caps ("grbg", 12, AWB_W, AWB_H);
   guint b;
 
   for (b = 0; b < G_N_ELEMENTS (backends); b++)
     {
-      gchar *props = g_strdup_printf (
-          "%s raw-transfer=linear black-level-red=%d black-level-green=%d "
-          "black-level-blue=%d auto-white-balance=true awb-speed=0.5 "
-          "frames-in-flight=2",
-          backends[b], AWB_BLACK, AWB_BLACK, AWB_BLACK);
-      GstHarness *h = texel_harness_new_with (
-          texel_test_element_new ("texelconvert", props));
+      GstHarness *h
+          = awb_harness_new (backends[b], "awb-speed=0.5 frames-in-flight=2");
       GstBus *bus = gst_element_get_bus (h->element);
-      gdouble want[10][3], est[3];
-      GstMessage *msg;
+      gdouble want[10][3], est[3], gain[3], frame[2];
+      GstClockTime pts;
       GstBuffer *out;
       gint n, c, got = 0, pulled = 0;
 
-      gst_harness_set_caps_str (h, in_caps, AWB_OUT_CAPS);
       for (n = 0; n < 10; n++)
         {
           gdouble sum[3], count[3];
@@ -698,45 +717,29 @@ GST_START_TEST (test_bayer_awb_in_flight)
           gst_buffer_unref (out);
         }
       fail_unless_equals_int (pulled, 10);
-      while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL)
+      while (awb_message_pop (bus, &pts, gain, frame))
         {
-          const GstStructure *st = gst_message_get_structure (msg);
-          gdouble gain[3], frame[2];
-          guint64 pts;
-
-          if (gst_structure_has_name (st, "texel-awb"))
+          fail_unless (got < 10, "more messages than frames");
+          fail_unless_equals_uint64 (pts, got * GST_SECOND / 30);
+          fail_unless (AWB_CLOSE (frame[0], want[got][0], 1e-9)
+                           && AWB_CLOSE (frame[1], want[got][2], 1e-9),
+                       "%s frame %d: frame gains %g %g, want %g %g",
+                       backends[b], got, frame[0], frame[1], want[got][0],
+                       want[got][2]);
+          for (c = 0; c < 3; c++)
             {
-              fail_unless (gst_structure_get (
-                  st, "pts", G_TYPE_UINT64, &pts, "red-gain", G_TYPE_DOUBLE,
-                  &gain[0], "green-gain", G_TYPE_DOUBLE, &gain[1], "blue-gain",
-                  G_TYPE_DOUBLE, &gain[2], "frame-red-gain", G_TYPE_DOUBLE,
-                  &frame[0], "frame-blue-gain", G_TYPE_DOUBLE, &frame[1],
-                  NULL));
-              fail_unless (got < 10, "more messages than frames");
-              fail_unless_equals_uint64 (pts, got * GST_SECOND / 30);
-              fail_unless (AWB_CLOSE (frame[0], want[got][0], 1e-9)
-                               && AWB_CLOSE (frame[1], want[got][2], 1e-9),
-                           "%s frame %d: frame gains %g %g, want %g %g",
-                           backends[b], got, frame[0], frame[1], want[got][0],
-                           want[got][2]);
-              for (c = 0; c < 3; c++)
-                {
-                  est[c] = got == 0 ? want[0][c]
-                                    : 0.5 * est[c] + 0.5 * want[got][c];
-                  fail_unless (AWB_CLOSE (gain[c], est[c], 1e-9),
-                               "%s frame %d: gain %d = %g, want %g",
-                               backends[b], got, c, gain[c], est[c]);
-                }
-              got++;
+              est[c]
+                  = got == 0 ? want[0][c] : 0.5 * est[c] + 0.5 * want[got][c];
+              fail_unless (AWB_CLOSE (gain[c], est[c], 1e-9),
+                           "%s frame %d: gain %d = %g, want %g", backends[b],
+                           got, c, gain[c], est[c]);
             }
-          gst_message_unref (msg);
+          got++;
         }
       fail_unless_equals_int (got, 10);
       gst_object_unref (bus);
       texel_harness_teardown (h);
-      g_free (props);
     }
-  g_free (in_caps);
   g_rand_free (rand);
 }
 
@@ -749,29 +752,20 @@ GST_END_TEST;
 GST_START_TEST (test_bayer_awb_bands)
 {
   GRand *rand = g_rand_new_with_seed (29);
-  gchar *in_caps = bayer_caps ("grbg", 12, AWB_W, AWB_H);
   guint b;
 
   for (b = 0; b < G_N_ELEMENTS (backends); b++)
     {
-      gchar *props = g_strdup_printf (
-          "%s raw-transfer=linear black-level-red=%d black-level-green=%d "
-          "black-level-blue=%d auto-white-balance=true awb-speed=1 "
-          "video-direction=vert n-threads=3",
-          backends[b], AWB_BLACK, AWB_BLACK, AWB_BLACK);
-      GstHarness *h = texel_harness_new_with (
-          texel_test_element_new ("texelconvert", props));
+      GstHarness *h = awb_harness_new (
+          backends[b], "awb-speed=1 video-direction=vert n-threads=3");
       gdouble est[3];
       gint n;
 
-      gst_harness_set_caps_str (h, in_caps, AWB_OUT_CAPS);
       for (n = 0; n < 3; n++)
         gst_buffer_unref (
             awb_push (h, n % 2 ? cold : warm, rand, n, 1.0, n == 0, est));
       texel_harness_teardown (h);
-      g_free (props);
     }
-  g_free (in_caps);
   g_rand_free (rand);
 }
 
