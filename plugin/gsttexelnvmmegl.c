@@ -9,8 +9,9 @@
  * objects over the output arrays, gst_texel_nvmm_egl_alias); for the
  * others it is copied into a pitched device copy before the kernels, and
  * an output array written back from its copy after them, on the frame's
- * stream (counted in bytes-device-copied). Built where the build found EGL headers (HAVE_NVMM_EGL; the
- * fallback in gsttexelnvmm-private.h refuses such surfaces otherwise).
+ * stream (counted in bytes-device-copied). Built where the build found
+ * EGL headers (HAVE_NVMM_EGL; the fallback in gsttexelnvmm-private.h
+ * refuses such surfaces otherwise).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -249,6 +250,29 @@ gst_texel_nvmm_egl_planes (GstMemory *mem, NvBufSurface *surf,
   return NULL;
 }
 
+/* The registration of @frame, mapped as an array frame (its pitched copy
+ * made), or NULL. */
+static TexelNvmmEgl *
+texel_nvmm_egl_array_frame (const GstVideoFrame *frame)
+{
+  TexelNvmmEgl *egl = gst_mini_object_get_qdata (
+      GST_MINI_OBJECT_CAST (frame->map[0].memory), texel_nvmm_egl_quark ());
+
+  return egl && egl->copy ? egl : NULL;
+}
+
+/* The bytes of a row, and the rows, of plane @p of @frame. */
+static void
+texel_nvmm_egl_plane_size (const GstVideoFrame *frame, guint p, gsize *row,
+                           gsize *rows)
+{
+  TexelFormat format
+      = gst_texel_format_from_video (GST_VIDEO_FRAME_FORMAT (frame));
+
+  *row = texel_plane_row_bytes (format, p, GST_VIDEO_FRAME_WIDTH (frame));
+  *rows = texel_plane_height (format, p, GST_VIDEO_FRAME_HEIGHT (frame));
+}
+
 /* Copies each plane of @frame between its CUDA array and its pitched
  * device copy (@fetch: into the copy) on @stream. Only the rows and bytes
  * the frame has, at the array's origin, as the pitch-linear planes hold
@@ -257,22 +281,18 @@ static int
 texel_nvmm_egl_copy (const GstVideoFrame *frame, cudaStream_t stream,
                      guint64 *bytes, gboolean fetch, TexelCudaContext *arrays)
 {
-  TexelNvmmEgl *egl = gst_mini_object_get_qdata (
-      GST_MINI_OBJECT_CAST (frame->map[0].memory), texel_nvmm_egl_quark ());
-  TexelFormat format
-      = gst_texel_format_from_video (GST_VIDEO_FRAME_FORMAT (frame));
+  TexelNvmmEgl *egl = texel_nvmm_egl_array_frame (frame);
   cudaError_t err = cudaSuccess;
   guint p;
 
-  if (!egl || !egl->copy)
+  if (!egl)
     return (int)cudaErrorInvalidResourceHandle; /* mapped as an array frame */
   for (p = 0; !err && p < GST_VIDEO_FRAME_N_PLANES (frame); p++)
     {
-      gsize row
-          = texel_plane_row_bytes (format, p, GST_VIDEO_FRAME_WIDTH (frame));
-      gsize rows
-          = texel_plane_height (format, p, GST_VIDEO_FRAME_HEIGHT (frame));
       cudaArray_t array = egl->frame.frame.pArray[p];
+      gsize row, rows;
+
+      texel_nvmm_egl_plane_size (frame, p, &row, &rows);
 
       /* Written through a surface over the array: nothing to copy. */
       if (arrays != NULL
@@ -296,22 +316,21 @@ int
 gst_texel_nvmm_egl_alias (const GstVideoFrame *frame, TexelCudaContext *arrays,
                           gboolean output)
 {
-  TexelNvmmEgl *egl = gst_mini_object_get_qdata (
-      GST_MINI_OBJECT_CAST (frame->map[0].memory), texel_nvmm_egl_quark ());
-  TexelFormat format
-      = gst_texel_format_from_video (GST_VIDEO_FRAME_FORMAT (frame));
+  TexelNvmmEgl *egl = texel_nvmm_egl_array_frame (frame);
   int err = 0;
   guint p;
 
-  if (!egl || !egl->copy)
+  if (!egl)
     return (int)cudaErrorInvalidResourceHandle; /* mapped as an array frame */
   for (p = 0; !err && p < GST_VIDEO_FRAME_N_PLANES (frame); p++)
-    err = texel_cuda_context_alias_array (
-        arrays, egl->copy_plane[p], egl->copy_pitch[p],
-        egl->frame.frame.pArray[p],
-        texel_plane_row_bytes (format, p, GST_VIDEO_FRAME_WIDTH (frame)),
-        texel_plane_height (format, p, GST_VIDEO_FRAME_HEIGHT (frame)),
-        output);
+    {
+      gsize row, rows;
+
+      texel_nvmm_egl_plane_size (frame, p, &row, &rows);
+      err = texel_cuda_context_alias_array (
+          arrays, egl->copy_plane[p], egl->copy_pitch[p],
+          egl->frame.frame.pArray[p], row, (int)rows, output);
+    }
   return err;
 }
 
