@@ -521,6 +521,114 @@ code_at (const uint8_t *row, int wide, int x, int shift, unsigned mask)
   return (word >> shift) & mask;
 }
 
+/* Pairs of samples texel_bayer_fast_stats sums in 32-bit lanes at a
+ * time: below 2^32 / (2^16 - 1) codes of 16 bits. */
+#define STATS_CHUNK 32768
+
+/* The codes of samples 2 @k and 2 @k + 1 of @row: one load of both
+ * (little-endian words: the low half is the first sample), which the
+ * vectoriser takes as a plain vector load where a byte at a time it
+ * shuffles. */
+static inline __attribute__ ((always_inline)) void
+stats_pair (const uint8_t *restrict row, int wide, int k, int shift,
+            unsigned mask, uint32_t *a, uint32_t *b)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (wide)
+    {
+      uint32_t both;
+
+      memcpy (&both, row + 4 * (size_t)k, 4);
+      *a = ((both & 0xffffu) >> shift) & mask;
+      *b = (both >> 16 >> shift) & mask;
+    }
+  else
+    {
+      uint16_t both;
+
+      memcpy (&both, row + 2 * (size_t)k, 2);
+      *a = ((both & 0xffu) >> shift) & mask;
+      *b = ((unsigned)both >> 8 >> shift) & mask;
+    }
+#else
+  *a = code_at (row, wide, 2 * k, shift, mask);
+  *b = code_at (row, wide, 2 * k + 1, shift, mask);
+#endif
+}
+
+/* The sums and counts of the codes at or below @clip among the even (0)
+ * and odd (1) samples of @pairs pairs from @row, added to @sum and
+ * @count. Inlined with @wide a constant, so that each storage is its
+ * own loop, which the compiler vectorises (32-bit lanes, the clip test a
+ * mask). */
+static inline __attribute__ ((always_inline)) void
+stats_pairs (const uint8_t *restrict row, int wide, int pairs, int shift,
+             unsigned mask, unsigned clip, unsigned long long sum[2],
+             unsigned long long count[2])
+{
+  int k0, k;
+
+  for (k0 = 0; k0 < pairs; k0 += STATS_CHUNK)
+    {
+      int k1 = pairs - k0 < STATS_CHUNK ? pairs : k0 + STATS_CHUNK;
+      uint32_t s0 = 0, s1 = 0, n0 = 0, n1 = 0;
+
+      for (k = k0; k < k1; k++)
+        {
+          uint32_t a, b, keep_a, keep_b;
+
+          stats_pair (row, wide, k, shift, mask, &a, &b);
+          keep_a = a <= clip;
+          keep_b = b <= clip;
+
+          s0 += keep_a ? a : 0;
+          n0 += keep_a;
+          s1 += keep_b ? b : 0;
+          n1 += keep_b;
+        }
+      sum[0] += s0;
+      count[0] += n0;
+      sum[1] += s1;
+      count[1] += n1;
+    }
+}
+
+void
+texel_bayer_fast_stats (const TexelBayerPlan *bp, const TexelImage *in, int x0,
+                        int y0, int x1, int y1, TexelBayerStats *stats)
+{
+  const int wide = in->format == TEXEL_FORMAT_GRAY16_LE;
+  const int pairs = (x1 - x0) / 2;
+  int y;
+
+  for (y = y0; y < y1; y++)
+    {
+      const uint8_t *row = in->data[0] + (size_t)y * in->stride[0];
+      const uint8_t *first = row + (size_t)x0 * (wide ? 2 : 1);
+      unsigned long long sum[2] = { 0, 0 }, count[2] = { 0, 0 };
+      int c0 = texel_bayer_colour (texel_bayer_class (bp, x0, y));
+      int c1 = texel_bayer_colour (texel_bayer_class (bp, x0 + 1, y));
+
+      if (wide)
+        stats_pairs (first, 1, pairs, bp->shift, bp->mask, bp->awb_clip, sum,
+                     count);
+      else
+        stats_pairs (first, 0, pairs, bp->shift, bp->mask, bp->awb_clip, sum,
+                     count);
+      if (x0 + 2 * pairs < x1)
+        {
+          unsigned a = code_at (row, wide, x1 - 1, bp->shift, bp->mask);
+
+          sum[0] += a <= bp->awb_clip ? a : 0;
+          count[0] += a <= bp->awb_clip;
+        }
+      stats->sum[c0] += sum[0];
+      stats->count[c0] += count[0];
+      stats->sum[c1] += sum[1];
+      stats->count[c1] += count[1];
+    }
+}
+
 /* Of the columns @first + 2 i (i < @len), those inside a row of @w
  * samples: i in [@lo, @hi). */
 static void

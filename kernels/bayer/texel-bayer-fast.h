@@ -112,5 +112,12 @@ int texel_bayer_fast_row_codes (const TexelBayerFast *fast,
                                 ptrdiff_t pixel_stride, const int offset[4],
                                 void *scratch);
 
+/* texel_bayer_stats, exactly (the same integer sums), vectorised: the
+ * grey-world statistics of @in's samples in [@x0, @x1) x [@y0, @y1)
+ * (inside the frame) added to @stats. */
+void texel_bayer_fast_stats (const TexelBayerPlan *bp, const TexelImage *in,
+                             int x0, int y0, int x1, int y1,
+                             TexelBayerStats *stats);
+
 TEXEL_END_DECLS
 #endif /* TEXEL_BAYER_FAST_H */

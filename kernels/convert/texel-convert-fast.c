@@ -1446,7 +1446,7 @@ texel_convert_fast_awb (const TexelConvertPlan *plan, const TexelImage *in,
   if (y1 <= y0)
     return;
   memset (&stats, 0, sizeof (stats));
-  texel_bayer_stats (bp, in, bp->awb_x0, y0, bp->awb_x1, y1, &stats);
+  texel_bayer_fast_stats (bp, in, bp->awb_x0, y0, bp->awb_x1, y1, &stats);
   for (c = 0; c < 3; c++)
     {
       __atomic_fetch_add (&bp->awb_cpu_sums[c], stats.sum[c], __ATOMIC_RELAXED);

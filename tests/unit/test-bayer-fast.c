@@ -574,6 +574,63 @@ test_not_covered (void)
   g_assert_null (texel_convert_fast_new (&plan));
 }
 
+/* texel_bayer_fast_stats against the reference's texel_bayer_stats (the
+ * oracle, itself checked against the test's own sums in test-bayer.c):
+ * the same integer sums for every pattern, 8, 10, 12 and 16 bits, lsb
+ * and msb (the other bits of the words random), random rectangles
+ * starting on any colour, odd and even widths, one-sample rows, and a
+ * clipping threshold that leaves out part of the codes. */
+static void
+test_stats (void)
+{
+  static const int depths[][2]
+      = { { 8, 0 }, { 10, 0 }, { 10, 1 }, { 12, 0 }, { 12, 1 }, { 16, 0 } };
+  GRand *rand = g_rand_new_with_seed (1818);
+  int p, d, round, c;
+
+  for (p = 0; p < (int)G_N_ELEMENTS (patterns); p++)
+    for (d = 0; d < (int)G_N_ELEMENTS (depths); d++)
+      for (round = 0; round < 8; round++)
+        {
+          Develop dev = { patterns[p],
+                          TEXEL_DEMOSAIC_BILINEAR,
+                          depths[d][0],
+                          depths[d][1],
+                          TEXEL_TRANSFER_LINEAR,
+                          0,
+                          0 };
+          int w = g_rand_int_range (rand, 1, 300);
+          int h = g_rand_int_range (rand, 1, 12);
+          int x0 = g_rand_int_range (rand, 0, w);
+          int y0 = g_rand_int_range (rand, 0, h);
+          int x1 = round == 0 ? x0 + 1 : g_rand_int_range (rand, x0 + 1, w + 1);
+          int y1 = g_rand_int_range (rand, y0 + 1, h + 1);
+          TexelBayerStats ref = { { 0 } }, fast = { { 0 } };
+          TexelBayerConfig cfg;
+          TexelConvertConfig config;
+          TexelConvertPlan plan;
+          TestImage *m = mosaic_new (&dev, w, h, rand);
+
+          bayer_config (&dev, &cfg);
+          test_config_init (&config, w, h, w, h);
+          config.bayer = &cfg;
+          test_plan (&plan, &config, m->img.format, w, h, TEXEL_FORMAT_RGBA, w,
+                     h);
+          /* Between a quarter and all of the codes kept. */
+          plan.bayer.awb_clip = (unsigned)g_rand_int_range (
+              rand, (int)plan.bayer.mask / 4, (int)plan.bayer.mask + 1);
+          texel_bayer_stats (&plan.bayer, &m->img, x0, y0, x1, y1, &ref);
+          texel_bayer_fast_stats (&plan.bayer, &m->img, x0, y0, x1, y1, &fast);
+          for (c = 0; c < 3; c++)
+            {
+              g_assert_cmpuint (fast.sum[c], ==, ref.sum[c]);
+              g_assert_cmpuint (fast.count[c], ==, ref.count[c]);
+            }
+          test_image_free (m);
+        }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -588,6 +645,7 @@ main (int argc, char **argv)
     { "/bayer-fast/integer-regain", test_integer_regain },
     { "/bayer-fast/integer-exact", test_integer_exact },
     { "/bayer-fast/not-covered", test_not_covered },
+    { "/bayer-fast/stats", test_stats },
   };
 
   return test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));
