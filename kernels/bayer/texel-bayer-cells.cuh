@@ -190,6 +190,33 @@ texel_bayer_cells_neutral (const TexelBayerPlan *bp)
          && (bp->beta_f <= 0.0f || bp->slope_f == 1.0f);
 }
 
+/* Stores a thread's two pixels of @row from column @i: one 8-byte store
+ * where both are inside the group and their bytes are 8-byte aligned
+ * (every thread of a warp then writes 8 of its 256 contiguous bytes: 8
+ * sectors a store, where a word a pixel took 16, half of each unused),
+ * else a word each inside it (a crop that starts on a green column
+ * shifts the cells' columns by one). */
+static __device__ __forceinline__ void
+texel_bayer_cells_store (const TexelSink &sink, int row, int i,
+                         const uint32_t words[2], unsigned rows)
+{
+  uint8_t *p;
+
+  if ((unsigned)(row - sink.row0) >= rows)
+    return;
+  /* 4-byte elements (texel_bayer_cells_fit): 4 bytes apart. */
+  p = sink.elem + (size_t)row * sink.elem_pitch + (ptrdiff_t)i * 4;
+  if (i >= 0 && i + 1 < sink.width && ((uintptr_t)p & 7) == 0)
+    {
+      *(uint2 *)p = make_uint2 (words[0], words[1]);
+      return;
+    }
+#pragma unroll
+  for (int dx = 0; dx < 2; dx++)
+    if ((unsigned)(i + dx) < (unsigned)sink.width)
+      *(uint32_t *)(p + 4 * dx) = words[dx];
+}
+
 /* Output samples (i, row) read mosaic sample (i + @offset.x, row +
  * @offset.y); the cells start @first.x columns and @first.y rows before
  * the group's first (its class: the pixel classes of a cell are then
@@ -197,10 +224,14 @@ texel_bayer_cells_neutral (const TexelBayerPlan *bp)
  * whose grey-world statistics this launch gathers
  * (texel_bayer_awb_gather), empty for none. FORM: the launch's filters'
  * texel_bayer_form; NEUTRAL: texel_bayer_cells_neutral (the demosaic
- * alone, as NPP's). */
+ * alone, as NPP's). The bilinear demosaic alone fits in 32 registers,
+ * which lets 8 blocks (64 warps, the most) share a multiprocessor; the
+ * other forms need more (asking them for 32 spills; 5 blocks, 51
+ * registers, keeps them at the 48 or fewer they take unasked). */
 template <int FORM, bool NEUTRAL>
 static __global__ void
-__launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
+__launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY,
+                   FORM == TEXEL_BAYER_FORM_BILINEAR && NEUTRAL ? 8 : 5)
     texel_bayer_cells_kernel (const TexelConvertPlan plan,
                               const TexelBayerSource src, const TexelSink sink,
                               const TexelBayerCellWeights weights,
@@ -241,11 +272,12 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
   for (int dy = 0; dy < TEXEL_BAYER_CELLS_PY; dy++)
     {
       const int row = r0 + TEXEL_BAYER_CELLS_PY * threadIdx.y + dy;
+      const int i = i0 + 2 * threadIdx.x;
+      uint32_t words[2];
 
 #pragma unroll
       for (int dx = 0; dx < 2; dx++)
         {
-          const int i = i0 + 2 * threadIdx.x + dx;
           /* Cells start on red: the class of (dx, dy) is that on the
            * pattern's first cell. */
           const int cls = 2 * (dy & 1) + dx;
@@ -268,13 +300,9 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY)
            * low byte), one word. */
           word = __byte_perm (texel_code8 (v.x), pack.base, pack.sel[0]);
           word = __byte_perm (texel_code8 (v.y), word, pack.sel[1]);
-          word = __byte_perm (texel_code8 (v.z), word, pack.sel[2]);
-          if ((unsigned)i < (unsigned)sink.width
-              && (unsigned)(row - sink.row0) < rows)
-            *(uint32_t *)(sink.elem + (size_t)row * sink.elem_pitch
-                          + (size_t)i * sink.elem_stride)
-                = word;
+          words[dx] = __byte_perm (texel_code8 (v.z), word, pack.sel[2]);
         }
+      texel_bayer_cells_store (sink, row, i, words, rows);
     }
 }
 

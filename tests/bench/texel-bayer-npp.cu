@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench-cuda-check.h"
 #include "texel-adjust.h"
@@ -41,51 +42,73 @@
 #define EXIT_SKIP 77
 
 /* NPP calls return an NppStatus, not a cudaError_t. */
-#define NPP_CHECK(call)                                                       \
-  do                                                                          \
-    {                                                                         \
-      NppStatus npp_status = (call);                                          \
-      if (npp_status != NPP_SUCCESS)                                          \
-        {                                                                     \
-          fprintf (stderr, "%s:%d: %s failed: NppStatus %d\n", __FILE__,     \
-                   __LINE__, #call, (int)npp_status);                         \
-          exit (1);                                                           \
-        }                                                                     \
-    }                                                                         \
+#define NPP_CHECK(call)                                                        \
+  do                                                                           \
+    {                                                                          \
+      NppStatus npp_status = (call);                                           \
+      if (npp_status != NPP_SUCCESS)                                           \
+        {                                                                      \
+          fprintf (stderr, "%s:%d: %s failed: NppStatus %d\n", __FILE__,       \
+                   __LINE__, #call, (int)npp_status);                          \
+          exit (1);                                                            \
+        }                                                                      \
+    }                                                                          \
   while (0)
 
 typedef struct
 {
   cudaStream_t stream;
   cudaEvent_t start, stop;
+  /* Launches timed, and warm-up launches before them: ITERATIONS and
+   * WARMUP, or 1 and 1 with --profile (a profiler's run, which times
+   * each launch itself). */
+  int iterations, warmup;
+  /* Host milliseconds of the last time_ms's launch calls, a call (the
+   * loop's wall time: where it nears the GPU's, the host, not the kernel,
+   * sets the pace). */
+  double host_ms;
 } Timer;
 
-/* Mean milliseconds of one call of @launch over ITERATIONS calls. */
+static double
+now_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Mean milliseconds of one call of @launch over t->iterations calls. */
 template <typename Launch>
 static double
 time_ms (Timer *t, Launch launch)
 {
   float ms = 0.0f;
+  double host0;
   int i;
 
-  for (i = 0; i < WARMUP; i++)
+  for (i = 0; i < t->warmup; i++)
     launch ();
   CHECK (cudaEventRecord (t->start, t->stream));
-  for (i = 0; i < ITERATIONS; i++)
+  host0 = now_ms ();
+  for (i = 0; i < t->iterations; i++)
     launch ();
+  t->host_ms = (now_ms () - host0) / t->iterations;
   CHECK (cudaEventRecord (t->stop, t->stream));
   CHECK (cudaEventSynchronize (t->stop));
   CHECK (cudaEventElapsedTime (&ms, t->start, t->stop));
-  return (double)ms / ITERATIONS;
+  return (double)ms / t->iterations;
 }
 
 static void
-print_line (const char *what, double ms, double bytes, double copy_gbs)
+print_line (const Timer *t, const char *what, double ms, double bytes,
+            double copy_gbs)
 {
   double gbs = bytes / (ms * 1e6);
 
-  printf ("| %s | %.1f | %.3f | %.0f | %.0f | %.2f |\n", what, bytes / 1e6,
-          ms, 1000.0 / ms, gbs, gbs / copy_gbs);
+  printf ("| %s | %.1f | %.1f | %.1f | %.0f | %.0f | %.2f |\n", what,
+          bytes / 1e6, ms * 1e3, t->host_ms * 1e3, 1000.0 / ms, gbs,
+          gbs / copy_gbs);
 }
 
 /* NPP's stream context for @stream, from the device's properties (the
@@ -119,8 +142,8 @@ npp_context (cudaStream_t stream)
  * identity matrix, linear output) where @neutral, else the defaults a
  * camera pipeline sets (black 16, gains, a matrix, sRGB). */
 static void
-bayer_plan (TexelConvertPlan *plan, TexelBayerConfig *b, int bits,
-            int demosaic, int neutral)
+bayer_plan (TexelConvertPlan *plan, TexelBayerConfig *b, int bits, int demosaic,
+            int neutral)
 {
   static const double ccm[3][3]
       = { { 1.6, -0.4, -0.2 }, { -0.3, 1.5, -0.2 }, { 0.1, -0.6, 1.5 } };
@@ -151,11 +174,9 @@ bayer_plan (TexelConvertPlan *plan, TexelBayerConfig *b, int bits,
   config.out_color.matrix = TEXEL_MATRIX_BT709;
   config.border_rgba[3] = 1.0;
   config.bayer = b;
-  if (texel_convert_plan_init (plan, &config,
-                               bits > 8 ? TEXEL_FORMAT_GRAY16_LE
-                                        : TEXEL_FORMAT_GRAY8,
-                               WIDTH, HEIGHT, TEXEL_FORMAT_RGBA, WIDTH,
-                               HEIGHT, &why)
+  if (texel_convert_plan_init (
+          plan, &config, bits > 8 ? TEXEL_FORMAT_GRAY16_LE : TEXEL_FORMAT_GRAY8,
+          WIDTH, HEIGHT, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT, &why)
       != 0)
     {
       fprintf (stderr, "plan: %s\n", why);
@@ -164,7 +185,7 @@ bayer_plan (TexelConvertPlan *plan, TexelBayerConfig *b, int bits,
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
   TexelCudaContext *kernels = NULL;
   TexelImage in8, in16, out;
@@ -182,6 +203,10 @@ main (void)
       printf ("no GPU: skipped\n");
       return EXIT_SKIP;
     }
+  t.iterations = ITERATIONS;
+  t.warmup = WARMUP;
+  if (argc > 1 && strcmp (argv[1], "--profile") == 0)
+    t.iterations = t.warmup = 1;
   CHECK (cudaSetDevice (0));
   CHECK (cudaStreamCreateWithFlags (&t.stream, cudaStreamNonBlocking));
   CHECK (cudaEventCreate (&t.start));
@@ -189,12 +214,12 @@ main (void)
   CHECK (texel_cuda_context_new (0, &kernels));
   npp = npp_context (t.stream);
 
-  in8_size = texel_image_layout (&in8, TEXEL_FORMAT_GRAY8, WIDTH, HEIGHT,
-                                 256, 512, NULL);
-  in16_size = texel_image_layout (&in16, TEXEL_FORMAT_GRAY16_LE, WIDTH,
-                                  HEIGHT, 256, 512, NULL);
-  out_size = texel_image_layout (&out, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT,
-                                 256, 512, NULL);
+  in8_size = texel_image_layout (&in8, TEXEL_FORMAT_GRAY8, WIDTH, HEIGHT, 256,
+                                 512, NULL);
+  in16_size = texel_image_layout (&in16, TEXEL_FORMAT_GRAY16_LE, WIDTH, HEIGHT,
+                                  256, 512, NULL);
+  out_size = texel_image_layout (&out, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT, 256,
+                                 512, NULL);
   CHECK (cudaMalloc (&in8_mem, in8_size));
   CHECK (cudaMalloc (&in16_mem, in16_size));
   CHECK (cudaMalloc (&out_mem, out_size));
@@ -222,11 +247,11 @@ main (void)
   copy_gbs = bytes / (copy_ms * 1e6);
 
   printf ("4K (%dx%d) RGGB on the GPU, kernels alone, %d launches after %d "
-          "warm-up, one stream\n\n",
-          WIDTH, HEIGHT, ITERATIONS, WARMUP);
-  printf ("| kernel | MB moved | ms | frames/s | GB/s | of the copy's GB/s "
-          "|\n|---|---:|---:|---:|---:|---:|\n");
-  print_line ("device-to-device copy, 8-bit mosaic + RGBA (the bound)",
+          "warm-up, one stream; host us: the launch call's own time\n\n",
+          WIDTH, HEIGHT, t.iterations, t.warmup);
+  printf ("| kernel | MB moved | us | host us | frames/s | GB/s | of the "
+          "copy's GB/s |\n|---|---:|---:|---:|---:|---:|---:|\n");
+  print_line (&t, "device-to-device copy, 8-bit mosaic + RGBA (the bound)",
               copy_ms, bytes, copy_gbs);
 
   for (bits = 8; bits <= 12; bits += 4)
@@ -250,30 +275,36 @@ main (void)
                       demosaic == TEXEL_DEMOSAIC_MHC ? "MHC" : "bilinear",
                       neutral ? "demosaic only (linear, no matrix)"
                               : "black, gains, matrix, sRGB");
-            print_line (label, time_ms (&t, [&] {
-                          CHECK (texel_cuda_convert (kernels, &plan, in,
-                                                     &out, 0, HEIGHT,
-                                                     (TexelStream)t.stream));
-                        }),
+            print_line (&t, label,
+                        time_ms (&t,
+                                 [&] {
+                                   CHECK (texel_cuda_convert (
+                                       kernels, &plan, in, &out, 0, HEIGHT,
+                                       (TexelStream)t.stream));
+                                 }),
                         in_bytes + out8, copy_gbs);
           }
       if (bits == 8)
-        print_line ("NPP nppiCFAToRGBA_8u_C1AC4R_Ctx -> RGBA",
-                    time_ms (&t, [&] {
-                      NPP_CHECK (nppiCFAToRGBA_8u_C1AC4R_Ctx (
-                          (const Npp8u *)in8.data[0], in8.stride[0], size,
-                          roi, (Npp8u *)npp_out, WIDTH * 4, NPPI_BAYER_RGGB,
-                          NPPI_INTER_UNDEFINED, 255, npp));
-                    }),
+        print_line (&t, "NPP nppiCFAToRGBA_8u_C1AC4R_Ctx -> RGBA",
+                    time_ms (&t,
+                             [&] {
+                               NPP_CHECK (nppiCFAToRGBA_8u_C1AC4R_Ctx (
+                                   (const Npp8u *)in8.data[0], in8.stride[0],
+                                   size, roi, (Npp8u *)npp_out, WIDTH * 4,
+                                   NPPI_BAYER_RGGB, NPPI_INTER_UNDEFINED, 255,
+                                   npp));
+                             }),
                     in_bytes + out8, copy_gbs);
       else
-        print_line ("NPP nppiCFAToRGBA_16u_C1AC4R_Ctx -> RGBA 16-bit",
-                    time_ms (&t, [&] {
-                      NPP_CHECK (nppiCFAToRGBA_16u_C1AC4R_Ctx (
-                          (const Npp16u *)in16.data[0], in16.stride[0], size,
-                          roi, (Npp16u *)npp_out, (int)npp_pitch,
-                          NPPI_BAYER_RGGB, NPPI_INTER_UNDEFINED, 4095, npp));
-                    }),
+        print_line (&t, "NPP nppiCFAToRGBA_16u_C1AC4R_Ctx -> RGBA 16-bit",
+                    time_ms (&t,
+                             [&] {
+                               NPP_CHECK (nppiCFAToRGBA_16u_C1AC4R_Ctx (
+                                   (const Npp16u *)in16.data[0], in16.stride[0],
+                                   size, roi, (Npp16u *)npp_out, (int)npp_pitch,
+                                   NPPI_BAYER_RGGB, NPPI_INTER_UNDEFINED, 4095,
+                                   npp));
+                             }),
                     in_bytes + out8 * 2, copy_gbs);
     }
 
