@@ -381,7 +381,7 @@ texel_bayer_cells_fit (const TexelConvertPlan *plan, const TexelSink *sink,
   if (!(plan->dst_x0 <= 0.5f && plan->dst_x1 > width - 0.5f
         && plan->dst_y0 <= 0.5f && plan->dst_y1 > height - 0.5f)
       || !texel_bayer_cells_word_init (plan, sink, &pack)
-      || texel_bayer_form (&plan->bayer) < 0)
+      || plan->bayer.form < 0)
     return false;
   offset->x = (int)map[0][2];
   offset->y = (int)map[1][2];
@@ -428,7 +428,7 @@ texel_bayer_cells_launch (const TexelConvertPlan *plan,
     for (int c = 0; c < 3; c++)
       for (int g = 0; g < TEXEL_BAYER_GROUPS; g++)
         weights.w[k][c][g] = texel_bayer_group_weight (&plan->bayer, k, c, g);
-  if (texel_bayer_form (&plan->bayer) == TEXEL_BAYER_FORM_BILINEAR)
+  if (plan->bayer.form == TEXEL_BAYER_FORM_BILINEAR)
     texel_bayer_cells_develop<TEXEL_BAYER_FORM_BILINEAR> (
         plan, src, sink, &weights, &pack, offset, first, awb, grid, stream);
   else

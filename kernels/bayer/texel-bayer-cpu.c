@@ -188,6 +188,7 @@ texel_bayer_plan_init (TexelBayerPlan *bp, TexelFormatDesc *in,
         }
     }
   build_kernels (bp, config->demosaic == TEXEL_DEMOSAIC_MHC);
+  bp->form = texel_bayer_form (bp);
 
   /* The developed picture: R, G, B read from the mosaic, full-range RGB. */
   in->is_yuv = 0;

@@ -96,6 +96,9 @@ typedef struct
   /* The demosaic filter of each pixel class (texel_bayer_class) and
    * output colour: weights of the 5x5 window, row by row, in 16ths. */
   int8_t kernel[4][3][TEXEL_BAYER_TAPS];
+  /* texel_bayer_form of the filters (TEXEL_BAYER_FORM_*, -1: none),
+   * computed once with them: the CUDA kernels choose their code by it. */
+  int form;
   /* Grey-world statistics (TexelBayerStats): codes above awb_clip are
    * left out as clipped. awb_sums: where the CUDA kernel adds the
    * frame's sums (device memory, zeroed by the owner before the frame),

@@ -137,13 +137,15 @@ npp_context (cudaStream_t stream)
   return ctx;
 }
 
-/* A texelconvert plan: 4K RGGB of @bits (in 16-bit words above 8) to 4K
- * RGBA with @demosaic; neutral development (no black level, unit gains,
- * identity matrix, linear output) where @neutral, else the defaults a
- * camera pipeline sets (black 16, gains, a matrix, sRGB). */
+/* A texelconvert plan: 4K RGGB of @bits (in 16-bit words above 8) to
+ * @out_format at @out_w x @out_h (4K: 1:1, nearest, the mosaic's own grid;
+ * smaller: bilinear, texelconvert's default) with @demosaic; neutral
+ * development (no black level, unit gains, identity matrix, linear
+ * output) where @neutral, else the defaults a camera pipeline sets (black
+ * 16, gains, a matrix, sRGB). */
 static void
 bayer_plan (TexelConvertPlan *plan, TexelBayerConfig *b, int bits, int demosaic,
-            int neutral)
+            int neutral, TexelFormat out_format, int out_w, int out_h)
 {
   static const double ccm[3][3]
       = { { 1.6, -0.4, -0.2 }, { -0.3, 1.5, -0.2 }, { 0.1, -0.6, 1.5 } };
@@ -168,15 +170,16 @@ bayer_plan (TexelConvertPlan *plan, TexelBayerConfig *b, int bits, int demosaic,
   memset (&config, 0, sizeof (config));
   config.src_w = WIDTH;
   config.src_h = HEIGHT;
-  config.dst_w = WIDTH;
-  config.dst_h = HEIGHT;
-  config.method = TEXEL_METHOD_NEAREST; /* 1:1: the mosaic's own grid */
+  config.dst_w = out_w;
+  config.dst_h = out_h;
+  config.method = out_w == WIDTH && out_h == HEIGHT ? TEXEL_METHOD_NEAREST
+                                                    : TEXEL_METHOD_BILINEAR;
   config.out_color.matrix = TEXEL_MATRIX_BT709;
   config.border_rgba[3] = 1.0;
   config.bayer = b;
   if (texel_convert_plan_init (
           plan, &config, bits > 8 ? TEXEL_FORMAT_GRAY16_LE : TEXEL_FORMAT_GRAY8,
-          WIDTH, HEIGHT, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT, &why)
+          WIDTH, HEIGHT, out_format, out_w, out_h, &why)
       != 0)
     {
       fprintf (stderr, "plan: %s\n", why);
@@ -188,10 +191,10 @@ int
 main (int argc, char **argv)
 {
   TexelCudaContext *kernels = NULL;
-  TexelImage in8, in16, out;
+  TexelImage in8, in16, out, nv12;
   void *in8_mem, *in16_mem, *out_mem, *npp_out;
   size_t in8_size, in16_size, out_size, npp_pitch;
-  double copy_ms, copy_gbs, bytes;
+  double copy_ms, copy_gbs, bytes, nv12_bytes;
   Timer t;
   NppStreamContext npp;
   NppiSize size = { WIDTH, HEIGHT };
@@ -236,6 +239,11 @@ main (int argc, char **argv)
                       (uint8_t *)in16_mem);
   texel_image_layout (&out, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT, 256, 512,
                       (uint8_t *)out_mem);
+  /* 1080p NV12 in the RGBA buffer (12 bytes a 4K pixel's quarter: it
+   * fits). */
+  texel_image_layout (&nv12, TEXEL_FORMAT_NV12, WIDTH / 2, HEIGHT / 2, 256, 512,
+                      (uint8_t *)out_mem);
+  nv12_bytes = (double)WIDTH / 2 * HEIGHT / 2 * 1.5;
 
   /* The bound: one read of the largest line's bytes and one write, as a
    * device-to-device copy of 8-bit in + RGBA out (41.5 MB moved). */
@@ -269,7 +277,8 @@ main (int argc, char **argv)
             TexelConvertPlan plan;
             TexelBayerConfig b;
 
-            bayer_plan (&plan, &b, bits, demosaic, neutral);
+            bayer_plan (&plan, &b, bits, demosaic, neutral, TEXEL_FORMAT_RGBA,
+                        WIDTH, HEIGHT);
             snprintf (label, sizeof (label),
                       "texelconvert %d-bit -> RGBA, %s, %s", bits,
                       demosaic == TEXEL_DEMOSAIC_MHC ? "MHC" : "bilinear",
@@ -306,6 +315,30 @@ main (int argc, char **argv)
                                    npp));
                              }),
                     in_bytes + out8 * 2, copy_gbs);
+
+      /* Scaled down to 1080p NV12 (a camera to an encoder): the generic
+       * kernel, each output sample filtering developed pixels. */
+      for (demosaic = TEXEL_DEMOSAIC_BILINEAR; demosaic >= TEXEL_DEMOSAIC_MHC;
+           demosaic--)
+        {
+          TexelConvertPlan plan;
+          TexelBayerConfig b;
+
+          bayer_plan (&plan, &b, bits, demosaic, 0, TEXEL_FORMAT_NV12,
+                      WIDTH / 2, HEIGHT / 2);
+          snprintf (label, sizeof (label),
+                    "texelconvert %d-bit -> 1080p NV12, %s, black, gains, "
+                    "matrix, sRGB",
+                    bits, demosaic == TEXEL_DEMOSAIC_MHC ? "MHC" : "bilinear");
+          print_line (&t, label,
+                      time_ms (&t,
+                               [&] {
+                                 CHECK (texel_cuda_convert (
+                                     kernels, &plan, in, &nv12, 0, HEIGHT / 2,
+                                     (TexelStream)t.stream));
+                               }),
+                      in_bytes + nv12_bytes, copy_gbs);
+        }
     }
 
   CHECK (cudaStreamSynchronize (t.stream));
