@@ -8,8 +8,11 @@
  * nppiCFAToRGBA_*_C1AC4R_Ctx (demosaic only, NPP's own method), on the
  * same stream; and a device-to-device copy of the same bytes (the
  * mosaic read once and the output written once), the memory-bandwidth
- * bound of the run. Each timed with CUDA events over ITERATIONS launches
- * after a warm-up; one markdown table.
+ * bound of the run; and, through texelconvert's generic kernel, scaled
+ * down to 1080p NV12 (a camera to an encoder). Each timed with CUDA
+ * events over ITERATIONS launches after a warm-up, with the host time of
+ * a launch call beside it; one markdown table. With --profile, one
+ * launch a line (after one warm-up): for Nsight Compute.
  *
  * NPP's 16-bit demosaic writes 16-bit RGBA (8 bytes a pixel) where
  * texelconvert writes 8-bit RGBA (4): the table gives each line's bytes,
