@@ -225,13 +225,19 @@ texel_bayer_cells_store (const TexelSink &sink, int row, int i,
  * (texel_bayer_awb_gather), empty for none. FORM: the launch's filters'
  * texel_bayer_form; NEUTRAL: texel_bayer_cells_neutral (the demosaic
  * alone, as NPP's). The bilinear demosaic alone fits in 32 registers,
- * which lets 8 blocks (64 warps, the most) share a multiprocessor; the
- * other forms need more (asking them for 32 spills; 5 blocks, 51
- * registers, keeps them at the 48 or fewer they take unasked). */
+ * which lets 8 blocks (64 warps, the most on 8.0 and 9.0) share a
+ * multiprocessor; the other forms need more (asking them for 32 spills;
+ * 5 blocks, 51 registers, keeps them at the 48 or fewer they take
+ * unasked). TEXEL_MIN_BLOCKS: no more than the GPU holds. */
 template <int FORM, bool NEUTRAL>
 static __global__ void
 __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY,
-                   FORM == TEXEL_BAYER_FORM_BILINEAR && NEUTRAL ? 8 : 5)
+                   TEXEL_MIN_BLOCKS (FORM == TEXEL_BAYER_FORM_BILINEAR
+                                             && NEUTRAL
+                                         ? 8
+                                         : 5,
+                                     TEXEL_BAYER_CELLS_BX
+                                         *TEXEL_BAYER_CELLS_BY))
     texel_bayer_cells_kernel (const TexelConvertPlan plan,
                               const TexelBayerSource src, const TexelSink sink,
                               const TexelBayerCellWeights weights,

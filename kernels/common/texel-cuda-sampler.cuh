@@ -29,6 +29,27 @@
 #define TEXEL_BLOCK_W 32
 #define TEXEL_BLOCK_H 8
 
+/* The most threads a multiprocessor holds where the device code is
+ * compiled for, for __launch_bounds__'s block counts (a count past it is
+ * a compile error): 2048 on 8.0 and 9.0, 1536 on 8.6, 8.7 (Orin) and
+ * 8.9; 0 (no count asked) elsewhere, PTX for newer GPUs included, and in
+ * the host pass. */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900)
+#define TEXEL_SM_THREADS 2048
+#elif defined(__CUDA_ARCH__)                                                   \
+    && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
+#define TEXEL_SM_THREADS 1536
+#else
+#define TEXEL_SM_THREADS 0
+#endif
+/* __launch_bounds__'s blocks a multiprocessor for blocks of @threads:
+ * @want, or as many as fit where fewer do, or none asked (1) where
+ * TEXEL_SM_THREADS is not known. */
+#define TEXEL_MIN_BLOCKS(want, threads)                                        \
+  (TEXEL_SM_THREADS == 0                    ? 1                                \
+   : (want) * (threads) <= TEXEL_SM_THREADS ? (want)                           \
+                                            : TEXEL_SM_THREADS / (threads))
+
 /* Texture objects kept per context: enough for the planes of 32
  * two-plane frames, so that a cycling pool, a decoder's included, finds
  * its textures again. A miss costs the host 5-6 us for a two-plane frame
