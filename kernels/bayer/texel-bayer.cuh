@@ -127,6 +127,19 @@ texel_bayer_site (const TexelConvertPlan &plan, const TexelSource &src,
   return texel_bayer_site_fetch (plan, src, m, x, y);
 }
 
+/* Sets each sample of tile @t to @fetch (x, y) of its mosaic position,
+ * rows by the block's rows of threads and columns by its columns (no
+ * division an index; the block's sides even, a thread's samples are all
+ * of one colour). */
+template <typename Fetch>
+static __device__ __forceinline__ void
+texel_bayer_tile_fill (const TexelBayerTile &t, const Fetch &fetch)
+{
+  for (int y = threadIdx.y; y < t.h; y += blockDim.y)
+    for (int x = threadIdx.x; x < t.w; x += blockDim.x)
+      texel_bayer_tile_data[y * t.w + x] = fetch (t.x0 + x, t.y0 + y);
+}
+
 /* The mosaic samples the block's output can read, from its corners'
  * input positions (the map is affine) widened by the output method's
  * support, the footprint of a subsampled group (up to 2 output luma
@@ -196,13 +209,12 @@ texel_bayer_tile_load (const TexelConvertPlan &plan, const TexelSource &src,
     const TexelSourceComp &m = src.comp[texel_bayer_source (src)];
     const TexelBayerTile t = texel_bayer_tile;
 
-    /* Rows by the block's rows of threads, columns by its columns: no
-     * division an index, and (the block's sides even) a thread's samples
-     * all of one colour, whose scale and offset it then takes once where
-     * the tile lies inside the frame (no mirroring): texel_bayer_site_fetch
-     * but for what is the same for all of them, some 57 instructions a
-     * sample down to a dozen (Nsight Compute: the tile was 30 % of the
-     * kernel's instructions, 4K -> 1080p NV12). */
+    /* Where the block's sides are even, a thread's samples are all of one
+     * colour (texel_bayer_tile_fill), whose scale and offset it then takes
+     * once where the tile lies inside the frame (no mirroring):
+     * texel_bayer_site_fetch but for what is the same for all of them,
+     * some 57 instructions a sample down to a dozen (Nsight Compute: the
+     * tile was 30 % of the kernel's instructions, 4K -> 1080p NV12). */
     if (t.x0 >= 0 && t.y0 >= 0 && t.x0 + t.w <= plan.in_width
         && t.y0 + t.h <= plan.in_height && ((blockDim.x | blockDim.y) & 1) == 0)
       {
@@ -210,19 +222,15 @@ texel_bayer_tile_load (const TexelConvertPlan &plan, const TexelSource &src,
             &plan.bayer, t.x0 + threadIdx.x, t.y0 + threadIdx.y));
         float scale = plan.bayer.scale_f[c], offset = plan.bayer.offset_f[c];
 
-        for (int y = threadIdx.y; y < t.h; y += blockDim.y)
-          for (int x = threadIdx.x; x < t.w; x += blockDim.x)
-            texel_bayer_tile_data[y * t.w + x]
-                = (float)texel_bayer_code (plan, src, m, t.x0 + x, t.y0 + y)
-                      * scale
-                  + offset;
+        texel_bayer_tile_fill (t, [&] (int x, int y) {
+          return (float)texel_bayer_code (plan, src, m, x, y) * scale + offset;
+        });
       }
     else
       {
-        for (int y = threadIdx.y; y < t.h; y += blockDim.y)
-          for (int x = threadIdx.x; x < t.w; x += blockDim.x)
-            texel_bayer_tile_data[y * t.w + x]
-                = texel_bayer_site_fetch (plan, src, m, t.x0 + x, t.y0 + y);
+        texel_bayer_tile_fill (t, [&] (int x, int y) {
+          return texel_bayer_site_fetch (plan, src, m, x, y);
+        });
       }
   }
   __syncthreads ();
