@@ -184,12 +184,11 @@ texel_bayer_tile_load (const TexelConvertPlan &plan, const TexelSource &src,
             {
               /* A subsampled group's taps around its site (none for a
                * full-resolution group). */
-              float reach
-                  = sink.x_shift == 0 && sink.y_shift == 0
-                        ? 0.0f
-                        : (float)(1 << max (sink.x_shift, sink.y_shift))
-                              * (fabsf (plan.map_f[k][0])
-                                 + fabsf (plan.map_f[k][1]));
+              float reach = sink.x_shift == 0 && sink.y_shift == 0
+                                ? 0.0f
+                                : (float)(1 << max (sink.x_shift, sink.y_shift))
+                                      * (fabsf (plan.map_f[k][0])
+                                         + fabsf (plan.map_f[k][1]));
 
               margin[k] = support + 2 + (int)ceilf (reach);
             }
