@@ -301,7 +301,7 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY,
            * flush subnormals (texel_bayer_powf_ftz). */
           v = NEUTRAL ? make_float3 (__saturatef (cam[0]), __saturatef (cam[1]),
                                      __saturatef (cam[2]))
-                      : texel_bayer_finish<true> (plan.bayer, cam);
+                      : texel_bayer_finish (plan.bayer, cam);
           /* texel_quantize_store at 8 bits (texel_code8: the code in the
            * low byte), one word. */
           word = __byte_perm (texel_code8 (v.x), pack.base, pack.sel[0]);

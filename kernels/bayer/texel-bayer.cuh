@@ -253,13 +253,12 @@ texel_bayer_powf_ftz (float l, float y)
   return r;
 }
 
-/* The transfer curve in fast maths: __powf (the hardware's log2 and exp2)
- * is within about 1e-6 of powf relatively (0.07 of a 16-bit code), where
- * powf costs some forty instructions a colour. A linear output (power 1) is
- * the value itself. FTZ: texel_bayer_powf_ftz, whose only difference
- * (values below 2^-45) no code of any depth shows, interpolated or not:
- * both kernels take it. */
-template <bool FTZ = false>
+/* The transfer curve in fast maths: the hardware's log2 and exp2
+ * (texel_bayer_powf_ftz: __powf with subnormals flushed, whose only
+ * difference, values below 2^-45, no code of any depth shows) are within
+ * about 1e-6 of powf relatively (0.07 of a 16-bit code), where powf costs
+ * some forty instructions a colour. A linear output (power 1) is the
+ * value itself. */
 static __device__ __forceinline__ float
 texel_bayer_encode (const TexelBayerPlan &bp, float l)
 {
@@ -267,9 +266,7 @@ texel_bayer_encode (const TexelBayerPlan &bp, float l)
 
   l = __saturatef (l);
   /* Both sides computed and one selected: no branch per colour. */
-  p = bp.power_f == 1.0f ? l
-      : FTZ              ? texel_bayer_powf_ftz (l, bp.power_f)
-                         : __powf (l, bp.power_f);
+  p = bp.power_f == 1.0f ? l : texel_bayer_powf_ftz (l, bp.power_f);
   p = (1.0f + bp.alpha_f) * p - bp.alpha_f;
   return l < bp.beta_f ? bp.slope_f * l : p;
 }
@@ -308,20 +305,19 @@ texel_bayer_weigh_groups (int cls, const float g[TEXEL_BAYER_GROUPS],
 }
 
 /* Demosaiced camera RGB @cam through the colour matrix and the transfer
- * curve: developed R'G'B'. FTZ: texel_bayer_encode's. */
-template <bool FTZ = false>
+ * curve: developed R'G'B'. */
 static __device__ __forceinline__ float3
 texel_bayer_finish (const TexelBayerPlan &bp, const float cam[3])
 {
   float3 out;
 
-  out.x = texel_bayer_encode<FTZ> (bp, bp.ccm_f[0][0] * cam[0]
+  out.x = texel_bayer_encode (bp, bp.ccm_f[0][0] * cam[0]
                                            + bp.ccm_f[0][1] * cam[1]
                                            + bp.ccm_f[0][2] * cam[2]);
-  out.y = texel_bayer_encode<FTZ> (bp, bp.ccm_f[1][0] * cam[0]
+  out.y = texel_bayer_encode (bp, bp.ccm_f[1][0] * cam[0]
                                            + bp.ccm_f[1][1] * cam[1]
                                            + bp.ccm_f[1][2] * cam[2]);
-  out.z = texel_bayer_encode<FTZ> (bp, bp.ccm_f[2][0] * cam[0]
+  out.z = texel_bayer_encode (bp, bp.ccm_f[2][0] * cam[0]
                                            + bp.ccm_f[2][1] * cam[1]
                                            + bp.ccm_f[2][2] * cam[2]);
   return out;
@@ -367,7 +363,7 @@ texel_bayer_pixel (const TexelConvertPlan &plan, const TexelSource &src,
           cam[2] = fmaf (texel_bayer_group_weights[cls][2][g], v, cam[2]);
         }
     }
-  return texel_bayer_finish<true> (bp, cam);
+  return texel_bayer_finish (bp, cam);
 }
 
 static __device__ __forceinline__ void
