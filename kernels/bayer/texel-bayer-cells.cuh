@@ -302,7 +302,7 @@ __launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY,
           v = NEUTRAL ? make_float3 (__saturatef (cam[0]), __saturatef (cam[1]),
                                      __saturatef (cam[2]))
                       : texel_bayer_finish (plan.bayer, cam);
-          /* texel_quantize_store at 8 bits (texel_code8: the code in the
+          /* texel_group_codes at 8 bits (texel_code8: the code in the
            * low byte), one word. */
           word = __byte_perm (texel_code8 (v.x), pack.base, pack.sel[0]);
           word = __byte_perm (texel_code8 (v.y), word, pack.sel[1]);

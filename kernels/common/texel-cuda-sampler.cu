@@ -1342,9 +1342,10 @@ texel_resample_enqueue (TexelCudaContext * ctx,
     TexelGroupLaunch launch, const void *data)
 {
   TexelTextureEntry *used[TEXEL_MAX_COMPONENTS];
+  TexelSink sinks[TEXEL_MAX_COMPONENTS];
   TexelSource all;
   cudaError_t err, tracked, realigned;
-  int k;
+  int k, g, n_groups = 0;
 
   /* cudaGetLastError () after each launch must report that launch, not
    * an error some earlier call of the caller's left behind. */
@@ -1356,21 +1357,26 @@ texel_resample_enqueue (TexelCudaContext * ctx,
     return err;
   }
 
-  for (k = 0; k < TEXEL_MAX_COMPONENTS && err == cudaSuccess; k++) {
-    TexelSink sink;
-    TexelSource src;
-    TexelFastSource fast;
-    int use_fast;
-
+  /* Every group's sink first: a launch may write the next group too. */
+  for (k = 0; k < TEXEL_MAX_COMPONENTS; k++) {
     if (plan->out.comp[k].plane < 0 || texel_group_done (&plan->out, k))
       continue;
-    texel_sink_init (plan, out, k, row0, row1, &sink);
-    texel_alias_sink (ctx, &sink);
-    texel_source_for_sink (&all, &sink, &src);
+    texel_sink_init (plan, out, k, row0, row1, &sinks[n_groups]);
+    texel_alias_sink (ctx, &sinks[n_groups]);
+    n_groups++;
+  }
+  for (g = 0; g < n_groups && err == cudaSuccess; g++) {
+    TexelSource src;
+    TexelFastSource fast;
+    int use_fast, next_done = 0;
+
+    texel_source_for_sink (&all, &sinks[g], &src);
     use_fast = !ctx->generic_only && plan->bayer.pattern == TEXEL_BAYER_NONE
-        && texel_fast_source_init (plan, &src, &sink, &fast);
-    err = launch (ctx, plan, &src, use_fast ? &fast : NULL, &sink, stream,
-        data);
+        && texel_fast_source_init (plan, &src, &sinks[g], &fast);
+    err = launch (ctx, plan, &src, use_fast ? &fast : NULL, &sinks[g],
+        g + 1 < n_groups ? &sinks[g + 1] : NULL, &next_done, stream, data);
+    if (next_done)
+      g++;
   }
 
   /* Also after a failed launch: the groups launched before it read the

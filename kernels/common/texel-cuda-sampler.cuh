@@ -479,18 +479,26 @@ texel_store_element (const TexelSink &sink, int i, int row, uint32_t word)
     *p = (uint8_t) word;
 }
 
+/* The whole element (sink.elem_bytes of it) holding codes @code. */
+static __device__ __forceinline__ uint32_t
+texel_element_word (const TexelSink &sink,
+    const uint32_t code[TEXEL_MAX_COMPONENTS])
+{
+  uint32_t word = sink.fill_word;
+
+#pragma unroll
+  for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
+    if (j < sink.n_comp)
+      word |= code[j] << sink.comp_bit[j];
+  return word;
+}
+
 static __device__ __forceinline__ void
 texel_store (const TexelConvertPlan &plan, const TexelSink &sink, int i,
     int row, const uint32_t code[TEXEL_MAX_COMPONENTS])
 {
   if (sink.elem_bytes) {
-    uint32_t word = sink.fill_word;
-
-#pragma unroll
-    for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
-      if (j < sink.n_comp)
-        word |= code[j] << sink.comp_bit[j];
-    texel_store_element (sink, i, row, word);
+    texel_store_element (sink, i, row, texel_element_word (sink, code));
     return;
   }
 
@@ -531,16 +539,45 @@ texel_group_values (const TexelSink &sink, const float in[TEXEL_MAX_COMPONENTS],
   }
 }
 
-/* Sample @i of row @row of @sink's group: @value quantised and stored. */
-static __device__ __forceinline__ void
-texel_quantize_store (const TexelConvertPlan &plan, const TexelSink &sink,
-    int i, int row, const float value[TEXEL_MAX_COMPONENTS])
+/* Whether output luma position (@x, @y), a sample's centre, lies in the
+ * destination rectangle (else the sample is the border). */
+static __device__ __forceinline__ bool
+texel_dst_contains (const TexelConvertPlan &plan, float x, float y)
 {
-  uint32_t code[TEXEL_MAX_COMPONENTS];
+  return x >= plan.dst_x0 && x < plan.dst_x1 && y >= plan.dst_y0
+      && y < plan.dst_y1;
+}
 
+/* The codes of a sample of @sink's group: input components @in through
+ * the group's colour matrix, or the border where @inside is false (@in
+ * then unread). */
+static __device__ __forceinline__ void
+texel_group_codes (const TexelConvertPlan &plan, const TexelSink &sink,
+    bool inside, const float in[TEXEL_MAX_COMPONENTS],
+    uint32_t code[TEXEL_MAX_COMPONENTS])
+{
+  float value[TEXEL_MAX_COMPONENTS];
+
+  if (inside) {
+    texel_group_values (sink, in, value);
+  } else {
+#pragma unroll
+    for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
+      value[j] = sink.border[j];
+  }
 #pragma unroll
   for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
     code[j] = texel_quantize (plan, value[j]);
+}
+
+/* Sample @i of row @row of @sink's group (texel_group_codes), stored. */
+static __device__ __forceinline__ void
+texel_group_store (const TexelConvertPlan &plan, const TexelSink &sink,
+    int i, int row, bool inside, const float in[TEXEL_MAX_COMPONENTS])
+{
+  uint32_t code[TEXEL_MAX_COMPONENTS];
+
+  texel_group_codes (plan, sink, inside, in, code);
   texel_store (plan, sink, i, row, code);
 }
 
@@ -567,20 +604,12 @@ template <int METHOD, typename Source> static __device__ __forceinline__ void
 texel_resample_store (const TexelConvertPlan &plan, const Source &src,
     const TexelSink &sink, int i, int row, bool inside, float sx, float sy)
 {
-  float value[TEXEL_MAX_COMPONENTS];
+  float in[TEXEL_MAX_COMPONENTS];
 
-  if (inside) {
-    float in[TEXEL_MAX_COMPONENTS];
-
+  if (inside)
     texel_read_input<METHOD> (plan, src, sink.x_shift, sink.y_shift, sx, sy,
         in);
-    texel_group_values (sink, in, value);
-  } else {
-#pragma unroll
-    for (int j = 0; j < TEXEL_MAX_COMPONENTS; j++)
-      value[j] = sink.border[j];
-  }
-  texel_quantize_store (plan, sink, i, row, value);
+  texel_group_store (plan, sink, i, row, inside, in);
 }
 
 /* floor (clamp (@v, 0, 1) * 255 + 0.5), as texel_quantize at 8 bits, in
@@ -745,11 +774,15 @@ texel_launch_grid (const TexelSink * sink, dim3 * grid, dim3 * block)
 /* Launches the kernel of one group (@sink) on @stream, on the grid of
  * texel_launch_grid, reading the input as @src says or, where
  * @fast is not NULL, through the fast path (texel_resample_store for a
- * TexelFastSource). @ctx: for texel_group_buffer. @data: the caller's. */
+ * TexelFastSource). @next: the group launched after it (NULL after the
+ * last); a launch that writes that group too sets *@next_done, and it
+ * is not launched again. @ctx: for texel_group_buffer. @data: the
+ * caller's. */
 typedef cudaError_t (*TexelGroupLaunch) (TexelCudaContext * ctx,
     const TexelConvertPlan * plan, const TexelSource * src,
     const TexelFastSource * fast, const TexelSink * sink,
-    cudaStream_t stream, const void *data);
+    const TexelSink * next, int *next_done, cudaStream_t stream,
+    const void *data);
 
 /* Device memory a kernel derives from its plan, one per output group
  * (texelwarp's map of source positions), kept by the context across

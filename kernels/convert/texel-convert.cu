@@ -19,6 +19,7 @@
 
 #include "texel-cuda-sampler.cuh"
 #include "texel-bayer-cells.cuh"
+#include "texel-bayer-yuv.cuh"
 #include "texel-fault.h"
 
 /* What a block does before its threads sample: nothing, except for a
@@ -55,9 +56,8 @@ texel_convert_kernel (const TexelConvertPlan plan, const Source src,
             plan.out_chroma_off[1]);
 
         texel_resample_store<METHOD> (plan, src, sink, i, row,
-            x >= plan.dst_x0 && x < plan.dst_x1 && y >= plan.dst_y0
-            && y < plan.dst_y1, texel_map_f (plan.map_f[0], x, y),
-            texel_map_f (plan.map_f[1], x, y));
+            texel_dst_contains (plan, x, y), texel_map_f (plan.map_f[0], x,
+                y), texel_map_f (plan.map_f[1], x, y));
       });
 }
 
@@ -90,22 +90,34 @@ texel_convert_launch_grid (const TexelConvertPlan * plan, const Source * src,
 template <int METHOD> static void
 texel_convert_launch_source (const TexelConvertPlan * plan,
     const TexelSource * src, const TexelFastSource * fast,
-    const TexelSink * sink, cudaStream_t stream)
+    const TexelSink * sink, const TexelSink * next, int *next_done,
+    cudaStream_t stream)
 {
   if (fast != NULL) {
     texel_convert_launch_grid<METHOD> (plan, fast, sink, stream);
   } else if (plan->bayer.pattern != TEXEL_BAYER_NONE) {
+    const TexelSink *luma, *chroma;
     TexelBayerSource bayer;
-    int2 offset;
+    int2 offset, awb;
 
     *static_cast<TexelSource *> (&bayer) = *src;
     /* (The cell kernel stores into memory, never through a surface.) */
     if (sink->surface == 0 && texel_bayer_cells_fit (plan, sink, METHOD,
-            &offset))
+            &offset)) {
       texel_bayer_cells_launch (plan, &bayer, sink, offset,
           texel_convert_awb_rows (plan, sink), stream);
-    else
+    } else if (texel_bayer_yuv_fit (plan, src, METHOD, sink, next,
+            &luma, &chroma)) {
+      /* The rows of whichever of the two is group 0, if either. */
+      awb = texel_convert_awb_rows (plan, sink);
+      if (awb.y <= awb.x)
+        awb = texel_convert_awb_rows (plan, next);
+      texel_bayer_yuv_launch<METHOD> (plan, &bayer, luma, chroma, awb,
+          stream);
+      *next_done = 1;
+    } else {
       texel_convert_launch_grid<METHOD> (plan, &bayer, sink, stream);
+    }
   } else {
     texel_convert_launch_grid<METHOD> (plan, src, sink, stream);
   }
@@ -114,7 +126,8 @@ texel_convert_launch_source (const TexelConvertPlan * plan,
 static cudaError_t
 texel_convert_launch (TexelCudaContext * ctx,
     const TexelConvertPlan * plan, const TexelSource * src,
-    const TexelFastSource * fast, const TexelSink * sink, cudaStream_t stream,
+    const TexelFastSource * fast, const TexelSink * sink,
+    const TexelSink * next, int *next_done, cudaStream_t stream,
     const void *data)
 {
   if (sink->row1 <= sink->row0)
@@ -124,15 +137,15 @@ texel_convert_launch (TexelCudaContext * ctx,
   switch (plan->method) {
     case TEXEL_METHOD_NEAREST:
       texel_convert_launch_source<TEXEL_METHOD_NEAREST> (plan, src, fast, sink,
-          stream);
+          next, next_done, stream);
       break;
     case TEXEL_METHOD_BILINEAR:
       texel_convert_launch_source<TEXEL_METHOD_BILINEAR> (plan, src, fast, sink,
-          stream);
+          next, next_done, stream);
       break;
     case TEXEL_METHOD_BICUBIC:
       texel_convert_launch_source<TEXEL_METHOD_BICUBIC> (plan, src, fast, sink,
-          stream);
+          next, next_done, stream);
       break;
     default:
       return cudaErrorInvalidValue;

@@ -283,7 +283,8 @@ texel_warp_map (TexelCudaContext * ctx, const TexelWarpPlan * plan,
 static cudaError_t
 texel_warp_launch (TexelCudaContext * ctx,
     const TexelConvertPlan * sampling, const TexelSource * src,
-    const TexelFastSource * fast, const TexelSink * sink, cudaStream_t stream,
+    const TexelFastSource * fast, const TexelSink * sink,
+    const TexelSink * next, int *next_done, cudaStream_t stream,
     const void *data)
 {
   const TexelWarpPlan *plan = (const TexelWarpPlan *) data;

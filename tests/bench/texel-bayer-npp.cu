@@ -8,8 +8,8 @@
  * nppiCFAToRGBA_*_C1AC4R_Ctx (demosaic only, NPP's own method), on the
  * same stream; and a device-to-device copy of the same bytes (the
  * mosaic read once and the output written once), the memory-bandwidth
- * bound of the run; and, through texelconvert's generic kernel, scaled
- * down to 1080p NV12 (a camera to an encoder). Each timed with CUDA
+ * bound of the run; and to NV12 (a camera to an encoder), scaled down to
+ * 1080p and 1:1 (NV12 in the RGBA buffer: it fits). Each timed with CUDA
  * events over ITERATIONS launches after a warm-up, with the host time of
  * a launch call beside it; one markdown table. With --profile, one
  * launch a line (after one warm-up): for Nsight Compute.
@@ -145,10 +145,12 @@ npp_context (cudaStream_t stream)
  * smaller: bilinear, texelconvert's default) with @demosaic; neutral
  * development (no black level, unit gains, identity matrix, linear
  * output) where @neutral, else the defaults a camera pipeline sets (black
- * 16, gains, a matrix, sRGB). */
+ * 16, gains, a matrix, sRGB); chroma co-sited with the left luma sample
+ * where @mpeg2 (GStreamer's default for HD YUV), else centred. */
 static void
 bayer_plan (TexelConvertPlan *plan, TexelBayerConfig *b, int bits, int demosaic,
-            int neutral, TexelFormat out_format, int out_w, int out_h)
+            int neutral, TexelFormat out_format, int out_w, int out_h,
+            int mpeg2)
 {
   static const double ccm[3][3]
       = { { 1.6, -0.4, -0.2 }, { -0.3, 1.5, -0.2 }, { 0.1, -0.6, 1.5 } };
@@ -178,6 +180,7 @@ bayer_plan (TexelConvertPlan *plan, TexelBayerConfig *b, int bits, int demosaic,
   config.method = out_w == WIDTH && out_h == HEIGHT ? TEXEL_METHOD_NEAREST
                                                     : TEXEL_METHOD_BILINEAR;
   config.out_color.matrix = TEXEL_MATRIX_BT709;
+  config.out_color.chroma_h_cosited = mpeg2;
   config.border_rgba[3] = 1.0;
   config.bayer = b;
   if (texel_convert_plan_init (
@@ -197,7 +200,7 @@ main (int argc, char **argv)
   TexelImage in8, in16, out, nv12;
   void *in8_mem, *in16_mem, *out_mem, *npp_out;
   size_t in8_size, in16_size, out_size, npp_pitch;
-  double copy_ms, copy_gbs, bytes, nv12_bytes;
+  double copy_ms, copy_gbs, bytes;
   Timer t;
   NppStreamContext npp;
   NppiSize size = { WIDTH, HEIGHT };
@@ -242,11 +245,6 @@ main (int argc, char **argv)
                       (uint8_t *)in16_mem);
   texel_image_layout (&out, TEXEL_FORMAT_RGBA, WIDTH, HEIGHT, 256, 512,
                       (uint8_t *)out_mem);
-  /* 1080p NV12 in the RGBA buffer (12 bytes a 4K pixel's quarter: it
-   * fits). */
-  texel_image_layout (&nv12, TEXEL_FORMAT_NV12, WIDTH / 2, HEIGHT / 2, 256, 512,
-                      (uint8_t *)out_mem);
-  nv12_bytes = (double)WIDTH / 2 * HEIGHT / 2 * 1.5;
 
   /* The bound: one read of the largest line's bytes and one write, as a
    * device-to-device copy of 8-bit in + RGBA out (41.5 MB moved). */
@@ -281,7 +279,7 @@ main (int argc, char **argv)
             TexelBayerConfig b;
 
             bayer_plan (&plan, &b, bits, demosaic, neutral, TEXEL_FORMAT_RGBA,
-                        WIDTH, HEIGHT);
+                        WIDTH, HEIGHT, 0);
             snprintf (label, sizeof (label),
                       "texelconvert %d-bit -> RGBA, %s, %s", bits,
                       demosaic == TEXEL_DEMOSAIC_MHC ? "MHC" : "bilinear",
@@ -319,28 +317,34 @@ main (int argc, char **argv)
                              }),
                     in_bytes + out8 * 2, copy_gbs);
 
-      /* Scaled down to 1080p NV12 (a camera to an encoder): the generic
-       * kernel, each output sample filtering developed pixels. */
-      for (demosaic = TEXEL_DEMOSAIC_BILINEAR; demosaic >= TEXEL_DEMOSAIC_MHC;
-           demosaic--)
+      /* To NV12 (a camera to an encoder): luma and chroma in one launch
+       * (texel-bayer-yuv.cuh), each output sample filtering developed
+       * pixels; scaled down to 1080p with both chroma sitings, and 1:1. */
+      for (int k = 0; k < 5; k++)
         {
+          int scaled = k < 4, mpeg2 = k % 2 || !scaled;
+          int w = scaled ? WIDTH / 2 : WIDTH, h = scaled ? HEIGHT / 2 : HEIGHT;
           TexelConvertPlan plan;
           TexelBayerConfig b;
 
-          bayer_plan (&plan, &b, bits, demosaic, 0, TEXEL_FORMAT_NV12,
-                      WIDTH / 2, HEIGHT / 2);
+          demosaic = k < 2 ? TEXEL_DEMOSAIC_BILINEAR : TEXEL_DEMOSAIC_MHC;
+          bayer_plan (&plan, &b, bits, demosaic, 0, TEXEL_FORMAT_NV12, w, h,
+                      mpeg2);
+          texel_image_layout (&nv12, TEXEL_FORMAT_NV12, w, h, 256, 512,
+                              (uint8_t *)out_mem);
           snprintf (label, sizeof (label),
-                    "texelconvert %d-bit -> 1080p NV12, %s, black, gains, "
-                    "matrix, sRGB",
-                    bits, demosaic == TEXEL_DEMOSAIC_MHC ? "MHC" : "bilinear");
+                    "texelconvert %d-bit -> %s NV12 (%s chroma), %s, black, "
+                    "gains, matrix, sRGB",
+                    bits, scaled ? "1080p" : "4K", mpeg2 ? "MPEG-2" : "centred",
+                    demosaic == TEXEL_DEMOSAIC_MHC ? "MHC" : "bilinear");
           print_line (&t, label,
                       time_ms (&t,
                                [&] {
                                  CHECK (texel_cuda_convert (
-                                     kernels, &plan, in, &nv12, 0, HEIGHT / 2,
+                                     kernels, &plan, in, &nv12, 0, h,
                                      (TexelStream)t.stream));
                                }),
-                      in_bytes + nv12_bytes, copy_gbs);
+                      in_bytes + (double)w * h * 1.5, copy_gbs);
         }
     }
 

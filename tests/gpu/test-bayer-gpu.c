@@ -7,7 +7,9 @@
  * and msb); both demosaic methods with black levels, gains, a colour matrix
  * and sRGB encoding, and alone (linear, no matrix); at 1:1 (nearest),
  * scaled with a crop starting on an odd sample and a flip (bilinear, NV12:
- * chroma footprints), rotated and enlarged (bicubic, P010), 1-pixel-wide
+ * chroma footprints), rotated and enlarged (bicubic, P010), YUV outputs
+ * of each chroma siting with a letterbox, 4:2:2 packed (luma and chroma
+ * in one launch, texel-bayer-yuv.cuh), 1-pixel-wide
  * frames, and 1:1 crops starting on each colour to RGBA, BGRx and ARGB
  * (the 2x2-cell kernel, texel-bayer-cells.cuh: both demosaic forms, with
  * and without development, the tile read through each of its loads,
@@ -64,6 +66,9 @@ typedef struct
   TexelFormat out_format;
   TexelMethod method;
   TexelDirection direction;
+  /* The destination rectangle inside the output (0 x 0: all of it). */
+  int dst_x, dst_y, dst_w, dst_h;
+  int h_cosited, v_cosited; /* the output's chroma siting */
 } Geometry;
 
 static const Geometry geometries[] = {
@@ -87,6 +92,23 @@ static const Geometry geometries[] = {
    * wide enough for blocks wholly inside it (the tile without mirroring). */
   { "1:1 crop 1,2", 200, 62, 1, 2, 199, 60, TEXEL_FORMAT_ARGB,
     TEXEL_METHOD_BILINEAR, TEXEL_DIRECTION_IDENTITY },
+  /* Luma and chroma in one launch (texel-bayer-yuv.cuh), with each
+   * siting: MPEG-2's (the column before a thread's block its left lane's,
+   * rows of 33 chroma samples: a second warp whose first lane develops
+   * it), odd output sizes (a last chroma column and row half outside the
+   * picture); DV's (also the row above) with a letterbox at odd offsets;
+   * 4:2:2, packed, flipped at 1:1 (nearest: one launch where the map is
+   * exact) and rotated and scaled (nearest: a launch per group, since a
+   * column of chroma taps falls on pixel boundaries there). ("crop+flip"
+   * and "90r x2" above take it too, with centred siting.) */
+  { "2:1 mpeg2", 130, 70, 0, 0, 65, 35, TEXEL_FORMAT_NV12,
+    TEXEL_METHOD_BILINEAR, TEXEL_DIRECTION_IDENTITY, 0, 0, 0, 0, 1, 0 },
+  { "letterbox dv", 96, 64, 1, 0, 80, 60, TEXEL_FORMAT_I420,
+    TEXEL_METHOD_BICUBIC, TEXEL_DIRECTION_IDENTITY, 5, 3, 70, 51, 1, 1 },
+  { "4:2:2 90l", 40, 30, 0, 0, 31, 41, TEXEL_FORMAT_YUY2, TEXEL_METHOD_NEAREST,
+    TEXEL_DIRECTION_90L, 0, 0, 0, 0, 1, 0 },
+  { "4:2:2 flip", 66, 34, 0, 0, 66, 34, TEXEL_FORMAT_UYVY, TEXEL_METHOD_NEAREST,
+    TEXEL_DIRECTION_VERT },
 };
 
 #define N_GEOMETRIES ((unsigned)(sizeof (geometries) / sizeof (geometries[0])))
@@ -185,11 +207,15 @@ run_case (Context *ctx, const Geometry *g, const TexelBayerConfig *b)
   config.src_y = g->crop_y;
   config.src_w = g->in_w - g->crop_x;
   config.src_h = g->in_h - g->crop_y;
-  config.dst_w = g->out_w;
-  config.dst_h = g->out_h;
+  config.dst_x = g->dst_x;
+  config.dst_y = g->dst_y;
+  config.dst_w = g->dst_w > 0 ? g->dst_w : g->out_w;
+  config.dst_h = g->dst_h > 0 ? g->dst_h : g->out_h;
   config.method = g->method;
   config.direction = g->direction;
   config.out_color.matrix = TEXEL_MATRIX_BT709;
+  config.out_color.chroma_h_cosited = g->h_cosited;
+  config.out_color.chroma_v_cosited = g->v_cosited;
   config.border_rgba[3] = 1.0;
   config.bayer = b;
   if (texel_convert_plan_init (&plan, &config, in_format, g->in_w, g->in_h,
@@ -264,7 +290,7 @@ main (int argc, char **argv)
 {
   GpuTestOptions opts;
   Context ctx;
-  unsigned gi, d;
+  unsigned gi, d, turn = 0;
   int p, demosaic, neutral;
 
   if (gpu_test_begin (argc, argv, 0, &opts) != 0)
@@ -279,18 +305,18 @@ main (int argc, char **argv)
     for (d = 0; d < sizeof (depths) / sizeof (depths[0]); d++)
       for (demosaic = 0; demosaic < 2; demosaic++)
         for (neutral = 0; neutral < 2; neutral++)
-          for (gi = 0; gi < N_GEOMETRIES; gi++)
-            {
-              TexelBayerConfig b;
+          {
+            TexelBayerConfig b;
 
-              /* --quick: one geometry per pattern, depth, demosaic and
-               * development, in turn. */
-              if (opts.quick
-                  && gi != (p + d + demosaic + neutral) % N_GEOMETRIES)
-                continue;
-              bayer_config (&b, p, demosaic, depths[d], neutral);
-              run_case (&ctx, &geometries[gi], &b);
-            }
+            bayer_config (&b, p, demosaic, depths[d], neutral);
+            /* --quick: one geometry per pattern, depth, demosaic and
+             * development, in turn (64 of them: every geometry). */
+            if (opts.quick)
+              run_case (&ctx, &geometries[turn++ % N_GEOMETRIES], &b);
+            else
+              for (gi = 0; gi < N_GEOMETRIES; gi++)
+                run_case (&ctx, &geometries[gi], &b);
+          }
 
   printf ("%s: %d cases passed, %d failed; max error %d code(s) (bound %d)\n",
           ctx.failed ? "FAIL" : "PASS", ctx.passed, ctx.failed, ctx.worst,
