@@ -73,7 +73,8 @@ gst_texel_memory_mode_get_type (void)
     {GST_TEXEL_MEMORY_MODE_ZERO_COPY,
         "kernels work in mapped pinned host memory, no copies", "zero-copy"},
     {GST_TEXEL_MEMORY_MODE_STAGED,
-        "frames copied to device memory and back, overlapped in bands",
+        "frames copied to device memory and back, the copies overlapping "
+        "kernels",
         "staged"},
     {0, NULL, NULL}
   };
@@ -494,7 +495,7 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
       g_param_spec_int ("frames-in-flight", "Frames in flight",
           "GPU path: frames processed while earlier ones are handed on; more "
-          "frames/s, one frame period more latency each (-1: automatic, 1 "
+          "frames/s, one frame period more latency each (-1: automatic, 2 "
           "for non-live sources, 3 where they also bring and take CUDA memory, "
           "0 for live sources)", -1, MAX_FRAMES_IN_FLIGHT,
           DEFAULT_FRAMES_IN_FLIGHT, rw));

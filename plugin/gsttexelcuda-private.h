@@ -71,9 +71,11 @@ int gst_texel_slot_staging (TexelSlot *slot, const TexelSlotLayout *layout);
 int gst_texel_slot_device_frames (TexelSlot *slot,
                                   const TexelSlotLayout *layout,
                                   GstTexelFrameMemory memory);
-/* Bands a staged frame of @out_height rows is split into. */
+/* Bands a staged frame of @out_height rows is split into, with
+ * @in_flight frames in flight. */
 gint gst_texel_slot_choose_bands (gboolean zero_copy, gint async_engines,
-                                  gint out_height, gboolean bands_possible);
+                                  gint out_height, gboolean bands_possible,
+                                  gint in_flight);
 /* Copies luma rows [row0, row1) of every plane: with the DMA engines on
  * @stream, or with memcpy when @stream is NULL (host to host); adds the
  * bytes to *@bytes. */

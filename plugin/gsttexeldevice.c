@@ -81,7 +81,7 @@ gst_texel_base_choose_memory (GstTexelBase * self, const TexelCudaCaps * c,
     default:
       *zero_copy = c->integrated && c->can_map_host_memory;
       *why = *zero_copy ? "zero-copy (integrated GPU: host memory is device "
-          "memory)" : "staged (discrete GPU: copies overlapped in bands)";
+          "memory)" : "staged (discrete GPU: copies overlapping kernels)";
       return TRUE;
   }
 }

@@ -195,8 +195,9 @@ gst_texel_in_flight_configure (GstTexelInFlight *flight, TexelFormat in_format,
   for (i = 0; i < TEXEL_MAX_SLOTS; i++)
     gst_texel_slot_release (&flight->frames[i].slot);
   flight->chain_last = flight->chain_prev = -1;
-  flight->bands = gst_texel_slot_choose_bands (
-      flight->zero_copy, flight->async_engines, out_height, bands_possible);
+  flight->bands
+      = gst_texel_slot_choose_bands (flight->zero_copy, flight->async_engines,
+                                     out_height, bands_possible, in_flight);
   flight->n_slots = CLAMP (in_flight + 1, 1, TEXEL_MAX_SLOTS);
   flight->head = 0;
   flight->layout = layout;

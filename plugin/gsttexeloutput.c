@@ -27,11 +27,16 @@ gst_texel_base_upstream_is_live (GstTexelBase *self)
   return live;
 }
 
-/* Keeping a frame in flight overlaps frame N's download and GStreamer's
- * per-buffer work with frame N+1's upload: more frames/s when frames come
- * faster than the GPU takes them (files, transcoding). A live source
- * delivers frames at its own pace, and there it would only add a frame
- * period of latency: auto keeps none. With CUDA memory on both sides a
+/* Keeping frames in flight overlaps frame N's kernel, download and
+ * GStreamer's per-buffer work with the uploads of the frames after it:
+ * more frames/s when frames come faster than the GPU takes them (files,
+ * transcoding). With one, the streaming thread waits for frame N before
+ * it can submit frame N + 2, and the upload engine idles while frame N's
+ * kernel and download finish; two keep it busy where the kernel takes
+ * about as long as the upload (a 4K Bayer mosaic to 1080p NV12: 1.25x
+ * the frames/s, docs/performance.md, run 58) at one frame period more
+ * latency. A live source delivers frames at its own pace, and there they
+ * would only add latency: auto keeps none. With CUDA memory on both sides a
  * frame costs the host less than a large kernel takes, and with one frame
  * in flight the streaming thread would sleep on nearly every frame and
  * leave the GPU idle while it wakes (docs/performance.md, run 14): auto
@@ -52,7 +57,7 @@ gst_texel_base_resolve_in_flight (GstTexelBase *self)
     n = 0;
   else if (n < 0)
     n = priv->in_caps_device && priv->out_caps_device ? MAX_FRAMES_IN_FLIGHT
-                                                      : 1;
+                                                      : 2;
   GST_INFO_OBJECT (self, "%d frame(s) in flight", n);
   return n;
 }

@@ -76,7 +76,8 @@ texel_image_rebase (TexelImage *dst, const TexelImage *src, const guint8 *from,
 
 gint
 gst_texel_slot_choose_bands (gboolean zero_copy, gint async_engines,
-                             gint out_height, gboolean bands_possible)
+                             gint out_height, gboolean bands_possible,
+                             gint in_flight)
 {
   const gchar *env = g_getenv ("GST_TEXEL_BANDS");
 
@@ -85,8 +86,14 @@ gst_texel_slot_choose_bands (gboolean zero_copy, gint async_engines,
   /* For measurements (docs/performance.md): force a band count. */
   if (env)
     return CLAMP (atoi (env), 1, TEXEL_MAX_BANDS);
-  /* Enough bands for upload, kernel and download to overlap; small
+  /* With frames in flight, a frame's upload already overlaps the kernels
+   * and downloads of the frames before it, and bands only add copies,
+   * launches and events: one band was faster in every case measured
+   * (docs/performance.md, run 58). Without (a live source, for latency),
+   * bands overlap upload, kernel and download within the frame; small
    * frames are not worth the extra launches. */
+  if (in_flight > 0)
+    return 1;
   return out_height >= 480 ? 4 : 1;
 }
 
