@@ -158,6 +158,9 @@ gst_texel_base_take_sums (GstTexelBase * base, guint64 * tag,
 GstCaps *gst_texel_base_finish_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * result,
     GstCaps * filter);
+/* @caps (taken) intersected with @filter in @filter's order; @caps where
+ * @filter is NULL. */
+GstCaps *gst_texel_caps_filtered (GstCaps * caps, GstCaps * filter);
 /* transform_caps of an element whose output has the caps of its input
  * (texeladjust, texelfilter): the same caps, in either memory. */
 GstCaps *gst_texel_base_transform_caps_same (GstBaseTransform * trans,

@@ -199,6 +199,18 @@ gst_texel_base_add_memory_caps (GstTexelBase * base,
 }
 
 GstCaps *
+gst_texel_caps_filtered (GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *tmp;
+
+  if (filter == NULL)
+    return caps;
+  tmp = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (caps);
+  return tmp;
+}
+
+GstCaps *
 gst_texel_base_finish_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * result,
     GstCaps * filter)
@@ -206,13 +218,7 @@ gst_texel_base_finish_caps (GstBaseTransform * trans,
   result = gst_texel_nvmm_transform_caps (GST_TEXEL_BASE (trans), result);
   result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans), direction,
       result);
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, result,
-        GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (result);
-    result = tmp;
-  }
+  result = gst_texel_caps_filtered (result, filter);
   GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
       result);
   return result;

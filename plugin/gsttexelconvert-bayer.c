@@ -132,11 +132,12 @@ gst_texel_convert_bayer_stand_in (GstCaps *caps, gint bits)
 }
 
 /* Copies of the structures of @caps named @from (every one where NULL),
- * renamed @to, without the fields Bayer and raw caps do not share; the
- * others as they are where @keep_others. */
+ * renamed @to, without the fields Bayer and raw caps do not share, in
+ * system memory where @system_memory (else in their own); the others as
+ * they are where @keep_others. */
 static GstCaps *
 gst_texel_caps_renamed (GstCaps *caps, const gchar *from, const gchar *to,
-                        gboolean keep_others)
+                        gboolean keep_others, gboolean system_memory)
 {
   GstCaps *out = gst_caps_new_empty ();
   guint i;
@@ -158,7 +159,11 @@ gst_texel_caps_renamed (GstCaps *caps, const gchar *from, const gchar *to,
                                        "chroma-site", "interlace-mode", NULL);
         }
       out = gst_caps_merge_structure_full (
-          out, s, gst_caps_features_copy (gst_caps_get_features (caps, i)));
+          out, s,
+          match && system_memory
+              ? gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
+                                       NULL)
+              : gst_caps_features_copy (gst_caps_get_features (caps, i)));
     }
   return out;
 }
@@ -166,22 +171,45 @@ gst_texel_caps_renamed (GstCaps *caps, const gchar *from, const gchar *to,
 GstCaps *
 gst_texel_convert_bayer_as_raw (GstCaps *caps)
 {
-  return gst_texel_caps_renamed (caps, "video/x-bayer", "video/x-raw", TRUE);
+  return gst_texel_caps_renamed (caps, "video/x-bayer", "video/x-raw", TRUE,
+                                 FALSE);
 }
 
 /* The Bayer twin of each structure of @caps, any Bayer format, in system
- * memory (the intersection with the Bayer caps drops the others);
- * appended to @caps. */
+ * memory whatever the output's memory (a mosaic comes from a camera read
+ * into system memory; the output may leave in CUDA memory or NVMM),
+ * placed after @caps' last system-memory structure: where the output's
+ * memory comes first, it still does. */
 GstCaps *
 gst_texel_convert_bayer_append (GstCaps *caps)
 {
-  GstCaps *twins = gst_texel_caps_renamed (caps, NULL, "video/x-bayer", FALSE);
+  GstCaps *twins
+      = gst_texel_caps_renamed (caps, NULL, "video/x-bayer", FALSE, TRUE);
   GstCaps *formats = gst_caps_from_string (GST_TEXEL_BAYER_CAPS);
   GstCaps *bayer = gst_caps_intersect (twins, formats);
+  GstCaps *out = gst_caps_new_empty ();
+  gint last = -1;
+  guint i;
 
   gst_caps_unref (formats);
   gst_caps_unref (twins);
-  return gst_caps_merge (caps, bayer);
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    if (gst_caps_features_is_equal (gst_caps_get_features (caps, i),
+                                    GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+      last = (gint)i;
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    {
+      out = gst_caps_merge_structure_full (
+          out, gst_structure_copy (gst_caps_get_structure (caps, i)),
+          gst_caps_features_copy (gst_caps_get_features (caps, i)));
+      if ((gint)i == last)
+        out = gst_caps_merge (out, gst_caps_ref (bayer));
+    }
+  if (last < 0)
+    out = gst_caps_merge (out, gst_caps_ref (bayer));
+  gst_caps_unref (bayer);
+  gst_caps_unref (caps);
+  return out;
 }
 
 static gboolean

@@ -121,7 +121,8 @@ GstCaps *gst_texel_convert_bayer_stand_in (GstCaps *caps, gint bits);
 /* @caps with Bayer structures turned into video/x-raw of any format
  * (transfer full; @caps is not taken). */
 GstCaps *gst_texel_convert_bayer_as_raw (GstCaps *caps);
-/* @caps (taken) followed by their Bayer twins in system memory. */
+/* @caps (taken) with their Bayer twins in system memory after its last
+ * system-memory structure (the order of its memories kept). */
 GstCaps *gst_texel_convert_bayer_append (GstCaps *caps);
 /* The development the properties ask for, for output @out; FALSE after
  * posting an error when they cannot be met. */

@@ -173,10 +173,14 @@ gst_texel_convert_transform_caps (GstBaseTransform * trans,
     result = any;
   else
     result = gst_caps_merge (gst_caps_copy (given), any);
-  if (direction == GST_PAD_SRC)
-    result = gst_texel_convert_bayer_append (result);
   gst_caps_unref (given);
-  return gst_texel_base_finish_caps (trans, direction, caps, result, filter);
+  if (direction == GST_PAD_SINK)
+    return gst_texel_base_finish_caps (trans, direction, caps, result, filter);
+  /* The Bayer twins once the memories are settled: in system memory
+   * whatever the output's (gst_texel_convert_bayer_append). */
+  result = gst_texel_base_finish_caps (trans, direction, caps, result, NULL);
+  return gst_texel_caps_filtered (gst_texel_convert_bayer_append (result),
+      filter);
 }
 
 /* The size of a @in_w x @in_h input once cropped, at least 1x1; FALSE when

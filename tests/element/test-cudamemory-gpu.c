@@ -17,6 +17,8 @@
  *    bound derived at chain_bound;
  *  - texelconvert as the upload point (system memory in, CUDA memory out)
  *    and as the download point (the reverse): only that side is copied;
+ *  - raw Bayer in system memory to CUDA memory (a camera to a GPU
+ *    encoder): the same bytes as the element's system-memory output;
  *  - one CUDA context for the whole pipeline (the gst.cuda.context that
  *    cudaupload, texelconvert and cudadownload answer with);
  *  - decode -> process -> encode (nvh264dec ! texelconvert ! nvh264enc)
@@ -492,6 +494,63 @@ GST_START_TEST (test_upload_and_download_points)
 
 GST_END_TEST;
 
+/* Raw Bayer in system memory (a camera read by v4l2src or aravissrc) to
+ * CUDA memory (for a GPU encoder): the mosaic uploaded, developed and
+ * left on the device; the same bytes as the same element's system-memory
+ * output (the same kernel), for a YUV output (luma and chroma in one
+ * launch) and an RGBA one (the 2x2-cell kernel). */
+GST_START_TEST (test_bayer_to_device)
+{
+  static const struct
+  {
+    const gchar *format;
+    gint width, height;
+    guint64 out_bytes;
+  } outs[] = { { "NV12", 320, 240, 320 * 240 * 3 / 2 },
+               { "RGBA", 640, 480, 640 * 480 * 4 } };
+  const gchar *in_caps = "video/x-bayer,format=rggb,width=640,height=480,"
+                         "framerate=30/1";
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (outs); k++)
+    {
+      gchar *out_caps
+          = g_strdup_printf ("format=%s,width=%d,height=%d", outs[k].format,
+                             outs[k].width, outs[k].height);
+      gchar *device = g_strdup_printf (
+          SOURCE "%s ! texelconvert name=t backend=cuda ! "
+                 "video/x-raw(" CUDA_FEATURE "),%s ! cudadownload ! "
+                 "video/x-raw,%s ! fakesink name=out",
+          in_caps, out_caps, out_caps);
+      gchar *host
+          = g_strdup_printf (SOURCE "%s ! texelconvert backend=cuda ! "
+                                    "video/x-raw,%s ! fakesink name=out",
+                             in_caps, out_caps);
+      Output on_host, on_device;
+      GstElement *p;
+
+      output_init (&on_host);
+      output_init (&on_device);
+      gst_object_unref (play (host, &on_host));
+      p = play (device, &on_device);
+      fail_if (pad_caps_on_device (p, "t", "sink"));
+      fail_unless (pad_caps_on_device (p, "t", "src"));
+      fail_unless_equals_uint64 (stats_get (p, "t", "frames"), N_FRAMES);
+      fail_unless_equals_uint64 (stats_get (p, "t", "bytes-to-device"),
+                                 N_FRAMES * 640 * 480);
+      fail_unless_equals_uint64 (stats_get (p, "t", "bytes-to-host"), 0);
+      assert_outputs_close (&on_host, &on_device, 0, device);
+      gst_object_unref (p);
+      output_clear (&on_host);
+      output_clear (&on_device);
+      g_free (device);
+      g_free (host);
+      g_free (out_caps);
+    }
+}
+
+GST_END_TEST;
+
 /* The GstCudaContext an element answers a gst.cuda.context query with (a
  * new reference), or NULL. */
 static GObject *
@@ -712,6 +771,7 @@ cudamemory_gpu_suite (void)
   tcase_add_test (tc, test_chain_stays_on_device);
   tcase_add_test (tc, test_chain_system_memory_ends);
   tcase_add_test (tc, test_upload_and_download_points);
+  tcase_add_test (tc, test_bayer_to_device);
   tcase_add_test (tc, test_one_context);
   tcase_add_test (tc, test_decode_process_encode);
   tcase_add_loop_test (tc, test_bad_meta_on_device, 0, 2);

@@ -18,9 +18,10 @@
  * Each pushes the same frame once in system memory and once in an NVMM
  * surface (rows padded to the surface's pitch, planes at its offsets)
  * through the same element and settings, and wants the outputs equal
- * byte for byte. On the GPU too: a surface's plane whose address is off
- * the device's texture alignment (the stand-in pads rows to 256 bytes and
- * puts planes at pitch * height offsets: I420 38x26's V plane at 9984, an
+ * byte for byte (on the GPU also a raw Bayer mosaic in system memory to
+ * NVMM: texelconvert's output). On the GPU too: a surface's plane whose address
+ * is off the device's texture alignment (the stand-in pads rows to 256 bytes
+ * and puts planes at pitch * height offsets: I420 38x26's V plane at 9984, an
  * odd multiple of 256, where the H100 wants 512) is copied by the kernels
  * into an aligned buffer and read through a texture there, as the staged
  * copy of system memory is (docs/accuracy.md), so no plane is read by
@@ -388,6 +389,72 @@ GST_START_TEST (test_nvmm_matches_system)
 }
 
 GST_END_TEST;
+
+#if TEXEL_NVMM_TEST_GPU
+/* texelconvert's output from raw Bayer in system memory (@in: a mosaic
+ * laid out as GRAY8, as v4l2src delivers a sensor's frames), in NVMM
+ * (@out_nvmm; copied out of its surface) or system memory. */
+static GstBuffer *
+run_bayer (GstBuffer *in, const gchar *out_format, gboolean out_nvmm,
+           GstVideoInfo *out_info)
+{
+  gchar *in_caps = g_strdup_printf ("video/x-bayer, format=rggb, width=%d, "
+                                    "height=%d, framerate=30/1",
+                                    WIDTH, HEIGHT);
+  gchar *out_caps = caps_string (out_format, 30, 20, out_nvmm);
+  GstElement *e = texel_test_element_new ("texelconvert", NULL);
+  GstHarness *h;
+  GstBuffer *out;
+  gchar *errors;
+
+  texel_set_properties (G_OBJECT (e), BACKEND, FALSE);
+  h = texel_harness_new_with (e);
+  gst_harness_set_src_caps_str (h, in_caps);
+  gst_harness_set_sink_caps_str (h, out_caps);
+  out = texel_push_pull (h, gst_buffer_ref (in));
+  errors
+      = bus_messages_text (h->element, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+  fail_unless_equals_string (errors, "");
+  g_free (errors);
+  texel_harness_out_info (h, out_info);
+  if (out_nvmm)
+    {
+      NvBufSurface *surf = texel_nvmm_buffer_surface (out);
+      GstBuffer *sys;
+
+      fail_unless_equals_int (surf->memType, OUTPUT_MEM_TYPE);
+      sys = texel_nvmm_buffer_download (out, out_info);
+      fail_unless (sys != NULL);
+      gst_buffer_unref (out);
+      out = sys;
+    }
+  texel_harness_teardown (h);
+  g_free (in_caps);
+  g_free (out_caps);
+  return out;
+}
+
+/* A raw sensor's mosaic in system memory to NVMM (v4l2src ! texelconvert
+ * ! nvv4l2h264enc on a Jetson, without nvvidconv): the system-memory
+ * output byte for byte (the same kernel, its stores into the surface). */
+GST_START_TEST (test_nvmm_bayer_out)
+{
+  const gchar *out_format = TEXEL_NVMM_TEST_EGL ? "RGBA" : "NV12";
+  GRand *rand = g_rand_new_with_seed (31);
+  GstVideoInfo mosaic = input_info ("GRAY8"), out_info;
+  GstBuffer *in = texel_buffer_new_random (&mosaic, rand, 0);
+  GstBuffer *expected = run_bayer (in, out_format, FALSE, &out_info);
+  GstBuffer *got = run_bayer (in, out_format, TRUE, &out_info);
+
+  check_equal (expected, got, &out_info, "rggb -> NVMM");
+  gst_buffer_unref (got);
+  gst_buffer_unref (expected);
+  gst_buffer_unref (in);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+#endif
 
 /* A chain of every element with NVMM between each two (capsfilters force
  * it) gives the all-system-memory chain's output byte for byte: each
@@ -1085,6 +1152,9 @@ nvmm_suite (gboolean absent)
   tcase_add_test (tc, test_nvmm_passthrough);
   tc = texel_suite_add_tcase (s, "caps", 0);
   tcase_add_loop_test (tc, test_nvmm_caps, 0, G_N_ELEMENTS (elements));
+#if TEXEL_NVMM_TEST_GPU
+  tcase_add_test (tc, test_nvmm_bayer_out);
+#endif
 #if !TEXEL_NVMM_TEST_GPU
   tcase_add_loop_test (tc, test_nvmm_not_on_cpu_path, 0,
                        G_N_ELEMENTS (elements));
