@@ -134,11 +134,12 @@ texel_bayer_yuv_add (float3 *sum, float w, float3 v)
   sum->z = fmaf (w, v.z, sum->z);
 }
 
-/* One thread a sample (i, row) of @chroma's group, which texel_launch_grid
- * lays out in rows of 32 threads: a warp is one row (the shuffle's lanes
- * are its columns). Its luma sites, (i << x_shift) + dx, (row << y_shift)
- * + dy, are @luma's samples, stored where they are in @luma's rows.
- * @awb: as texel_convert_kernel's. */
+/* One thread a sample (i, row) of @chroma's group, in blocks of 8, 16 or
+ * 32 columns (texel_bayer_yuv_block): a warp holds whole rows, so the
+ * lane to the left of a thread is its left neighbour, but for the first
+ * column of each row. Its luma sites, (i << x_shift) + dx, (row <<
+ * y_shift) + dy, are @luma's samples, stored where they are in @luma's
+ * rows. @awb: as texel_convert_kernel's. */
 template <int METHOD>
 static __global__ void
 texel_bayer_yuv_kernel (const TexelConvertPlan plan,
@@ -150,16 +151,14 @@ texel_bayer_yuv_kernel (const TexelConvertPlan plan,
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int row = chroma.row0 + blockIdx.y * blockDim.y + threadIdx.y;
   int x0 = i << chroma.x_shift, y0 = row << chroma.y_shift;
-  bool active = i < chroma.width;
+  /* Every lane stays to the shuffle below, active or not. */
+  bool active = i < chroma.width && row < chroma.row1;
   TexelChromaTaps tx, ty;
   int fx, fy;
   float3 sum = make_float3 (0.0f, 0.0f, 0.0f), last[2];
 
   texel_bayer_tile_load<METHOD> (plan, src, chroma, 1);
   texel_bayer_awb_gather (plan, src, awb.x, awb.y);
-  /* The whole warp's row: every lane returns, or none. */
-  if (row >= chroma.row1)
-    return;
   (void)texel_bayer_yuv_taps (plan, 0, chroma.x_shift, &tx, &fx);
   (void)texel_bayer_yuv_taps (plan, 1, chroma.y_shift, &ty, &fy);
 
@@ -203,7 +202,7 @@ texel_bayer_yuv_kernel (const TexelConvertPlan plan,
         v.x = __shfl_up_sync (0xffffffffu, last[dy].x, 1);
         v.y = __shfl_up_sync (0xffffffffu, last[dy].y, 1);
         v.z = __shfl_up_sync (0xffffffffu, last[dy].z, 1);
-        if (threadIdx.x % 32 == 0 && active)
+        if (threadIdx.x == 0 && active)
           v = texel_bayer_yuv_site<METHOD> (plan, src, m, x0 - 1, y0 + dy);
         texel_bayer_yuv_add (&sum, tx.w[0] * texel_bayer_yuv_weight (ty, dy - fy),
                              v);
@@ -283,6 +282,41 @@ texel_bayer_yuv_fit (const TexelConvertPlan *plan, const TexelSource *src,
   return false;
 }
 
+/* The block of texel_bayer_yuv_kernel for @chroma with @method: 32 x 8
+ * threads, or fewer columns or rows where the mosaic samples the block
+ * reads would not fit the tile (texel_bayer_tile_load would then fetch
+ * every sample, 13 a developed pixel): a 4K mosaic to 720p takes 16 x 8.
+ * The tile's extent estimated from above: the block's output luma extent
+ * through the map's linear part, widened by the load's margins. */
+static inline dim3
+texel_bayer_yuv_block (const TexelConvertPlan *plan, const TexelSink *chroma,
+                       int method)
+{
+  static const int shapes[][2]
+      = { { 32, 8 }, { 32, 4 }, { 16, 8 }, { 16, 4 }, { 32, 2 }, { 8, 8 },
+          { 16, 2 }, { 8, 4 } };
+  int support = method == TEXEL_METHOD_BICUBIC ? 2 : 1;
+  int shift = 1 << max (chroma->x_shift, chroma->y_shift);
+  double extent[2];
+
+  for (const int *shape : shapes)
+    {
+      double ex = (double)(shape[0] << chroma->x_shift);
+      double ey = (double)(shape[1] << chroma->y_shift);
+
+      for (int k = 0; k < 2; k++)
+        {
+          double a = fabs (plan->map[k][0]), b = fabs (plan->map[k][1]);
+          double margin = support + 2 + ceil (shift * (a + b));
+
+          extent[k] = a * ex + b * ey + 2 * margin + 2;
+        }
+      if (extent[0] * extent[1] <= TEXEL_BAYER_TILE_MAX)
+        return dim3 (shape[0], shape[1]);
+    }
+  return dim3 (shapes[0][0], shapes[0][1]);
+}
+
 template <int METHOD>
 static inline void
 texel_bayer_yuv_launch (const TexelConvertPlan *plan,
@@ -290,9 +324,10 @@ texel_bayer_yuv_launch (const TexelConvertPlan *plan,
                         const TexelSink *chroma, int2 awb,
                         cudaStream_t stream)
 {
-  dim3 grid, block;
+  dim3 block = texel_bayer_yuv_block (plan, chroma, METHOD);
+  dim3 grid ((chroma->width + block.x - 1) / block.x,
+             (chroma->row1 - chroma->row0 + block.y - 1) / block.y);
 
-  texel_launch_grid<TexelBayerSource> (chroma, &grid, &block);
   texel_bayer_yuv_kernel<METHOD><<<grid, block, 0, stream>>> (
       *plan, *src, *luma, *chroma, awb);
 }

@@ -9,7 +9,7 @@
  * same stream; and a device-to-device copy of the same bytes (the
  * mosaic read once and the output written once), the memory-bandwidth
  * bound of the run; and to NV12 (a camera to an encoder), scaled down to
- * 1080p and 1:1 (NV12 in the RGBA buffer: it fits). Each timed with CUDA
+ * 1080p and 720p and 1:1 (NV12 in the RGBA buffer: it fits). Each timed with CUDA
  * events over ITERATIONS launches after a warm-up, with the host time of
  * a launch call beside it; one markdown table. With --profile, one
  * launch a line (after one warm-up): for Nsight Compute.
@@ -319,11 +319,13 @@ main (int argc, char **argv)
 
       /* To NV12 (a camera to an encoder): luma and chroma in one launch
        * (texel-bayer-yuv.cuh), each output sample filtering developed
-       * pixels; scaled down to 1080p with both chroma sitings, and 1:1. */
-      for (int k = 0; k < 5; k++)
+       * pixels; scaled down to 1080p with both chroma sitings, 1:1, and
+       * down to 720p (3:1). */
+      for (int k = 0; k < 6; k++)
         {
-          int scaled = k < 4, mpeg2 = k % 2 || !scaled;
-          int w = scaled ? WIDTH / 2 : WIDTH, h = scaled ? HEIGHT / 2 : HEIGHT;
+          int scaled = k < 4, mpeg2 = k % 2 || k >= 4;
+          int w = scaled ? WIDTH / 2 : k == 4 ? WIDTH : WIDTH / 3;
+          int h = scaled ? HEIGHT / 2 : k == 4 ? HEIGHT : HEIGHT / 3;
           TexelConvertPlan plan;
           TexelBayerConfig b;
 
@@ -335,7 +337,8 @@ main (int argc, char **argv)
           snprintf (label, sizeof (label),
                     "texelconvert %d-bit -> %s NV12 (%s chroma), %s, black, "
                     "gains, matrix, sRGB",
-                    bits, scaled ? "1080p" : "4K", mpeg2 ? "MPEG-2" : "centred",
+                    bits, scaled ? "1080p" : k == 4 ? "4K" : "720p",
+                    mpeg2 ? "MPEG-2" : "centred",
                     demosaic == TEXEL_DEMOSAIC_MHC ? "MHC" : "bilinear");
           print_line (&t, label,
                       time_ms (&t,

@@ -109,6 +109,10 @@ static const Geometry geometries[] = {
     TEXEL_DIRECTION_90L, 0, 0, 0, 0, 1, 0 },
   { "4:2:2 flip", 66, 34, 0, 0, 66, 34, TEXEL_FORMAT_UYVY, TEXEL_METHOD_NEAREST,
     TEXEL_DIRECTION_VERT },
+  /* 3:1: blocks of 16 columns (texel_bayer_yuv_block), two rows a warp,
+   * the second past the last row in the last block row. */
+  { "3:1 mpeg2", 200, 100, 1, 0, 66, 33, TEXEL_FORMAT_NV12,
+    TEXEL_METHOD_BILINEAR, TEXEL_DIRECTION_IDENTITY, 0, 0, 0, 0, 1, 0 },
 };
 
 #define N_GEOMETRIES ((unsigned)(sizeof (geometries) / sizeof (geometries[0])))
