@@ -123,6 +123,27 @@ typedef struct
   /* Of the GPU path, kept after stop: object lock (start resets it
    * before streaming). */
   GstTexelCudaStats last_stats;
+  /* The finisher (gsttexeloutput.c): a thread that pushes the frames in
+   * flight the GPU has finished while the streaming thread waits for
+   * input. Started with the GPU path and joined before it closes (state
+   * change thread). finish_lock guards the fields after it; finish_cond
+   * wakes the thread when armed or stopped. */
+  GThread *finisher;
+  GMutex finish_lock;
+  GCond finish_cond;
+  gboolean finish_stop;
+  /* Set by the streaming thread leaving a frame held, cleared by the
+   * finisher taking it on. */
+  gboolean finish_armed;
+  gboolean finish_sleeping;     /* the finisher waits on finish_cond */
+  TexelStream finish_stream;    /* the oldest frame's when armed */
+  /* What a push of the finisher returned, other than OK and FLUSHING:
+   * returned upstream by the streaming thread's next buffer. */
+  GstFlowReturn finish_flow;
+  /* Inputs taken by the streaming thread (atomic): the finisher leaves
+   * the frames to it when it has taken one since it was armed. */
+  gint finish_inputs;
+  gint finish_inputs_armed;
 } GstTexelBasePrivate;
 
 GST_DEBUG_CATEGORY_EXTERN (gst_texel_base_debug);
@@ -294,6 +315,10 @@ GstFlowReturn gst_texel_base_drain (GstTexelBase * self);
 void gst_texel_base_flush (GstTexelBase * self);
 void gst_texel_base_in_flight_event (GstTexelBase * self, GstEvent * event);
 void gst_texel_base_in_flight_latency (GstTexelBase * self, GstQuery * query);
+/* Starts and joins the finisher (state change thread; join before the
+ * frames in flight are freed). */
+void gst_texel_base_finisher_start (GstTexelBase * self);
+void gst_texel_base_finisher_stop (GstTexelBase * self);
 #else
 /* CPU-only builds: no frame is ever in flight. */
 static inline gint

@@ -111,6 +111,15 @@ gst_texel_base_is_cuda (GstTexelBase * base)
   return PRIV (base)->cuda != NULL;
 }
 
+gboolean
+gst_texel_base_keeps_memory (GstTexelBase * base)
+{
+  GstTexelBasePrivate *priv = PRIV (base);
+
+  return priv->in_caps_device == priv->out_caps_device
+      && priv->in_caps_nvmm == priv->out_caps_nvmm;
+}
+
 void
 gst_texel_base_set_banding (GstTexelBase * base, gboolean possible)
 {
@@ -451,6 +460,8 @@ gst_texel_base_finalize (GObject * object)
   gst_clear_object (&priv->cuda_context);
   g_mutex_clear (&priv->cpu_lock);
   g_cond_clear (&priv->cpu_cond);
+  g_mutex_clear (&priv->finish_lock);
+  g_cond_clear (&priv->finish_cond);
   G_OBJECT_CLASS (gst_texel_base_parent_class)->finalize (object);
 }
 
@@ -555,6 +566,8 @@ gst_texel_base_init (GstTexelBase * self)
   priv->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
   g_mutex_init (&priv->cpu_lock);
   g_cond_init (&priv->cpu_cond);
+  g_mutex_init (&priv->finish_lock);
+  g_cond_init (&priv->finish_cond);
   priv->active_backend = GST_TEXEL_BACKEND_AUTO;
   priv->active_memory = GST_TEXEL_ACTIVE_MEMORY_NONE;
 }

@@ -127,6 +127,11 @@ struct _GstTexelBaseClass
 
 /* What the element runs on, once started. */
 gboolean gst_texel_base_is_cuda (GstTexelBase * base);
+/* Whether the negotiated input and output caps put frames in the same
+ * memory (system, CUDA or NVMM): where they do not, every frame is
+ * processed, never passed through. Streaming thread, or while caps cannot
+ * change. */
+gboolean gst_texel_base_keeps_memory (GstTexelBase * base);
 #if HAVE_CUDA
 /* On the GPU path, from prepare: the element's TexelCudaContext (NULL on
  * the CPU path), for GPU resources its plan refers to. */

@@ -195,6 +195,7 @@ gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
   priv->integrated = caps.integrated;
   priv->active_memory = zero_copy ? GST_TEXEL_ACTIVE_MEMORY_ZERO_COPY :
       GST_TEXEL_ACTIVE_MEMORY_STAGED;
+  gst_texel_base_finisher_start (self);
   *reason = why;
   return TRUE;
 }
@@ -266,6 +267,7 @@ gst_texel_base_close_cuda (GstTexelBase * self)
 {
   GstTexelCudaStats st;
 
+  gst_texel_base_finisher_stop (self);
   gst_texel_base_flush (self);
   gst_texel_base_close_kernels (self);
   gst_texel_in_flight_free (gst_texel_base_take_cuda (self, &st));

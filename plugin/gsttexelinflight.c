@@ -54,6 +54,9 @@ struct _GstTexelInFlight
   cudaStream_t streams[TEXEL_MAX_BANDS];
   cudaEvent_t uploaded[TEXEL_MAX_BANDS];
   cudaEvent_t band_done[TEXEL_MAX_BANDS];
+  /* Recorded and waited for by gst_texel_in_flight_wait_stream alone (its
+   * caller's thread): it sleeps when waited for. */
+  cudaEvent_t stream_waited;
 
   /* Streaming thread from here on (free: once it has stopped). */
   /* Set by configure: the frames' layout, bands, and @n_slots records
@@ -103,6 +106,8 @@ texel_destroy_streams (GstTexelInFlight *flight)
       if (flight->band_done[i])
         cudaEventDestroy (flight->band_done[i]);
     }
+  if (flight->stream_waited)
+    cudaEventDestroy (flight->stream_waited);
 }
 
 static int
@@ -123,6 +128,10 @@ texel_create_streams (GstTexelInFlight *flight)
         e = cudaEventCreateWithFlags (&flight->band_done[i],
                                       cudaEventDisableTiming);
     }
+  if (e == cudaSuccess)
+    e = cudaEventCreateWithFlags (&flight->stream_waited,
+                                  cudaEventDisableTiming
+                                      | cudaEventBlockingSync);
   for (i = 0; e == cudaSuccess && i < TEXEL_MAX_SLOTS; i++)
     e = (cudaError_t)gst_texel_slot_init (&flight->frames[i].slot);
   return (int)e;
@@ -658,6 +667,57 @@ gst_texel_in_flight_pop (GstTexelInFlight *flight, GstBuffer **outbuf)
       frame->outbuf = NULL;
     }
   texel_frame_release (frame);
+  return err;
+}
+
+int
+gst_texel_in_flight_pop_complete (GstTexelInFlight *flight, GstBuffer **outbuf)
+{
+  TexelFrame *frame = &flight->frames[flight->head];
+  cudaError_t err = cudaSuccess;
+  gboolean complete;
+  int prev;
+
+  *outbuf = NULL;
+  if (flight->count == 0)
+    return 0;
+  complete = texel_frame_known_complete (flight, frame);
+  if (!complete
+      && gst_texel_cuda_context_enter (flight->context, flight->device, &prev)
+             == 0)
+    {
+      complete = texel_frame_complete (flight, frame, &err);
+      gst_texel_cuda_context_leave (flight->context, prev);
+    }
+  /* Not finished yet; any other answer is the pop's to report. */
+  if (!complete && err == cudaErrorNotReady)
+    return 0;
+  return gst_texel_in_flight_pop (flight, outbuf);
+}
+
+gboolean
+gst_texel_in_flight_oldest_stream (GstTexelInFlight *flight,
+                                   TexelStream *stream)
+{
+  TexelFrame *frame = &flight->frames[flight->head];
+
+  if (flight->count == 0)
+    return FALSE;
+  *stream = (TexelStream)texel_frame_stream (flight, frame, 0, frame->chained);
+  return TRUE;
+}
+
+int
+gst_texel_in_flight_wait_stream (GstTexelInFlight *flight, TexelStream stream)
+{
+  int prev, err;
+
+  err = gst_texel_cuda_context_enter (flight->context, flight->device, &prev);
+  if (!err)
+    err = cudaEventRecord (flight->stream_waited, (cudaStream_t)stream);
+  if (!err)
+    err = cudaEventSynchronize (flight->stream_waited);
+  gst_texel_cuda_context_leave (flight->context, prev);
   return err;
 }
 

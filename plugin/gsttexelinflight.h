@@ -4,9 +4,11 @@
  * (device frames, pinned staging, completion events), the streams its
  * work runs on and its sequence number, which is also the unit of the
  * fence the element's kernels read. Frames finish in submission order.
- * Every call is made by the element's streaming thread, except new and
- * free (state change thread, no streaming thread running) and get_stats
- * (any thread, under the element's object lock). Built only with CUDA
+ * Every call is made with the element's sink pad stream lock held (its
+ * streaming thread, or the thread that pushes finished frames while the
+ * streaming thread waits for input), except new and free (state change
+ * thread, no streaming thread running), get_stats (any thread, under the
+ * element's object lock) and wait_stream (any thread). Built only with CUDA
  * (have_cuda); a CPU-only build declares but never calls it.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -60,6 +62,21 @@ guint gst_texel_in_flight_count (GstTexelInFlight *flight);
  * *@outbuf (the caller owns it; NULL when no frame is held or on failure,
  * where the frame is released). Returns 0 or a cudaError_t. */
 int gst_texel_in_flight_pop (GstTexelInFlight *flight, GstBuffer **outbuf);
+/* Pops the oldest frame as gst_texel_in_flight_pop does if the GPU has
+ * finished it, without waiting; else *@outbuf is NULL and the frame stays
+ * held. Returns 0 or a cudaError_t. */
+int gst_texel_in_flight_pop_complete (GstTexelInFlight *flight,
+                                      GstBuffer **outbuf);
+/* Whether a frame is held; if so, *@stream is a stream whose work
+ * enqueued so far includes the oldest frame's (later frames' work may
+ * follow it there), for gst_texel_in_flight_wait_stream. */
+gboolean gst_texel_in_flight_oldest_stream (GstTexelInFlight *flight,
+                                            TexelStream *stream);
+/* Any thread, one at a time, while @flight lives: sleeps (no spinning)
+ * until the work enqueued on @stream so far has finished. Returns 0 or a
+ * cudaError_t. */
+int gst_texel_in_flight_wait_stream (GstTexelInFlight *flight,
+                                     TexelStream stream);
 /* Drops every frame in flight once the GPU is done with it, releasing its
  * buffers and frames (flush, stop, a failure). */
 void gst_texel_in_flight_flush (GstTexelInFlight *flight);

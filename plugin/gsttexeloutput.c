@@ -1,9 +1,15 @@
 /* gst-texel: GstTexelBase's output on the GPU path with frames in flight:
  * each input frame is mapped with its output and handed to the element's
- * GstTexelInFlight (gsttexelinflight.h), and an output is pushed only when
- * a later frame goes in (or at a drain), so uploads, kernels and downloads
- * of consecutive frames overlap. Built only with CUDA (have_cuda);
- * gsttexelbase-private.h has the fallbacks of CPU-only builds.
+ * GstTexelInFlight (gsttexelinflight.h). While frames keep coming, the
+ * streaming thread pushes frame N when frame N + frames-in-flight goes in
+ * (or at a drain), so uploads, kernels and downloads of consecutive frames
+ * overlap. When it goes back upstream leaving frames held, the finisher, a
+ * thread of the element's own, waits for the GPU and pushes them as they
+ * finish, unless the streaming thread comes back first: a frame never
+ * waits for the next input (an application that pushes one frame and
+ * waits for its result, a still image, the last frames before a pause).
+ * Built only with CUDA (have_cuda); gsttexelbase-private.h has the
+ * fallbacks of CPU-only builds.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -72,11 +78,14 @@ gst_texel_base_cuda_failed (GstTexelBase *self, int err)
   return GST_FLOW_ERROR;
 }
 
-/* Waits for the oldest frame in flight and hands out its output. */
+/* Hands out the oldest frame in flight's output: waiting for the GPU
+ * when @wait, else only if it is finished (*@outbuf NULL if not). */
 static GstFlowReturn
-gst_texel_base_pop (GstTexelBase *self, GstBuffer **outbuf)
+gst_texel_base_pop (GstTexelBase *self, gboolean wait, GstBuffer **outbuf)
 {
-  int err = gst_texel_in_flight_pop (PRIV (self)->cuda, outbuf);
+  GstTexelInFlight *flight = PRIV (self)->cuda;
+  int err = wait ? gst_texel_in_flight_pop (flight, outbuf)
+                 : gst_texel_in_flight_pop_complete (flight, outbuf);
 
   if (err)
     return gst_texel_base_cuda_failed (self, err);
@@ -94,7 +103,7 @@ gst_texel_base_drain (GstTexelBase *self)
 
   while (gst_texel_in_flight_count (PRIV (self)->cuda) > 0)
     {
-      r = gst_texel_base_pop (self, &outbuf);
+      r = gst_texel_base_pop (self, TRUE, &outbuf);
       if (r == GST_FLOW_OK)
         r = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
       if (ret == GST_FLOW_OK)
@@ -191,8 +200,172 @@ fail:
   return ret;
 }
 
+/* ------------------------------------------------------------------ */
+/* The finisher */
+
+/* What a push of the finisher returned that upstream must hear of (the
+ * streaming thread's next buffer returns it), reset. */
+static GstFlowReturn
+gst_texel_base_finisher_flow (GstTexelBase *self)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  GstFlowReturn ret;
+
+  g_mutex_lock (&priv->finish_lock);
+  ret = priv->finish_flow;
+  priv->finish_flow = GST_FLOW_OK;
+  g_mutex_unlock (&priv->finish_lock);
+  return ret;
+}
+
+/* Streaming thread, going back upstream with frames held: the finisher
+ * takes them on, from the oldest's stream. */
+static void
+gst_texel_base_arm_finisher (GstTexelBase *self)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  TexelStream stream;
+
+  if (!priv->finisher
+      || !gst_texel_in_flight_oldest_stream (priv->cuda, &stream))
+    return;
+  g_mutex_lock (&priv->finish_lock);
+  priv->finish_armed = TRUE;
+  priv->finish_stream = stream;
+  priv->finish_inputs_armed = g_atomic_int_get (&priv->finish_inputs);
+  if (priv->finish_sleeping)
+    g_cond_signal (&priv->finish_cond);
+  g_mutex_unlock (&priv->finish_lock);
+}
+
+/* Under the sink pad's stream lock (in turn with buffers and serialized
+ * events): pushes the frames the GPU has finished, oldest first. Returns
+ * whether frames are still held, with the oldest's stream in *@stream. */
+static gboolean
+gst_texel_base_push_finished (GstTexelBase *self, TexelStream *stream)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstBuffer *outbuf = NULL;
+  gboolean flushing;
+
+  GST_OBJECT_LOCK (sinkpad);
+  flushing = GST_PAD_IS_FLUSHING (sinkpad);
+  GST_OBJECT_UNLOCK (sinkpad);
+  if (flushing)
+    return FALSE;
+  do
+    {
+      ret = gst_texel_base_pop (self, FALSE, &outbuf);
+      if (ret == GST_FLOW_OK && outbuf)
+        ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+    }
+  while (ret == GST_FLOW_OK && outbuf);
+  if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING)
+    {
+      GST_DEBUG_OBJECT (self, "pushing a finished frame: %s",
+                        gst_flow_get_name (ret));
+      g_mutex_lock (&priv->finish_lock);
+      if (priv->finish_flow == GST_FLOW_OK)
+        priv->finish_flow = ret;
+      g_mutex_unlock (&priv->finish_lock);
+    }
+  return ret == GST_FLOW_OK
+         && gst_texel_in_flight_oldest_stream (priv->cuda, stream);
+}
+
+/* Waits for the frames held when the streaming thread left (its input
+ * count then: @inputs) and pushes them as they finish, until none is
+ * held or the streaming thread takes a new input, which makes them its
+ * own again. */
+static void
+gst_texel_base_finish_held (GstTexelBase *self, TexelStream stream,
+                            gint inputs)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
+  gboolean held = TRUE;
+
+  while (held)
+    {
+      /* A failure here is the streaming thread's pop's to report. */
+      if (gst_texel_in_flight_wait_stream (priv->cuda, stream) != 0
+          || g_atomic_int_get (&priv->finish_inputs) != inputs)
+        return;
+      GST_PAD_STREAM_LOCK (sinkpad);
+      held = gst_texel_base_push_finished (self, &stream);
+      GST_PAD_STREAM_UNLOCK (sinkpad);
+    }
+}
+
+static gpointer
+gst_texel_base_finisher_loop (gpointer data)
+{
+  GstTexelBase *self = data;
+  GstTexelBasePrivate *priv = PRIV (self);
+  TexelStream stream;
+  gint inputs;
+
+  g_mutex_lock (&priv->finish_lock);
+  while (!priv->finish_stop)
+    {
+      if (!priv->finish_armed)
+        {
+          priv->finish_sleeping = TRUE;
+          g_cond_wait (&priv->finish_cond, &priv->finish_lock);
+          priv->finish_sleeping = FALSE;
+          continue;
+        }
+      priv->finish_armed = FALSE;
+      stream = priv->finish_stream;
+      inputs = priv->finish_inputs_armed;
+      g_mutex_unlock (&priv->finish_lock);
+      gst_texel_base_finish_held (self, stream, inputs);
+      g_mutex_lock (&priv->finish_lock);
+    }
+  g_mutex_unlock (&priv->finish_lock);
+  return NULL;
+}
+
+void
+gst_texel_base_finisher_start (GstTexelBase *self)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+  GError *error = NULL;
+
+  priv->finish_stop = FALSE;
+  priv->finish_armed = FALSE;
+  priv->finish_flow = GST_FLOW_OK;
+  priv->finisher = g_thread_try_new ("texel-finish",
+                                     gst_texel_base_finisher_loop, self,
+                                     &error);
+  /* Without it frames still come out, a frame period later. */
+  if (!priv->finisher)
+    {
+      GST_WARNING_OBJECT (self, "no finisher thread: %s", error->message);
+      g_clear_error (&error);
+    }
+}
+
+void
+gst_texel_base_finisher_stop (GstTexelBase *self)
+{
+  GstTexelBasePrivate *priv = PRIV (self);
+
+  if (!priv->finisher)
+    return;
+  g_mutex_lock (&priv->finish_lock);
+  priv->finish_stop = TRUE;
+  g_cond_signal (&priv->finish_cond);
+  g_mutex_unlock (&priv->finish_lock);
+  g_thread_join (priv->finisher);
+  priv->finisher = NULL;
+}
+
 /* With frames in flight, the output of frame N comes out when frame
- * N + frames-in-flight goes in (and at EOS, caps, segment or drain). */
+ * N + frames-in-flight goes in (and at EOS, caps, segment or drain), or
+ * from the finisher once the GPU has finished it, if no input came. */
 GstFlowReturn
 gst_texel_base_in_flight_generate (GstTexelBase *self, GstBuffer **outbuf)
 {
@@ -203,10 +376,21 @@ gst_texel_base_in_flight_generate (GstTexelBase *self, GstBuffer **outbuf)
 
   inbuf = trans->queued_buf;
   trans->queued_buf = NULL;
+  if (inbuf)
+    {
+      g_atomic_int_inc (&priv->finish_inputs);
+      ret = gst_texel_base_finisher_flow (self);
+      if (ret != GST_FLOW_OK)
+        {
+          gst_buffer_unref (inbuf);
+          return ret;
+        }
+    }
   if (inbuf && (ret = gst_texel_base_submit (self, inbuf)) != GST_FLOW_OK)
     return ret;
   if ((gint)gst_texel_in_flight_count (priv->cuda) > priv->in_flight)
-    return gst_texel_base_pop (self, outbuf);
+    return gst_texel_base_pop (self, TRUE, outbuf);
+  gst_texel_base_arm_finisher (self);
   return GST_FLOW_OK;
 }
 
@@ -226,6 +410,7 @@ gst_texel_base_in_flight_event (GstTexelBase *self, GstEvent *event)
         break;
       case GST_EVENT_FLUSH_STOP:
         gst_texel_base_flush (self);
+        gst_texel_base_finisher_flow (self);
         break;
       default:
         break;

@@ -105,8 +105,7 @@ gst_texel_base_prepare (GstTexelBase * self)
   }
   /* Subclasses compare video infos, which do not say where frames live:
    * between system, CUDA and NVMM memory a frame is always processed. */
-  if (priv->in_caps_device != priv->out_caps_device
-      || priv->in_caps_nvmm != priv->out_caps_nvmm)
+  if (!gst_texel_base_keeps_memory (self))
     gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), FALSE);
   if (priv->cuda && (!priv->configured
           || priv->banding != priv->configured_banding)

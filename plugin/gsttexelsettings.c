@@ -85,24 +85,25 @@ gst_texel_settings_changed (GstTexelBase *base, GstTexelChange change,
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (base);
   GstVideoFilter *filter = GST_VIDEO_FILTER (base);
+  gboolean was = gst_base_transform_is_passthrough (trans);
   gboolean passthrough = neutral;
 
   gst_texel_base_mark_dirty (base);
-  if (change == GST_TEXEL_CHANGE_CAPS)
-    {
-      gst_base_transform_reconfigure_src (trans);
-      return;
-    }
+  /* Negotiated caps that a new negotiation keeps (a flip, a crop into
+   * fixed output caps) do not configure the element again, so the choice
+   * is made here for either kind of change; where they do change, prepare
+   * decides again once they are set. */
   if (filter->negotiated)
-    passthrough
-        &= gst_video_info_is_equal (&filter->in_info, &filter->out_info);
-  else if (passthrough && !gst_texel_settings_keeps_caps (trans))
-    return;
-  if (passthrough != gst_base_transform_is_passthrough (trans))
-    {
-      gst_base_transform_set_passthrough (trans, passthrough);
-      gst_base_transform_reconfigure_src (trans);
-    }
+    passthrough &= gst_video_info_is_equal (&filter->in_info,
+                                            &filter->out_info)
+                   && gst_texel_base_keeps_memory (base);
+  else if (change == GST_TEXEL_CHANGE_CAPS
+           || (passthrough && !gst_texel_settings_keeps_caps (trans)))
+    passthrough = was;
+  if (passthrough != was)
+    gst_base_transform_set_passthrough (trans, passthrough);
+  if (passthrough != was || change == GST_TEXEL_CHANGE_CAPS)
+    gst_base_transform_reconfigure_src (trans);
 }
 
 gboolean

@@ -42,14 +42,14 @@ typedef enum
 } GstTexelChange;
 
 /* After a property changed, without the object lock: prepare runs again
- * before the next frame. For GST_TEXEL_CHANGE_PLAN the element is also
- * passthrough exactly while @neutral (its settings leave every frame as it
- * is) and its negotiated input and output are the same; before
+ * before the next frame. Once negotiated, the element is also passthrough
+ * exactly while @neutral (its settings leave every frame as it is) and its
+ * negotiated input and output are the same, in the same memory; before
  * negotiation, only an element whose output caps are its input's
- * (gst_texel_base_transform_caps_same) enters passthrough. In passthrough
- * no frame reaches prepare, which would notice: the change is made here,
- * and renegotiating gives the element the output buffer pool that
- * passthrough does without. */
+ * (gst_texel_base_transform_caps_same) enters passthrough through a
+ * GST_TEXEL_CHANGE_PLAN. In passthrough no frame reaches prepare, which
+ * would notice: the change is made here, at once, and renegotiating gives
+ * the element the output buffer pool that passthrough does without. */
 void gst_texel_settings_changed (GstTexelBase *base, GstTexelChange change,
                                  gboolean neutral);
 

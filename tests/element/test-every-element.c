@@ -13,7 +13,12 @@
  *  - `stats` read from another thread while the element starts and stops
  *    over and over (stop frees the GPU state the property reads);
  *  - a segment in BYTES (raw frames from a bare filesrc): frames come out,
- *    no critical warning.
+ *    no critical warning;
+ *  - an application that pushes one frame and waits for its result, with
+ *    0 to 3 frames in flight (and in both memory modes on the GPU path):
+ *    every frame comes out without a next input; and 100 PLAYING -> NULL
+ *    cycles of a non-live appsrc, each pushing two frames and waiting for
+ *    both at appsink (the time they take is printed).
  *
  * Each case runs for texelconvert, texeladjust, texelfilter and texelwarp,
  * each with settings that make it process frames (no passthrough).
@@ -407,6 +412,150 @@ GST_START_TEST (test_bytes_segment)
 
 GST_END_TEST;
 
+/* ------------------------------------------------------------------ */
+/* Frames held in flight */
+
+/* How long a test waits for a frame before it counts as held back. */
+#define HELD_TIMEOUT (5 * G_TIME_SPAN_SECOND)
+#define HELD_CAPS "video/x-raw,format=NV12,width=64,height=48,framerate=30/1"
+
+/* The next output within HELD_TIMEOUT, or NULL. */
+static GstBuffer *
+pull_within_timeout (GstHarness * h)
+{
+  gint64 end = g_get_monotonic_time () + HELD_TIMEOUT;
+  GstBuffer *out;
+
+  while ((out = gst_harness_try_pull (h)) == NULL
+      && g_get_monotonic_time () < end)
+    g_usleep (500);
+  return out;
+}
+
+/* The memory modes a case runs in: both on the GPU path, the one there
+ * is on the CPU path. */
+static const gchar *const *
+memory_modes (void)
+{
+  static const gchar *const gpu[] = { "staged", "zero-copy", NULL };
+  static const gchar *const cpu[] = { "auto", NULL };
+
+  return g_str_equal (test_backend (), "cpu") ? cpu : gpu;
+}
+
+/* Loop index: element. Push one frame, wait for its result, again: with
+ * 0 to 3 frames in flight each frame comes out without a next input. */
+GST_START_TEST (test_push_one_pull_one)
+{
+  const TexelElement *te = &elements[__i__];
+  const gchar *const *modes = memory_modes ();
+  GstVideoInfo info;
+  gint depth, m, i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 48);
+  for (m = 0; modes[m]; m++) {
+    for (depth = 0; depth <= 3; depth++) {
+      GstHarness *h = element_harness_new (te);
+
+      g_object_set (h->element, "frames-in-flight", depth, NULL);
+      gst_util_set_object_arg (G_OBJECT (h->element), "memory-mode",
+          modes[m]);
+      gst_harness_set_caps_str (h, HELD_CAPS, HELD_CAPS);
+      for (i = 0; i < 3; i++) {
+        GstBuffer *in = make_frame (&info, 40 + 50 * i), *out;
+
+        GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+        fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+        out = pull_within_timeout (h);
+        fail_unless (out != NULL, "%s backend=%s memory-mode=%s "
+            "frames-in-flight=%d: frame %d held back without a next input",
+            te->factory, test_backend (), modes[m], depth, i);
+        fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
+        gst_buffer_unref (out);
+      }
+      fail_unless (gst_harness_try_pull (h) == NULL, "an extra frame");
+      texel_harness_teardown (h);
+    }
+  }
+}
+
+GST_END_TEST;
+
+#define HELD_CYCLES 100
+
+/* Pushes two frames into @pipeline's appsrc and waits for both at its
+ * appsink; FALSE if one did not come. */
+static gboolean
+push_two_pull_two (GstElement * pipeline, const GstVideoInfo * info)
+{
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  gboolean all = TRUE;
+  gint i;
+
+  for (i = 0; i < 2; i++) {
+    GstBuffer *in = make_frame (info, 60 + 40 * i);
+    GstFlowReturn ret;
+
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+    g_signal_emit_by_name (src, "push-buffer", in, &ret);
+    gst_buffer_unref (in);
+    fail_unless_equals_int (ret, GST_FLOW_OK);
+  }
+  for (i = 0; i < 2 && all; i++) {
+    GstSample *sample = NULL;
+
+    g_signal_emit_by_name (sink, "try-pull-sample",
+        (GstClockTime) HELD_TIMEOUT * GST_USECOND, &sample);
+    all = sample != NULL;
+    if (sample)
+      gst_sample_unref (sample);
+  }
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  return all;
+}
+
+/* Loop index: element. A non-live appsrc (frames-in-flight's automatic
+ * choice keeps frames back there) pushes two frames and the application
+ * waits for both, then the pipeline goes to NULL and back, 100 times,
+ * in each memory mode. */
+GST_START_TEST (test_state_cycles_with_frames)
+{
+  const TexelElement *te = &elements[__i__];
+  const gchar *const *modes = memory_modes ();
+  GstVideoInfo info;
+  gint m, cycle;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 48);
+  for (m = 0; modes[m]; m++) {
+    gchar *desc = g_strdup_printf ("appsrc name=src format=time "
+        "caps=\"" HELD_CAPS "\" ! %s backend=%s memory-mode=%s %s ! "
+        "appsink name=sink sync=false", te->factory, test_backend (),
+        modes[m], te->props);
+    GstElement *pipeline = gst_parse_launch (desc, NULL);
+    gint64 start = g_get_monotonic_time ();
+
+    fail_unless (pipeline != NULL, "%s", desc);
+    for (cycle = 0; cycle < HELD_CYCLES; cycle++) {
+      fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+          GST_STATE_CHANGE_FAILURE);
+      fail_unless (push_two_pull_two (pipeline, &info),
+          "%s: cycle %d: a frame was held back", desc, cycle);
+      fail_unless_equals_int (gst_element_set_state (pipeline,
+              GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+    }
+    g_print ("%s backend=%s memory-mode=%s: %d cycles of two frames in "
+        "%.1f ms\n", te->factory, test_backend (), modes[m], HELD_CYCLES,
+        (g_get_monotonic_time () - start) / 1000.0);
+    gst_object_unref (pipeline);
+    g_free (desc);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 every_element_suite (void)
 {
@@ -423,6 +572,12 @@ every_element_suite (void)
   tcase_add_loop_test (tc, test_properties_from_another_thread, 0,
       G_N_ELEMENTS (elements));
   tcase_add_loop_test (tc, test_stats_while_cycling_states, 0,
+      G_N_ELEMENTS (elements));
+  tc = tcase_create ("held-frames");
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 240);
+  tcase_add_loop_test (tc, test_push_one_pull_one, 0, G_N_ELEMENTS (elements));
+  tcase_add_loop_test (tc, test_state_cycles_with_frames, 0,
       G_N_ELEMENTS (elements));
   return s;
 }

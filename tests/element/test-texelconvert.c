@@ -1715,6 +1715,80 @@ GST_START_TEST (test_direction_auto_tag)
 
 GST_END_TEST;
 
+/* The frames processed so far, as the stats property counts them. */
+static guint64
+frames_processed (GstElement * e)
+{
+  GstStructure *st = NULL;
+  guint64 frames = 0;
+
+  g_object_get (e, "stats", &st, NULL);
+  fail_unless (gst_structure_get_uint64 (st, "frames", &frames));
+  gst_structure_free (st);
+  return frames;
+}
+
+/* Pushes a frame and says whether the element passed it through (the
+ * input buffer itself came out); the output in *@out if asked for. */
+static gboolean
+passed_through (GstHarness * h, const GstVideoInfo * info, GstBuffer ** out)
+{
+  GstBuffer *in = make_buffer (info, pattern_unique, NULL);
+  GstBuffer *buf;
+  gboolean same;
+
+  gst_buffer_ref (in);
+  buf = push_pull (h, in);
+  same = buf == in;
+  gst_buffer_unref (in);
+  if (out)
+    *out = buf;
+  else
+    gst_buffer_unref (buf);
+  return same;
+}
+
+/* Started in passthrough (equal caps, neutral settings), a change made
+ * while frames flow applies from the next frame, and undoing it goes back
+ * to passthrough: video-direction and a crop into fixed output caps, both
+ * of which leave the caps as they were (so GstBaseTransform does not
+ * configure the element again by itself). */
+GST_START_TEST (test_live_changes_from_passthrough)
+{
+  gchar *caps = make_caps ("RGBA", 8, 8, NULL);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
+  GstHarness *h = texel_harness_new ("backend=cpu");
+  GstBuffer *out;
+  GstVideoFrame f;
+
+  gst_harness_set_caps_str (h, caps, caps);
+  fail_unless (passed_through (h, &info, NULL));
+  fail_unless_equals_uint64 (frames_processed (h->element), 0);
+
+  gst_util_set_object_arg (G_OBJECT (h->element), "video-direction", "horiz");
+  fail_if (passed_through (h, &info, &out), "video-direction ignored");
+  fail_unless (gst_video_frame_map (&f, &info, out, GST_MAP_READ));
+  check_direction (&f, GST_VIDEO_ORIENTATION_HORIZ, 8, 8, "live horiz");
+  gst_video_frame_unmap (&f);
+  gst_buffer_unref (out);
+  fail_unless_equals_uint64 (frames_processed (h->element), 1);
+
+  gst_util_set_object_arg (G_OBJECT (h->element), "video-direction",
+      "identity");
+  fail_unless (passed_through (h, &info, NULL), "not back to passthrough");
+
+  g_object_set (h->element, "crop-left", 4, NULL);
+  fail_if (passed_through (h, &info, NULL), "crop-left ignored");
+  fail_unless_equals_uint64 (frames_processed (h->element), 2);
+  g_object_set (h->element, "crop-left", 0, NULL);
+  fail_unless (passed_through (h, &info, NULL), "not back to passthrough");
+
+  texel_harness_teardown (h);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_methods_constant)
 {
   /* Each method's weights sum to one: a constant picture stays constant,
@@ -2218,6 +2292,7 @@ texelconvert_suite (void)
   tcase_add_loop_test (tc, test_direction, 0, 8);
   tcase_add_test (tc, test_direction_caps);
   tcase_add_test (tc, test_direction_auto_tag);
+  tcase_add_test (tc, test_live_changes_from_passthrough);
   tcase_add_loop_test (tc, test_methods_constant, 0, 3);
   tcase_add_test (tc, test_nearest_upscale);
   tcase_add_test (tc, test_downscale_average);
