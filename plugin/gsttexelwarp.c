@@ -741,7 +741,8 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
           "The undistorted view's camera for new-camera=matrix (and auto), "
           "as OpenCV's newCameraMatrix in pixels of the calibration frame, "
           "row by row: <fx, 0, cx, 0, fy, cy, 0, 0, 1>; set by a ROS file's "
-          "projection_matrix; <> unsets it"));
+          "projection_matrix; <> unsets it; skew, another last row or fx, fy "
+          "outside (0, 1e6] refused"));
   g_object_class_install_property (
       gobject_class, PROP_RECTIFICATION_MATRIX,
       gst_texel_warp_array_spec (
@@ -749,13 +750,13 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
           "Rotation R from the camera to the "
           "undistorted view, row by row, as OpenCV's initUndistortRectifyMap "
           "and ROS's rectification_matrix (camera models; set by the "
-          "calibration file)"));
+          "calibration file); a singular one is an element error"));
   g_object_class_install_property (gobject_class, PROP_CAMERA_MATRIX,
       gst_texel_warp_array_spec ("camera-matrix", "Camera matrix",
           "fx, fy, cx and cy as OpenCV's 3x3 matrix, row by row: <fx, 0, cx, "
           "0, fy, cy, 0, 0, 1>; the default <0, 0, -1, 0, 0, -1, 0, 0, 1> "
           "means none set (fx, fy 0: no camera; cx, cy -1: the frame's "
-          "centre)"));
+          "centre); skew or another last row refused"));
   g_object_class_install_property (gobject_class, PROP_DISTORTION,
       gst_texel_warp_array_spec ("distortion", "Distortion",
           "Distortion coefficients in OpenCV's order: pinhole <k1, k2, p1, "
@@ -765,9 +766,9 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
   g_object_class_install_property (gobject_class, PROP_HOMOGRAPHY,
       gst_texel_warp_array_spec ("homography", "Homography",
           "3x3 perspective transform, row by row, from the (undistorted) "
-          "picture to the view, in pixels with centres at integers (OpenCV's "
-          "warpPerspective); 8 values: h33 is 1; a singular one is an element "
-          "error"));
+          "picture to the view, in pixels with centres at integers: the "
+          "matrix OpenCV's warpPerspective takes (source to destination); 8 "
+          "values: h33 is 1; a singular one is an element error"));
   g_object_class_install_property (gobject_class, PROP_BORDER_MODE,
       g_param_spec_enum ("border-mode", "Border mode",
           "What output pixels whose source lies outside the input show",
