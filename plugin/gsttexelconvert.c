@@ -595,7 +595,13 @@ gst_texel_convert_set_property (GObject * object, guint prop_id,
       change = GST_TEXEL_CHANGE_PLAN;
       break;
     case PROP_VIDEO_DIRECTION:
-      self->direction = g_value_get_enum (value);
+      /* There is no matrix to take for custom: refused rather than taken
+       * silently as identity. */
+      if (g_value_get_enum (value) == GST_VIDEO_ORIENTATION_CUSTOM)
+        g_warning ("%s: video-direction=custom is not supported (no custom "
+            "matrix): the direction stays as it was", GST_OBJECT_NAME (self));
+      else
+        self->direction = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -704,8 +710,19 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
       g_param_spec_uint ("border-color", "Border color",
           "Colour of the letterbox borders as 0xAARRGGBB", 0, G_MAXUINT32,
           DEFAULT_BORDER_COLOR, rw | GST_PARAM_CONTROLLABLE));
-  g_object_class_override_property (gobject_class, PROP_VIDEO_DIRECTION,
-      "video-direction");
+  /* GstVideoDirection's property, installed here rather than overridden:
+   * its type is the interface's, but the blurb says what each value does
+   * and the flags say it can change while PLAYING. */
+  g_object_class_install_property (gobject_class, PROP_VIDEO_DIRECTION,
+      g_param_spec_enum ("video-direction", "Video direction",
+          "Rotation and flips, from the next frame: identity (none), 90r "
+          "(90 degrees clockwise), 180, 90l (90 degrees counter-clockwise), "
+          "horiz (mirrored left to right), vert (upside down), ul-lr "
+          "(flipped about the upper-left/lower-right diagonal), ur-ll "
+          "(flipped about the upper-right/lower-left diagonal), auto (as the "
+          "stream's image-orientation tag says); custom is refused",
+          GST_TYPE_VIDEO_ORIENTATION_METHOD, DEFAULT_VIDEO_DIRECTION,
+          rw | GST_PARAM_CONTROLLABLE));
   gst_texel_convert_bayer_install (gobject_class);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);

@@ -32,6 +32,28 @@ gst_texel_cuda_error_string (int err)
   return cudaGetErrorString ((cudaError_t) err);
 }
 
+/* Why CUDA found no device (@err, from counting them). Without any NVIDIA
+ * driver (libcuda missing or a stub: the driver version is 0 or cannot be
+ * read) CUDA says "CUDA driver version is insufficient for CUDA runtime
+ * version", which sends users after a driver upgrade; a driver that is
+ * there keeps CUDA's own text (too old, or no device). */
+static const gchar *
+gst_texel_cuda_no_device_reason (int err)
+{
+  int driver = 0;
+  gboolean no_driver;
+
+  if (err != cudaErrorInsufficientDriver && err != cudaErrorNoDevice
+#if CUDART_VERSION >= 11010
+      && err != cudaErrorStubLibrary
+#endif
+      )
+    return texel_cuda_error_string (err);
+  no_driver = cudaDriverGetVersion (&driver) != cudaSuccess || driver == 0;
+  (void) cudaGetLastError ();
+  return no_driver ? "no NVIDIA driver found" : texel_cuda_error_string (err);
+}
+
 gint
 gst_texel_cuda_detect (gint device_id, gpointer caps_out,
     const gchar ** reason, int *err)
@@ -45,7 +67,8 @@ gst_texel_cuda_detect (gint device_id, gpointer caps_out,
   ret = texel_cuda_device_count (&count);
   if (ret < 0 || count <= 0) {
     *err = ret < 0 ? -ret : 0;
-    *reason = ret < 0 ? texel_cuda_error_string (-ret) : "no CUDA device";
+    *reason = ret < 0 ? gst_texel_cuda_no_device_reason (-ret) :
+        "no CUDA device";
     return 0;
   }
   if (device_id >= count) {

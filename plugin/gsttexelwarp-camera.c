@@ -320,18 +320,27 @@ gst_texel_warp_settle_distortion (GstTexelWarp * self, TexelCamera * cam)
 /* The numbers of a GstValueArray, each a number GLib can turn into a
  * double (gst-launch writes <1, 0.5> as an int and a double). Returns
  * FALSE, with a warning, when an element is no finite number or the count
- * is not one of @counts (0-terminated). */
+ * is not one of @counts (0-terminated): a wrong count is a mistake in the
+ * application or the launch line, so it is a g_warning, which gst-launch
+ * prints, not only a debug line. */
 static gboolean
 gst_texel_warp_array_values (GstTexelWarp * self, const gchar * name,
     const GValue * array, gdouble * values, const guint * counts)
 {
   guint n = gst_value_array_get_size (array), i;
   gboolean count_ok = FALSE;
+  GString *expected;
 
   for (i = 0; counts[i]; i++)
     count_ok |= n == counts[i];
   if (!count_ok) {
-    GST_WARNING_OBJECT (self, "%s: %u values ignored (wrong count)", name, n);
+    expected = g_string_new (NULL);
+    for (i = 0; counts[i]; i++)
+      g_string_append_printf (expected, "%s%u", i == 0 ? "" :
+          counts[i + 1] ? ", " : " or ", counts[i]);
+    g_warning ("%s: %s takes %s values, not %u: the value stays as it was",
+        GST_OBJECT_NAME (self), name, expected->str, n);
+    g_string_free (expected, TRUE);
     return FALSE;
   }
   for (i = 0; i < n; i++) {
@@ -453,15 +462,19 @@ gst_texel_warp_get_distortion (GstTexelWarp * self, GValue * value)
   gst_texel_warp_set_array (value, d, 8);
 }
 
-/* homography: 9 values, row by row. */
+/* homography: 9 values, row by row, or 8 with h33 = 1 (the 8 degrees of
+ * freedom of cv2.getPerspectiveTransform's result). A singular one is
+ * refused by the plan, with an element error. */
 void
 gst_texel_warp_set_homography (GstTexelWarp * self, const GValue * value)
 {
-  static const guint nine[] = { 9, 0 };
+  static const guint counts[] = { 8, 9, 0 };
   gdouble m[9];
 
-  if (!gst_texel_warp_array_values (self, "homography", value, m, nine))
+  if (!gst_texel_warp_array_values (self, "homography", value, m, counts))
     return;
+  if (gst_value_array_get_size (value) == 8)
+    m[8] = 1.0;
   GST_OBJECT_LOCK (self);
   memcpy (self->settings.homography, m, sizeof (m));
   GST_OBJECT_UNLOCK (self);

@@ -100,6 +100,8 @@ struct _GstTexelWarp
    * error: once per caps. */
   gint aspect_warned[4];
   gboolean aspect_warned_strict;
+  /* The pinhole view's field of view last warned about (0: none). */
+  gdouble reach_warned_fov;
 
   /* streaming thread */
   TexelWarpPlan plan;

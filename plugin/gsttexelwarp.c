@@ -92,10 +92,11 @@
  * ]| A 90-degree rectilinear view of a fisheye camera, turned 30 degrees
  * right and 10 down, converted and scaled in the same pass.
  * |[
- * gst-launch-1.0 v4l2src ! texelwarp calibration-file=fisheye.yaml \
- *     projection=equirectangular fov=200 ! \
+ * gst-launch-1.0 v4l2src ! texelwarp model=fisheye \
+ *     calibration-file=fisheye.yaml projection=equirectangular fov=200 ! \
  *     video/x-raw,width=2000,height=1000 ! autovideosink
- * ]| A 200-degree panorama of a fisheye camera.
+ * ]| A 200-degree panorama of a fisheye camera (model=fisheye: an OpenCV
+ * file is read as a pinhole calibration otherwise).
  * |[
  * gst-launch-1.0 videotestsrc ! texelwarp rotation=15 scale=1.2 \
  *     border-mode=mirror ! autovideosink
@@ -229,6 +230,42 @@ gst_texel_warp_model_nick (TexelWarpModel model)
   return v ? v->value_nick : "?";
 }
 
+/* The horizontal field of view @cfg's view asks for, in degrees (0 where
+ * the lens decides: a rectilinear view from alpha or a matrix). */
+static gdouble
+gst_texel_warp_view_fov (const TexelWarpConfig * cfg)
+{
+  if (cfg->projection == TEXEL_PROJECTION_EQUIRECTANGULAR)
+    return cfg->fov > 0.0 ? cfg->fov : 180.0;
+  return cfg->fov;
+}
+
+/* A pinhole lens sees less than 180 degrees: a wider view of one is
+ * mostly border, and usually a fisheye calibration read as a pinhole
+ * (the model of an OpenCV file is not in it). One warning per model and
+ * field of view, not per frame or per caps. */
+static void
+gst_texel_warp_check_lens_reach (GstTexelWarp * self,
+    const TexelWarpConfig * cfg)
+{
+  gdouble fov = gst_texel_warp_view_fov (cfg);
+
+  if (cfg->model != TEXEL_WARP_MODEL_PINHOLE || fov < 180.0) {
+    self->reach_warned_fov = 0.0;
+    return;
+  }
+  if (fov == self->reach_warned_fov)
+    return;
+  self->reach_warned_fov = fov;
+  GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+      ("model=pinhole with a %g-degree view: a pinhole lens cannot see 180 "
+          "degrees or more, so most of the view stays border (for a fisheye "
+          "calibration file, set model=fisheye)", fov),
+      ("projection=%s fov=%g", cfg->projection ==
+          TEXEL_PROJECTION_EQUIRECTANGULAR ? "equirectangular" :
+          "rectilinear", cfg->fov));
+}
+
 static gboolean
 gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
     GstVideoInfo * out)
@@ -268,6 +305,7 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
         (NULL));
     return FALSE;
   }
+  gst_texel_warp_check_lens_reach (self, &cfg);
   gst_texel_colorimetry_from_video (&cfg.in_color, in);
   gst_texel_colorimetry_from_video (&cfg.out_color, out);
   gst_texel_colorimetry_border_rgba (argb, cfg.border_rgba);
@@ -703,7 +741,8 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
           "The undistorted view's camera for new-camera=matrix (and auto), "
           "as OpenCV's newCameraMatrix in pixels of the calibration frame, "
           "row by row: <fx, 0, cx, 0, fy, cy, 0, 0, 1>; set by a ROS file's "
-          "projection_matrix; <> unsets it"));
+          "projection_matrix; <> unsets it; skew, another last row or fx, fy "
+          "outside (0, 1e6] refused"));
   g_object_class_install_property (
       gobject_class, PROP_RECTIFICATION_MATRIX,
       gst_texel_warp_array_spec (
@@ -711,21 +750,25 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
           "Rotation R from the camera to the "
           "undistorted view, row by row, as OpenCV's initUndistortRectifyMap "
           "and ROS's rectification_matrix (camera models; set by the "
-          "calibration file)"));
+          "calibration file); a singular one is an element error"));
   g_object_class_install_property (gobject_class, PROP_CAMERA_MATRIX,
       gst_texel_warp_array_spec ("camera-matrix", "Camera matrix",
           "fx, fy, cx and cy as OpenCV's 3x3 matrix, row by row: <fx, 0, cx, "
-          "0, fy, cy, 0, 0, 1>"));
+          "0, fy, cy, 0, 0, 1>; the default <0, 0, -1, 0, 0, -1, 0, 0, 1> "
+          "means none set (fx, fy 0: no camera; cx, cy -1: the frame's "
+          "centre); skew or another last row refused"));
   g_object_class_install_property (gobject_class, PROP_DISTORTION,
       gst_texel_warp_array_spec ("distortion", "Distortion",
           "Distortion coefficients in OpenCV's order: pinhole <k1, k2, p1, "
-          "p2[, k3[, k4, k5, k6]]>, fisheye <k1, k2, k3, k4> (4 values are "
-          "read for the model)"));
+          "p2[, k3[, k4, k5, k6]]>, fisheye <k1, k2, k3, k4>; 4 values mean "
+          "k1, k2, p1, p2 or k1..k4 as the model says when the frames come, "
+          "whether model is set before or after them"));
   g_object_class_install_property (gobject_class, PROP_HOMOGRAPHY,
       gst_texel_warp_array_spec ("homography", "Homography",
           "3x3 perspective transform, row by row, from the (undistorted) "
-          "picture to the view, in pixels with centres at integers (OpenCV's "
-          "warpPerspective)"));
+          "picture to the view, in pixels with centres at integers: the "
+          "matrix OpenCV's warpPerspective takes (source to destination); 8 "
+          "values: h33 is 1; a singular one is an element error"));
   g_object_class_install_property (gobject_class, PROP_BORDER_MODE,
       g_param_spec_enum ("border-mode", "Border mode",
           "What output pixels whose source lies outside the input show",
