@@ -289,6 +289,18 @@ gst_texel_convert_bayer_config (GstTexelConvert *self, const GstVideoInfo *out,
   return ok;
 }
 
+void
+gst_texel_convert_bayer_planned (GstTexelConvert *self)
+{
+  if (self->bayer_pattern == TEXEL_BAYER_NONE)
+    return;
+  GST_INFO_OBJECT (self, "CPU path: %s",
+                   self->plan.fast != NULL
+                       ? "fast (the mosaic's rows developed at 1:1, then "
+                         "resampled)"
+                       : "the double-precision reference");
+}
+
 /* ------------------------------------------------------------------ */
 /* Automatic white balance */
 

@@ -128,6 +128,9 @@ GstCaps *gst_texel_convert_bayer_append (GstCaps *caps);
  * posting an error when they cannot be met. */
 gboolean gst_texel_convert_bayer_config (GstTexelConvert *self,
     const GstVideoInfo *out, TexelBayerConfig *cfg);
+/* Logs (INFO) which CPU path a Bayer input's new plan takes: the fast
+ * one, or the reference. */
+void gst_texel_convert_bayer_planned (GstTexelConvert *self);
 /* The automatic white balance of a Bayer input frame (before_transform):
  * applies the estimate so far to the plan and asks the kernels to gather
  * @inbuf's statistics in their pass. */

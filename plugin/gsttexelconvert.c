@@ -453,6 +453,7 @@ gst_texel_convert_prepare (GstTexelBase * base, GstVideoInfo * in,
   self->plan.bayer.awb_cpu_sums = cfg.bayer != NULL ? awb_cpu_sums : NULL;
   if (!gst_texel_cpu_reference ())
     self->plan.fast = texel_convert_fast_new (&self->plan);
+  gst_texel_convert_bayer_planned (self);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
       cfg.bayer == NULL && gst_video_info_is_equal (in, out) && crop[0] == 0
       && crop[1] == 0 && crop[2] == 0 && crop[3] == 0 && dir == GST_VIDEO_ORIENTATION_IDENTITY);

@@ -44,11 +44,12 @@
  * curves keeps its precision (within 0.001 code of the exact value
  * before rounding).
  *
- * Used by texel-convert-fast.c for plans whose map is 1:1 and axis-aligned
- * (crops, horizontal and vertical flips, 180, letterboxing) and whose
- * output is 8-bit; the rest (scaling, 90-degree rotations and
- * transpositions, P010 output) runs the reference. Within one 8-bit code
- * of it (tests/unit/test-bayer-fast.c).
+ * Used by texel-convert-fast.c for plans whose map is axis-aligned
+ * (scaling, crops, horizontal and vertical flips, 180, letterboxing) and
+ * whose output is 8-bit: the rows the resampler's taps read are developed
+ * at 1:1, then filtered as its 16-bit values; the rest (90-degree
+ * rotations and transpositions, P010 output) runs the reference. Within
+ * one 8-bit code of it, scaled or not (tests/unit/test-bayer-fast.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -96,9 +96,11 @@ typedef struct
   int dev_x0, dev_n;
 } FastGroup;
 
-/* Rows a call keeps developed (texel-bayer-fast.h): NV12's chroma rows
- * read two that its luma rows developed. */
-#define BAYER_CACHE 4
+/* Rows a call keeps developed (texel-bayer-fast.h): a chroma row
+ * (NV12, I420) reads rows its luma rows developed, and when scaling
+ * consecutive output rows share taps' rows; a luma row's and a chroma
+ * row's taps fit together. */
+#define BAYER_CACHE (4 + MAX_TAPS)
 
 /* One call's Bayer scratch: the developed rows kept (row @k: mosaic row
  * y[k], columns x0[k] + n[k]; y -1 none), the vertical pass's sums, the
@@ -121,7 +123,7 @@ struct _TexelConvertFast
    * rows (after scratch_bytes); NULL and 0 otherwise. */
   TexelBayerFast *bayer;
   size_t bayer_bytes;
-  /* Bayer to RGB at 1:1 over the whole frame: bayer_direct_row; its
+  /* Bayer to RGB over the whole frame, one tap a sample: bayer_direct_row; its
    * codes written in place on the integer way (bayer_codes_row), so that
    * the 16-bit values' tables are not needed. */
   int direct, direct_codes;
@@ -373,10 +375,10 @@ covered (const TexelConvertPlan *plan)
   if (plan->out.bytes_per_sample != 1 || plan->map[0][1] != 0.0
       || plan->map[1][0] != 0.0)
     return 0;
-  /* Raw Bayer: developed row by row at 1:1 (texel-bayer-fast.h). */
-  if (plan->bayer.pattern != TEXEL_BAYER_NONE)
-    return fabs (plan->map[0][0]) == 1.0 && fabs (plan->map[1][1]) == 1.0;
-  return plan->in.bytes_per_sample == 1;
+  /* Raw Bayer: each mosaic row a tap reads developed once at 1:1
+   * (texel-bayer-fast.h), then filtered like an 8-bit input's rows. */
+  return plan->bayer.pattern != TEXEL_BAYER_NONE
+         || plan->in.bytes_per_sample == 1;
 }
 
 /* Output sample range whose centres lie in [lo, hi) along @axis. */
@@ -615,9 +617,9 @@ group_clear (FastGroup *g)
 }
 
 /* Whether a Bayer plan's output is an RGB format that group @g fills
- * whole at 1:1 with one tap per sample (nearest or bilinear; bicubic's
- * spline smooths), through an identity matrix: its codes are then the
- * developed values rounded. */
+ * whole with one tap per sample, evenly spaced (1:1 nearest or bilinear,
+ * bicubic's spline smooths; nearest at a whole ratio), through an
+ * identity matrix: its codes are then the developed values rounded. */
 static int
 bayer_direct (const TexelConvertPlan *plan, const FastGroup *g)
 {
@@ -918,7 +920,7 @@ bayer_codes_row (const TexelConvertPlan *plan, const FastGroup *g,
   return 0;
 }
 
-/* Bayer to an RGB format at 1:1 filling the frame (fast->direct): the
+/* Bayer to an RGB format filling the frame (fast->direct): the
  * developed values rounded straight to codes, no fixed-point matrix. */
 static void
 bayer_direct_row (const TexelConvertPlan *plan, const FastGroup *g,

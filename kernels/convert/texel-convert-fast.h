@@ -9,11 +9,12 @@
  * UYVY, the RGB(A) family, GRAY8), nearest, bilinear and bicubic,
  * cropping, letterboxing, and the directions whose map is axis-aligned
  * (identity, 180, horizontal and vertical flips); raw Bayer input
- * (8 to 16-bit mosaics) at 1:1, developed row by row by texel-bayer-fast.h
+ * (8 to 16-bit mosaics), each mosaic row a tap reads developed at 1:1 by
+ * texel-bayer-fast.h into the 16-bit values an 8-bit input's rows are
+ * filtered in, then scaled, cropped, letterboxed and converted like them
  * (to an RGB format at 1:1 filling the frame its values are rounded
  * straight to codes). Falls back to the reference for the rest: P010 on
- * either side, scaled Bayer input, the 90-degree rotations and
- * transpositions.
+ * either side, the 90-degree rotations and transpositions.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

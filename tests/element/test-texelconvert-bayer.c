@@ -474,26 +474,34 @@ awb_want (const gdouble sum[3], const gdouble count[3], gdouble gains[3])
   gains[2] = mean[1] / mean[2];
 }
 
-/* Mean R, G and B of an RGBA frame of AWB_W x AWB_H. */
+/* Mean R, G and B of an RGBA frame of @n pixels. */
 static void
-awb_output_means (GstBuffer *out, gdouble mean[3])
+rgba_means (GstBuffer *out, gint n, gdouble mean[3])
 {
   GstMapInfo map;
   gint i, c;
 
   gst_buffer_map (out, &map, GST_MAP_READ);
   mean[0] = mean[1] = mean[2] = 0.0;
-  for (i = 0; i < AWB_W * AWB_H; i++)
+  for (i = 0; i < n; i++)
     for (c = 0; c < 3; c++)
-      mean[c] += map.data[4 * i + c] / (gdouble)(AWB_W * AWB_H);
+      mean[c] += map.data[4 * i + c] / (gdouble)n;
   gst_buffer_unmap (out, &map);
+}
+
+/* Mean R, G and B of an RGBA frame of AWB_W x AWB_H. */
+static void
+awb_output_means (GstBuffer *out, gdouble mean[3])
+{
+  rgba_means (out, AWB_W * AWB_H, mean);
 }
 
 /* texelconvert on @backend with the AWB tests' development (12-bit GRBG
  * cards, black AWB_BLACK, linear output, the automatic white balance on)
- * and @extra settings, its caps set. */
+ * and @extra settings, its caps set: output @out_caps. */
 static GstHarness *
-awb_harness_new (const gchar *backend, const gchar *extra)
+awb_harness_new_to (const gchar *backend, const gchar *extra,
+                    const gchar *out_caps)
 {
   gchar *props = g_strdup_printf (
       "%s raw-transfer=linear black-level-red=%d black-level-green=%d "
@@ -503,10 +511,17 @@ awb_harness_new (const gchar *backend, const gchar *extra)
   GstHarness *h
       = texel_harness_new_with (texel_test_element_new ("texelconvert", props));
 
-  gst_harness_set_caps_str (h, in_caps, AWB_OUT_CAPS);
+  gst_harness_set_caps_str (h, in_caps, out_caps);
   g_free (in_caps);
   g_free (props);
   return h;
+}
+
+/* awb_harness_new_to, to RGBA of the mosaic's size. */
+static GstHarness *
+awb_harness_new (const gchar *backend, const gchar *extra)
+{
+  return awb_harness_new_to (backend, extra, AWB_OUT_CAPS);
 }
 
 /* The next texel-awb message on @bus, if any: the frame's PTS, the gains
@@ -771,6 +786,65 @@ GST_START_TEST (test_bayer_awb_bands)
 
 GST_END_TEST;
 
+#ifndef TEXEL_TEST_GPU
+/* Counts the INFO lines of texelconvert-bayer saying which CPU path a
+ * plan takes: @user_data, two counters (fast, reference). */
+static void
+count_cpu_path (GstDebugCategory *category, GstDebugLevel level,
+                const gchar *file, const gchar *function, gint line,
+                GObject *object, GstDebugMessage *message, gpointer user_data)
+{
+  gint *count = user_data;
+  const gchar *text = gst_debug_message_get (message);
+
+  if (strcmp (gst_debug_category_get_name (category), "texelconvert-bayer") != 0
+      || text == NULL || !g_str_has_prefix (text, "CPU path: "))
+    return;
+  g_atomic_int_inc (&count[g_str_has_prefix (text, "CPU path: fast") ? 0 : 1]);
+}
+
+/* A Bayer input scaled (and letterboxed: the 4:3 mosaic into a 5:3
+ * frame) takes the CPU's fast path, not the reference, and the automatic
+ * white balance still measures every frame of it: the frame gains are the
+ * test's own, and the next frame's picture is grey. */
+GST_START_TEST (test_bayer_scaled_fast)
+{
+  GRand *rand = g_rand_new_with_seed (31);
+  gint count[2] = { 0, 0 };
+  GstHarness *h;
+  GstBuffer *out;
+  gdouble est[3], mean[3];
+
+  gst_debug_set_threshold_for_name ("texelconvert-bayer", GST_LEVEL_INFO);
+  gst_debug_add_log_function (count_cpu_path, count, NULL);
+  h = awb_harness_new_to ("backend=cpu", "awb-speed=1",
+                          "video/x-raw,format=RGBA,width=50,height=30,"
+                          "framerate=30/1,pixel-aspect-ratio=1/1");
+  gst_buffer_unref (awb_push (h, warm, rand, 0, 1.0, TRUE, est));
+  fail_unless (count[0] > 0 && count[1] == 0,
+               "scaled Bayer: %d plans on the fast path, %d on the reference",
+               count[0], count[1]);
+  out = awb_push (h, warm, rand, 1, 1.0, FALSE, est);
+  /* The picture's middle row, inside the pillarbox's bars. */
+  {
+    GstBuffer *row = gst_buffer_copy_region (out, GST_BUFFER_COPY_MEMORY,
+                                             (15 * 50 + 15) * 4, 20 * 4);
+
+    rgba_means (row, 20, mean);
+    gst_buffer_unref (row);
+  }
+  fail_unless (AWB_CLOSE (mean[0], mean[1], 0.01)
+                   && AWB_CLOSE (mean[2], mean[1], 0.01),
+               "scaled: not grey (%g %g %g)", mean[0], mean[1], mean[2]);
+  gst_buffer_unref (out);
+  texel_harness_teardown (h);
+  gst_debug_remove_log_function (count_cpu_path);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+#endif
+
 /* Off by default (the output stays as the manual gains make it): no
  * message, and awb-gains reads the manual gains until a frame measures. */
 GST_START_TEST (test_bayer_awb_off)
@@ -830,6 +904,9 @@ texelconvert_bayer_suite (void)
     TEXEL_TEST (test_bayer_awb_in_flight),
     TEXEL_TEST (test_bayer_awb_bands),
     TEXEL_TEST (test_bayer_awb_off),
+#ifndef TEXEL_TEST_GPU
+    TEXEL_TEST (test_bayer_scaled_fast),
+#endif
   };
 
   return texel_suite_new ("texelconvert-bayer", "bayer", 300, tests,

@@ -4,7 +4,8 @@
  * and msb (the other bits of the words random too), bilinear and MHC,
  * crops starting on each colour of the pattern, flips, letterboxing, each
  * method (bicubic smooths at 1:1), 1-pixel-wide and 2x2 frames, black levels,
- * gains, a colour matrix, every transfer and every 8-bit output format. Bound:
+ * gains, a colour matrix, every transfer and every 8-bit output format;
+ * scaled plans too (the rows developed at 1:1, then resampled). Bound:
  * one code on every output sample (docs/accuracy.md). Also which plans the fast
  * path covers, and a change of white-balance gains after the tables are built
  * (what the automatic white balance does).
@@ -88,13 +89,15 @@ mosaic_new (const Develop *d, int width, int height, GRand *rand)
 }
 
 /* Mosaic @m (@w x @h) cropped to @crop (x, y, w, h; w 0: whole), turned by
- * @dir, to @out_format, letterboxed into @box (x, y of the picture in an
- * output of w x h; NULL: none): the fast path in two bands against the
- * reference. @regain: new gains set after the tables are built, or NULL. */
+ * @dir, scaled to @dst (w x h; 0: the crop's size) to @out_format,
+ * letterboxed into @box (x, y of the picture in an output of w x h; NULL:
+ * none): the fast path in two bands against the reference, within
+ * @bound codes. @regain: new gains set after the tables are built, or
+ * NULL. */
 static void
-check_boxed (const Develop *d, const TestImage *m, const int crop[4],
-             const int *box, TexelDirection dir, TexelFormat out_format,
-             const double *regain)
+check_scaled (const Develop *d, const TestImage *m, const int crop[4],
+              const int dst[2], const int *box, TexelDirection dir,
+              TexelFormat out_format, const double *regain, int bound)
 {
   TexelBayerConfig cfg;
   TexelConvertConfig config;
@@ -102,12 +105,13 @@ check_boxed (const Develop *d, const TestImage *m, const int crop[4],
   TestImage *ref, *fast;
   int w = m->img.width, h = m->img.height;
   int cw = crop[2] ? crop[2] : w, ch = crop[3] ? crop[3] : h;
-  int ow = box ? box[2] : cw, oh = box ? box[3] : ch;
+  int dw = dst[0] ? dst[0] : cw, dh = dst[1] ? dst[1] : ch;
+  int ow = box ? box[2] : dw, oh = box ? box[3] : dh;
   int cuts[1] = { oh / 2 | 1 };
   int diff;
 
   bayer_config (d, &cfg);
-  test_config_init (&config, w, h, cw, ch);
+  test_config_init (&config, w, h, dw, dh);
   config.src_x = crop[0];
   config.src_y = crop[1];
   config.src_w = cw;
@@ -130,16 +134,26 @@ check_boxed (const Develop *d, const TestImage *m, const int crop[4],
   fast = test_convert_bands_with (texel_convert_fast, &plan, m, 1, cuts,
                                   oh > 1 ? 1 : 0);
   diff = test_image_max_difference (ref, fast);
-  if (diff > BOUND)
-    g_error ("pattern %d, %d bits%s, demosaic %d, transfer %d%s, %dx%d "
-             "crop (%d, %d) %dx%d, direction %d -> format %d: fast path %d "
-             "codes from the reference",
+  if (diff > bound)
+    g_error ("pattern %d, %d bits%s, demosaic %d, transfer %d%s, method "
+             "%d, %dx%d crop (%d, %d) %dx%d, direction %d -> %dx%d in %dx%d "
+             "format %d: fast path %d codes from the reference",
              d->pattern, d->bits, d->msb ? " msb" : "", d->demosaic,
-             d->transfer, d->graded ? ", graded" : "", w, h, crop[0], crop[1],
-             cw, ch, dir, out_format, diff);
+             d->transfer, d->graded ? ", graded" : "", d->method, w, h, crop[0],
+             crop[1], cw, ch, dir, dw, dh, ow, oh, out_format, diff);
   test_image_free (ref);
   test_image_free (fast);
   texel_convert_fast_free ((TexelConvertFast *)plan.fast);
+}
+
+static void
+check_boxed (const Develop *d, const TestImage *m, const int crop[4],
+             const int *box, TexelDirection dir, TexelFormat out_format,
+             const double *regain)
+{
+  static const int same[2] = { 0, 0 };
+
+  check_scaled (d, m, crop, same, box, dir, out_format, regain, BOUND);
 }
 
 /* Whether the rows of a plan developing @d take the integer way
@@ -335,13 +349,70 @@ test_letterbox (void)
   g_rand_free (rand);
 }
 
+/* Scaled plans (the mosaic's rows developed at 1:1, then resampled):
+ * down and up, each axis alone, crops, flips and 180, letterboxing and
+ * the shipped pipeline's 4:3 into 16:9 pillarbox; 8 and 12-bit mosaics,
+ * RGB, YUV and grey outputs, every method, both demosaics, neutral,
+ * diagonal (the integer way with gains) and full colour matrices. */
+static void
+test_scaled (void)
+{
+  /* Mosaic w, h; crop x, y, w, h; scaled to w, h; box x, y, w, h (w 0:
+   * none); direction. */
+  static const struct
+  {
+    int w, h, crop[4], dst[2], box[4];
+    TexelDirection dir;
+  } geometries[] = {
+    { 41, 31, { 0 }, { 25, 14 }, { 0 }, TEXEL_DIRECTION_IDENTITY },
+    { 41, 31, { 0 }, { 19, 14 }, { 3, 0, 25, 14 }, TEXEL_DIRECTION_IDENTITY },
+    { 13, 9, { 0 }, { 31, 22 }, { 0 }, TEXEL_DIRECTION_IDENTITY },
+    { 41, 31, { 3, 2, 30, 20 }, { 17, 11 }, { 0 }, TEXEL_DIRECTION_IDENTITY },
+    { 41, 31, { 0 }, { 23, 17 }, { 0 }, TEXEL_DIRECTION_180 },
+    { 13, 9, { 1, 1, 11, 7 }, { 26, 15 }, { 0 }, TEXEL_DIRECTION_HORIZ },
+    { 15, 11, { 0 }, { 29, 20 }, { 2, 3, 33, 27 }, TEXEL_DIRECTION_VERT },
+    { 41, 31, { 0 }, { 41, 12 }, { 0 }, TEXEL_DIRECTION_IDENTITY },
+    { 20, 12, { 0 }, { 10, 12 }, { 0 }, TEXEL_DIRECTION_IDENTITY },
+  };
+  static const TexelFormat formats[]
+      = { TEXEL_FORMAT_RGBA, TEXEL_FORMAT_BGRX, TEXEL_FORMAT_RGB,
+          TEXEL_FORMAT_NV12, TEXEL_FORMAT_I420, TEXEL_FORMAT_YUY2,
+          TEXEL_FORMAT_GRAY8 };
+  static const int depths[] = { 8, 12 };
+  GRand *rand = g_rand_new_with_seed (27);
+  int gi, b, f, method, n = 0;
+
+  for (gi = 0; gi < (int)G_N_ELEMENTS (geometries); gi++)
+    for (b = 0; b < (int)G_N_ELEMENTS (depths); b++)
+      {
+        Develop d = { patterns[gi % 4], TEXEL_DEMOSAIC_MHC, depths[b] };
+        TestImage *m
+            = mosaic_new (&d, geometries[gi].w, geometries[gi].h, rand);
+
+        for (f = 0; f < (int)G_N_ELEMENTS (formats); f++)
+          for (method = 0; method < 3; method++, n++)
+            {
+              d.method = (TexelMethod)method;
+              d.demosaic = n % 2 ? TEXEL_DEMOSAIC_BILINEAR : TEXEL_DEMOSAIC_MHC;
+              d.graded = n % 3;
+              d.transfer = n % 5 ? TEXEL_TRANSFER_SRGB : TEXEL_TRANSFER_BT709;
+              check_scaled (&d, m, geometries[gi].crop, geometries[gi].dst,
+                            geometries[gi].box[2] ? geometries[gi].box : NULL,
+                            geometries[gi].dir, formats[f], NULL, BOUND);
+            }
+        test_image_free (m);
+      }
+  g_rand_free (rand);
+}
+
 /* New white-balance gains after the tables are built (the automatic white
- * balance between frames): the fast path follows them. */
+ * balance between frames): the fast path follows them, scaled too. */
 static void
 test_regain (void)
 {
   static const int whole[4] = { 0 };
   static const double gains[3] = { 2.1, 1.0, 1.4 };
+  static const int scaled[2] = { 11, 7 };
   GRand *rand = g_rand_new_with_seed (22);
   Develop d
       = { TEXEL_BAYER_BGGR, TEXEL_DEMOSAIC_MHC, 12, 0, TEXEL_TRANSFER_SRGB, 1 };
@@ -349,6 +420,8 @@ test_regain (void)
 
   check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_RGBA, gains);
   check (&d, m, whole, TEXEL_DIRECTION_IDENTITY, TEXEL_FORMAT_NV12, gains);
+  check_scaled (&d, m, whole, scaled, NULL, TEXEL_DIRECTION_IDENTITY,
+                TEXEL_FORMAT_NV12, gains, BOUND);
   test_image_free (m);
   g_rand_free (rand);
 }
@@ -542,8 +615,8 @@ test_integer_exact (void)
   g_rand_free (rand);
 }
 
-/* Plans the fast path leaves to the reference: scaling, a 90-degree
- * rotation, a 16-bit output. */
+/* Plans the fast path leaves to the reference: a 90-degree rotation
+ * (scaled or not), a 16-bit output. */
 static void
 test_not_covered (void)
 {
@@ -554,10 +627,11 @@ test_not_covered (void)
   TexelConvertPlan plan;
 
   bayer_config (&d, &cfg);
-  test_config_init (&config, 16, 8, 8, 4);
+  test_config_init (&config, 16, 8, 4, 8);
   config.bayer = &cfg;
+  config.direction = TEXEL_DIRECTION_90L;
   test_plan (&plan, &config, TEXEL_FORMAT_GRAY16_LE, 16, 8, TEXEL_FORMAT_RGBA,
-             8, 4);
+             4, 8);
   g_assert_null (texel_convert_fast_new (&plan));
 
   test_config_init (&config, 16, 8, 8, 16);
@@ -640,6 +714,7 @@ main (int argc, char **argv)
     { "/bayer-fast/tiny", test_tiny },
     { "/bayer-fast/transfers", test_transfers },
     { "/bayer-fast/letterbox", test_letterbox },
+    { "/bayer-fast/scaled", test_scaled },
     { "/bayer-fast/regain", test_regain },
     { "/bayer-fast/integer", test_integer },
     { "/bayer-fast/integer-regain", test_integer_regain },
