@@ -170,6 +170,23 @@ GstCaps *gst_texel_base_transform_caps_same (GstBaseTransform * trans,
  * structure's memory: what an element that converts and scales (texelconvert,
  * texelwarp) can make of it. */
 GstCaps *gst_texel_caps_any_size_format (GstCaps * caps);
+/* The picture an element's output shows: its size in pixels, their
+ * aspect ratio and the display aspect ratio that follows. */
+typedef struct
+{
+  gint w, h, par_n, par_d;
+  gint dar_n, dar_d;
+} GstTexelSourceShape;
+/* Completes @src from its size and pixel-aspect-ratio (1/1 where unset);
+ * FALSE where the display aspect ratio overflows. */
+gboolean gst_texel_caps_source_shape (GstTexelSourceShape * src);
+/* Fixates width, height and pixel-aspect-ratio of the output structure
+ * @outs as videoscale does for a source of shape @src: the display aspect
+ * ratio kept by the free dimension or the PAR, the source's own size
+ * preferred; only where width, height and PAR are all fixed may it
+ * change (the element letterboxes or stretches then). */
+void gst_texel_caps_fixate_size (GstStructure * outs,
+    const GstTexelSourceShape * src);
 /* Whether output rows depend only on input rows in the same order, so the
  * staged path may split frames into bands. Call from prepare. */
 void gst_texel_base_set_banding (GstTexelBase * base, gboolean possible);
