@@ -99,6 +99,26 @@ typedef struct
  * double-precision reference instead of the fast path (read once). */
 gboolean gst_texel_cpu_reference (void);
 
+/* How an element moves the picture, for the metas that say where things
+ * are in it (transform_meta: regions of interest, AFD, any meta tagged
+ * size or orientation). */
+typedef enum
+{
+  GST_TEXEL_GEOMETRY_KEPT,      /* every pixel stays where it was */
+  GST_TEXEL_GEOMETRY_AFFINE,    /* through a GstTexelAffine */
+  GST_TEXEL_GEOMETRY_WARPED     /* a rectangle does not stay one */
+} GstTexelGeometry;
+
+typedef struct
+{
+  /* Output (X, Y) -> input (x, y), pixel edges on integers:
+   * x = map[0][0] * X + map[0][1] * Y + map[0][2], y likewise with
+   * map[1]; the linear part scales, flips or turns by 90 degrees. */
+  double map[2][3];
+  /* The output rectangle the picture fills; the rest is border. */
+  double x0, y0, x1, y1;
+} GstTexelAffine;
+
 /* On the GPU path prepare, the kernels and close_cuda run with the
  * element's CUDA context current: the pipeline's GstCudaContext where
  * there is one (see gst_texel_cuda_context_enter), else the device's
@@ -123,6 +143,10 @@ struct _GstTexelBaseClass
    * downstream (texelconvert takes what its kernels measured:
    * gst_texel_base_take_sums on the GPU). */
   void (*frame_finished) (GstTexelBase * base);
+  /* Optional, streaming thread, once prepared: how the current plan
+   * moves the picture (@affine filled for GST_TEXEL_GEOMETRY_AFFINE).
+   * Unset: the element keeps the geometry. */
+  GstTexelGeometry (*geometry) (GstTexelBase * base, GstTexelAffine * affine);
 };
 
 /* What the element runs on, once started. */

@@ -459,6 +459,23 @@ static const GstTexelKernelDesc gst_texel_convert_kernel = {
   .reads_arrays = TRUE,
 };
 
+/* The plan's map, read back for the metas (gst_texel_base_transform_meta):
+ * crop, scale, letterbox and direction as the kernels apply them. */
+static GstTexelGeometry
+gst_texel_convert_geometry (GstTexelBase * base, GstTexelAffine * affine)
+{
+  const TexelConvertPlan *plan = &GST_TEXEL_CONVERT (base)->plan;
+
+  memcpy (affine->map, plan->map, sizeof (affine->map));
+  /* The rectangle's far edges may lie a pixel past the frame (odd
+   * chroma, texel_convert_plan_init). */
+  affine->x0 = plan->dst_x0;
+  affine->y0 = plan->dst_y0;
+  affine->x1 = MIN (plan->dst_x1, plan->out_width);
+  affine->y1 = MIN (plan->dst_y1, plan->out_height);
+  return GST_TEXEL_GEOMETRY_AFFINE;
+}
+
 static gboolean
 gst_texel_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -697,6 +714,7 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
   base_class->kernel = &gst_texel_convert_kernel;
   base_class->frame_finished =
       GST_DEBUG_FUNCPTR (gst_texel_convert_frame_finished);
+  base_class->geometry = GST_DEBUG_FUNCPTR (gst_texel_convert_geometry);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_METHOD, 0);
 }
 
