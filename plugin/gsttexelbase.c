@@ -11,6 +11,8 @@
 
 #include "gsttexelbase-private.h"
 
+#include <math.h>
+
 GST_DEBUG_CATEGORY (gst_texel_base_debug);
 #define GST_CAT_DEFAULT gst_texel_base_debug
 
@@ -473,6 +475,171 @@ gst_texel_base_set_context (GstElement * element, GstContext * context)
       context);
 }
 
+/* Metas (transform_meta): those tagged only "video", or not at all, are
+ * copied (GstVideoFilter's rule); those tagged size or orientation as well
+ * follow the picture through the element's geometry, as videoconvertscale
+ * moves them through a scale; any other tag (memory, colorspace) drops
+ * the meta, as GstVideoFilter does. */
+
+static gboolean
+gst_texel_meta_has_tag (GType api, const gchar * tag)
+{
+  return gst_meta_api_type_has_tag (api, g_quark_from_string (tag));
+}
+
+/* Whether every tag of @api says the meta lives in a picture's space. */
+static gboolean
+gst_texel_meta_tags_geometric (GType api)
+{
+  const gchar *const *tags = gst_meta_api_type_get_tags (api);
+
+  for (; tags && *tags; tags++)
+    if (g_strcmp0 (*tags, GST_META_TAG_VIDEO_STR) != 0
+        && g_strcmp0 (*tags, GST_META_TAG_VIDEO_SIZE_STR) != 0
+        && g_strcmp0 (*tags, GST_META_TAG_VIDEO_ORIENTATION_STR) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* (@x, @y) of the input in the output: the inverse of @a's map. */
+static void
+gst_texel_affine_to_output (const GstTexelAffine * a, double x, double y,
+    double *ox, double *oy)
+{
+  double det = a->map[0][0] * a->map[1][1] - a->map[0][1] * a->map[1][0];
+  double dx = x - a->map[0][2], dy = y - a->map[1][2];
+
+  *ox = (a->map[1][1] * dx - a->map[0][1] * dy) / det;
+  *oy = (a->map[0][0] * dy - a->map[1][0] * dx) / det;
+}
+
+/* The input rectangle (@x, @y, @w, @h) in the output, cut to the picture
+ * and rounded to whole pixels; FALSE where nothing of it is left. */
+static gboolean
+gst_texel_affine_rectangle (const GstTexelAffine * a, guint * x, guint * y,
+    guint * w, guint * h)
+{
+  double ax, ay, bx, by, x0, y0, x1, y1;
+
+  gst_texel_affine_to_output (a, *x, *y, &ax, &ay);
+  gst_texel_affine_to_output (a, (double) *x + *w, (double) *y + *h, &bx,
+      &by);
+  x0 = floor (MAX (MIN (ax, bx), a->x0) + 0.5);
+  y0 = floor (MAX (MIN (ay, by), a->y0) + 0.5);
+  x1 = floor (MIN (MAX (ax, bx), a->x1) + 0.5);
+  y1 = floor (MIN (MAX (ay, by), a->y1) + 0.5);
+  if (x1 <= x0 || y1 <= y0)
+    return FALSE;
+  *x = (guint) x0;
+  *y = (guint) y0;
+  *w = (guint) (x1 - x0);
+  *h = (guint) (y1 - y0);
+  return TRUE;
+}
+
+/* Whether @a shows the whole input in the whole output, unturned (@flips:
+ * mirrored along which axes: bit 0 horizontally, bit 1 vertically). */
+static gboolean
+gst_texel_affine_whole (const GstTexelAffine * a, const GstVideoInfo * in,
+    const GstVideoInfo * out, guint * flips)
+{
+  gint ow = GST_VIDEO_INFO_WIDTH (out), oh = GST_VIDEO_INFO_HEIGHT (out);
+  guint x = 0, y = 0, w = GST_VIDEO_INFO_WIDTH (in);
+  guint h = GST_VIDEO_INFO_HEIGHT (in);
+
+  *flips = (a->map[0][0] < 0) | (a->map[1][1] < 0) << 1;
+  return a->map[0][1] == 0 && a->map[1][0] == 0
+      && gst_texel_affine_rectangle (a, &x, &y, &w, &h) && x == 0 && y == 0
+      && w == (guint) ow && h == (guint) oh && a->x0 <= 0 && a->y0 <= 0
+      && a->x1 >= ow && a->y1 >= oh;
+}
+
+static gpointer
+gst_texel_structure_copy (gconstpointer structure, gpointer unused)
+{
+  return gst_structure_copy (structure);
+}
+
+/* A region of interest moved to where its pixels went, its parameters
+ * with it. */
+static gboolean
+gst_texel_base_transform_roi (GstTexelBase * self, GstBuffer * outbuf,
+    GstVideoRegionOfInterestMeta * roi, const GstTexelAffine * a)
+{
+  GstVideoRegionOfInterestMeta *moved;
+  guint x = roi->x, y = roi->y, w = roi->w, h = roi->h;
+
+  if (!gst_texel_affine_rectangle (a, &x, &y, &w, &h)) {
+    GST_DEBUG_OBJECT (self, "region of interest %u,%u %ux%u left the "
+        "picture: dropped", roi->x, roi->y, roi->w, roi->h);
+    return FALSE;
+  }
+  moved = gst_buffer_add_video_region_of_interest_meta_id (outbuf,
+      roi->roi_type, x, y, w, h);
+  moved->id = roi->id;
+  moved->parent_id = roi->parent_id;
+  moved->params = g_list_copy_deep (roi->params, gst_texel_structure_copy,
+      NULL);
+  return FALSE;
+}
+
+/* Through an affine geometry: regions of interest exactly; where the
+ * whole picture is only scaled, any meta by its own scale transform (AFD
+ * also mirrored left to right: its boxes are centred across); the rest is
+ * dropped. */
+static gboolean
+gst_texel_base_transform_meta_affine (GstTexelBase * self, GstBuffer * outbuf,
+    GstMeta * meta, GstBuffer * inbuf, const GstTexelAffine * a)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+  GstVideoMetaTransform scale = { &filter->in_info, &filter->out_info };
+  GType api = meta->info->api;
+  guint flips;
+
+  if (api == GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)
+    return gst_texel_base_transform_roi (self, outbuf,
+        (GstVideoRegionOfInterestMeta *) meta, a);
+  if (gst_texel_affine_whole (a, &filter->in_info, &filter->out_info, &flips)
+      && (flips == 0 || (flips == 1 && api == GST_VIDEO_AFD_META_API_TYPE))) {
+    if (meta->info->transform_func)
+      meta->info->transform_func (outbuf, meta, inbuf,
+          gst_video_meta_transform_scale_get_quark (), &scale);
+    return FALSE;
+  }
+  GST_DEBUG_OBJECT (self, "%s dropped: the picture is cropped, bordered or "
+      "turned", g_type_name (api));
+  return FALSE;
+}
+
+static gboolean
+gst_texel_base_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf,
+    GstMeta * meta, GstBuffer * inbuf)
+{
+  GstTexelBase *self = GST_TEXEL_BASE (trans);
+  GstTexelBaseClass *klass = GST_TEXEL_BASE_GET_CLASS (self);
+  GType api = meta->info->api;
+  GstTexelAffine affine;
+
+  if (!gst_texel_meta_tags_geometric (api)
+      || !(gst_texel_meta_has_tag (api, GST_META_TAG_VIDEO_SIZE_STR)
+          || gst_texel_meta_has_tag (api,
+              GST_META_TAG_VIDEO_ORIENTATION_STR)))
+    return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
+        ->transform_meta (trans, outbuf, meta, inbuf);
+  switch (klass->geometry ? klass->geometry (self, &affine) :
+      GST_TEXEL_GEOMETRY_KEPT) {
+    case GST_TEXEL_GEOMETRY_KEPT:
+      return TRUE;
+    case GST_TEXEL_GEOMETRY_AFFINE:
+      return gst_texel_base_transform_meta_affine (self, outbuf, meta, inbuf,
+          &affine);
+    default:
+      GST_DEBUG_OBJECT (self, "%s dropped: a warp does not map a rectangle "
+          "to a rectangle", g_type_name (api));
+      return FALSE;
+  }
+}
+
 static void
 gst_texel_base_class_init (GstTexelBaseClass * klass)
 {
@@ -543,6 +710,8 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_texel_base_sink_event);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_texel_base_transform);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_texel_base_query);
+  trans_class->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_texel_base_transform_meta);
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_texel_base_generate_output);
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_texel_base_set_info);

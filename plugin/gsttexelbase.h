@@ -99,6 +99,26 @@ typedef struct
  * double-precision reference instead of the fast path (read once). */
 gboolean gst_texel_cpu_reference (void);
 
+/* How an element moves the picture, for the metas that say where things
+ * are in it (transform_meta: regions of interest, AFD, any meta tagged
+ * size or orientation). */
+typedef enum
+{
+  GST_TEXEL_GEOMETRY_KEPT,      /* every pixel stays where it was */
+  GST_TEXEL_GEOMETRY_AFFINE,    /* through a GstTexelAffine */
+  GST_TEXEL_GEOMETRY_WARPED     /* a rectangle does not stay one */
+} GstTexelGeometry;
+
+typedef struct
+{
+  /* Output (X, Y) -> input (x, y), pixel edges on integers:
+   * x = map[0][0] * X + map[0][1] * Y + map[0][2], y likewise with
+   * map[1]; the linear part scales, flips or turns by 90 degrees. */
+  double map[2][3];
+  /* The output rectangle the picture fills; the rest is border. */
+  double x0, y0, x1, y1;
+} GstTexelAffine;
+
 /* On the GPU path prepare, the kernels and close_cuda run with the
  * element's CUDA context current: the pipeline's GstCudaContext where
  * there is one (see gst_texel_cuda_context_enter), else the device's
@@ -123,6 +143,10 @@ struct _GstTexelBaseClass
    * downstream (texelconvert takes what its kernels measured:
    * gst_texel_base_take_sums on the GPU). */
   void (*frame_finished) (GstTexelBase * base);
+  /* Optional, streaming thread, once prepared: how the current plan
+   * moves the picture (@affine filled for GST_TEXEL_GEOMETRY_AFFINE).
+   * Unset: the element keeps the geometry. */
+  GstTexelGeometry (*geometry) (GstTexelBase * base, GstTexelAffine * affine);
 };
 
 /* What the element runs on, once started. */
@@ -175,6 +199,23 @@ GstCaps *gst_texel_base_transform_caps_same (GstBaseTransform * trans,
  * structure's memory: what an element that converts and scales (texelconvert,
  * texelwarp) can make of it. */
 GstCaps *gst_texel_caps_any_size_format (GstCaps * caps);
+/* The picture an element's output shows: its size in pixels, their
+ * aspect ratio and the display aspect ratio that follows. */
+typedef struct
+{
+  gint w, h, par_n, par_d;
+  gint dar_n, dar_d;
+} GstTexelSourceShape;
+/* Completes @src from its size and pixel-aspect-ratio (1/1 where unset);
+ * FALSE where the display aspect ratio overflows. */
+gboolean gst_texel_caps_source_shape (GstTexelSourceShape * src);
+/* Fixates width, height and pixel-aspect-ratio of the output structure
+ * @outs as videoscale does for a source of shape @src: the display aspect
+ * ratio kept by the free dimension or the PAR, the source's own size
+ * preferred; only where width, height and PAR are all fixed may it
+ * change (the element letterboxes or stretches then). */
+void gst_texel_caps_fixate_size (GstStructure * outs,
+    const GstTexelSourceShape * src);
 /* Whether output rows depend only on input rows in the same order, so the
  * staged path may split frames into bands. Call from prepare. */
 void gst_texel_base_set_banding (GstTexelBase * base, gboolean possible);

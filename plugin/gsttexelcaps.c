@@ -290,3 +290,217 @@ gst_texel_caps_query_refuse_memory (GstQuery * query, const gchar * memory)
   }
   return FALSE;
 }
+
+/* Size and pixel-aspect-ratio fixation (gst_texel_caps_fixate_size): the
+ * choices videoscale makes, so that an element can stand in for it. */
+
+/* The value @s's @field takes when fixated nearest to @target, @s left as
+ * it is; @target where @s lacks the field. */
+static gint
+gst_texel_caps_nearest_int (const GstStructure * s, const gchar * field,
+    gint target)
+{
+  GstStructure *tmp = gst_structure_copy (s);
+  gint v = target;
+
+  gst_structure_fixate_field_nearest_int (tmp, field, target);
+  gst_structure_get_int (tmp, field, &v);
+  gst_structure_free (tmp);
+  return v;
+}
+
+/* The pixel-aspect-ratio of @outs fixated nearest to @n/@d, @outs left as
+ * it is; @par stands for the field where @outs lacks it. */
+static void
+gst_texel_caps_nearest_par (const GstStructure * outs, const GValue * par,
+    gint n, gint d, gint * set_n, gint * set_d)
+{
+  GstStructure *tmp = gst_structure_copy (outs);
+
+  if (!gst_structure_has_field (tmp, "pixel-aspect-ratio"))
+    gst_structure_set_value (tmp, "pixel-aspect-ratio", par);
+  gst_structure_fixate_field_nearest_fraction (tmp, "pixel-aspect-ratio", n,
+      d);
+  *set_n = n;
+  *set_d = d;
+  gst_structure_get_fraction (tmp, "pixel-aspect-ratio", set_n, set_d);
+  gst_structure_free (tmp);
+}
+
+/* A pixel-aspect-ratio field is added only where it says something: caps
+ * without one mean square pixels downstream. */
+static void
+gst_texel_caps_set_par (GstStructure * outs, gint n, gint d)
+{
+  if (gst_structure_has_field (outs, "pixel-aspect-ratio") || n != d)
+    gst_structure_set (outs, "pixel-aspect-ratio", GST_TYPE_FRACTION, n, d,
+        NULL);
+}
+
+/* The pixel-aspect-ratio that shows @w x @h at @src's display aspect
+ * ratio: DAR * h / w. */
+static gboolean
+gst_texel_caps_par_for_size (const GstTexelSourceShape * src, gint w, gint h,
+    gint * n, gint * d)
+{
+  return gst_util_fraction_multiply (src->dar_n, src->dar_d, h, w, n, d);
+}
+
+/* The width (@width_free) or height that shows @src's display aspect ratio
+ * at pixel-aspect-ratio @par_n/@par_d beside the other, @other: width =
+ * height * DAR / PAR. 0 where the fractions overflow. */
+static gint
+gst_texel_caps_size_for_par (const GstTexelSourceShape * src,
+    gboolean width_free, gint other, gint par_n, gint par_d)
+{
+  gint num, den;
+
+  if (!gst_util_fraction_multiply (src->dar_n, src->dar_d, par_d, par_n, &num,
+          &den))
+    return 0;
+  return width_free ? (gint) gst_util_uint64_scale_int_round (other, num, den)
+      : (gint) gst_util_uint64_scale_int_round (other, den, num);
+}
+
+/* One of width and height fixed (@fixed_field, @fixed), the other free:
+ * the free one at the PAR where that is fixed; otherwise the source's own
+ * size on the free axis where the PAR that keeps the display aspect ratio
+ * is allowed, else the nearest allowed PAR and the size that suits it. */
+static void
+gst_texel_caps_fixate_one_free (GstStructure * outs, const GValue * par,
+    const GstTexelSourceShape * src, gboolean width_free, gint fixed)
+{
+  const gchar *free_field = width_free ? "width" : "height";
+  gint n, d, set_n, set_d, size, src_size = width_free ? src->w : src->h;
+
+  if (gst_value_is_fixed (par)) {
+    size = gst_texel_caps_size_for_par (src, width_free, fixed,
+        gst_value_get_fraction_numerator (par),
+        gst_value_get_fraction_denominator (par));
+    if (size > 0)
+      gst_structure_fixate_field_nearest_int (outs, free_field, size);
+    return;
+  }
+  size = gst_texel_caps_nearest_int (outs, free_field, src_size);
+  if (!gst_texel_caps_par_for_size (src, width_free ? size : fixed,
+          width_free ? fixed : size, &n, &d))
+    return;
+  gst_texel_caps_nearest_par (outs, par, n, d, &set_n, &set_d);
+  if (set_n != n || set_d != d) {
+    size = gst_texel_caps_size_for_par (src, width_free, fixed, set_n, set_d);
+    if (size <= 0)
+      return;
+  }
+  gst_structure_fixate_field_nearest_int (outs, free_field, size);
+  gst_texel_caps_set_par (outs, set_n, set_d);
+}
+
+/* Width and height free at a fixed PAR: the source's height and the width
+ * that keeps the display aspect ratio, else the source's width and the
+ * height that does, else whichever of the two comes closer to it. */
+static void
+gst_texel_caps_fixate_at_par (GstStructure * outs, const GValue * par,
+    const GstTexelSourceShape * src)
+{
+  gint par_n = gst_value_get_fraction_numerator (par);
+  gint par_d = gst_value_get_fraction_denominator (par);
+  gint h1, w1, want_w, w2, h2, want_h;
+
+  h1 = gst_texel_caps_nearest_int (outs, "height", src->h);
+  want_w = gst_texel_caps_size_for_par (src, TRUE, h1, par_n, par_d);
+  w1 = gst_texel_caps_nearest_int (outs, "width", want_w);
+  if (want_w <= 0 || w1 != want_w) {
+    w2 = gst_texel_caps_nearest_int (outs, "width", src->w);
+    want_h = gst_texel_caps_size_for_par (src, FALSE, w2, par_n, par_d);
+    h2 = gst_texel_caps_nearest_int (outs, "height", want_h);
+    /* The DAR errors compared: |h2 - want_h| / h2 against
+     * |w1 - want_w| / w1, multiplied out. */
+    if (want_h > 0 && (h2 == want_h || want_w <= 0
+            || (gint64) w2 * ABS (h2 - want_h) <
+            (gint64) ABS (w1 - want_w) * h1)) {
+      w1 = w2;
+      h1 = h2;
+    }
+  }
+  gst_structure_set (outs, "width", G_TYPE_INT, w1, "height", G_TYPE_INT, h1,
+      NULL);
+}
+
+/* Nothing fixed: the source's size where the PAR that keeps the display
+ * aspect ratio at it is allowed; otherwise the nearest allowed PAR, and
+ * the width (else the height) that keeps the ratio at it. */
+static void
+gst_texel_caps_fixate_all_free (GstStructure * outs, const GValue * par,
+    const GstTexelSourceShape * src)
+{
+  gint h = gst_texel_caps_nearest_int (outs, "height", src->h);
+  gint w = gst_texel_caps_nearest_int (outs, "width", src->w);
+  gint n, d, set_n, set_d, want;
+
+  if (!gst_texel_caps_par_for_size (src, w, h, &n, &d))
+    return;
+  gst_texel_caps_nearest_par (outs, par, n, d, &set_n, &set_d);
+  if (set_n != n || set_d != d) {
+    want = gst_texel_caps_size_for_par (src, TRUE, h, set_n, set_d);
+    if (want > 0 && gst_texel_caps_nearest_int (outs, "width", want) == want) {
+      w = want;
+    } else {
+      want = gst_texel_caps_size_for_par (src, FALSE, w, set_n, set_d);
+      if (want > 0 && gst_texel_caps_nearest_int (outs, "height", want) ==
+          want)
+        h = want;
+    }
+  }
+  gst_structure_set (outs, "width", G_TYPE_INT, w, "height", G_TYPE_INT, h,
+      NULL);
+  gst_texel_caps_set_par (outs, set_n, set_d);
+}
+
+gboolean
+gst_texel_caps_source_shape (GstTexelSourceShape * src)
+{
+  src->w = MAX (src->w, 1);
+  src->h = MAX (src->h, 1);
+  if (src->par_n <= 0 || src->par_d <= 0)
+    src->par_n = src->par_d = 1;
+  return gst_util_fraction_multiply (src->w, src->h, src->par_n, src->par_d,
+      &src->dar_n, &src->dar_d);
+}
+
+void
+gst_texel_caps_fixate_size (GstStructure * outs,
+    const GstTexelSourceShape * src)
+{
+  const GValue *par = gst_structure_get_value (outs, "pixel-aspect-ratio");
+  GValue any_par = G_VALUE_INIT;
+  gint w = 0, h = 0, n, d;
+
+  /* No pixel-aspect-ratio downstream: any. */
+  if (!par) {
+    g_value_init (&any_par, GST_TYPE_FRACTION_RANGE);
+    gst_value_set_fraction_range_full (&any_par, 1, G_MAXINT, G_MAXINT, 1);
+    par = &any_par;
+  }
+  gst_structure_get_int (outs, "width", &w);
+  gst_structure_get_int (outs, "height", &h);
+  if (w && h) {
+    /* The size is settled: the PAR that keeps the display aspect ratio,
+     * or the nearest allowed (borders or a stretch then). */
+    if (!gst_value_is_fixed (par)
+        && gst_texel_caps_par_for_size (src, w, h, &n, &d)) {
+      if (gst_structure_has_field (outs, "pixel-aspect-ratio"))
+        gst_structure_fixate_field_nearest_fraction (outs,
+            "pixel-aspect-ratio", n, d);
+      else
+        gst_texel_caps_set_par (outs, n, d);
+    }
+  } else if (w || h) {
+    gst_texel_caps_fixate_one_free (outs, par, src, h != 0, w ? w : h);
+  } else if (gst_value_is_fixed (par)) {
+    gst_texel_caps_fixate_at_par (outs, par, src);
+  } else {
+    gst_texel_caps_fixate_all_free (outs, par, src);
+  }
+  if (par == &any_par)
+    g_value_unset (&any_par);
+}

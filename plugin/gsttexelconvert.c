@@ -74,7 +74,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_texel_convert_debug);
 #define DEFAULT_ADD_BORDERS TRUE
 #define DEFAULT_BORDER_COLOR 0xff000000
 #define DEFAULT_VIDEO_DIRECTION GST_VIDEO_ORIENTATION_IDENTITY
-#define MAX_SIZE GST_TEXEL_MAX_SIZE
 
 enum
 {
@@ -198,87 +197,52 @@ gst_texel_convert_cropped_size (GstTexelConvert * self, gint in_w, gint in_h,
   return cw > 0 && ch > 0;
 }
 
-/* Display aspect ratio of the picture that reaches the output: the input
- * after cropping and rotation. */
-static void
-gst_texel_convert_source_dar (GstTexelConvert * self, GstStructure * ins,
-    gint * dar_n, gint * dar_d)
+/* The picture that reaches the output: the input once cropped and
+ * rotated, its pixel aspect ratio turned with it. */
+static gboolean
+gst_texel_convert_source_shape (GstTexelConvert * self, GstStructure * ins,
+    GstTexelSourceShape * src)
 {
-  gint w = 1, h = 1, par_n = 1, par_d = 1;
+  gint w = 1, h = 1;
 
+  src->par_n = src->par_d = 1;
   gst_structure_get_int (ins, "width", &w);
   gst_structure_get_int (ins, "height", &h);
-  gst_structure_get_fraction (ins, "pixel-aspect-ratio", &par_n, &par_d);
+  gst_structure_get_fraction (ins, "pixel-aspect-ratio", &src->par_n,
+      &src->par_d);
   GST_OBJECT_LOCK (self);
-  gst_texel_convert_cropped_size (self, w, h, &w, &h);
+  gst_texel_convert_cropped_size (self, w, h, &src->w, &src->h);
   if (gst_texel_direction_swaps (gst_texel_convert_direction (self))) {
-    gint t = w;
-    w = h;
-    h = t;
-    t = par_n;
-    par_n = par_d;
-    par_d = t;
+    gint t = src->w;
+
+    src->w = src->h;
+    src->h = t;
+    t = src->par_n;
+    src->par_n = src->par_d;
+    src->par_d = t;
   }
   GST_OBJECT_UNLOCK (self);
-  if (!gst_util_fraction_multiply (w, h, par_n, par_d, dar_n, dar_d)) {
-    *dar_n = w;
-    *dar_d = h;
-  }
+  return gst_texel_caps_source_shape (src);
 }
 
-/* Fixates width, height and pixel-aspect-ratio keeping the display aspect
- * ratio of the source, preferring the source's own size (output caps
- * only). */
+/* Fixates width, height and pixel-aspect-ratio of the output as videoscale
+ * does, for the cropped and rotated picture (output caps only): where all
+ * three end up fixed by downstream and the display aspect ratio differs,
+ * prepare letterboxes (add-borders) or stretches. */
 static void
 gst_texel_convert_fixate_size (GstBaseTransform * trans,
     GstPadDirection direction, GstStructure * ins, GstStructure * outs)
 {
-  GstTexelConvert *self = GST_TEXEL_CONVERT (trans);
-  gint dar_n, dar_d, par_n = 1, par_d = 1, w, h, in_w = 1, in_h = 1, crop_w;
-  const GValue *wv = gst_structure_get_value (outs, "width");
-  const GValue *hv = gst_structure_get_value (outs, "height");
-  gboolean w_fixed = !wv || gst_value_is_fixed (wv);
-  gboolean h_fixed = !hv || gst_value_is_fixed (hv);
+  GstTexelSourceShape src;
 
   if (direction != GST_PAD_SINK)
     return;
-  gst_texel_convert_source_dar (self, ins, &dar_n, &dar_d);
-  if (gst_structure_has_field (outs, "pixel-aspect-ratio"))
-    gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio",
-        1, 1);
-  gst_structure_get_fraction (outs, "pixel-aspect-ratio", &par_n, &par_d);
-
-  if (w_fixed && h_fixed)
-    return;
-  /* height = width / DAR, in output pixels of aspect par. */
-  if (w_fixed) {
-    gst_structure_get_int (outs, "width", &w);
-    h = (gint) lround ((gdouble) w * dar_d * par_n / ((gdouble) dar_n * par_d));
-    gst_structure_fixate_field_nearest_int (outs, "height", CLAMP (h, 1,
-            MAX_SIZE));
+  if (!gst_texel_convert_source_shape (GST_TEXEL_CONVERT (trans), ins, &src)) {
+    GST_WARNING_OBJECT (trans, "display aspect ratio of %" GST_PTR_FORMAT
+        " overflows: size left to the defaults", ins);
     return;
   }
-  if (h_fixed) {
-    gst_structure_get_int (outs, "height", &h);
-    w = (gint) lround ((gdouble) h * dar_n * par_d / ((gdouble) dar_d * par_n));
-    gst_structure_fixate_field_nearest_int (outs, "width", CLAMP (w, 1,
-            MAX_SIZE));
-    return;
-  }
-  /* Neither fixed: keep the source's height (after crop and rotation) and
-   * derive the width from the display aspect ratio. */
-  gst_structure_get_int (ins, "width", &in_w);
-  gst_structure_get_int (ins, "height", &in_h);
-  GST_OBJECT_LOCK (self);
-  gst_texel_convert_cropped_size (self, in_w, in_h, &crop_w, &h);
-  if (gst_texel_direction_swaps (gst_texel_convert_direction (self)))
-    h = crop_w;
-  GST_OBJECT_UNLOCK (self);
-  gst_structure_fixate_field_nearest_int (outs, "height", h);
-  gst_structure_get_int (outs, "height", &h);
-  w = (gint) lround ((gdouble) h * dar_n * par_d / ((gdouble) dar_d * par_n));
-  gst_structure_fixate_field_nearest_int (outs, "width", CLAMP (w, 1,
-          MAX_SIZE));
+  gst_texel_caps_fixate_size (outs, &src);
 }
 
 static GstCaps *
@@ -495,6 +459,23 @@ static const GstTexelKernelDesc gst_texel_convert_kernel = {
    * writes them through surfaces. */
   .reads_arrays = TRUE,
 };
+
+/* The plan's map, read back for the metas (gst_texel_base_transform_meta):
+ * crop, scale, letterbox and direction as the kernels apply them. */
+static GstTexelGeometry
+gst_texel_convert_geometry (GstTexelBase * base, GstTexelAffine * affine)
+{
+  const TexelConvertPlan *plan = &GST_TEXEL_CONVERT (base)->plan;
+
+  memcpy (affine->map, plan->map, sizeof (affine->map));
+  /* The rectangle's far edges may lie a pixel past the frame (odd
+   * chroma, texel_convert_plan_init). */
+  affine->x0 = plan->dst_x0;
+  affine->y0 = plan->dst_y0;
+  affine->x1 = MIN (plan->dst_x1, plan->out_width);
+  affine->y1 = MIN (plan->dst_y1, plan->out_height);
+  return GST_TEXEL_GEOMETRY_AFFINE;
+}
 
 static gboolean
 gst_texel_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
@@ -751,6 +732,7 @@ gst_texel_convert_class_init (GstTexelConvertClass * klass)
   base_class->kernel = &gst_texel_convert_kernel;
   base_class->frame_finished =
       GST_DEBUG_FUNCPTR (gst_texel_convert_frame_finished);
+  base_class->geometry = GST_DEBUG_FUNCPTR (gst_texel_convert_geometry);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_METHOD, 0);
 }
 

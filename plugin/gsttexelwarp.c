@@ -690,6 +690,14 @@ gst_texel_warp_array_spec (const gchar * name, const gchar * nick,
           G_MAXDOUBLE, 0, rw), rw);
 }
 
+/* A lens model or a homography bends straight edges: the base drops the
+ * metas that say where things are (a debug line each). */
+static GstTexelGeometry
+gst_texel_warp_geometry (GstTexelBase * base, GstTexelAffine * affine)
+{
+  return GST_TEXEL_GEOMETRY_WARPED;
+}
+
 static void
 gst_texel_warp_class_init (GstTexelWarpClass * klass)
 {
@@ -798,6 +806,7 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
 
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_warp_prepare);
   base_class->kernel = &gst_texel_warp_kernel;
+  base_class->geometry = GST_DEBUG_FUNCPTR (gst_texel_warp_geometry);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_WARP_MODEL, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_WARP_BORDER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_PROJECTION, 0);
