@@ -204,8 +204,7 @@ group_init (const TexelWarpPlan *plan, int bilinear, Group *g, int xs, int ys)
       }
     else if (g->run[r].plane == 0 && pad + 1 == g->run[r].offset)
       {
-        memmove (g->run[r].border + 1, g->run[r].border,
-                 (size_t)g->run[r].n);
+        memmove (g->run[r].border + 1, g->run[r].border, (size_t)g->run[r].n);
         g->run[r].border[0] = 0xff;
         g->run[r].pad = 0;
         g->run[r].offset--;

@@ -1592,12 +1592,31 @@ test_gray_lut (void)
   }
 }
 
+/* GRAY16_LE is refused with a message: the tables by code stop at 10
+ * bits. */
+static void
+test_refuses_16_bits (void)
+{
+  TexelAdjustConfig config;
+  TexelAdjustPlan plan;
+  const char *why = NULL;
+
+  texel_adjust_config_init (&config);
+  config.gamma = 1.3;
+  g_assert_cmpint (texel_adjust_plan_init (&plan, &config,
+          TEXEL_FORMAT_GRAY16_LE, 8, 8, &why), ==, -1);
+  g_assert_nonnull (why);
+  g_assert_cmpint (texel_adjust_plan_init (&plan, &config,
+          TEXEL_FORMAT_Y444_10LE, 8, 8, &why), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
   int ret, i;
 
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/texel/adjust/refuses-16-bits", test_refuses_16_bits);
   g_test_add_func ("/texel/adjust/neutral-identity", test_neutral_identity);
   g_test_add_func ("/texel/adjust/gst-definition", test_gst_definition);
   g_test_add_func ("/texel/adjust/gst-known-values", test_gst_known_values);

@@ -877,11 +877,29 @@ test_kernel_emulation (void)
   g_rand_free (rand);
 }
 
+/* GRAY16_LE is refused with a message: the range weights by code and the
+ * exact float sums stop at 10 bits. */
+static void
+test_refuses_16_bits (void)
+{
+  TexelFilterConfig config;
+  TexelFilterPlan plan;
+  const char *why = NULL;
+
+  texel_filter_config_init (&config);
+  g_assert_cmpint (texel_filter_plan_init (&plan, &config,
+          TEXEL_FORMAT_GRAY16_LE, 8, 8, &why), ==, -1);
+  g_assert_nonnull (why);
+  g_assert_cmpint (texel_filter_plan_init (&plan, &config,
+          TEXEL_FORMAT_Y444_10LE, 8, 8, &why), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/texel/filter/definitions", test_definitions);
+  g_test_add_func ("/texel/filter/refuses-16-bits", test_refuses_16_bits);
   g_test_add_func ("/texel/filter/border-modes", test_border_modes);
   g_test_add_func ("/texel/filter/neutral-identity", test_neutral_identity);
   g_test_add_func ("/texel/filter/sobel-edges", test_sobel_edges);
