@@ -5,6 +5,9 @@
 # Hardware: any Linux machine; texelwarp uses an NVIDIA GPU when there is
 #   one (staged copies on a discrete GPU, one frame in flight for a file),
 #   else the CPU. x264enc comes with gstreamer1.0-plugins-ugly.
+# Decoders' 8 to 10-bit 4:2:0, 4:2:2 and 4:4:4 output (I420_10LE, I422_10LE,
+#   Y444, Y444_10LE, Y42B, ...) goes in as it is; a format the element does
+#   not take (12-bit) is named in a warning: put videoconvert before it.
 # INPUT is the file read, OUTPUT the file written, FISHEYE_CALIBRATION the
 #   lens's OpenCV fisheye calibration (default: the example in
 #   pipelines/calibration/, made for another camera: replace it).

@@ -167,10 +167,10 @@ gst_texel_adjust_tone_map_get_type (void)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_CAPS));
+    GST_STATIC_CAPS (GST_TEXEL_CAPS_10));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_CAPS));
+    GST_STATIC_CAPS (GST_TEXEL_CAPS_10));
 
 G_DEFINE_TYPE_WITH_CODE (GstTexelAdjust, gst_texel_adjust,
     GST_TYPE_TEXEL_BASE,

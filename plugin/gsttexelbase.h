@@ -243,14 +243,21 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
  * refused at negotiation with an error (docs/reliability.md). */
 #define GST_TEXEL_MAX_FRAME_BYTES (G_GUINT64_CONSTANT (1) << 30)
 
-/* Caps of the frames every texel element handles. */
-#define GST_TEXEL_FORMATS \
-  "{ NV12, NV21, I420, YV12, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
-  "RGB, BGR, GRAY8, P010_10LE }"
-#define GST_TEXEL_SYSTEM_CAPS \
-  "video/x-raw, format = (string) " GST_TEXEL_FORMATS ", " \
+/* Caps of the frames texel elements handle: the formats of
+ * kernels/common/texel-format.c's table. texeladjust and texelfilter
+ * leave out GRAY16_LE: their tables by code and their exact float sums
+ * stop at 10 bits. */
+#define GST_TEXEL_FORMAT_NAMES_10 \
+  "NV12, NV21, I420, YV12, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
+  "RGB, BGR, GRAY8, P010_10LE, I420_10LE, I422_10LE, Y444_10LE, Y42B, " \
+  "Y444, NV16, YVYU, AYUV, VUYA, xRGB"
+#define GST_TEXEL_FORMATS "{ " GST_TEXEL_FORMAT_NAMES_10 ", GRAY16_LE }"
+#define GST_TEXEL_FORMATS_10 "{ " GST_TEXEL_FORMAT_NAMES_10 " }"
+#define GST_TEXEL_SYSTEM_CAPS_OF(formats) \
+  "video/x-raw, format = (string) " formats ", " \
   "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
   "framerate = (fraction) [ 0, max ]"
+#define GST_TEXEL_SYSTEM_CAPS GST_TEXEL_SYSTEM_CAPS_OF (GST_TEXEL_FORMATS)
 
 /* Elements that scale, filter or move pixels between rows (texelconvert,
  * texelfilter, texelwarp) would mix the two fields of an interlaced frame:
@@ -262,10 +269,12 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
 /* Frames in GstCudaMemory (GStreamer's CUDA library, gst-plugins-bad), as
  * cudaupload, nvh264dec and nvh264enc exchange them. */
 #define GST_TEXEL_CAPS_FEATURE_CUDA "memory:CUDAMemory"
-/* GRAY8 is left out: the 1.22 CUDA allocator cannot lay it out. */
+/* Those GStreamer's CUDA elements exchange in CUDA memory: GRAY8,
+ * GRAY16_LE, NV16, YVYU, AYUV, VUYA and xRGB are left out, the 1.22 CUDA
+ * allocator cannot lay them out. */
 #define GST_TEXEL_CUDA_FORMATS \
   "{ NV12, NV21, I420, YV12, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
-  "RGB, BGR, P010_10LE }"
+  "RGB, BGR, P010_10LE, I420_10LE, I422_10LE, Y444_10LE, Y42B, Y444 }"
 #define GST_TEXEL_CUDA_CAPS \
   "video/x-raw(" GST_TEXEL_CAPS_FEATURE_CUDA "), " \
   "format = (string) " GST_TEXEL_CUDA_FORMATS ", " \
@@ -273,12 +282,16 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
   "framerate = (fraction) [ 0, max ]"
 
 /* Frames in NVIDIA's NvBufSurfaces (memory:NVMM), as Jetson's and
- * DeepStream's elements exchange them (gsttexelnvmm.h): every format, in
- * CUDA builds; negotiated only where libnvbufsurface loads. */
+ * DeepStream's elements exchange them (gsttexelnvmm.h): the formats of
+ * gsttexelnvmm.c's table, in CUDA builds; negotiated only where
+ * libnvbufsurface loads. */
+#define GST_TEXEL_NVMM_FORMATS \
+  "{ NV12, NV21, I420, YV12, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
+  "RGB, BGR, GRAY8, P010_10LE }"
 #define GST_TEXEL_CAPS_FEATURE_NVMM "memory:NVMM"
 #define GST_TEXEL_NVMM_CAPS \
   "video/x-raw(" GST_TEXEL_CAPS_FEATURE_NVMM "), " \
-  "format = (string) " GST_TEXEL_FORMATS ", " \
+  "format = (string) " GST_TEXEL_NVMM_FORMATS ", " \
   "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
   "framerate = (fraction) [ 0, max ]"
 
@@ -306,6 +319,14 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
   GST_TEXEL_CUDA_FIRST GST_TEXEL_SYSTEM_CAPS GST_TEXEL_NVMM_LAST
 #define GST_TEXEL_PROGRESSIVE_CAPS \
   GST_TEXEL_CUDA_FIRST_PROGRESSIVE GST_TEXEL_SYSTEM_CAPS \
+  GST_TEXEL_PROGRESSIVE GST_TEXEL_NVMM_LAST_PROGRESSIVE
+/* Up to 10 bits: texeladjust and texelfilter. */
+#define GST_TEXEL_CAPS_10 \
+  GST_TEXEL_CUDA_FIRST GST_TEXEL_SYSTEM_CAPS_OF (GST_TEXEL_FORMATS_10) \
+  GST_TEXEL_NVMM_LAST
+#define GST_TEXEL_PROGRESSIVE_CAPS_10 \
+  GST_TEXEL_CUDA_FIRST_PROGRESSIVE \
+  GST_TEXEL_SYSTEM_CAPS_OF (GST_TEXEL_FORMATS_10) \
   GST_TEXEL_PROGRESSIVE GST_TEXEL_NVMM_LAST_PROGRESSIVE
 
 G_END_DECLS

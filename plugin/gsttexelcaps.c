@@ -254,12 +254,75 @@ gst_texel_caps_any_size_format (GstCaps * caps)
   return any;
 }
 
+/* Whether one of the element's sink pad template structures lists raw
+ * video of @format, in any memory. */
+static gboolean
+gst_texel_base_template_has_format (GstTexelBase * self, const gchar * format)
+{
+  GstPadTemplate *templ =
+      gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (self),
+      "sink");
+  GstStructure *want;
+  GstCaps *caps;
+  gboolean found = FALSE;
+  guint i;
+
+  if (templ == NULL)
+    return TRUE;
+  want = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING, format,
+      NULL);
+  caps = gst_pad_template_get_caps (templ);
+  for (i = 0; !found && i < gst_caps_get_size (caps); i++)
+    found = gst_structure_can_intersect (want,
+        gst_caps_get_structure (caps, i));
+  gst_caps_unref (caps);
+  gst_structure_free (want);
+  return found;
+}
+
+/* Raw video of a format the element does not take: upstream then fails
+ * with not-negotiated, which names neither this element nor the format
+ * (a decoder's 10-bit or 4:4:4 output), so the element says both, once
+ * per format. */
+static void
+gst_texel_base_warn_refused_format (GstTexelBase * self, GstQuery * query)
+{
+  const GstStructure *s;
+  const gchar *format;
+  gchar *key;
+  GstCaps *caps;
+
+  gst_query_parse_accept_caps (query, &caps);
+  if (caps == NULL || gst_caps_get_size (caps) != 1)
+    return;
+  s = gst_caps_get_structure (caps, 0);
+  format = gst_structure_get_string (s, "format");
+  if (!gst_structure_has_name (s, "video/x-raw") || format == NULL
+      || gst_texel_base_template_has_format (self, format))
+    return;
+  key = g_strdup_printf ("gst-texel-refused-format-%s", format);
+  if (g_object_get_data (G_OBJECT (self), key) == NULL) {
+    GstElementFactory *factory = gst_element_get_factory (GST_ELEMENT (self));
+    const gchar *element = factory ?
+        GST_OBJECT_NAME (factory) : G_OBJECT_TYPE_NAME (self);
+
+    g_object_set_data (G_OBJECT (self), key, GINT_TO_POINTER (1));
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("%s does not take format %s", element, format),
+        ("its formats are those of its pad templates (gst-inspect-1.0 %s); "
+            "convert before it (videoconvert)", element));
+  }
+  g_free (key);
+}
+
 /* Where a subclass's transform_caps does not call
  * gst_texel_base_finish_caps, frames in CUDA memory are still kept
  * away from an element that cannot take them. */
 gboolean
 gst_texel_base_caps_query_memory (GstTexelBase * self, GstQuery * query)
 {
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS)
+    gst_texel_base_warn_refused_format (self, query);
   if (gst_texel_nvmm_caps_query (self, query))
     return TRUE;
   if (gst_texel_base_takes_cuda_memory (self))

@@ -389,6 +389,9 @@ adjust_yuv_block (const TexelAdjustPlan * plan, const TexelImage * in,
       texel_adjust_pixel_d (plan, qy, qb, qr,
           texel_adjust_vignette_d (plan, x, y), v);
       write_value (kp, out, 0, x, y, v[0]);
+      if (kp->fmt.comp[3].plane >= 0)
+        write_code (&kp->fmt, out, 3, x, y, read_code (&kp->fmt, in, 3, x,
+                y));
       sum[0] += v[1];
       sum[1] += v[2];
       n++;

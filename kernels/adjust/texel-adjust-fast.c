@@ -164,6 +164,21 @@ map_row (const TexelFormatDesc *fmt, const uint16_t *t, const TexelImage *in,
     }
 }
 
+/* @n samples of component @c of row @y as they are (AYUV's alpha). */
+static void
+copy_row (const TexelFormatDesc *fmt, const TexelImage *in, TexelImage *out,
+          int c, int y, int n)
+{
+  const TexelComponent *comp = &fmt->comp[c];
+  const uint8_t *s = at (in, comp, 0, y);
+  uint8_t *d = at (out, comp, 0, y);
+  int x, b;
+
+  for (x = 0; x < n; x++)
+    for (b = 0; b < fmt->bytes_per_sample; b++)
+      d[x * comp->pixel_stride + b] = s[x * comp->pixel_stride + b];
+}
+
 /* The chroma pairs of chroma row @y: 8 bits with a hue, through the pair
  * table. */
 static void
@@ -229,7 +244,11 @@ yuv_rows (const TexelAdjustPlan *plan, const TexelImage *in, TexelImage *out,
   if (y1 > kp->height)
     y1 = kp->height;
   for (y = y0; y < y1; y++)
-    map_row (&kp->fmt, f->luma, in, out, 0, y, kp->width);
+    {
+      map_row (&kp->fmt, f->luma, in, out, 0, y, kp->width);
+      if (kp->fmt.comp[3].plane >= 0)
+        copy_row (&kp->fmt, in, out, 3, y, kp->width);
+    }
   if (!kp->has_chroma)
     return;
   for (y = cy0; y < cy1; y++)

@@ -537,6 +537,9 @@ texel_adjust_plan_init (TexelAdjustPlan * plan,
     why = "balance out of range";
   if (why == NULL && desc->bits > 8 && !desc->is_yuv)
     why = "RGB formats of more than 8 bits are not supported";
+  /* The tables by code (GRAY8's curve) stop at 10 bits. */
+  if (why == NULL && desc->bits > 10)
+    why = "formats of more than 10 bits are not supported";
   if (why == NULL && config->cube != NULL
       && !(config->cube->size >= TEXEL_CUBE_MIN_SIZE
           && config->cube->size <= TEXEL_CUBE_MAX_SIZE

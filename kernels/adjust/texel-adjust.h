@@ -903,6 +903,12 @@ texel_adjust_block_f (const TexelAdjustKernelPlan * p, TexelAdjustKind kind,
     return;
   }
 
+  /* Y'CbCr with alpha (AYUV, VUYA: no subsampling, a block is one
+   * pixel): alpha carried over. */
+  if (p->fmt.is_yuv && p->fmt.comp[3].plane >= 0)
+    texel_adjust_write_f (p, out, 3, x0, y0, texel_adjust_read_f (p, in, 3,
+            x0, y0));
+
   if (kind == TEXEL_ADJUST_KIND_YUV_SEPARABLE) {
     /* Stage 2 alone: integer codes in, integer codes out. */
     for (y = y0; y < y1; y++)

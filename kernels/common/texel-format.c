@@ -15,6 +15,12 @@
   [TEXEL_FORMAT_ ## fmt] = { TEXEL_FORMAT_ ## fmt, name, is_yuv, is_gray, \
     n_planes, 1, 8, 0, { c0, c1, c2, c3 } }
 
+/* A 10 to 16-bit format without alpha: two bytes a sample, @bits stored
+ * in the low bits. */
+#define FMT16(fmt, name, bits, is_gray, n_planes, c0, c1, c2) \
+  [TEXEL_FORMAT_ ## fmt] = { TEXEL_FORMAT_ ## fmt, name, 1, is_gray, \
+    n_planes, 2, bits, 0, { c0, c1, c2, NONE } }
+
 /* Components are Y, U, V, A for YUV formats and R, G, B, A for RGB ones. */
 static const TexelFormatDesc format_table[TEXEL_FORMAT_COUNT] = {
   [TEXEL_FORMAT_UNKNOWN] = { TEXEL_FORMAT_UNKNOWN, "UNKNOWN", 0, 0, 0, 0, 0,
@@ -52,18 +58,36 @@ static const TexelFormatDesc format_table[TEXEL_FORMAT_COUNT] = {
   [TEXEL_FORMAT_P010_10LE] = { TEXEL_FORMAT_P010_10LE, "P010_10LE", 1, 0, 2,
       2, 10, 6, {COMP (0, 0, 2, 0, 0), COMP (1, 0, 4, 1, 1),
           COMP (1, 2, 4, 1, 1), NONE} },
-};
-
-/* One plane of 16-bit words: the storage of raw Bayer mosaics. */
-static const TexelFormatDesc gray16_le = { TEXEL_FORMAT_GRAY16_LE,
-  "GRAY16_LE", 1, 1, 1, 2, 16, 0, {COMP (0, 0, 2, 0, 0), NONE, NONE, NONE}
+  /* Thermal and depth cameras; also the storage of raw Bayer mosaics of
+   * 10 to 16 bits. */
+  FMT16 (GRAY16_LE, "GRAY16_LE", 16, 1, 1, COMP (0, 0, 2, 0, 0), NONE, NONE),
+  /* What software decoders give for 10-bit and 4:2:2 / 4:4:4 streams:
+   * 10 bits in the low bits of little-endian 16-bit words. */
+  FMT16 (I420_10LE, "I420_10LE", 10, 0, 3, COMP (0, 0, 2, 0, 0),
+      COMP (1, 0, 2, 1, 1), COMP (2, 0, 2, 1, 1)),
+  FMT16 (I422_10LE, "I422_10LE", 10, 0, 3, COMP (0, 0, 2, 0, 0),
+      COMP (1, 0, 2, 1, 0), COMP (2, 0, 2, 1, 0)),
+  FMT16 (Y444_10LE, "Y444_10LE", 10, 0, 3, COMP (0, 0, 2, 0, 0),
+      COMP (1, 0, 2, 0, 0), COMP (2, 0, 2, 0, 0)),
+  FMT8 (Y42B, "Y42B", 1, 0, 3, COMP (0, 0, 1, 0, 0), COMP (1, 0, 1, 1, 0),
+      COMP (2, 0, 1, 1, 0), NONE),
+  FMT8 (Y444, "Y444", 1, 0, 3, COMP (0, 0, 1, 0, 0), COMP (1, 0, 1, 0, 0),
+      COMP (2, 0, 1, 0, 0), NONE),
+  FMT8 (NV16, "NV16", 1, 0, 2, COMP (0, 0, 1, 0, 0), COMP (1, 0, 2, 1, 0),
+      COMP (1, 1, 2, 1, 0), NONE),
+  FMT8 (YVYU, "YVYU", 1, 0, 1, COMP (0, 0, 2, 0, 0), COMP (0, 3, 4, 1, 0),
+      COMP (0, 1, 4, 1, 0), NONE),
+  FMT8 (AYUV, "AYUV", 1, 0, 1, COMP (0, 1, 4, 0, 0), COMP (0, 2, 4, 0, 0),
+      COMP (0, 3, 4, 0, 0), COMP (0, 0, 4, 0, 0)),
+  FMT8 (VUYA, "VUYA", 1, 0, 1, COMP (0, 2, 4, 0, 0), COMP (0, 1, 4, 0, 0),
+      COMP (0, 0, 4, 0, 0), COMP (0, 3, 4, 0, 0)),
+  FMT8 (XRGB, "xRGB", 0, 0, 1, COMP (0, 1, 4, 0, 0), COMP (0, 2, 4, 0, 0),
+      COMP (0, 3, 4, 0, 0), NONE),
 };
 
 const TexelFormatDesc *
 texel_format_desc (TexelFormat format)
 {
-  if (format == TEXEL_FORMAT_GRAY16_LE)
-    return &gray16_le;
   if (format <= TEXEL_FORMAT_UNKNOWN || format >= TEXEL_FORMAT_COUNT)
     return NULL;
   return &format_table[format];
@@ -76,8 +100,6 @@ texel_format_from_name (const char *name)
 
   if (name == NULL)
     return TEXEL_FORMAT_UNKNOWN;
-  if (strcmp (name, gray16_le.name) == 0)
-    return TEXEL_FORMAT_GRAY16_LE;
   for (f = TEXEL_FORMAT_UNKNOWN + 1; f < TEXEL_FORMAT_COUNT; f++) {
     if (strcmp (format_table[f].name, name) == 0)
       return (TexelFormat) f;

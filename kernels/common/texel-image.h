@@ -39,12 +39,20 @@ typedef enum
   TEXEL_FORMAT_BGR,
   TEXEL_FORMAT_GRAY8,
   TEXEL_FORMAT_P010_10LE,
-  TEXEL_FORMAT_COUNT,
-  /* Input only, outside the range of the formats above (loops over
-   * [1, TEXEL_FORMAT_COUNT) leave it out): how raw Bayer mosaics of 16-bit
-   * little-endian words are stored (texel-bayer.h); 8-bit mosaics are
-   * stored as GRAY8. */
-  TEXEL_FORMAT_GRAY16_LE = TEXEL_FORMAT_COUNT + 1
+  /* Also how raw Bayer mosaics of 16-bit little-endian words are stored
+   * (texel-bayer.h); 8-bit mosaics are stored as GRAY8. */
+  TEXEL_FORMAT_GRAY16_LE,
+  TEXEL_FORMAT_I420_10LE,
+  TEXEL_FORMAT_I422_10LE,
+  TEXEL_FORMAT_Y444_10LE,
+  TEXEL_FORMAT_Y42B,
+  TEXEL_FORMAT_Y444,
+  TEXEL_FORMAT_NV16,
+  TEXEL_FORMAT_YVYU,
+  TEXEL_FORMAT_AYUV,
+  TEXEL_FORMAT_VUYA,
+  TEXEL_FORMAT_XRGB,
+  TEXEL_FORMAT_COUNT
 } TexelFormat;
 
 #define TEXEL_MAX_PLANES 3
@@ -68,8 +76,8 @@ typedef struct
   uint8_t is_yuv;        /* 0: RGB or GRAY-as-RGB semantics below */
   uint8_t is_gray;       /* luma only; reads give neutral chroma */
   uint8_t n_planes;
-  uint8_t bytes_per_sample;     /* 1 for 8-bit, 2 for P010 */
-  uint8_t bits;                 /* significant bits: 8 or 10 */
+  uint8_t bytes_per_sample;     /* 1 for 8-bit, 2 for 10 to 16-bit */
+  uint8_t bits;                 /* significant bits: 8, 10 or 16 */
   uint8_t shift;                /* bits are stored << shift (P010: 6) */
   TexelComponent comp[TEXEL_MAX_COMPONENTS];
 } TexelFormatDesc;

@@ -1371,6 +1371,9 @@ group_row (const TexelConvertPlan *plan, const FastGroup *g,
         }
       if (stride == 0)
         continue;
+      /* xRGB's padding byte comes before its components. */
+      if (g->pad >= 0 && g->pad < first)
+        first = g->pad;
       /* Offsets relative to the first written byte: YUY2's chroma group
        * writes bytes 1 and 3 of each 4-byte pair of pixels. */
       for (k = 0; k < TEXEL_MAX_COMPONENTS; k++)

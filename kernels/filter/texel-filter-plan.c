@@ -120,6 +120,9 @@ texel_filter_plan_init (TexelFilterPlan * plan,
     why = "unknown format";
   else if (width <= 0 || height <= 0)
     why = "empty image";
+  else if (desc->bits > 10)
+    /* The range weights by code and the exact float sums stop there. */
+    why = "formats of more than 10 bits are not supported";
   else
     why = config_error (config);
   if (why != NULL) {

@@ -195,12 +195,20 @@ group_init (const TexelWarpPlan *plan, int bilinear, Group *g, int xs, int ys)
         && s->out.comp[c].y_shift == ys)
       add_component (s, g, c);
   /* RGBx: the padding byte joins the run, written 0xff (as the reference
-   * does) after the blend. */
+   * does) after the blend; xRGB's leads it. */
   for (r = 0; r < g->n_runs && pad >= 0; r++)
     if (g->run[r].plane == 0 && g->run[r].offset + g->run[r].n == pad)
       {
         g->run[r].pad = g->run[r].n;
         g->run[r].border[g->run[r].n++] = 0xff;
+      }
+    else if (g->run[r].plane == 0 && pad + 1 == g->run[r].offset)
+      {
+        memmove (g->run[r].border + 1, g->run[r].border, (size_t)g->run[r].n);
+        g->run[r].border[0] = 0xff;
+        g->run[r].pad = 0;
+        g->run[r].offset--;
+        g->run[r].n++;
       }
   n = (size_t)g->width * (size_t)g->height;
   g->xy = malloc (n * 2 * sizeof (int16_t));

@@ -16,7 +16,10 @@
 #     parse ! decoder, filesrc ! decodebin, ...) -> videotestsrc
 #     num-buffers=N (is-live=true for cameras and network streams) with the
 #     size and rate of the caps it replaced;
-#   * display, file and application sinks -> fakesink;
+#   * display and network sinks -> fakesink; appsink, fakesink and the file
+#     sinks stay as shipped, a file sink's location moved to a temporary
+#     folder (so appsink's properties are tried: one that holds EOS hangs
+#     the pipeline, and a hang fails it);
 #   * nvvidconv / nvvideoconvert -> videoconvert; nvegltransform -> dropped;
 #   * (memory:NVMM) caps features -> removed;
 #   * 10 to 16-bit video/x-bayer caps (rggb10le ...) -> their 8-bit pattern
@@ -25,11 +28,16 @@
 #     openh264enc; with neither, the encoder and what follows -> fakesink.
 # A line "# test-source: video/x-raw,width=W,height=H,framerate=F" in a file
 # gives the stand-in source's size where the caps do not (RTSP, files).
+# A pipeline that reads a file (filesrc) runs again on each clip of
+# PIPELINE_CLIP_FORMATS, with its source and decoder as shipped: small VP9
+# files in those formats (what software decoders give for 10-bit, 4:2:2
+# and 4:4:4 streams), made here with vp9enc and passed as INPUT.
 # Any other element that is not installed fails the pipeline: nothing is
 # skipped silently.
 set -uo pipefail
 frames="${PIPELINE_FRAMES:-10}"
 timeout_s="${PIPELINE_TIMEOUT:-60}"
+clip_formats="${PIPELINE_CLIP_FORMATS:-I420_10LE I422_10LE Y444 Y444_10LE}"
 [ $# -ge 1 ] || { echo "usage: $0 PIPELINES_DIR [FILE...]" >&2; exit 2; }
 dir=$1; shift
 if [ $# -gt 0 ]; then files=("$@"); else files=("$dir"/*.sh); fi
@@ -37,7 +45,8 @@ if [ $# -gt 0 ]; then files=("$@"); else files=("$dir"/*.sh); fi
 
 SOURCES=" nvarguscamerasrc nvv4l2camerasrc v4l2src libcamerasrc rtspsrc udpsrc souphttpsrc filesrc uridecodebin uridecodebin3 urisourcebin "
 LIVE=" nvarguscamerasrc nvv4l2camerasrc v4l2src libcamerasrc rtspsrc udpsrc "
-SINKS=" nv3dsink nveglglessink nvdrmvideosink nvoverlaysink autovideosink xvimagesink ximagesink glimagesink waylandsink kmssink fbdevsink filesink multifilesink splitmuxsink appsink udpsink rtspclientsink "
+SINKS=" nv3dsink nveglglessink nvdrmvideosink nvoverlaysink autovideosink xvimagesink ximagesink glimagesink waylandsink kmssink fbdevsink udpsink rtspclientsink "
+FILE_SINKS=" filesink multifilesink splitmuxsink "
 CONVERTERS=" nvvidconv nvvideoconvert "
 DROPPED=" nvegltransform "
 H264_ENCODERS=" nvv4l2h264enc x264enc openh264enc omxh264enc nvh264enc vaapih264enc "
@@ -55,6 +64,9 @@ is_caps() { [[ "$1" == */* ]]; }
 seg_head() { printf '%s' "${1%%"$SEP"*}"; }
 seg_text() { printf '%s' "${1//"$SEP"/ }"; }
 
+workdir=$(mktemp -d)
+trap 'rm -rf "$workdir"' EXIT
+
 h264_encoder=""
 for e in x264enc openh264enc; do have "$e" && { h264_encoder=$e; break; }; done
 
@@ -69,11 +81,23 @@ launch_args() {
   bash -c 'set -f; eval "set -- $1" && printf "%s\n" "$@"' "$1" "$text"
 }
 
+# A file sink's segment with its location in $workdir.
+file_sink() {
+  local part out=() IFS=$SEP
+  for part in $1; do
+    [[ "$part" == location=* ]] && part="location=$workdir/$(basename "${part#location=}")"
+    out+=("$part")
+  done
+  printf '%s' "${out[*]}"
+}
+
+# Runs pipeline file $1; with $2, a clip, as shipped from its source on:
+# the clip is its INPUT.
 run_one() {
-  local file=$1 name tok seg segs=() cur="" notes=() i
+  local file=$1 clip=${2:-} name tok seg segs=() cur="" notes=() i
   name=$(basename "$file")
-  echo "== $name"
-  mapfile -t toks < <(launch_args "$file") || true
+  echo "== $name${clip:+ (INPUT=$(basename "$clip"))}"
+  mapfile -t toks < <(INPUT=${clip:-${INPUT:-}} launch_args "$file") || true
   if [ ${#toks[@]} -eq 0 ]; then echo "   FAIL: no gst-launch-1.0 line in $file"; return 1; fi
   # Split into segments at "!", leaving out gst-launch's own options.
   for tok in "${toks[@]}"; do
@@ -86,7 +110,9 @@ run_one() {
   # 1. The source chain.
   local head out=() w="" h="" fr="" k=1 n=${#segs[@]}
   head=$(seg_head "${segs[0]}")
-  if in_list "$head" "$SOURCES" || ! have "$head"; then
+  if [ -n "$clip" ]; then
+    k=0
+  elif in_list "$head" "$SOURCES" || ! have "$head"; then
     while [ $k -lt $n ]; do
       local hk; hk=$(seg_head "${segs[$k]}")
       if { is_caps "$hk" && [[ "$hk" == video/x-raw,* || "$hk" == video/x-raw || "$hk" == video/x-bayer,* ]]; } || [[ "$hk" == texel* ]]; then break; fi
@@ -148,6 +174,9 @@ run_one() {
       out+=("$seg")
     elif [[ "$head" == *. ]]; then
       out+=("$seg")                       # a reference to a named element
+    elif in_list "$head" "$FILE_SINKS"; then
+      out+=("$(file_sink "$seg")")
+      notes+=("sink: $(seg_text "$seg") -> $(seg_text "$(file_sink "$seg")")")
     elif in_list "$head" "$SINKS"; then
       local sink="fakesink"
       [[ "$seg" =~ (^|$SEP)(name=[^$SEP]*) ]] && sink+="$SEP${BASH_REMATCH[2]}"
@@ -192,13 +221,14 @@ run_one() {
   local log msgs; log=$(mktemp); msgs=$(mktemp)
   local rc=0 t0 t1
   t0=$(date +%s.%N)
-  timeout "$timeout_s" gst-launch-1.0 -m "${args[@]}" >"$msgs" 2>"$log.err" || rc=$?
+  # A hang (an appsink that holds EOS) is killed, and fails below.
+  timeout -k 5 "$timeout_s" gst-launch-1.0 -m "${args[@]}" >"$msgs" 2>"$log.err" || rc=$?
   t1=$(date +%s.%N)
   cat "$msgs" "$log.err" >"$log"
   rm -f "$log.err"
   local problems=()
-  [ $rc -eq 124 ] && problems+=("timed out after ${timeout_s} s")
-  [ $rc -ne 0 ] && [ $rc -ne 124 ] && problems+=("gst-launch-1.0 exited with $rc")
+  [ $rc -eq 124 ] || [ $rc -eq 137 ] && problems+=("timed out after ${timeout_s} s")
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] && problems+=("gst-launch-1.0 exited with $rc")
   grep -qE '\((error|warning)\):|^(ERROR|WARNING): ' "$log" && problems+=("error or warning on the bus")
   grep -qE -- '-(CRITICAL|WARNING) \*\*' "$log" && problems+=("GLib critical or warning")
   grep -q 'Got EOS from element' "$log" || problems+=("no EOS")
@@ -217,9 +247,37 @@ run_one() {
   rm -f "$log" "$msgs"
 }
 
-status=0 failed=()
-for f in "${files[@]}"; do
-  run_one "$f" || { status=1; failed+=("$(basename "$f")"); }
+# A small VP9 clip of raw format $1 in $workdir; its path, or nothing where
+# this machine cannot make one.
+make_clip() {
+  local clip="$workdir/clip-$1.webm"
+  gst-launch-1.0 -q videotestsrc num-buffers="$frames" pattern=smpte ! \
+    "video/x-raw,format=$1,width=320,height=180,framerate=30/1" ! \
+    vp9enc deadline=1 ! webmmux ! filesink location="$clip" >/dev/null 2>&1 \
+    && [ -s "$clip" ] && printf '%s' "$clip"
+}
+
+reads_file() {
+  local toks
+  mapfile -t toks < <(launch_args "$1") || true
+  local t; for t in "${toks[@]}"; do [[ "$t" == -* ]] || { [ "$t" = filesrc ]; return; }; done
+  return 1
+}
+
+status=0 failed=() runs=0 clips=()
+for fmt in $clip_formats; do
+  clip=$(make_clip "$fmt") || clip=""
+  if [ -n "$clip" ]; then clips+=("$clip"); else
+    echo "   FAIL: cannot make a $fmt clip (vp9enc, webmmux, vp9dec)"; status=1; failed+=("clip-$fmt"); fi
 done
-echo "== ${#files[@]} pipeline(s), ${#failed[@]} failed${failed:+: ${failed[*]}}"
+for f in "${files[@]}"; do
+  runs=$((runs + 1))
+  run_one "$f" || { status=1; failed+=("$(basename "$f")"); }
+  reads_file "$f" || continue
+  for clip in "${clips[@]}"; do
+    runs=$((runs + 1))
+    run_one "$f" "$clip" || { status=1; failed+=("$(basename "$f")@$(basename "$clip")"); }
+  done
+done
+echo "== $runs run(s), ${#failed[@]} failed${failed:+: ${failed[*]}}"
 exit $status

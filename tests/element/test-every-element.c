@@ -233,6 +233,75 @@ GST_START_TEST (test_renegotiation)
 GST_END_TEST;
 
 /* ------------------------------------------------------------------ */
+/* Formats */
+
+/* Raw video of @format, which the element does not take: the frame is
+ * refused (not-negotiated), and a warning names the element and the
+ * format (upstream's not-negotiated error names neither). */
+static void
+check_refused_format (const TexelElement * te, const gchar * format)
+{
+  GstHarness *h = element_harness_new (te);
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=16,height=8,"
+      "framerate=30/1", format);
+  gchar *want = g_strdup_printf ("%s does not take format %s", te->factory,
+      format);
+  GstVideoInfo info;
+  GstFlowReturn ret;
+  gchar *text;
+
+  gst_video_info_set_format (&info, gst_video_format_from_string (format), 16,
+      8);
+  gst_harness_set_src_caps_str (h, caps);
+  ret = gst_harness_push (h, make_frame (&info, 40));
+  fail_unless_equals_int (ret, GST_FLOW_NOT_NEGOTIATED);
+  text = bus_messages_text (h->element, GST_MESSAGE_WARNING);
+  fail_unless (strstr (text, want) != NULL, "%s: \"%s\" not in %s",
+      te->factory, want, text);
+  g_free (text);
+  g_free (want);
+  g_free (caps);
+  texel_harness_teardown (h);
+}
+
+/* GRAY16_LE through the element: one frame out in that format. */
+static void
+check_gray16 (const TexelElement * te)
+{
+  GstHarness *h = element_harness_new (te);
+  const gchar *caps =
+      "video/x-raw,format=GRAY16_LE,width=16,height=8,framerate=30/1";
+  GstVideoInfo info, out_info;
+  GstBuffer *out;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY16_LE, 16, 8);
+  gst_harness_set_caps_str (h, caps, caps);
+  out = texel_push_pull (h, make_frame (&info, 90));
+  fail_unless (out != NULL, "%s: no GRAY16_LE frame", te->factory);
+  texel_harness_out_info (h, &out_info);
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&out_info),
+      GST_VIDEO_FORMAT_GRAY16_LE);
+  gst_buffer_unref (out);
+  texel_harness_teardown (h);
+}
+
+/* 12-bit video is refused by every element, GRAY16_LE by those whose
+ * kernels stop at 10 bits (texeladjust, texelfilter). */
+GST_START_TEST (test_formats_taken)
+{
+  const TexelElement *te = &elements[__i__];
+
+  check_refused_format (te, "I420_12LE");
+  if (g_str_equal (te->factory, "texeladjust")
+      || g_str_equal (te->factory, "texelfilter"))
+    check_refused_format (te, "GRAY16_LE");
+  else
+    check_gray16 (te);
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------ */
 /* Properties set from another thread while frames flow */
 
 #define CONCURRENT_FRAMES 240
@@ -566,6 +635,7 @@ every_element_suite (void)
       G_N_ELEMENTS (elements) * N_BAD);
   tcase_add_loop_test (tc, test_renegotiation, 0, G_N_ELEMENTS (elements));
   tcase_add_loop_test (tc, test_bytes_segment, 0, G_N_ELEMENTS (elements));
+  tcase_add_loop_test (tc, test_formats_taken, 0, G_N_ELEMENTS (elements));
   tc = tcase_create ("concurrency");
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 240);

@@ -1063,7 +1063,9 @@ GST_START_TEST (test_round_trip)
     if (yuv) {
       ref_rgb_to_yuv (&ref_bt601, bits, rt_colours[i].rgb, x_in.v);
       memcpy (rgba_want.v, rt_colours[i].rgb, sizeof (rt_colours[i].rgb));
-      rgba_want.v[3] = 255;
+      /* AYUV's alpha is carried both ways. */
+      x_in.v[3] = alpha ? 77 : 0;
+      rgba_want.v[3] = alpha ? 77 : 255;
       tol_rgba = 2;
       tol_x = bits > 8 ? 2 : 1;
     } else if (gray) {
@@ -1119,6 +1121,34 @@ GST_START_TEST (test_round_trip)
   }
   g_free (x_caps);
   g_free (rgba_caps);
+}
+
+GST_END_TEST;
+
+/* GRAY16_LE (thermal and depth cameras) to and from GRAY8 and RGBA: codes
+ * scale by 65535 / 255 = 257, exactly for these levels. */
+GST_START_TEST (test_gray16)
+{
+  static const guint levels8[] = { 0, 1, 128, 200, 255 };
+  gchar *gray16 = make_caps ("GRAY16_LE", 16, 12, NULL);
+  gchar *gray8 = make_caps ("GRAY8", 16, 12, NULL);
+  gchar *rgba = make_caps ("RGBA", 16, 12, NULL);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (levels8); i++) {
+    guint l = levels8[i];
+    Codes c16 = { {l * 257, 0, 0, 0} }, c8 = { {l, 0, 0, 0} };
+    Codes grey = { {l, l, l, 255} };
+    gchar *what = g_strdup_printf ("GRAY16_LE %u", l * 257);
+
+    check_solid_conversion ("backend=cpu", gray16, &c16, gray8, &c8, 0, what);
+    check_solid_conversion ("backend=cpu", gray16, &c16, rgba, &grey, 0, what);
+    check_solid_conversion ("backend=cpu", gray8, &c8, gray16, &c16, 0, what);
+    g_free (what);
+  }
+  g_free (rgba);
+  g_free (gray8);
+  g_free (gray16);
 }
 
 GST_END_TEST;
@@ -2277,6 +2307,7 @@ texelconvert_suite (void)
   tcase_add_test (tc, test_colour_known_other_matrices);
   tcase_add_test (tc, test_colour_known_yuv_to_rgb);
   tcase_add_loop_test (tc, test_round_trip, 0, TEXEL_N_FORMATS);
+  tcase_add_test (tc, test_gray16);
 
   tc = tcase_create ("geometry");
   suite_add_tcase (s, tc);

@@ -14,7 +14,9 @@
 
 const gchar *const texel_all_formats[TEXEL_N_FORMATS] = {
   "NV12", "NV21", "I420", "YV12", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
-  "BGRx", "ARGB", "ABGR", "RGB", "BGR", "GRAY8", "P010_10LE"
+  "BGRx", "ARGB", "ABGR", "RGB", "BGR", "GRAY8", "P010_10LE", "I420_10LE",
+  "I422_10LE", "Y444_10LE", "Y42B", "Y444", "NV16", "YVYU", "AYUV", "VUYA",
+  "xRGB"
 };
 
 static guint8 *

@@ -14,8 +14,9 @@
 
 #include "texel-image.h"
 
-/* Every raw video format the elements take. */
-#define TEXEL_N_FORMATS 16
+/* Every raw video format every element takes (texelconvert and
+ * texelwarp also take GRAY16_LE). */
+#define TEXEL_N_FORMATS 26
 extern const gchar *const texel_all_formats[TEXEL_N_FORMATS];
 
 /* Code of component @comp at its sample (@x, @y), whatever the format:

@@ -357,15 +357,20 @@ static const Case cases[] = {
 #define MISALIGNED_CASE 3
 
 /* Input formats: packed 4 bytes, 4:2:0 8 and 10 bits, 3 bytes (no
- * texture), GRAY8, 4:2:2; outputs: the same kinds. */
+ * texture), GRAY8, 4:2:2, then planar 10-bit, 4:4:4, 16-bit grey, packed
+ * Y'CbCr with alpha and a leading padding byte; outputs: the same kinds. */
 static const TexelFormat in_formats[] = {
   TEXEL_FORMAT_RGBA, TEXEL_FORMAT_NV12, TEXEL_FORMAT_P010_10LE,
   TEXEL_FORMAT_RGB, TEXEL_FORMAT_GRAY8, TEXEL_FORMAT_YUY2, TEXEL_FORMAT_I420,
+  TEXEL_FORMAT_I420_10LE, TEXEL_FORMAT_Y444, TEXEL_FORMAT_GRAY16_LE,
+  TEXEL_FORMAT_AYUV, TEXEL_FORMAT_XRGB,
 };
 
 static const TexelFormat out_formats[] = {
   TEXEL_FORMAT_RGBA, TEXEL_FORMAT_NV12, TEXEL_FORMAT_I420,
-  TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_BGR,
+  TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_BGR, TEXEL_FORMAT_I422_10LE,
+  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_GRAY16_LE, TEXEL_FORMAT_VUYA,
+  TEXEL_FORMAT_XRGB,
 };
 
 #define N_IN ((int) (sizeof (in_formats) / sizeof (in_formats[0])))

@@ -216,9 +216,9 @@ test_fast_matches_reference (void)
   TexelAdjustFast *fast = g_new0 (TexelAdjustFast, 1);
   int f, s, ci, z, covered = 0, cases = 0;
 
-  for (f = 0; f < test_n_formats; f++)
+  for (f = 0; f < test_n_formats_10; f++)
     {
-      const TexelFormatDesc *desc = texel_format_desc (test_all_formats[f]);
+      const TexelFormatDesc *desc = texel_format_desc (test_formats_10[f]);
 
       for (s = 0; s < (int)G_N_ELEMENTS (settings); s++)
         {

@@ -153,10 +153,10 @@ test_neutral_identity (void)
   GRand *rand = g_rand_new_with_seed (11);
   int f;
 
-  for (f = 0; f < test_n_formats; f++) {
+  for (f = 0; f < test_n_formats_10; f++) {
     TexelAdjustConfig config;
     TexelAdjustPlan plan;
-    TestImage *in = test_image_new (test_all_formats[f], 13, 7, 1);
+    TestImage *in = test_image_new (test_formats_10[f], 13, 7, 1);
     TestImage *cpu, *flt;
 
     test_image_fill_random (in, rand);
@@ -277,11 +277,11 @@ test_gst_definition (void)
   int s, f, full;
 
   for (s = 0; s < (int) DEF_N_SETTINGS; s++) {
-    for (f = 0; f < test_n_formats; f++) {
+    for (f = 0; f < test_n_formats_10; f++) {
       for (full = 0; full < 2; full++) {
         TexelAdjustConfig config;
         TexelAdjustPlan plan;
-        TestImage *in = test_image_new (test_all_formats[f], 34, 18, 1);
+        TestImage *in = test_image_new (test_formats_10[f], 34, 18, 1);
         TestImage *want, *cpu, *flt;
         Diff dc = { 0 }, df = { 0 };
 
@@ -364,10 +364,10 @@ test_gst_after_linear (void)
   int s, f;
 
   for (s = 0; s < (int) DEF_N_SETTINGS; s++) {
-    for (f = 0; f < test_n_formats; f++) {
+    for (f = 0; f < test_n_formats_10; f++) {
       TexelAdjustConfig config;
       TexelAdjustPlan plan;
-      TestImage *in = test_image_new (test_all_formats[f], 22, 10, 1);
+      TestImage *in = test_image_new (test_formats_10[f], 22, 10, 1);
       TestImage *linear, *want, *got;
       Diff d = { 0 };
 
@@ -615,10 +615,10 @@ test_bands (void)
   GRand *rand = g_rand_new_with_seed (9);
   int f;
 
-  for (f = 0; f < test_n_formats; f++) {
+  for (f = 0; f < test_n_formats_10; f++) {
     TexelAdjustConfig config;
     TexelAdjustPlan plan;
-    TestImage *in = test_image_new (test_all_formats[f], 11, 9, 1);
+    TestImage *in = test_image_new (test_formats_10[f], 11, 9, 1);
     TestImage *whole, *banded;
 
     test_image_fill_random (in, rand);
@@ -1167,13 +1167,13 @@ test_lut3d_identity (void)
     TexelCube *cube = cube_new (luts[l].n, lut_identity, luts[l].lo,
         luts[l].hi);
 
-    for (f = 0; f < test_n_formats; f++) {
-      TexelFormat format = test_all_formats[f];
+    for (f = 0; f < test_n_formats_10; f++) {
+      TexelFormat format = test_formats_10[f];
       TestImage *in = test_image_new (format, 14, 10, 1);
       TexelAdjustConfig config;
       TexelAdjustPlan plan;
       TestImage *out;
-      int max = format == TEXEL_FORMAT_P010_10LE ? 1023 : 255;
+      int max = (1 << texel_format_desc (format)->bits) - 1;
 
       test_image_fill_random (in, rand);
       if (in->desc->is_yuv && !in->desc->is_gray) {
@@ -1188,18 +1188,19 @@ test_lut3d_identity (void)
             yy = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
             cb = (rgb[2] - yy) / 1.8556;
             cr = (rgb[0] - yy) / 1.5748;
-            for (dy = 0; dy < 2; dy++) {
-              for (dx = 0; dx < 2; dx++)
+            for (dy = 0; dy < 2; dy++)
+              for (dx = 0; dx < 2; dx++) {
                 test_image_set (in, 0, x + dx, y + dy,
                     (unsigned) floor (s * (16 + 219 * yy) + 0.5));
-              /* Every chroma sample of the block (4:2:2: one a row). */
-              test_image_set (in, 1, x >> in->desc->comp[1].x_shift,
-                  (y + dy) >> in->desc->comp[1].y_shift,
-                  (unsigned) floor (s * (128 + 224 * cb) + 0.5));
-              test_image_set (in, 2, x >> in->desc->comp[2].x_shift,
-                  (y + dy) >> in->desc->comp[2].y_shift,
-                  (unsigned) floor (s * (128 + 224 * cr) + 0.5));
-            }
+                /* Every chroma sample of the block (4:2:2: one a row,
+                 * 4:4:4: one a pixel). */
+                test_image_set (in, 1, (x + dx) >> in->desc->comp[1].x_shift,
+                    (y + dy) >> in->desc->comp[1].y_shift,
+                    (unsigned) floor (s * (128 + 224 * cb) + 0.5));
+                test_image_set (in, 2, (x + dx) >> in->desc->comp[2].x_shift,
+                    (y + dy) >> in->desc->comp[2].y_shift,
+                    (unsigned) floor (s * (128 + 224 * cr) + 0.5));
+              }
           }
       }
       texel_adjust_config_init (&config);
@@ -1474,7 +1475,7 @@ test_float_emulation (void)
     Diff per = { 0 };
     double bound = 0.0;
 
-    for (f = 0; f < test_n_formats; f++) {
+    for (f = 0; f < test_n_formats_10; f++) {
       for (ci = 0; ci < (int) G_N_ELEMENTS (float_colorimetries); ci++) {
         TexelAdjustConfig config;
         TexelAdjustPlan plan;
@@ -1483,7 +1484,7 @@ test_float_emulation (void)
         /* Under valgrind one format in four (test_sparse_skip). */
         if (test_sparse_skip (s + f + ci, 4))
           continue;
-        in = test_image_new (test_all_formats[f], w, h, 1);
+        in = test_image_new (test_formats_10[f], w, h, 1);
         test_image_fill_random (in, rand);
         texel_adjust_config_init (&config);
         config.brightness = st->brightness;
@@ -1591,12 +1592,31 @@ test_gray_lut (void)
   }
 }
 
+/* GRAY16_LE is refused with a message: the tables by code stop at 10
+ * bits. */
+static void
+test_refuses_16_bits (void)
+{
+  TexelAdjustConfig config;
+  TexelAdjustPlan plan;
+  const char *why = NULL;
+
+  texel_adjust_config_init (&config);
+  config.gamma = 1.3;
+  g_assert_cmpint (texel_adjust_plan_init (&plan, &config,
+          TEXEL_FORMAT_GRAY16_LE, 8, 8, &why), ==, -1);
+  g_assert_nonnull (why);
+  g_assert_cmpint (texel_adjust_plan_init (&plan, &config,
+          TEXEL_FORMAT_Y444_10LE, 8, 8, &why), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
   int ret, i;
 
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/texel/adjust/refuses-16-bits", test_refuses_16_bits);
   g_test_add_func ("/texel/adjust/neutral-identity", test_neutral_identity);
   g_test_add_func ("/texel/adjust/gst-definition", test_gst_definition);
   g_test_add_func ("/texel/adjust/gst-known-values", test_gst_known_values);

@@ -23,7 +23,10 @@ test_names (void)
     g_assert_cmpint (texel_format_from_name (desc->name), ==, desc->format);
   }
   g_assert_cmpint (test_n_formats, ==, TEXEL_FORMAT_COUNT - 1);
+  /* Not taken: several components packed in the bits of one word. */
   g_assert_cmpint (texel_format_from_name ("v210"), ==, TEXEL_FORMAT_UNKNOWN);
+  g_assert_cmpint (texel_format_from_name ("BGR10A2_LE"), ==,
+      TEXEL_FORMAT_UNKNOWN);
   g_assert_cmpint (texel_format_from_name (NULL), ==, TEXEL_FORMAT_UNKNOWN);
   g_assert_null (texel_format_desc (TEXEL_FORMAT_UNKNOWN));
   g_assert_null (texel_format_desc (TEXEL_FORMAT_COUNT));

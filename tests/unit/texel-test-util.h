@@ -103,5 +103,8 @@ int test_run (int *argc, char ***argv, const TestCase * tests,
 
 extern const TexelFormat test_all_formats[];
 extern const int test_n_formats;
+/* test_all_formats but GRAY16_LE: what texeladjust and texelfilter take. */
+extern const TexelFormat test_formats_10[];
+extern const int test_n_formats_10;
 
 #endif /* TEXEL_TEST_UTIL_H */
