@@ -673,9 +673,11 @@ gst_texel_base_class_init (GstTexelBaseClass * klass)
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
       g_param_spec_int ("frames-in-flight", "Frames in flight",
           "GPU path: frames processed while earlier ones are handed on; more "
-          "frames/s, one frame period more latency each (-1: automatic, 2 "
-          "for non-live sources, 3 where they also bring and take CUDA memory, "
-          "0 for live sources)", -1, MAX_FRAMES_IN_FLIGHT,
+          "frames/s, up to one frame period more latency each while frames "
+          "come faster than the GPU finishes them (a finished frame never "
+          "waits for the next input) (-1: automatic, 2 for non-live sources, "
+          "3 where they also bring and take CUDA memory, 0 for live sources)",
+          -1, MAX_FRAMES_IN_FLIGHT,
           DEFAULT_FRAMES_IN_FLIGHT, rw));
   g_object_class_install_property (gobject_class, PROP_N_THREADS,
       g_param_spec_uint ("n-threads", "Threads",
