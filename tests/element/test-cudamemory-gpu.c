@@ -181,15 +181,10 @@ static guint64
 stats_get (GstElement *pipeline, const gchar *name, const gchar *field)
 {
   GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
-  GstStructure *st = NULL;
-  guint64 v = G_MAXUINT64;
+  guint64 v;
 
   fail_unless (e != NULL, "no element %s", name);
-  g_object_get (e, "stats", &st, NULL);
-  fail_unless (st != NULL, "no stats");
-  fail_unless (gst_structure_get_uint64 (st, field, &v), "no %s", field);
-  GST_INFO ("%s: %" GST_PTR_FORMAT, name, st);
-  gst_structure_free (st);
+  v = texel_stats_get (e, field);
   gst_object_unref (e);
   return v;
 }

@@ -500,19 +500,6 @@ GST_START_TEST (test_frames_in_flight)
 
 GST_END_TEST;
 
-static guint64
-stats_get (GstElement * e, const gchar * field)
-{
-  GstStructure *st = NULL;
-  guint64 v = G_MAXUINT64;
-
-  g_object_get (e, "stats", &st, NULL);
-  fail_unless (st != NULL, "no stats");
-  fail_unless (gst_structure_get_uint64 (st, field, &v), "no %s", field);
-  gst_structure_free (st);
-  return v;
-}
-
 /* Which way frames reach the GPU, seen through the element's counters:
  * buffers of its own pool are pinned and never copied on the host; foreign
  * memory is copied through pinned staging the first time, then registered
@@ -555,14 +542,17 @@ GST_START_TEST (test_memory_paths)
       gst_video_frame_unmap (&cf);
       gst_buffer_unref (out);
 
-      fail_unless_equals_uint64 (stats_get (h->element, "frames"), i + 1);
-      fail_unless_equals_uint64 (stats_get (h->element, "bytes-host-copied"),
+      fail_unless_equals_uint64 (texel_stats_get (h->element, "frames"),
+          i + 1);
+      fail_unless_equals_uint64 (texel_stats_get (h->element,
+              "bytes-host-copied"),
           i < 3 ? 0 : in_bytes);
-      fail_unless_equals_uint64 (stats_get (h->element, "registrations"),
+      fail_unless_equals_uint64 (texel_stats_get (h->element, "registrations"),
           i < 4 ? 0 : 1);
-      fail_unless_equals_uint64 (stats_get (h->element, "bytes-to-device"),
+      fail_unless_equals_uint64 (texel_stats_get (h->element,
+              "bytes-to-device"),
           staged ? (i + 1) * in_bytes : 0);
-      fail_unless_equals_uint64 (stats_get (h->element, "bytes-to-host"),
+      fail_unless_equals_uint64 (texel_stats_get (h->element, "bytes-to-host"),
           staged ? (i + 1) * out_bytes : 0);
       g_free (what);
     }
@@ -629,7 +619,7 @@ GST_START_TEST (test_in_flight_ring)
       gst_buffer_unref (out);
     }
     fail_unless (gst_harness_try_pull (h) == NULL, "an extra frame came out");
-    fail_unless_equals_uint64 (stats_get (h->element, "frames"), valid);
+    fail_unless_equals_uint64 (texel_stats_get (h->element, "frames"), valid);
     texel_harness_teardown (h);
     g_free (props);
   }
@@ -796,7 +786,7 @@ GST_START_TEST (test_state_cycles_in_flight)
         "cycle %u did not reach EOS", cycle);
     gst_message_unref (msg);
     gst_element_set_state (pipeline, GST_STATE_PAUSED);
-    fail_unless_equals_uint64 (stats_get (t, "frames"), 3);
+    fail_unless_equals_uint64 (texel_stats_get (t, "frames"), 3);
     fail_unless_equals_int (gst_element_set_state (pipeline, via),
         GST_STATE_CHANGE_SUCCESS);
   }
@@ -837,7 +827,7 @@ GST_START_TEST (test_concurrent_pipelines)
     fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
         "pipeline %u did not reach EOS", i);
     gst_message_unref (msg);
-    fail_unless_equals_uint64 (stats_get (t, "frames"), 60);
+    fail_unless_equals_uint64 (texel_stats_get (t, "frames"), 60);
     gst_element_set_state (pipelines[i], GST_STATE_NULL);
     gst_object_unref (t);
     gst_object_unref (bus);
@@ -1109,8 +1099,10 @@ GST_START_TEST (test_fault_register_falls_back)
       gst_video_frame_unmap (&cf);
       gst_buffer_unref (out);
     }
-    fail_unless_equals_uint64 (stats_get (h->element, "registrations"), 0);
-    fail_unless_equals_uint64 (stats_get (h->element, "bytes-host-copied"),
+    fail_unless_equals_uint64 (texel_stats_get (h->element,
+            "registrations"), 0);
+    fail_unless_equals_uint64 (texel_stats_get (h->element,
+            "bytes-host-copied"),
         3 * in_bytes);
     gst_buffer_unref (foreign);
     texel_harness_teardown (h);
@@ -1137,7 +1129,7 @@ GST_START_TEST (test_fault_auto_falls_back_to_cpu)
   g_unsetenv ("GST_TEXEL_FAULT");
   fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
   gst_message_unref (msg);
-  fail_unless_equals_uint64 (stats_get (t, "frames"), 3);
+  fail_unless_equals_uint64 (texel_stats_get (t, "frames"), 3);
   gst_object_unref (t);
   gst_object_unref (pipeline);
 }

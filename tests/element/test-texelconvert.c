@@ -1745,19 +1745,6 @@ GST_START_TEST (test_direction_auto_tag)
 
 GST_END_TEST;
 
-/* The frames processed so far, as the stats property counts them. */
-static guint64
-frames_processed (GstElement * e)
-{
-  GstStructure *st = NULL;
-  guint64 frames = 0;
-
-  g_object_get (e, "stats", &st, NULL);
-  fail_unless (gst_structure_get_uint64 (st, "frames", &frames));
-  gst_structure_free (st);
-  return frames;
-}
-
 /* Pushes a frame and says whether the element passed it through (the
  * input buffer itself came out); the output in *@out if asked for. */
 static gboolean
@@ -1793,7 +1780,7 @@ GST_START_TEST (test_live_changes_from_passthrough)
 
   gst_harness_set_caps_str (h, caps, caps);
   fail_unless (passed_through (h, &info, NULL));
-  fail_unless_equals_uint64 (frames_processed (h->element), 0);
+  fail_unless_equals_uint64 (texel_stats_get (h->element, "frames"), 0);
 
   gst_util_set_object_arg (G_OBJECT (h->element), "video-direction", "horiz");
   fail_if (passed_through (h, &info, &out), "video-direction ignored");
@@ -1801,7 +1788,7 @@ GST_START_TEST (test_live_changes_from_passthrough)
   check_direction (&f, GST_VIDEO_ORIENTATION_HORIZ, 8, 8, "live horiz");
   gst_video_frame_unmap (&f);
   gst_buffer_unref (out);
-  fail_unless_equals_uint64 (frames_processed (h->element), 1);
+  fail_unless_equals_uint64 (texel_stats_get (h->element, "frames"), 1);
 
   gst_util_set_object_arg (G_OBJECT (h->element), "video-direction",
       "identity");
@@ -1809,7 +1796,7 @@ GST_START_TEST (test_live_changes_from_passthrough)
 
   g_object_set (h->element, "crop-left", 4, NULL);
   fail_if (passed_through (h, &info, NULL), "crop-left ignored");
-  fail_unless_equals_uint64 (frames_processed (h->element), 2);
+  fail_unless_equals_uint64 (texel_stats_get (h->element, "frames"), 2);
   g_object_set (h->element, "crop-left", 0, NULL);
   fail_unless (passed_through (h, &info, NULL), "not back to passthrough");
 

@@ -201,6 +201,20 @@ texel_video_info_from_caps_string (const gchar * s)
   return info;
 }
 
+guint64
+texel_stats_get (GstElement * e, const gchar * field)
+{
+  GstStructure *st = NULL;
+  guint64 v = G_MAXUINT64;
+
+  g_object_get (e, "stats", &st, NULL);
+  fail_unless (st != NULL, "no stats");
+  fail_unless (gst_structure_get_uint64 (st, field, &v), "no %s", field);
+  GST_INFO_OBJECT (e, "%" GST_PTR_FORMAT, st);
+  gst_structure_free (st);
+  return v;
+}
+
 void
 texel_harness_out_info (GstHarness * h, GstVideoInfo * info)
 {

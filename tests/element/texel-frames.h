@@ -73,6 +73,9 @@ gchar *texel_caps_new (const gchar * format, gint width, gint height,
 GstVideoInfo texel_video_info_from_caps_string (const gchar * s);
 /* The video info of @h's output caps. */
 void texel_harness_out_info (GstHarness * h, GstVideoInfo * info);
+/* Field @field of texel element @e's stats property (fails the test where
+ * it has none). */
+guint64 texel_stats_get (GstElement * e, const gchar * field);
 
 /* "name=value name=value" on @object: every name must be a property of
  * it, unless @skip_unknown. */

@@ -871,20 +871,6 @@ GST_END_TEST;
 #define EGL_POOL 8
 #define EGL_FRAMES 10000
 
-/* The registrations the element's stats count (cudaHostRegister, and
- * surface arrays registered with CUDA). */
-static guint64
-stats_registrations (GstElement *e)
-{
-  GstStructure *stats = NULL;
-  guint64 n = 0;
-
-  g_object_get (e, "stats", &stats, NULL);
-  fail_unless (gst_structure_get_uint64 (stats, "registrations", &n));
-  gst_structure_free (stats);
-  return n;
-}
-
 /* A camera's or decoder's pool: EGL_FRAMES frames cycling through
  * EGL_POOL surface arrays, NVMM in and out (the element's own pool of
  * surface arrays). Each surface is registered with CUDA once: none after
@@ -929,11 +915,12 @@ GST_START_TEST (test_nvmm_egl_registrations)
         }
       gst_buffer_unref (out);
       if (i == 4 * EGL_POOL)
-        registered = stats_registrations (h->element);
+        registered = texel_stats_get (h->element, "registrations");
     }
   fail_unless (registered >= EGL_POOL, "%" G_GUINT64_FORMAT " registrations",
                registered);
-  fail_unless_equals_uint64 (stats_registrations (h->element), registered);
+  fail_unless_equals_uint64 (texel_stats_get (h->element, "registrations"),
+                             registered);
   GST_INFO ("%u frames: %" G_GUINT64_FORMAT " registrations", EGL_FRAMES,
             registered);
   texel_harness_teardown (h);
