@@ -298,7 +298,7 @@ read_code (const TexelFormatDesc * fmt, const TexelImage * img, int c, int x,
   const uint8_t *p = sample_address (img, &fmt->comp[c], x, y);
 
   if (fmt->bytes_per_sample == 2)
-    return (unsigned) (p[0] | (p[1] << 8)) >> fmt->shift;
+    return texel_word_code ((unsigned) (p[0] | (p[1] << 8)), fmt);
   return p[0];
 }
 

@@ -145,7 +145,8 @@ map_row (const TexelFormatDesc *fmt, const uint16_t *t, const TexelImage *in,
     {
       for (x = 0; x < n; x++)
         {
-          unsigned v = t[(unsigned)(s[x * ps] | s[x * ps + 1] << 8) >> sh]
+          unsigned v = t[texel_word_code (
+                           (unsigned)(s[x * ps] | s[x * ps + 1] << 8), fmt)]
                        << sh;
 
           d[x * ps] = (uint8_t)v;
@@ -219,8 +220,9 @@ formula_row (const TexelAdjustPlan *plan, const TexelImage *in, TexelImage *out,
           d[k] = at (out, &fmt->comp[1 + k], x, y);
         }
       texel_adjust_gst_chroma_d (
-          &plan->kernel.gst, (unsigned)(s[0][0] | s[0][1] << 8) >> fmt->shift,
-          (unsigned)(s[1][0] | s[1][1] << 8) >> fmt->shift, c);
+          &plan->kernel.gst,
+          texel_word_code ((unsigned)(s[0][0] | s[0][1] << 8), fmt),
+          texel_word_code ((unsigned)(s[1][0] | s[1][1] << 8), fmt), c);
       for (k = 0; k < 2; k++)
         {
           unsigned v = c[k] << fmt->shift;

@@ -600,7 +600,7 @@ texel_adjust_read_f (const TexelAdjustKernelPlan * p, const TexelImage * img,
   const uint8_t *a = texel_adjust_sample (img, &p->fmt.comp[c], x, y);
 
   if (p->fmt.bytes_per_sample == 2)
-    return (unsigned) (a[0] | (a[1] << 8)) >> p->fmt.shift;
+    return texel_word_code ((unsigned) (a[0] | (a[1] << 8)), &p->fmt);
   return a[0];
 }
 

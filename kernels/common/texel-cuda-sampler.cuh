@@ -260,7 +260,7 @@ texel_texel_value (const TexelConvertPlan &plan, const TexelSource &src,
      * P010's unused low bits are dropped. */
     unsigned word = (unsigned) __float2int_rn (v * src.texel_max);
 
-    return (float) (word >> plan.in.shift) * src.code_scale;
+    return (float) texel_word_code (word, &plan.in) * src.code_scale;
   }
   return v * src.texel_scale;
 }
@@ -276,7 +276,7 @@ texel_raw_code (const TexelConvertPlan &plan, const TexelSource &src,
   /* Byte loads: this path also serves addresses of any alignment. */
   if (plan.in.bytes_per_sample == 2)
     word |= (unsigned) __ldg (p + 1) << 8;
-  return (float) (word >> plan.in.shift) * src.code_scale;
+  return (float) texel_word_code (word, &plan.in) * src.code_scale;
 }
 
 static __device__ __forceinline__ int

@@ -82,6 +82,16 @@ typedef struct
   TexelComponent comp[TEXEL_MAX_COMPONENTS];
 } TexelFormatDesc;
 
+/* The code a stored word of @desc holds: its bits above its shift
+ * (P010's 10 in the high bits, I420_10LE's in the low ones). The other
+ * bits are not the picture's and are dropped, so that no frame, however
+ * hostile, gives a code past the largest: codes index tables. */
+TEXEL_HD unsigned
+texel_word_code (unsigned word, const TexelFormatDesc *desc)
+{
+  return (word >> desc->shift) & ((1u << desc->bits) - 1u);
+}
+
 /* A frame in memory: host memory for the CPU path, device-accessible
  * memory (device, mapped or registered host memory) for the CUDA path. */
 typedef struct

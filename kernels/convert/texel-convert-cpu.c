@@ -69,7 +69,7 @@ read_sample (const TexelConvertPlan * plan, int c, const TexelImage * img,
   p = sample_address (img, &desc->comp[c], x, y);
 
   if (desc->bytes_per_sample == 2)
-    code = (unsigned) (p[0] | (p[1] << 8)) >> desc->shift;     /* LE */
+    code = texel_word_code ((unsigned) (p[0] | (p[1] << 8)), desc); /* LE */
   else
     code = p[0];
   return code / max_code (desc);

@@ -46,7 +46,7 @@ read_code (const Component * k, int x, int y)
   const uint8_t *p = sample_address (k->in, k->comp, x, y);
 
   if (k->plan->fmt.bytes_per_sample == 2)
-    return (unsigned) (p[0] | (p[1] << 8)) >> k->plan->fmt.shift;
+    return texel_word_code ((unsigned) (p[0] | (p[1] << 8)), &k->plan->fmt);
   return p[0];
 }
 

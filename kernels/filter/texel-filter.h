@@ -313,7 +313,8 @@ texel_filter_load_f (const TexelFilterPlan * p, const uint8_t * a)
   unsigned word = TEXEL_FILTER_LDG (a);
 
   if (p->fmt.bytes_per_sample == 2)
-    word = (word | (unsigned) TEXEL_FILTER_LDG (a + 1) << 8) >> p->fmt.shift;
+    word = texel_word_code (word | (unsigned) TEXEL_FILTER_LDG (a + 1) << 8,
+        &p->fmt);
   return (float) word;
 }
 

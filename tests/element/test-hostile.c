@@ -632,6 +632,86 @@ GST_START_TEST (test_huge_output_refused)
 
 GST_END_TEST;
 
+/* ------------------------------------------------------------------ */
+/* 10-bit words with their unused high bits set */
+
+static const struct
+{
+  const gchar *factory;
+  const gchar *props;
+} word_users[] = {
+  { "texelconvert", "video-direction=horiz method=bilinear" },
+  { "texeladjust", "gamma=1.3 saturation=1.2" },
+  /* Its range weights come from a table indexed by codes. */
+  { "texelfilter", "filter=bilateral sigma-space=1 sigma-range=0.1" },
+  { "texelfilter", "filter=gaussian sigma=1" },
+  { "texelwarp", "rotation=10" },
+};
+
+static const gchar *const low_bit_formats[]
+    = { "I420_10LE", "I422_10LE", "Y444_10LE" };
+
+/* A frame of random words, and its clean twin: each word's 10 bits alone,
+ * as a decoder writes them. */
+static void
+dirty_and_clean (const GstVideoInfo *info, GstBuffer **dirty, GstBuffer **clean)
+{
+  gsize size = GST_VIDEO_INFO_SIZE (info), i;
+  GRand *rand = g_rand_new_with_seed (27);
+  guint8 *d = g_malloc (size), *c = g_malloc (size);
+
+  for (i = 0; i < size; i++)
+    d[i] = c[i] = (guint8)g_rand_int (rand);
+  for (i = 1; i < size; i += 2)
+    c[i] &= 0x03;
+  *dirty = gst_buffer_new_wrapped (d, size);
+  *clean = gst_buffer_new_wrapped (c, size);
+  g_rand_free (rand);
+}
+
+/* Loop index: element setting * format. A frame whose 10-bit words carry
+ * bits above their 10 (hostile, or a broken decoder) is processed without
+ * a crash or an error; on the CPU path exactly as the same frame with
+ * those bits clear (they are not the picture's). */
+GST_START_TEST (test_stray_high_bits)
+{
+  guint e = __i__ / G_N_ELEMENTS (low_bit_formats);
+  const gchar *format = low_bit_formats[__i__ % G_N_ELEMENTS (low_bit_formats)];
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=64,height=48,"
+                                 "framerate=30/1",
+                                 format);
+  GstVideoInfo info = texel_video_info_from_caps_string (caps);
+  GstHarness *h = harness_new (word_users[e].factory, word_users[e].props);
+  GstBuffer *dirty, *clean, *out_dirty, *out_clean;
+  gchar *text;
+
+  gst_harness_set_caps_str (h, caps, caps);
+  dirty_and_clean (&info, &dirty, &clean);
+  out_dirty = texel_push_pull (h, dirty);
+  out_clean = texel_push_pull (h, clean);
+  fail_unless_equals_int (count_messages (h->element, GST_MESSAGE_ERROR, &text),
+                          0);
+  g_free (text);
+  if (g_str_equal (test_backend (), "cpu"))
+    {
+      GstMapInfo a, b;
+
+      fail_unless (gst_buffer_map (out_dirty, &a, GST_MAP_READ));
+      fail_unless (gst_buffer_map (out_clean, &b, GST_MAP_READ));
+      fail_unless (a.size == b.size && memcmp (a.data, b.data, a.size) == 0,
+                   "%s %s %s: the high bits changed the picture",
+                   word_users[e].factory, word_users[e].props, format);
+      gst_buffer_unmap (out_dirty, &a);
+      gst_buffer_unmap (out_clean, &b);
+    }
+  gst_buffer_unref (out_dirty);
+  gst_buffer_unref (out_clean);
+  texel_harness_teardown (h);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
 static Suite *
 hostile_suite (void)
 {
@@ -659,6 +739,11 @@ hostile_suite (void)
   tcase_add_loop_test (tc, test_huge_frames_refused, 0,
                        G_N_ELEMENTS (elements));
   tcase_add_test (tc, test_huge_output_refused);
+  tc = tcase_create ("words");
+  suite_add_tcase (s, tc);
+  tcase_add_loop_test (tc, test_stray_high_bits, 0,
+                       G_N_ELEMENTS (word_users)
+                           * G_N_ELEMENTS (low_bit_formats));
   return s;
 }
 

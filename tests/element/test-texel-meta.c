@@ -1,5 +1,6 @@
 /* gst-texel: metas through the texel elements (issue 27, item 10), on the
- * CPU path.
+ * CPU path (TEXEL_TEST_BACKEND=cuda: the same cases on the GPU path, by
+ * hand on a machine with a GPU).
  *
  * videoscale 1.22's test_transform_meta (gst-plugins-base
  * tests/check/elements/videoscale.c) written again for texelconvert: a
@@ -85,8 +86,8 @@ convert_with_metas (const gchar * factory, const gchar * props,
     const gchar * in_caps, const gchar * out_caps, const guint roi[4],
     gboolean afd)
 {
-  GstHarness *h = texel_harness_new_with (texel_test_element_new (factory,
-          props));
+  GstElement *e = texel_test_element_new (factory, props);
+  GstHarness *h;
   GstVideoInfo info = texel_video_info_from_caps_string (in_caps);
   GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info),
       NULL);
@@ -94,6 +95,10 @@ convert_with_metas (const gchar * factory, const gchar * props,
   GstCaps *ts = gst_caps_new_empty_simple ("timestamp/x-texel-test");
   GstBuffer *out;
 
+  if (g_getenv ("TEXEL_TEST_BACKEND"))
+    gst_util_set_object_arg (G_OBJECT (e), "backend",
+        g_getenv ("TEXEL_TEST_BACKEND"));
+  h = texel_harness_new_with (e);
   gst_buffer_memset (in, 0, 0, GST_VIDEO_INFO_SIZE (&info));
   meta = gst_buffer_add_video_region_of_interest_meta (in, "face", roi[0],
       roi[1], roi[2], roi[3]);

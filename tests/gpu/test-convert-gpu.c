@@ -67,7 +67,12 @@
  * is off by at most sum g * 2 * 2^-8 * D = 2 * 2^-8 * D: the same bound.
  *
  * Without textures (24-bit RGB input, misaligned planes) the GPU filters
- * plain loads in float with the CPU's formulas: only the 1 code above.
+ * plain loads in float with the CPU's formulas: the 1 code above, plus
+ * what float itself loses. A sample is a sum of up to 256 float terms
+ * (the taps of a downscale times the matrix), each rounded relatively by
+ * at most 2^-24: 2^-16 of full scale in all, a whole code only at 16 bits
+ * (65535 * 2^-16 = 1), a small fraction below that, which the rounding
+ * code already covers. Hence 1 + round (max_code * 2^-16).
  */
 #define FILTER_WEIGHT_ERROR (1.0 / 256.0)
 
@@ -155,6 +160,9 @@ geometry_config (const Geometry * g, TexelFormat in_format,
 }
 
 /* Whether the GPU reads this input through textures (see the bounds). */
+/* Relative error of a float sum of up to 256 terms (see above). */
+#define FLOAT_SUM_ERROR (1.0 / 65536.0)
+
 static int
 uses_textures (TexelFormat format, MemoryMode mode)
 {
@@ -171,8 +179,10 @@ error_bound (const TexelConvertPlan * plan, int textured)
   double filter_error;
   int k, c;
 
-  if (!textured || plan->method == TEXEL_METHOD_NEAREST)
+  if (plan->method == TEXEL_METHOD_NEAREST)
     return 1;
+  if (!textured)
+    return 1 + (int) floor (max_code * FLOAT_SUM_ERROR + 0.5);
   for (k = 0; k < 3; k++) {
     double g = 0.0;
 

@@ -169,9 +169,18 @@ host_image_randomize (HostImage *h)
     }
   for (; i < h->size; i++)
     h->mem[i] = (uint8_t)rng_next ();
+  /* 16-bit words hold their format's bits alone (P010 in the high bits,
+   * I420_10LE in the low ones), as decoders write them. */
   if (desc->bytes_per_sample == 2)
-    for (i = 0; i + 1 < h->size; i += 2)
-      h->mem[i] &= (uint8_t)(0xff << desc->shift);
+    {
+      unsigned mask = ((1u << desc->bits) - 1) << desc->shift;
+
+      for (i = 0; i + 1 < h->size; i += 2)
+        {
+          h->mem[i] &= (uint8_t)(mask & 0xff);
+          h->mem[i + 1] &= (uint8_t)(mask >> 8);
+        }
+    }
 }
 
 int
