@@ -247,21 +247,17 @@ push_pull (GstHarness * h, GstBuffer * in, const gchar * what)
 static const gchar *
 strategy_memory_mode (GstElement * e, gchar ** backend)
 {
-  GstBus *bus = gst_element_get_bus (e);
-  GstMessage *msg;
-  const gchar *mode = NULL;
+  GstMessage *msg = texel_pop_strategy_message (e);
+  const GstStructure *s;
+  const gchar *mode;
 
   *backend = NULL;
-  while (!mode && (msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
-    const GstStructure *s = gst_message_get_structure (msg);
-
-    if (s && gst_structure_has_name (s, "texel-strategy")) {
-      mode = g_intern_string (gst_structure_get_string (s, "memory-mode"));
-      *backend = g_strdup (gst_structure_get_string (s, "backend"));
-    }
-    gst_message_unref (msg);
-  }
-  gst_object_unref (bus);
+  if (!msg)
+    return NULL;
+  s = gst_message_get_structure (msg);
+  mode = g_intern_string (gst_structure_get_string (s, "memory-mode"));
+  *backend = g_strdup (gst_structure_get_string (s, "backend"));
+  gst_message_unref (msg);
   return mode;
 }
 

@@ -1925,26 +1925,6 @@ GST_END_TEST;
 /* ------------------------------------------------------------------------ */
 /* Backends, messages, states. */
 
-/* Pops the element's texel-strategy message; NULL if there is none. */
-static GstMessage *
-pop_strategy_message (GstElement * e)
-{
-  GstBus *bus = gst_element_get_bus (e);
-  GstMessage *msg, *found = NULL;
-
-  fail_unless (bus != NULL);
-  while (!found && (msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
-    const GstStructure *s = gst_message_get_structure (msg);
-
-    if (s && gst_structure_has_name (s, "texel-strategy"))
-      found = msg;
-    else
-      gst_message_unref (msg);
-  }
-  gst_object_unref (bus);
-  return found;
-}
-
 GST_START_TEST (test_strategy_message_cpu)
 {
   gchar *in = make_caps ("RGBA", 16, 8, NULL);
@@ -1959,7 +1939,7 @@ GST_START_TEST (test_strategy_message_cpu)
   gst_harness_set_caps_str (h, in, out);
   gst_buffer_unref (push_pull (h, make_buffer (&in_info, solid_func, &red)));
 
-  msg = pop_strategy_message (h->element);
+  msg = texel_pop_strategy_message (h->element);
   fail_unless (msg != NULL, "no texel-strategy element message");
   fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (h->element));
   s = gst_message_get_structure (msg);
@@ -2009,7 +1989,7 @@ GST_START_TEST (test_backend_auto)
   gst_buffer_unref (buf);
 
   active = texel_get_int (h->element, "active-backend");
-  msg = pop_strategy_message (h->element);
+  msg = texel_pop_strategy_message (h->element);
   fail_unless (msg != NULL, "no texel-strategy element message");
   if (!have_gpu) {
     /* Falls back to the CPU: a debug-log warning, no bus warning. */

@@ -545,19 +545,14 @@ GST_END_TEST;
 static gchar *
 strategy_reason (GstElement * e)
 {
-  GstBus *bus = gst_element_get_bus (e);
-  GstMessage *msg;
+  GstMessage *msg = texel_pop_strategy_message (e);
   gchar *reason = NULL;
 
-  while (reason == NULL
-      && (msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL) {
-    const GstStructure *st = gst_message_get_structure (msg);
-
-    if (gst_structure_has_name (st, "texel-strategy"))
-      reason = g_strdup (gst_structure_get_string (st, "reason"));
+  if (msg) {
+    reason = g_strdup (gst_structure_get_string (gst_message_get_structure
+            (msg), "reason"));
     gst_message_unref (msg);
   }
-  gst_object_unref (bus);
   return reason;
 }
 

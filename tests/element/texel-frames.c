@@ -201,6 +201,25 @@ texel_video_info_from_caps_string (const gchar * s)
   return info;
 }
 
+GstMessage *
+texel_pop_strategy_message (GstElement * e)
+{
+  GstBus *bus = gst_element_get_bus (e);
+  GstMessage *msg, *found = NULL;
+
+  fail_unless (bus != NULL);
+  while (!found && (msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+
+    if (s && gst_structure_has_name (s, "texel-strategy"))
+      found = msg;
+    else
+      gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+  return found;
+}
+
 guint64
 texel_stats_get (GstElement * e, const gchar * field)
 {

@@ -76,6 +76,9 @@ void texel_harness_out_info (GstHarness * h, GstVideoInfo * info);
 /* Field @field of texel element @e's stats property (fails the test where
  * it has none). */
 guint64 texel_stats_get (GstElement * e, const gchar * field);
+/* Pops messages off @e's bus up to its texel-strategy element message,
+ * which it returns (NULL if there is none). */
+GstMessage *texel_pop_strategy_message (GstElement * e);
 
 /* "name=value name=value" on @object: every name must be a property of
  * it, unless @skip_unknown. */
