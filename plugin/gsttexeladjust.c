@@ -153,39 +153,36 @@ static GType
 gst_texel_adjust_tone_map_get_type (void)
 {
   static GType type = 0;
-  static const GEnumValue values[] = {
-    {TEXEL_TONE_MAP_NONE, "No tone map: linear light clipped at 1",
-        "none"},
-    {TEXEL_TONE_MAP_REINHARD, "Reinhard: x / (1 + x)", "reinhard"},
-    {TEXEL_TONE_MAP_FILMIC, "Filmic: Narkowicz's fit of the ACES curve",
-        "filmic"},
-    {0, NULL, NULL}
-  };
+  static const GEnumValue values[]
+      = { { TEXEL_TONE_MAP_NONE, "No tone map: linear light clipped at 1",
+            "none" },
+          { TEXEL_TONE_MAP_REINHARD, "Reinhard: x / (1 + x)", "reinhard" },
+          { TEXEL_TONE_MAP_FILMIC, "Filmic: Narkowicz's fit of the ACES curve",
+            "filmic" },
+          { 0, NULL, NULL } };
 
   return gst_texel_enum_type (&type, "GstTexelAdjustToneMap", values);
 }
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_CAPS_10));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_CAPS_10));
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE (
+    "sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_TEXEL_CAPS_10));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE (
+    "src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_TEXEL_CAPS_10));
 
-G_DEFINE_TYPE_WITH_CODE (GstTexelAdjust, gst_texel_adjust,
-    GST_TYPE_TEXEL_BASE,
-    GST_DEBUG_CATEGORY_INIT (gst_texel_adjust_debug, "texeladjust", 0,
-        "texeladjust element"));
+G_DEFINE_TYPE_WITH_CODE (GstTexelAdjust, gst_texel_adjust, GST_TYPE_TEXEL_BASE,
+                         GST_DEBUG_CATEGORY_INIT (gst_texel_adjust_debug,
+                                                  "texeladjust", 0,
+                                                  "texeladjust element"));
 GST_ELEMENT_REGISTER_DEFINE (texeladjust, "texeladjust", GST_RANK_NONE,
-    GST_TYPE_TEXEL_ADJUST);
+                             GST_TYPE_TEXEL_ADJUST);
 
 /* The primaries of the frames' linear RGB (the white point's gains are
  * computed in it): BT.709 where the caps do not say. */
 static void
-gst_texel_adjust_primaries (const GstVideoInfo * info, double primaries[4][2])
+gst_texel_adjust_primaries (const GstVideoInfo *info, double primaries[4][2])
 {
-  const GstVideoColorPrimariesInfo *p =
-      gst_video_color_primaries_get_info (info->colorimetry.primaries);
+  const GstVideoColorPrimariesInfo *p
+      = gst_video_color_primaries_get_info (info->colorimetry.primaries);
 
   if (info->colorimetry.primaries == GST_VIDEO_COLOR_PRIMARIES_UNKNOWN
       || p == NULL || p->Ry <= 0.0)
@@ -204,39 +201,43 @@ gst_texel_adjust_primaries (const GstVideoInfo * info, double primaries[4][2])
  * are sRGB, YUV and GRAY frames BT.709. HDR curves (PQ, HLG) are not
  * handled yet: read as BT.709, with a warning. */
 static TexelTransfer
-gst_texel_adjust_transfer (GstTexelAdjust * self, const GstVideoInfo * info)
+gst_texel_adjust_transfer (GstTexelAdjust *self, const GstVideoInfo *info)
 {
   gboolean rgb = GST_VIDEO_INFO_IS_RGB (info);
 
-  switch (info->colorimetry.transfer) {
-    case GST_VIDEO_TRANSFER_SRGB:
-      return TEXEL_TRANSFER_SRGB;
-    case GST_VIDEO_TRANSFER_GAMMA10:
-      return TEXEL_TRANSFER_LINEAR;
-    case GST_VIDEO_TRANSFER_GAMMA18:
-      return TEXEL_TRANSFER_GAMMA18;
-    case GST_VIDEO_TRANSFER_GAMMA22:
-    case GST_VIDEO_TRANSFER_ADOBERGB:
-      return TEXEL_TRANSFER_GAMMA22;
-    case GST_VIDEO_TRANSFER_GAMMA28:
-      return TEXEL_TRANSFER_GAMMA28;
-    case GST_VIDEO_TRANSFER_BT709:
-    case GST_VIDEO_TRANSFER_BT601:
-    case GST_VIDEO_TRANSFER_BT2020_10:
-    case GST_VIDEO_TRANSFER_BT2020_12:
-    case GST_VIDEO_TRANSFER_SMPTE240M:
-      return TEXEL_TRANSFER_BT709;
-    case GST_VIDEO_TRANSFER_UNKNOWN:
-      return rgb ? TEXEL_TRANSFER_SRGB : TEXEL_TRANSFER_BT709;
-    default:
-      if (!self->warned_transfer) {
-        GST_WARNING_OBJECT (self, "transfer function %d not supported: "
-            "exposure, gains and linear-gamma read the frames as BT.709",
-            info->colorimetry.transfer);
-        self->warned_transfer = TRUE;
-      }
-      return TEXEL_TRANSFER_BT709;
-  }
+  switch (info->colorimetry.transfer)
+    {
+      case GST_VIDEO_TRANSFER_SRGB:
+        return TEXEL_TRANSFER_SRGB;
+      case GST_VIDEO_TRANSFER_GAMMA10:
+        return TEXEL_TRANSFER_LINEAR;
+      case GST_VIDEO_TRANSFER_GAMMA18:
+        return TEXEL_TRANSFER_GAMMA18;
+      case GST_VIDEO_TRANSFER_GAMMA22:
+      case GST_VIDEO_TRANSFER_ADOBERGB:
+        return TEXEL_TRANSFER_GAMMA22;
+      case GST_VIDEO_TRANSFER_GAMMA28:
+        return TEXEL_TRANSFER_GAMMA28;
+      case GST_VIDEO_TRANSFER_BT709:
+      case GST_VIDEO_TRANSFER_BT601:
+      case GST_VIDEO_TRANSFER_BT2020_10:
+      case GST_VIDEO_TRANSFER_BT2020_12:
+      case GST_VIDEO_TRANSFER_SMPTE240M:
+        return TEXEL_TRANSFER_BT709;
+      case GST_VIDEO_TRANSFER_UNKNOWN:
+        return rgb ? TEXEL_TRANSFER_SRGB : TEXEL_TRANSFER_BT709;
+      default:
+        if (!self->warned_transfer)
+          {
+            GST_WARNING_OBJECT (
+                self,
+                "transfer function %d not supported: "
+                "exposure, gains and linear-gamma read the frames as BT.709",
+                info->colorimetry.transfer);
+            self->warned_transfer = TRUE;
+          }
+        return TEXEL_TRANSFER_BT709;
+    }
 }
 
 /* Reads and parses lut-file into self->cube (or drops it when lut-file
@@ -244,7 +245,7 @@ gst_texel_adjust_transfer (GstTexelAdjust * self, const GstVideoInfo * info)
  * for a malformed one, the line, and keeps the table it had. Runs in
  * READY -> PAUSED and, when lut-file was set while running, in prepare. */
 static gboolean
-gst_texel_adjust_load_lut (GstTexelAdjust * self)
+gst_texel_adjust_load_lut (GstTexelAdjust *self)
 {
   gchar *file, *text = NULL, *unreadable = NULL;
   TexelCubeError error;
@@ -271,25 +272,32 @@ gst_texel_adjust_load_lut (GstTexelAdjust * self)
     }
   cube = texel_cube_parse (text, length, &error);
   g_free (text);
-  if (cube == NULL) {
-    if (error.line > 0)
-      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-          ("Invalid 3D LUT file \"%s\", line %d: %s", file, error.line,
-              error.message), (NULL));
-    else
-      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-          ("Invalid 3D LUT file \"%s\": %s", file, error.message), (NULL));
-    g_free (file);
-    return FALSE;
-  }
+  if (cube == NULL)
+    {
+      if (error.line > 0)
+        GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+                           ("Invalid 3D LUT file \"%s\", line %d: %s", file,
+                            error.line, error.message),
+                           (NULL));
+      else
+        GST_ELEMENT_ERROR (
+            self, RESOURCE, SETTINGS,
+            ("Invalid 3D LUT file \"%s\": %s", file, error.message), (NULL));
+      g_free (file);
+      return FALSE;
+    }
   if (cube->n_skipped > 0)
-    GST_WARNING_OBJECT (self, "%s: %d line(s) with unknown keywords "
-        "skipped, the first is line %d", file, cube->n_skipped,
-        cube->first_skipped_line);
-  GST_INFO_OBJECT (self, "3D LUT %s (\"%s\"): %d^3 entries, domain "
-      "[%g %g %g] - [%g %g %g]", file, cube->title, cube->size,
-      cube->domain_min[0], cube->domain_min[1], cube->domain_min[2],
-      cube->domain_max[0], cube->domain_max[1], cube->domain_max[2]);
+    GST_WARNING_OBJECT (self,
+                        "%s: %d line(s) with unknown keywords "
+                        "skipped, the first is line %d",
+                        file, cube->n_skipped, cube->first_skipped_line);
+  GST_INFO_OBJECT (self,
+                   "3D LUT %s (\"%s\"): %d^3 entries, domain "
+                   "[%g %g %g] - [%g %g %g]",
+                   file, cube->title, cube->size, cube->domain_min[0],
+                   cube->domain_min[1], cube->domain_min[2],
+                   cube->domain_max[0], cube->domain_max[1],
+                   cube->domain_max[2]);
 
 done:
   texel_cube_free (self->cube);
@@ -301,8 +309,8 @@ done:
 }
 
 static gboolean
-gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
-    GstVideoInfo * out)
+gst_texel_adjust_prepare (GstTexelBase *base, GstVideoInfo *in,
+                          GstVideoInfo *out)
 {
   GstTexelAdjust *self = GST_TEXEL_ADJUST (base);
   TexelAdjustConfig cfg;
@@ -323,46 +331,49 @@ gst_texel_adjust_prepare (GstTexelBase * base, GstVideoInfo * in,
 
   if (!gst_texel_settings_same_video (base, in, out))
     return FALSE;
-  if (texel_adjust_plan_init (&self->plan, &cfg,
+  if (texel_adjust_plan_init (
+          &self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)),
-          GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in),
-          &error) != 0) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Cannot adjust %s %dx%d: %s", GST_VIDEO_INFO_NAME (in),
-            GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in), error),
-        (NULL));
-    return FALSE;
-  }
+          GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in), &error)
+      != 0)
+    {
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+                         ("Cannot adjust %s %dx%d: %s",
+                          GST_VIDEO_INFO_NAME (in), GST_VIDEO_INFO_WIDTH (in),
+                          GST_VIDEO_INFO_HEIGHT (in), error),
+                         (NULL));
+      return FALSE;
+    }
   texel_adjust_fast_init (self->fast, &self->plan);
   if (!gst_texel_cpu_reference ())
     self->plan.fast = self->fast;
   if (!gst_texel_adjust_prepare_cuda (self))
     return FALSE;
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      texel_adjust_config_is_neutral (&cfg));
+                                      texel_adjust_config_is_neutral (&cfg));
   /* Output rows need the same input rows (4:2:0: their pair); the
    * vignette depends on the absolute row, which a band's kernel knows. */
   gst_texel_base_set_banding (base, TRUE);
-  GST_INFO_OBJECT (self, "%s %dx%d: kind %d, linear stage %s, transfer %d, "
-      "brightness %g contrast %g saturation %g hue %g gamma %g "
-      "linear-gamma %g exposure %g "
-      "gains %g %g %g white point %g K tone map %d vignette %g",
-      GST_VIDEO_INFO_NAME (in),
-      GST_VIDEO_INFO_WIDTH (in),
-      GST_VIDEO_INFO_HEIGHT (in), self->plan.kernel.kind,
-      self->plan.kernel.linear ? "on" : "off", cfg.transfer, cfg.brightness,
-      cfg.contrast, cfg.saturation, cfg.hue, cfg.gamma, cfg.linear_gamma,
-      cfg.exposure,
-      cfg.gain[0], cfg.gain[1], cfg.gain[2], cfg.white_point, cfg.tone_map,
-      cfg.vignette);
+  GST_INFO_OBJECT (self,
+                   "%s %dx%d: kind %d, linear stage %s, transfer %d, "
+                   "brightness %g contrast %g saturation %g hue %g gamma %g "
+                   "linear-gamma %g exposure %g "
+                   "gains %g %g %g white point %g K tone map %d vignette %g",
+                   GST_VIDEO_INFO_NAME (in), GST_VIDEO_INFO_WIDTH (in),
+                   GST_VIDEO_INFO_HEIGHT (in), self->plan.kernel.kind,
+                   self->plan.kernel.linear ? "on" : "off", cfg.transfer,
+                   cfg.brightness, cfg.contrast, cfg.saturation, cfg.hue,
+                   cfg.gamma, cfg.linear_gamma, cfg.exposure, cfg.gain[0],
+                   cfg.gain[1], cfg.gain[2], cfg.white_point, cfg.tone_map,
+                   cfg.vignette);
   return TRUE;
 }
 
 /* Output rows [row0, row1) read the same input rows, widened to whole
  * chroma rows. */
 static void
-gst_texel_adjust_input_rows (const TexelAdjustPlan * plan, int row0, int row1,
-    int *in_row0, int *in_row1)
+gst_texel_adjust_input_rows (const TexelAdjustPlan *plan, int row0, int row1,
+                             int *in_row0, int *in_row1)
 {
   *in_row0 = row0 & ~1;
   *in_row1 = MIN ((row1 + 1) & ~1, plan->kernel.height);
@@ -376,41 +387,42 @@ static const GstTexelKernelDesc gst_texel_adjust_kernel = {
 };
 
 static gdouble *
-gst_texel_adjust_setting (GstTexelAdjust * self, guint prop_id)
+gst_texel_adjust_setting (GstTexelAdjust *self, guint prop_id)
 {
   TexelAdjustConfig *s = &self->settings;
 
-  switch (prop_id) {
-    case PROP_BRIGHTNESS:
-      return &s->brightness;
-    case PROP_CONTRAST:
-      return &s->contrast;
-    case PROP_SATURATION:
-      return &s->saturation;
-    case PROP_HUE:
-      return &s->hue;
-    case PROP_GAMMA:
-      return &s->gamma;
-    case PROP_LINEAR_GAMMA:
-      return &s->linear_gamma;
-    case PROP_EXPOSURE:
-      return &s->exposure;
-    case PROP_RED_GAIN:
-    case PROP_GREEN_GAIN:
-    case PROP_BLUE_GAIN:
-      return &s->gain[prop_id - PROP_RED_GAIN];
-    case PROP_WHITE_POINT:
-      return &s->white_point;
-    case PROP_VIGNETTE_STRENGTH:
-      return &s->vignette;
-    default:
-      return NULL;
-  }
+  switch (prop_id)
+    {
+      case PROP_BRIGHTNESS:
+        return &s->brightness;
+      case PROP_CONTRAST:
+        return &s->contrast;
+      case PROP_SATURATION:
+        return &s->saturation;
+      case PROP_HUE:
+        return &s->hue;
+      case PROP_GAMMA:
+        return &s->gamma;
+      case PROP_LINEAR_GAMMA:
+        return &s->linear_gamma;
+      case PROP_EXPOSURE:
+        return &s->exposure;
+      case PROP_RED_GAIN:
+      case PROP_GREEN_GAIN:
+      case PROP_BLUE_GAIN:
+        return &s->gain[prop_id - PROP_RED_GAIN];
+      case PROP_WHITE_POINT:
+        return &s->white_point;
+      case PROP_VIGNETTE_STRENGTH:
+        return &s->vignette;
+      default:
+        return NULL;
+    }
 }
 
 static void
-gst_texel_adjust_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
+gst_texel_adjust_set_property (GObject *object, guint prop_id,
+                               const GValue *value, GParamSpec *pspec)
 {
   GstTexelAdjust *self = GST_TEXEL_ADJUST (object);
   TexelAdjustConfig *s = &self->settings;
@@ -420,41 +432,47 @@ gst_texel_adjust_set_property (GObject * object, guint prop_id,
       && !gst_texel_settings_valid (object, value, pspec))
     return;
   GST_OBJECT_LOCK (self);
-  if (prop_id == PROP_TONE_MAP) {
-    TexelToneMap tone_map = (TexelToneMap) g_value_get_enum (value);
+  if (prop_id == PROP_TONE_MAP)
+    {
+      TexelToneMap tone_map = (TexelToneMap)g_value_get_enum (value);
 
-    changed = s->tone_map != tone_map;
-    s->tone_map = tone_map;
-  } else if (prop_id == PROP_LUT_FILE) {
-    const gchar *file = g_value_get_string (value);
-
-    /* Read again even when the name is the same: the file may not be. */
-    g_free (self->lut_file);
-    self->lut_file = file != NULL && *file != '\0' ? g_strdup (file) : NULL;
-    self->lut_reload = TRUE;
-    changed = TRUE;
-  } else {
-    gdouble *setting = gst_texel_adjust_setting (self, prop_id), v;
-
-    if (setting == NULL) {
-      GST_OBJECT_UNLOCK (self);
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      return;
+      changed = s->tone_map != tone_map;
+      s->tone_map = tone_map;
     }
-    v = g_value_get_double (value);
-    changed = *setting != v;
-    *setting = v;
-  }
+  else if (prop_id == PROP_LUT_FILE)
+    {
+      const gchar *file = g_value_get_string (value);
+
+      /* Read again even when the name is the same: the file may not be. */
+      g_free (self->lut_file);
+      self->lut_file = file != NULL && *file != '\0' ? g_strdup (file) : NULL;
+      self->lut_reload = TRUE;
+      changed = TRUE;
+    }
+  else
+    {
+      gdouble *setting = gst_texel_adjust_setting (self, prop_id), v;
+
+      if (setting == NULL)
+        {
+          GST_OBJECT_UNLOCK (self);
+          G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+          return;
+        }
+      v = g_value_get_double (value);
+      changed = *setting != v;
+      *setting = v;
+    }
   neutral = texel_adjust_config_is_neutral (s) && self->lut_file == NULL;
   GST_OBJECT_UNLOCK (self);
   if (changed)
     gst_texel_settings_changed (GST_TEXEL_BASE (self), GST_TEXEL_CHANGE_PLAN,
-        neutral);
+                                neutral);
 }
 
 static void
-gst_texel_adjust_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
+gst_texel_adjust_get_property (GObject *object, guint prop_id, GValue *value,
+                               GParamSpec *pspec)
 {
   GstTexelAdjust *self = GST_TEXEL_ADJUST (object);
   gdouble *setting;
@@ -473,21 +491,23 @@ gst_texel_adjust_get_property (GObject * object, guint prop_id,
 }
 
 static void
-gst_texel_adjust_install (GObjectClass * gobject_class, guint prop,
-    const gchar * name, const gchar * nick, const gchar * blurb, gdouble min,
-    gdouble max, gdouble def)
+gst_texel_adjust_install (GObjectClass *gobject_class, guint prop,
+                          const gchar *name, const gchar *nick,
+                          const gchar *blurb, gdouble min, gdouble max,
+                          gdouble def)
 {
-  g_object_class_install_property (gobject_class, prop,
+  g_object_class_install_property (
+      gobject_class, prop,
       g_param_spec_double (name, nick, blurb, min, max, def,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING));
+                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+                               | GST_PARAM_CONTROLLABLE
+                               | GST_PARAM_MUTABLE_PLAYING));
 }
 
 /* The LUT file is read when the element starts, so that a missing or
  * malformed one fails the state change, before any caps. */
 static GstStateChangeReturn
-gst_texel_adjust_change_state (GstElement * element,
-    GstStateChange transition)
+gst_texel_adjust_change_state (GstElement *element, GstStateChange transition)
 {
   GstTexelAdjust *self = GST_TEXEL_ADJUST (element);
   GstStateChangeReturn ret;
@@ -495,19 +515,20 @@ gst_texel_adjust_change_state (GstElement * element,
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED
       && !gst_texel_adjust_load_lut (self))
     return GST_STATE_CHANGE_FAILURE;
-  ret = GST_ELEMENT_CLASS (gst_texel_adjust_parent_class)->change_state
-      (element, transition);
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
-    /* Read again at the next start (the plan that used it is redone at
-     * the next caps). */
-    texel_cube_free (self->cube);
-    self->cube = NULL;
-  }
+  ret = GST_ELEMENT_CLASS (gst_texel_adjust_parent_class)
+            ->change_state (element, transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    {
+      /* Read again at the next start (the plan that used it is redone at
+       * the next caps). */
+      texel_cube_free (self->cube);
+      self->cube = NULL;
+    }
   return ret;
 }
 
 static void
-gst_texel_adjust_finalize (GObject * object)
+gst_texel_adjust_finalize (GObject *object)
 {
   GstTexelAdjust *self = GST_TEXEL_ADJUST (object);
 
@@ -518,7 +539,7 @@ gst_texel_adjust_finalize (GObject * object)
 }
 
 static void
-gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
+gst_texel_adjust_class_init (GstTexelAdjustClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
@@ -529,81 +550,106 @@ gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
   gobject_class->get_property = gst_texel_adjust_get_property;
   gobject_class->finalize = gst_texel_adjust_finalize;
 
-  gst_texel_adjust_install (gobject_class, PROP_BRIGHTNESS, "brightness",
-      "Brightness", "Exactly videobalance's: brightness * 255 added to the "
-      "8-bit Y' code (x 4 at 10 bits)", -1.0, 1.0, DEFAULT_BRIGHTNESS);
-  gst_texel_adjust_install (gobject_class, PROP_CONTRAST, "contrast",
-      "Contrast", "Exactly videobalance's: Y' code - 16 multiplied by it "
-      "(x 4 at 10 bits)", 0.0, 2.0, DEFAULT_CONTRAST);
-  gst_texel_adjust_install (gobject_class, PROP_SATURATION, "saturation",
-      "Saturation", "Exactly videobalance's: chroma (code - 128) multiplied "
-      "by it", 0.0, 2.0, DEFAULT_SATURATION);
-  gst_texel_adjust_install (gobject_class, PROP_HUE, "hue", "Hue",
-      "Exactly videobalance's: chroma rotated by hue * 180 degrees", -1.0,
-      1.0, DEFAULT_HUE);
-  gst_texel_adjust_install (gobject_class, PROP_GAMMA, "gamma", "Gamma",
+  gst_texel_adjust_install (
+      gobject_class, PROP_BRIGHTNESS, "brightness", "Brightness",
+      "Exactly videobalance's: brightness * 255 added to the "
+      "8-bit Y' code (x 4 at 10 bits)",
+      -1.0, 1.0, DEFAULT_BRIGHTNESS);
+  gst_texel_adjust_install (
+      gobject_class, PROP_CONTRAST, "contrast", "Contrast",
+      "Exactly videobalance's: Y' code - 16 multiplied by it "
+      "(x 4 at 10 bits)",
+      0.0, 2.0, DEFAULT_CONTRAST);
+  gst_texel_adjust_install (
+      gobject_class, PROP_SATURATION, "saturation", "Saturation",
+      "Exactly videobalance's: chroma (code - 128) multiplied "
+      "by it",
+      0.0, 2.0, DEFAULT_SATURATION);
+  gst_texel_adjust_install (
+      gobject_class, PROP_HUE, "hue", "Hue",
+      "Exactly videobalance's: chroma rotated by hue * 180 degrees", -1.0, 1.0,
+      DEFAULT_HUE);
+  gst_texel_adjust_install (
+      gobject_class, PROP_GAMMA, "gamma", "Gamma",
       "Exactly the gamma element's: the Y' code raised to 1/gamma "
       "(> 1 brightens), before videobalance's settings",
       TEXEL_ADJUST_GAMMA_MIN, TEXEL_ADJUST_GAMMA_MAX, DEFAULT_GAMMA);
-  gst_texel_adjust_install (gobject_class, PROP_LINEAR_GAMMA, "linear-gamma",
-      "Linear gamma", "Linear light of each channel raised to "
+  gst_texel_adjust_install (
+      gobject_class, PROP_LINEAR_GAMMA, "linear-gamma", "Linear gamma",
+      "Linear light of each channel raised to "
       "1/linear-gamma (> 1 brightens), after exposure, gains and tone map",
       TEXEL_ADJUST_GAMMA_MIN, TEXEL_ADJUST_GAMMA_MAX, DEFAULT_GAMMA);
-  gst_texel_adjust_install (gobject_class, PROP_EXPOSURE, "exposure",
-      "Exposure", "Linear light multiplied by 2^exposure (stops)",
-      -TEXEL_ADJUST_EXPOSURE_MAX, TEXEL_ADJUST_EXPOSURE_MAX,
-      DEFAULT_EXPOSURE);
+  gst_texel_adjust_install (
+      gobject_class, PROP_EXPOSURE, "exposure", "Exposure",
+      "Linear light multiplied by 2^exposure (stops)",
+      -TEXEL_ADJUST_EXPOSURE_MAX, TEXEL_ADJUST_EXPOSURE_MAX, DEFAULT_EXPOSURE);
   gst_texel_adjust_install (gobject_class, PROP_RED_GAIN, "red-gain",
-      "Red gain", "White balance: linear red multiplied by it", 0.0,
-      TEXEL_ADJUST_GAIN_MAX, DEFAULT_GAIN);
+                            "Red gain",
+                            "White balance: linear red multiplied by it", 0.0,
+                            TEXEL_ADJUST_GAIN_MAX, DEFAULT_GAIN);
   gst_texel_adjust_install (gobject_class, PROP_GREEN_GAIN, "green-gain",
-      "Green gain", "White balance: linear green multiplied by it", 0.0,
-      TEXEL_ADJUST_GAIN_MAX, DEFAULT_GAIN);
+                            "Green gain",
+                            "White balance: linear green multiplied by it", 0.0,
+                            TEXEL_ADJUST_GAIN_MAX, DEFAULT_GAIN);
   gst_texel_adjust_install (gobject_class, PROP_BLUE_GAIN, "blue-gain",
-      "Blue gain", "White balance: linear blue multiplied by it", 0.0,
-      TEXEL_ADJUST_GAIN_MAX, DEFAULT_GAIN);
-  gst_texel_adjust_install (gobject_class, PROP_WHITE_POINT, "white-point",
-      "White point", "Colour temperature (kelvin) of the light to "
+                            "Blue gain",
+                            "White balance: linear blue multiplied by it", 0.0,
+                            TEXEL_ADJUST_GAIN_MAX, DEFAULT_GAIN);
+  gst_texel_adjust_install (
+      gobject_class, PROP_WHITE_POINT, "white-point", "White point",
+      "Colour temperature (kelvin) of the light to "
       "neutralise: linear R, G, B multiplied by gains that turn its "
       "Planckian white into the one of 6500 K (warm light: lower values), "
-      "on top of the red, green and blue gains", TEXEL_ADJUST_WHITE_POINT_MIN,
-      TEXEL_ADJUST_WHITE_POINT_MAX, DEFAULT_WHITE_POINT);
-  g_object_class_install_property (gobject_class, PROP_TONE_MAP,
-      g_param_spec_enum ("tone-map", "Tone map", "Compresses linear light "
+      "on top of the red, green and blue gains",
+      TEXEL_ADJUST_WHITE_POINT_MIN, TEXEL_ADJUST_WHITE_POINT_MAX,
+      DEFAULT_WHITE_POINT);
+  g_object_class_install_property (
+      gobject_class, PROP_TONE_MAP,
+      g_param_spec_enum (
+          "tone-map", "Tone map",
+          "Compresses linear light "
           "into [0, 1] after exposure, gains and white point, before "
           "linear-gamma "
           "(for bright scenes and 10-bit frames)",
           GST_TYPE_TEXEL_ADJUST_TONE_MAP, TEXEL_TONE_MAP_NONE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING));
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_CONTROLLABLE
+              | GST_PARAM_MUTABLE_PLAYING));
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_ADJUST_TONE_MAP, 0);
-  gst_texel_adjust_install (gobject_class, PROP_VIGNETTE_STRENGTH,
-      "vignette-strength", "Vignette strength", "Lens shading correction: "
+  gst_texel_adjust_install (
+      gobject_class, PROP_VIGNETTE_STRENGTH, "vignette-strength",
+      "Vignette strength",
+      "Lens shading correction: "
       "linear light multiplied by 1 + strength * r^2, r the distance from "
       "the centre over the half-diagonal (the corners get 1 + strength; "
-      "negative values darken them)", TEXEL_ADJUST_VIGNETTE_MIN,
-      TEXEL_ADJUST_VIGNETTE_MAX, DEFAULT_VIGNETTE_STRENGTH);
-  g_object_class_install_property (gobject_class, PROP_LUT_FILE,
-      g_param_spec_string ("lut-file", "3D LUT file", "A 3D LUT in the "
+      "negative values darken them)",
+      TEXEL_ADJUST_VIGNETTE_MIN, TEXEL_ADJUST_VIGNETTE_MAX,
+      DEFAULT_VIGNETTE_STRENGTH);
+  g_object_class_install_property (
+      gobject_class, PROP_LUT_FILE,
+      g_param_spec_string (
+          "lut-file", "3D LUT file",
+          "A 3D LUT in the "
           ".cube format (Adobe, Resolve) applied last, on R'G'B', "
           "trilinear; read when the element starts and when set while it "
-          "runs (NULL or empty: none)", NULL,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
+          "runs (NULL or empty: none)",
+          NULL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_PLAYING));
 
-  element_class->change_state =
-      GST_DEBUG_FUNCPTR (gst_texel_adjust_change_state);
+  element_class->change_state
+      = GST_DEBUG_FUNCPTR (gst_texel_adjust_change_state);
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
-  gst_element_class_set_static_metadata (element_class,
-      "Texel colour adjustment", "Filter/Effect/Video/Hardware",
+  gst_element_class_set_static_metadata (
+      element_class, "Texel colour adjustment", "Filter/Effect/Video/Hardware",
       "Adjusts gamma, brightness, contrast, saturation and hue (exactly as "
       "gamma ! videobalance), exposure, white balance, tone map, vignette "
       "and gamma in linear light, and applies a 3D LUT, on an NVIDIA GPU "
-      "or on the CPU without one", "gst-texel developers");
+      "or on the CPU without one",
+      "gst-texel developers");
 
-  trans_class->transform_caps =
-      GST_DEBUG_FUNCPTR (gst_texel_base_transform_caps_same);
+  trans_class->transform_caps
+      = GST_DEBUG_FUNCPTR (gst_texel_base_transform_caps_same);
   trans_class->passthrough_on_same_caps = FALSE;
 
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_adjust_prepare);
@@ -612,7 +658,7 @@ gst_texel_adjust_class_init (GstTexelAdjustClass * klass)
 }
 
 static void
-gst_texel_adjust_init (GstTexelAdjust * self)
+gst_texel_adjust_init (GstTexelAdjust *self)
 {
   texel_adjust_config_init (&self->settings);
   self->fast = g_new0 (TexelAdjustFast, 1);

@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 
 #define GST_TYPE_TEXEL_ADJUST (gst_texel_adjust_get_type ())
 G_DECLARE_FINAL_TYPE (GstTexelAdjust, gst_texel_adjust, GST, TEXEL_ADJUST,
-    GstTexelBase)
+                      GstTexelBase)
 
 GST_ELEMENT_REGISTER_DECLARE (texeladjust);
 

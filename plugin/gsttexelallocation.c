@@ -16,22 +16,23 @@
 #define GST_CAT_DEFAULT gst_texel_base_debug
 
 static GstBufferPool *
-gst_texel_base_new_pool (GstTexelBase * self, GstCaps * caps, guint min,
-    guint max)
+gst_texel_base_new_pool (GstTexelBase *self, GstCaps *caps, guint min,
+                         guint max)
 {
   GstVideoInfo info;
 
   if (!caps || !gst_video_info_from_caps (&info, caps))
     return NULL;
-  return gst_texel_host_pool_new (gst_texel_in_flight_get_allocator (PRIV
-          (self)->cuda), caps, info.size, min, max);
+  return gst_texel_host_pool_new (
+      gst_texel_in_flight_get_allocator (PRIV (self)->cuda), caps, info.size,
+      min, max);
 }
 
 /* Buffers a pool must be able to lend the element at once: the frame it
  * processes, the one it hands on, and the frames in flight, which it keeps
  * (input and output) until they are finished. */
 guint
-gst_texel_base_pool_min (GstTexelBase * self)
+gst_texel_base_pool_min (GstTexelBase *self)
 {
   return 2 + MAX (PRIV (self)->in_flight, 0);
 }
@@ -39,7 +40,7 @@ gst_texel_base_pool_min (GstTexelBase * self)
 /* Upstream writes its frames straight into pinned, mapped memory of ours:
  * on a Jetson the kernels then read them in place. */
 gboolean
-gst_texel_base_propose_pools (GstTexelBase * self, GstQuery * query)
+gst_texel_base_propose_pools (GstTexelBase *self, GstQuery *query)
 {
   GstCaps *caps;
   gboolean need_pool;
@@ -53,8 +54,8 @@ gst_texel_base_propose_pools (GstTexelBase * self, GstQuery * query)
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_allocation_params_init (&params);
   params.align = GST_TEXEL_HOST_MEMORY_ALIGN;
-  gst_query_add_allocation_param (query,
-      gst_texel_in_flight_get_allocator (PRIV (self)->cuda), &params);
+  gst_query_add_allocation_param (
+      query, gst_texel_in_flight_get_allocator (PRIV (self)->cuda), &params);
   if (!need_pool)
     return TRUE;
   min = gst_texel_base_pool_min (self);
@@ -76,7 +77,7 @@ gst_texel_base_propose_pools (GstTexelBase * self, GstQuery * query)
  * memory:CUDAMemory downstream, to CUDA memory of the element's context,
  * which the next CUDA element reads in place. */
 gboolean
-gst_texel_base_decide_pool (GstTexelBase * self, GstQuery * query)
+gst_texel_base_decide_pool (GstTexelBase *self, GstQuery *query)
 {
   GstCaps *caps;
   GstBufferPool *pool;

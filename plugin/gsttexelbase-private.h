@@ -59,7 +59,7 @@ typedef struct
   GstTexelBackend active_backend;
   GstTexelActiveMemory active_memory;
   gint active_device;
-  gboolean integrated;          /* the GPU path's device shares host memory */
+  gboolean integrated; /* the GPU path's device shares host memory */
   /* The GPU path (NULL: the CPU path), the owner of every frame on the
    * GPU. Set by start; used by the streaming thread; cleared by stop under
    * the object lock (gst_texel_base_take_cuda), under which the stats
@@ -77,7 +77,7 @@ typedef struct
    * thread). No lock guards it: GStreamer's CUDA elements hold theirs
    * the same way, set before or while starting. */
   GstCudaContext *cuda_context;
-  gboolean warned_foreign_context;      /* streaming thread */
+  gboolean warned_foreign_context; /* streaming thread */
 
   /* Streaming thread (set_info and prepare, from the caps event or the
    * first buffer), from here to in_flight. */
@@ -86,8 +86,8 @@ typedef struct
   /* negotiated: memory:NVMM on the sink / source caps (gsttexelnvmm.c);
    * in_caps_device is set with in_caps_nvmm */
   gboolean in_caps_nvmm, out_caps_nvmm;
-  gboolean banding;             /* asked for by the subclass's prepare */
-  gboolean configured;          /* GPU buffers sized for the current caps */
+  gboolean banding;    /* asked for by the subclass's prepare */
+  gboolean configured; /* GPU buffers sized for the current caps */
   gboolean configured_banding;
   /* The configuration whose prepare last failed (and posted its error):
    * while neither caps nor properties change it is refused again without a
@@ -102,8 +102,8 @@ typedef struct
   gint in_flight;
 
   /* Object lock: written by gst_texel_base_mark_dirty on any thread. */
-  gboolean dirty;               /* prepare must run before the next frame */
-  guint settings_serial;        /* counts gst_texel_base_mark_dirty */
+  gboolean dirty;        /* prepare must run before the next frame */
+  guint settings_serial; /* counts gst_texel_base_mark_dirty */
 
   /* Frames processed on the CPU path: streaming thread; the stats
    * property reads it unlocked (it may lag by a frame). */
@@ -135,8 +135,8 @@ typedef struct
   /* Set by the streaming thread leaving a frame held, cleared by the
    * finisher taking it on. */
   gboolean finish_armed;
-  gboolean finish_sleeping;     /* the finisher waits on finish_cond */
-  TexelStream finish_stream;    /* the oldest frame's when armed */
+  gboolean finish_sleeping;  /* the finisher waits on finish_cond */
+  TexelStream finish_stream; /* the oldest frame's when armed */
   /* What a push of the finisher returned, other than OK and FLUSHING:
    * returned upstream by the streaming thread's next buffer. */
   GstFlowReturn finish_flow;
@@ -148,140 +148,145 @@ typedef struct
 
 GST_DEBUG_CATEGORY_EXTERN (gst_texel_base_debug);
 
-GstTexelBasePrivate *gst_texel_base_get_private (GstTexelBase * base);
+GstTexelBasePrivate *gst_texel_base_get_private (GstTexelBase *base);
 #define PRIV(self) gst_texel_base_get_private (GST_TEXEL_BASE (self))
 
 /* The plan the subclass's prepare built, which its kernels run on. */
 static inline gconstpointer
-gst_texel_base_plan (GstTexelBase * self)
+gst_texel_base_plan (GstTexelBase *self)
 {
-  return G_STRUCT_MEMBER_P (self,
-      GST_TEXEL_BASE_GET_CLASS (self)->kernel->plan_offset);
+  return G_STRUCT_MEMBER_P (
+      self, GST_TEXEL_BASE_GET_CLASS (self)->kernel->plan_offset);
 }
 
 /* gsttexelprepare.c: the negotiated configuration. */
-gboolean gst_texel_base_set_info (GstVideoFilter * filter, GstCaps * incaps,
-    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info);
+gboolean gst_texel_base_set_info (GstVideoFilter *filter, GstCaps *incaps,
+                                  GstVideoInfo *in_info, GstCaps *outcaps,
+                                  GstVideoInfo *out_info);
 /* Runs the subclass's prepare and, on the GPU path, sizes the buffers.
  * FALSE: refused, its error posted. */
-gboolean gst_texel_base_prepare (GstTexelBase * self);
+gboolean gst_texel_base_prepare (GstTexelBase *self);
 /* Whether frames can be processed (negotiates again after a setting
  * changed); GST_FLOW_NOT_NEGOTIATED when not. */
-GstFlowReturn gst_texel_base_check_negotiated (GstTexelBase * self);
+GstFlowReturn gst_texel_base_check_negotiated (GstTexelBase *self);
 
 /* gsttexelcaps.c */
 /* Whether @features (NULL: system memory) hold the caps feature @memory;
  * whether negotiated (fixed) @caps are in @memory; whether any structure
  * of @caps is. */
-gboolean gst_texel_features_have (GstCapsFeatures * features,
-    const gchar * memory);
-gboolean gst_texel_caps_in_memory (GstCaps * caps, const gchar * memory);
-gboolean gst_texel_caps_have_memory (GstCaps * caps, const gchar * memory);
+gboolean gst_texel_features_have (GstCapsFeatures *features,
+                                  const gchar *memory);
+gboolean gst_texel_caps_in_memory (GstCaps *caps, const gchar *memory);
+gboolean gst_texel_caps_have_memory (GstCaps *caps, const gchar *memory);
 /* Whether negotiated (fixed) @caps put frames in CUDA memory. */
-gboolean gst_texel_caps_cuda_memory (GstCaps * caps);
+gboolean gst_texel_caps_cuda_memory (GstCaps *caps);
 /* @caps (transfer full) with, when @twin, each structure in system memory
  * or in @memory alone followed, after all of them, by its twin in the
  * other memory; when not, without the structures in @memory. */
-GstCaps *gst_texel_caps_memory_twins (GstCaps * caps, const gchar * memory,
-    gboolean twin);
+GstCaps *gst_texel_caps_memory_twins (GstCaps *caps, const gchar *memory,
+                                      gboolean twin);
 /* Keeps caps in @memory out of caps and accept-caps query @query (the
  * element does not take them): TRUE when @query is answered. */
-gboolean gst_texel_caps_query_refuse_memory (GstQuery * query,
-    const gchar * memory);
+gboolean gst_texel_caps_query_refuse_memory (GstQuery *query,
+                                             const gchar *memory);
 /* Where a subclass's transform_caps does not call
  * gst_texel_base_finish_caps: keeps CUDA memory away from an element that
  * cannot take it. TRUE when @query is answered. */
-gboolean gst_texel_base_caps_query_memory (GstTexelBase * self,
-    GstQuery * query);
+gboolean gst_texel_base_caps_query_memory (GstTexelBase *self, GstQuery *query);
 
 /* gsttexelframe.c */
 /* The images of a mapped input and output frame, checked. Posts an error
  * and returns FALSE when a frame's layout does not fit its memory. */
-gboolean gst_texel_base_frame_images (GstTexelBase * self,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame, TexelImage * in,
-    TexelImage * out);
+gboolean gst_texel_base_frame_images (GstTexelBase *self,
+                                      GstVideoFrame *in_frame,
+                                      GstVideoFrame *out_frame, TexelImage *in,
+                                      TexelImage *out);
 /* Maps a frame for the element: CUDA memory it can use in place with
  * GST_MAP_CUDA (device addresses, nothing is copied), anything else in
  * host memory. */
-gboolean gst_texel_base_map_frame (GstTexelBase * self, GstVideoFrame * frame,
-    GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags);
+gboolean gst_texel_base_map_frame (GstTexelBase *self, GstVideoFrame *frame,
+                                   GstVideoInfo *info, GstBuffer *buffer,
+                                   GstMapFlags flags);
 /* Maps both frames of a transform (the output for writing). Returns
  * GST_FLOW_OK with both mapped, else nothing is mapped and it is
  * GST_BASE_TRANSFORM_FLOW_DROPPED (@inbuf cannot hold its frame: warned
  * about) or GST_FLOW_ERROR (posted). */
-GstFlowReturn gst_texel_base_map_frames (GstTexelBase * self,
-    GstBuffer * inbuf, GstBuffer * outbuf, GstVideoFrame * in_frame,
-    GstVideoFrame * out_frame);
+GstFlowReturn gst_texel_base_map_frames (GstTexelBase *self, GstBuffer *inbuf,
+                                         GstBuffer *outbuf,
+                                         GstVideoFrame *in_frame,
+                                         GstVideoFrame *out_frame);
 /* Warns about @inbuf, which cannot hold the frame its caps describe, and
  * drops it. */
-GstFlowReturn gst_texel_base_invalid_buffer (GstTexelBase * self,
-    GstBuffer * inbuf);
+GstFlowReturn gst_texel_base_invalid_buffer (GstTexelBase *self,
+                                             GstBuffer *inbuf);
 
 /* gsttexelcpu.c */
-void gst_texel_base_cpu_start (GstTexelBase * self);
-void gst_texel_base_cpu_stop (GstTexelBase * self);
+void gst_texel_base_cpu_start (GstTexelBase *self);
+void gst_texel_base_cpu_stop (GstTexelBase *self);
 /* A frame finished (GPU or CPU path): the subclass's frame_finished. */
-void gst_texel_base_frame_finished (GstTexelBase * self);
-void gst_texel_base_process_cpu (GstTexelBase * self, const TexelImage * in,
-    TexelImage * out);
+void gst_texel_base_frame_finished (GstTexelBase *self);
+void gst_texel_base_process_cpu (GstTexelBase *self, const TexelImage *in,
+                                 TexelImage *out);
 
 /* gsttexeldevice.c: the GPU path. run_cuda and input_rows are the
  * callbacks GstTexelInFlight calls the subclass's kernels through. */
-int gst_texel_base_run_cuda (gpointer user_data, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelStream stream);
-void gst_texel_base_input_rows (gpointer user_data, int row0, int row1,
-    int *i0, int *i1);
+int gst_texel_base_run_cuda (gpointer user_data, const TexelImage *in,
+                             const TexelImage *out, int row0, int row1,
+                             TexelStream stream);
+void gst_texel_base_input_rows (gpointer user_data, int row0, int row1, int *i0,
+                                int *i1);
 #if HAVE_CUDA
-gboolean gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
-    int *err);
-void gst_texel_base_close_cuda (GstTexelBase * self);
-gboolean gst_texel_base_configure_cuda (GstTexelBase * self,
-    GstVideoInfo * in_info, GstVideoInfo * out_info);
-gboolean gst_texel_base_prepare_cuda (GstTexelBase * self);
-GstFlowReturn gst_texel_base_process_cuda_frame (GstTexelBase * self,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame, TexelImage * in,
-    TexelImage * out);
-void gst_texel_base_cuda_stats (GstTexelBase * self,
-    GstTexelCudaStats * stats);
+gboolean gst_texel_base_open_cuda (GstTexelBase *self, const gchar **reason,
+                                   int *err);
+void gst_texel_base_close_cuda (GstTexelBase *self);
+gboolean gst_texel_base_configure_cuda (GstTexelBase *self,
+                                        GstVideoInfo *in_info,
+                                        GstVideoInfo *out_info);
+gboolean gst_texel_base_prepare_cuda (GstTexelBase *self);
+GstFlowReturn gst_texel_base_process_cuda_frame (GstTexelBase *self,
+                                                 GstVideoFrame *in_frame,
+                                                 GstVideoFrame *out_frame,
+                                                 TexelImage *in,
+                                                 TexelImage *out);
+void gst_texel_base_cuda_stats (GstTexelBase *self, GstTexelCudaStats *stats);
 #else
 /* CPU-only builds: the GPU path never opens, so priv->cuda stays NULL and
  * what follows is never called but from its guard. */
 static inline gboolean
-gst_texel_base_open_cuda (GstTexelBase * self, const gchar ** reason,
-    int *err)
+gst_texel_base_open_cuda (GstTexelBase *self, const gchar **reason, int *err)
 {
   *reason = "built without CUDA";
   return FALSE;
 }
 
 static inline void
-gst_texel_base_close_cuda (GstTexelBase * self)
+gst_texel_base_close_cuda (GstTexelBase *self)
 {
 }
 
 static inline gboolean
-gst_texel_base_configure_cuda (GstTexelBase * self, GstVideoInfo * in_info,
-    GstVideoInfo * out_info)
+gst_texel_base_configure_cuda (GstTexelBase *self, GstVideoInfo *in_info,
+                               GstVideoInfo *out_info)
 {
   return FALSE;
 }
 
 static inline gboolean
-gst_texel_base_prepare_cuda (GstTexelBase * self)
+gst_texel_base_prepare_cuda (GstTexelBase *self)
 {
   return FALSE;
 }
 
 static inline GstFlowReturn
-gst_texel_base_process_cuda_frame (GstTexelBase * self,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame, TexelImage * in,
-    TexelImage * out)
+gst_texel_base_process_cuda_frame (GstTexelBase *self, GstVideoFrame *in_frame,
+                                   GstVideoFrame *out_frame, TexelImage *in,
+                                   TexelImage *out)
 {
   return GST_FLOW_ERROR;
 }
 
 static inline void
-gst_texel_base_cuda_stats (GstTexelBase * self, GstTexelCudaStats * stats)
+gst_texel_base_cuda_stats (GstTexelBase *self, GstTexelCudaStats *stats)
 {
 }
 #endif
@@ -289,18 +294,18 @@ gst_texel_base_cuda_stats (GstTexelBase * self, GstTexelCudaStats * stats)
 /* gsttexelallocation.c: pools of the GPU path. */
 #if HAVE_CUDA
 /* Buffers a pool must be able to lend the element at once. */
-guint gst_texel_base_pool_min (GstTexelBase * self);
-gboolean gst_texel_base_propose_pools (GstTexelBase * self, GstQuery * query);
-gboolean gst_texel_base_decide_pool (GstTexelBase * self, GstQuery * query);
+guint gst_texel_base_pool_min (GstTexelBase *self);
+gboolean gst_texel_base_propose_pools (GstTexelBase *self, GstQuery *query);
+gboolean gst_texel_base_decide_pool (GstTexelBase *self, GstQuery *query);
 #else
 static inline gboolean
-gst_texel_base_propose_pools (GstTexelBase * self, GstQuery * query)
+gst_texel_base_propose_pools (GstTexelBase *self, GstQuery *query)
 {
   return FALSE;
 }
 
 static inline gboolean
-gst_texel_base_decide_pool (GstTexelBase * self, GstQuery * query)
+gst_texel_base_decide_pool (GstTexelBase *self, GstQuery *query)
 {
   return FALSE;
 }
@@ -308,110 +313,112 @@ gst_texel_base_decide_pool (GstTexelBase * self, GstQuery * query)
 
 /* gsttexeloutput.c: frames in flight on the GPU path. */
 #if HAVE_CUDA
-gint gst_texel_base_resolve_in_flight (GstTexelBase * self);
-GstFlowReturn gst_texel_base_in_flight_generate (GstTexelBase * self,
-    GstBuffer ** outbuf);
-GstFlowReturn gst_texel_base_drain (GstTexelBase * self);
-void gst_texel_base_flush (GstTexelBase * self);
-void gst_texel_base_in_flight_event (GstTexelBase * self, GstEvent * event);
-void gst_texel_base_in_flight_latency (GstTexelBase * self, GstQuery * query);
+gint gst_texel_base_resolve_in_flight (GstTexelBase *self);
+GstFlowReturn gst_texel_base_in_flight_generate (GstTexelBase *self,
+                                                 GstBuffer **outbuf);
+GstFlowReturn gst_texel_base_drain (GstTexelBase *self);
+void gst_texel_base_flush (GstTexelBase *self);
+void gst_texel_base_in_flight_event (GstTexelBase *self, GstEvent *event);
+void gst_texel_base_in_flight_latency (GstTexelBase *self, GstQuery *query);
 /* Starts and joins the finisher (state change thread; join before the
  * frames in flight are freed). */
-void gst_texel_base_finisher_start (GstTexelBase * self);
-void gst_texel_base_finisher_stop (GstTexelBase * self);
+void gst_texel_base_finisher_start (GstTexelBase *self);
+void gst_texel_base_finisher_stop (GstTexelBase *self);
 #else
 /* CPU-only builds: no frame is ever in flight. */
 static inline gint
-gst_texel_base_resolve_in_flight (GstTexelBase * self)
+gst_texel_base_resolve_in_flight (GstTexelBase *self)
 {
   return 0;
 }
 
 static inline GstFlowReturn
-gst_texel_base_in_flight_generate (GstTexelBase * self, GstBuffer ** outbuf)
+gst_texel_base_in_flight_generate (GstTexelBase *self, GstBuffer **outbuf)
 {
   return GST_FLOW_ERROR;
 }
 
 static inline GstFlowReturn
-gst_texel_base_drain (GstTexelBase * self)
+gst_texel_base_drain (GstTexelBase *self)
 {
   return GST_FLOW_OK;
 }
 
 static inline void
-gst_texel_base_in_flight_event (GstTexelBase * self, GstEvent * event)
+gst_texel_base_in_flight_event (GstTexelBase *self, GstEvent *event)
 {
 }
 
 static inline void
-gst_texel_base_in_flight_latency (GstTexelBase * self, GstQuery * query)
+gst_texel_base_in_flight_latency (GstTexelBase *self, GstQuery *query)
 {
 }
 #endif
 
 /* gsttexelcudamemory.c: GStreamer's CUDA library, memory:CUDAMemory. */
 #if HAVE_GST_CUDA
-gboolean gst_texel_base_find_cuda_context (GstTexelBase * self,
-    TexelCudaCaps * caps, const gchar ** reason, int *err);
-gboolean gst_texel_base_map_cuda_frame (GstTexelBase * self,
-    GstVideoFrame * frame, GstVideoInfo * info, GstBuffer * buffer,
-    GstMapFlags * flags);
-GstTexelFrameMemory gst_texel_base_frames_memory (GstVideoFrame * in,
-    GstVideoFrame * out);
-GstBufferPool *gst_texel_base_new_cuda_pool (GstTexelBase * self,
-    GstCaps * caps, guint min, guint max, guint * size);
-gboolean gst_texel_base_propose_cuda_pool (GstTexelBase * self,
-    GstQuery * query, GstCaps * caps, gboolean need_pool);
-gboolean gst_texel_base_cuda_context_query (GstTexelBase * self,
-    GstQuery * query);
-void gst_texel_base_cuda_set_context (GstTexelBase * self,
-    GstContext * context);
+gboolean gst_texel_base_find_cuda_context (GstTexelBase *self,
+                                           TexelCudaCaps *caps,
+                                           const gchar **reason, int *err);
+gboolean gst_texel_base_map_cuda_frame (GstTexelBase *self,
+                                        GstVideoFrame *frame,
+                                        GstVideoInfo *info, GstBuffer *buffer,
+                                        GstMapFlags *flags);
+GstTexelFrameMemory gst_texel_base_frames_memory (GstVideoFrame *in,
+                                                  GstVideoFrame *out);
+GstBufferPool *gst_texel_base_new_cuda_pool (GstTexelBase *self, GstCaps *caps,
+                                             guint min, guint max, guint *size);
+gboolean gst_texel_base_propose_cuda_pool (GstTexelBase *self, GstQuery *query,
+                                           GstCaps *caps, gboolean need_pool);
+gboolean gst_texel_base_cuda_context_query (GstTexelBase *self,
+                                            GstQuery *query);
+void gst_texel_base_cuda_set_context (GstTexelBase *self, GstContext *context);
 void gst_texel_base_cuda_memory_init (void);
 #else
 /* Without gstreamer-cuda: the device's primary context, system memory. */
 static inline gboolean
-gst_texel_base_find_cuda_context (GstTexelBase * self, TexelCudaCaps * caps,
-    const gchar ** reason, int *err)
+gst_texel_base_find_cuda_context (GstTexelBase *self, TexelCudaCaps *caps,
+                                  const gchar **reason, int *err)
 {
   return TRUE;
 }
 
 static inline gboolean
-gst_texel_base_map_cuda_frame (GstTexelBase * self, GstVideoFrame * frame,
-    GstVideoInfo * info, GstBuffer * buffer, GstMapFlags * flags)
+gst_texel_base_map_cuda_frame (GstTexelBase *self, GstVideoFrame *frame,
+                               GstVideoInfo *info, GstBuffer *buffer,
+                               GstMapFlags *flags)
 {
   return FALSE;
 }
 
 static inline GstTexelFrameMemory
-gst_texel_base_frames_memory (GstVideoFrame * in, GstVideoFrame * out)
+gst_texel_base_frames_memory (GstVideoFrame *in, GstVideoFrame *out)
 {
   return gst_texel_nvmm_frames_memory (in, out);
 }
 
 static inline GstBufferPool *
-gst_texel_base_new_cuda_pool (GstTexelBase * self, GstCaps * caps, guint min,
-    guint max, guint * size)
+gst_texel_base_new_cuda_pool (GstTexelBase *self, GstCaps *caps, guint min,
+                              guint max, guint *size)
 {
   return NULL;
 }
 
 static inline gboolean
-gst_texel_base_propose_cuda_pool (GstTexelBase * self, GstQuery * query,
-    GstCaps * caps, gboolean need_pool)
+gst_texel_base_propose_cuda_pool (GstTexelBase *self, GstQuery *query,
+                                  GstCaps *caps, gboolean need_pool)
 {
   return FALSE;
 }
 
 static inline gboolean
-gst_texel_base_cuda_context_query (GstTexelBase * self, GstQuery * query)
+gst_texel_base_cuda_context_query (GstTexelBase *self, GstQuery *query)
 {
   return FALSE;
 }
 
 static inline void
-gst_texel_base_cuda_set_context (GstTexelBase * self, GstContext * context)
+gst_texel_base_cuda_set_context (GstTexelBase *self, GstContext *context)
 {
 }
 

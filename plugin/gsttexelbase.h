@@ -21,7 +21,7 @@ G_BEGIN_DECLS
 
 #define GST_TYPE_TEXEL_BASE (gst_texel_base_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstTexelBase, gst_texel_base, GST, TEXEL_BASE,
-    GstVideoFilter)
+                          GstVideoFilter)
 
 typedef enum
 {
@@ -55,13 +55,13 @@ GType gst_texel_active_memory_get_type (void);
 /* The CPU reference of a kernel, the CUDA entry point (texel-kernel.h's
  * shape) and the input rows output rows [row0, row1) read, each taking
  * the element's plan. */
-typedef void (*GstTexelKernelCpu) (gconstpointer plan, const TexelImage * in,
-    TexelImage * out, int row0, int row1);
-typedef int (*GstTexelKernelCuda) (TexelCudaContext * ctx, gconstpointer plan,
-    const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelStream stream);
+typedef void (*GstTexelKernelCpu) (gconstpointer plan, const TexelImage *in,
+                                   TexelImage *out, int row0, int row1);
+typedef int (*GstTexelKernelCuda) (TexelCudaContext *ctx, gconstpointer plan,
+                                   const TexelImage *in, const TexelImage *out,
+                                   int row0, int row1, TexelStream stream);
 typedef void (*GstTexelKernelRows) (gconstpointer plan, int row0, int row1,
-    int *in_row0, int *in_row1);
+                                    int *in_row0, int *in_row1);
 
 /* An element's kernels, described once in class_init: the base runs
  * cpu (a band of rows per worker) or cuda (bands on the element's streams,
@@ -70,9 +70,9 @@ typedef void (*GstTexelKernelRows) (gconstpointer plan, int row0, int row1,
  * in the instance, as the element's prepare last built it. */
 typedef struct
 {
-  gsize plan_offset;            /* G_STRUCT_OFFSET of the plan */
+  gsize plan_offset; /* G_STRUCT_OFFSET of the plan */
   GstTexelKernelCpu cpu;
-  GstTexelKernelCuda cuda;      /* NULL in CPU-only builds */
+  GstTexelKernelCuda cuda; /* NULL in CPU-only builds */
   /* Only asked when prepare announced banding (gst_texel_base_set_banding);
    * NULL: any output row may read any input row. */
   GstTexelKernelRows input_rows;
@@ -87,13 +87,13 @@ typedef struct
 /* The description's functions, each declared with its own plan type (the
  * plan pointer is passed on as it is); the CUDA entry point is left out
  * of CPU-only builds, which do not have it. */
-#define GST_TEXEL_KERNEL_CPU(f) ((GstTexelKernelCpu) (f))
+#define GST_TEXEL_KERNEL_CPU(f) ((GstTexelKernelCpu)(f))
 #if HAVE_CUDA
-#define GST_TEXEL_KERNEL_CUDA(f) ((GstTexelKernelCuda) (f))
+#define GST_TEXEL_KERNEL_CUDA(f) ((GstTexelKernelCuda)(f))
 #else
 #define GST_TEXEL_KERNEL_CUDA(f) NULL
 #endif
-#define GST_TEXEL_KERNEL_ROWS(f) ((GstTexelKernelRows) (f))
+#define GST_TEXEL_KERNEL_ROWS(f) ((GstTexelKernelRows)(f))
 
 /* Whether GST_TEXEL_CPU=reference asks the CPU path to run the kernels'
  * double-precision reference instead of the fast path (read once). */
@@ -104,9 +104,9 @@ gboolean gst_texel_cpu_reference (void);
  * size or orientation). */
 typedef enum
 {
-  GST_TEXEL_GEOMETRY_KEPT,      /* every pixel stays where it was */
-  GST_TEXEL_GEOMETRY_AFFINE,    /* through a GstTexelAffine */
-  GST_TEXEL_GEOMETRY_WARPED     /* a rectangle does not stay one */
+  GST_TEXEL_GEOMETRY_KEPT,   /* every pixel stays where it was */
+  GST_TEXEL_GEOMETRY_AFFINE, /* through a GstTexelAffine */
+  GST_TEXEL_GEOMETRY_WARPED  /* a rectangle does not stay one */
 } GstTexelGeometry;
 
 typedef struct
@@ -131,45 +131,45 @@ struct _GstTexelBaseClass
   /* Negotiated formats (streaming thread or caps event): builds the plan
    * the kernels run on. Returns FALSE (after posting an error) when the
    * subclass cannot handle them. */
-  gboolean (*prepare) (GstTexelBase * base, GstVideoInfo * in_info,
-      GstVideoInfo * out_info);
+  gboolean (*prepare) (GstTexelBase *base, GstVideoInfo *in_info,
+                       GstVideoInfo *out_info);
   /* The element's kernels (required). */
   const GstTexelKernelDesc *kernel;
   /* Optional: frees the GPU resources prepare made in the element's
    * TexelCudaContext (texeladjust's 3D LUT), before the base frees it. */
-  void (*close_cuda) (GstTexelBase * base);
+  void (*close_cuda) (GstTexelBase *base);
   /* Optional, streaming thread: a frame has finished (on the GPU, or on
    * the CPU path once every band is done), before its output goes
    * downstream (texelconvert takes what its kernels measured:
    * gst_texel_base_take_sums on the GPU). */
-  void (*frame_finished) (GstTexelBase * base);
+  void (*frame_finished) (GstTexelBase *base);
   /* Optional, streaming thread, once prepared: how the current plan
    * moves the picture (@affine filled for GST_TEXEL_GEOMETRY_AFFINE).
    * Unset: the element keeps the geometry. */
-  GstTexelGeometry (*geometry) (GstTexelBase * base, GstTexelAffine * affine);
+  GstTexelGeometry (*geometry) (GstTexelBase *base, GstTexelAffine *affine);
 };
 
 /* What the element runs on, once started. */
-gboolean gst_texel_base_is_cuda (GstTexelBase * base);
+gboolean gst_texel_base_is_cuda (GstTexelBase *base);
 /* Whether the negotiated input and output caps put frames in the same
  * memory (system, CUDA or NVMM): where they do not, every frame is
  * processed, never passed through. Streaming thread, or while caps cannot
  * change. */
-gboolean gst_texel_base_keeps_memory (GstTexelBase * base);
+gboolean gst_texel_base_keeps_memory (GstTexelBase *base);
 #if HAVE_CUDA
 /* On the GPU path, from prepare: the element's TexelCudaContext (NULL on
  * the CPU path), for GPU resources its plan refers to. */
-TexelCudaContext *gst_texel_base_kernel_context (GstTexelBase * base);
+TexelCudaContext *gst_texel_base_kernel_context (GstTexelBase *base);
 /* On the GPU path, streaming thread: the first @n_words (at most 8) of
  * the sums the kernels of the oldest finished frame not yet taken
  * gathered on the GPU, and that frame's tag (texel_cuda_context_take_sums:
  * texelconvert's grey-world statistics). FALSE when there is none. */
-gboolean gst_texel_base_take_sums (GstTexelBase * base, guint64 * tag,
-    guint64 * words, guint n_words);
+gboolean gst_texel_base_take_sums (GstTexelBase *base, guint64 *tag,
+                                   guint64 *words, guint n_words);
 #else
 static inline gboolean
-gst_texel_base_take_sums (GstTexelBase * base, guint64 * tag,
-    guint64 * words, guint n_words)
+gst_texel_base_take_sums (GstTexelBase *base, guint64 *tag, guint64 *words,
+                          guint n_words)
 {
   return FALSE;
 }
@@ -184,21 +184,22 @@ gst_texel_base_take_sums (GstTexelBase * base, guint64 * tag,
  * left out where the element cannot take it (CPU path, no CUDA context,
  * built without gstreamer-cuda). Between two texel elements on a discrete
  * GPU, CUDA memory comes first: frames stay on the device. */
-GstCaps *gst_texel_base_finish_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * result,
-    GstCaps * filter);
+GstCaps *gst_texel_base_finish_caps (GstBaseTransform *trans,
+                                     GstPadDirection direction, GstCaps *caps,
+                                     GstCaps *result, GstCaps *filter);
 /* @caps (taken) intersected with @filter in @filter's order; @caps where
  * @filter is NULL. */
-GstCaps *gst_texel_caps_filtered (GstCaps * caps, GstCaps * filter);
+GstCaps *gst_texel_caps_filtered (GstCaps *caps, GstCaps *filter);
 /* transform_caps of an element whose output has the caps of its input
  * (texeladjust, texelfilter): the same caps, in either memory. */
-GstCaps *gst_texel_base_transform_caps_same (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+GstCaps *gst_texel_base_transform_caps_same (GstBaseTransform *trans,
+                                             GstPadDirection direction,
+                                             GstCaps *caps, GstCaps *filter);
 /* Each structure of @caps with any size up to GST_TEXEL_MAX_SIZE, any
  * format and colorimetry, any pixel-aspect-ratio where it has one, in the
  * structure's memory: what an element that converts and scales (texelconvert,
  * texelwarp) can make of it. */
-GstCaps *gst_texel_caps_any_size_format (GstCaps * caps);
+GstCaps *gst_texel_caps_any_size_format (GstCaps *caps);
 /* The picture an element's output shows: its size in pixels, their
  * aspect ratio and the display aspect ratio that follows. */
 typedef struct
@@ -208,23 +209,23 @@ typedef struct
 } GstTexelSourceShape;
 /* Completes @src from its size and pixel-aspect-ratio (1/1 where unset);
  * FALSE where the display aspect ratio overflows. */
-gboolean gst_texel_caps_source_shape (GstTexelSourceShape * src);
+gboolean gst_texel_caps_source_shape (GstTexelSourceShape *src);
 /* Fixates width, height and pixel-aspect-ratio of the output structure
  * @outs as videoscale does for a source of shape @src: the display aspect
  * ratio kept by the free dimension or the PAR, the source's own size
  * preferred; only where width, height and PAR are all fixed may it
  * change (the element letterboxes or stretches then). */
-void gst_texel_caps_fixate_size (GstStructure * outs,
-    const GstTexelSourceShape * src);
+void gst_texel_caps_fixate_size (GstStructure *outs,
+                                 const GstTexelSourceShape *src);
 /* Whether output rows depend only on input rows in the same order, so the
  * staged path may split frames into bands. Call from prepare. */
-void gst_texel_base_set_banding (GstTexelBase * base, gboolean possible);
+void gst_texel_base_set_banding (GstTexelBase *base, gboolean possible);
 /* Asks for prepare to run again before the next frame (a property that
  * changes the per-frame plan but not the caps changed). */
-void gst_texel_base_mark_dirty (GstTexelBase * base);
+void gst_texel_base_mark_dirty (GstTexelBase *base);
 TexelFormat gst_texel_format_from_video (GstVideoFormat format);
 /* Image description of a mapped frame. */
-void gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame);
+void gst_texel_image_from_frame (TexelImage *img, GstVideoFrame *frame);
 /* A settings file (texeladjust's 3D LUT, texelwarp's calibration) whole:
  * refuses anything but a regular file (a FIFO, /dev/zero, a directory)
  * before a blocking read, and files of more than @max_size bytes.
@@ -247,15 +248,15 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
  * kernels/common/texel-format.c's table. texeladjust and texelfilter
  * leave out GRAY16_LE: their tables by code and their exact float sums
  * stop at 10 bits. */
-#define GST_TEXEL_FORMAT_NAMES_10 \
-  "NV12, NV21, I420, YV12, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
-  "RGB, BGR, GRAY8, P010_10LE, I420_10LE, I422_10LE, Y444_10LE, Y42B, " \
+#define GST_TEXEL_FORMAT_NAMES_10                                              \
+  "NV12, NV21, I420, YV12, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, "   \
+  "RGB, BGR, GRAY8, P010_10LE, I420_10LE, I422_10LE, Y444_10LE, Y42B, "        \
   "Y444, NV16, YVYU, AYUV, VUYA, xRGB"
 #define GST_TEXEL_FORMATS "{ " GST_TEXEL_FORMAT_NAMES_10 ", GRAY16_LE }"
 #define GST_TEXEL_FORMATS_10 "{ " GST_TEXEL_FORMAT_NAMES_10 " }"
-#define GST_TEXEL_SYSTEM_CAPS_OF(formats) \
-  "video/x-raw, format = (string) " formats ", " \
-  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
+#define GST_TEXEL_SYSTEM_CAPS_OF(formats)                                      \
+  "video/x-raw, format = (string) " formats ", "                               \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], "                  \
   "framerate = (fraction) [ 0, max ]"
 #define GST_TEXEL_SYSTEM_CAPS GST_TEXEL_SYSTEM_CAPS_OF (GST_TEXEL_FORMATS)
 
@@ -272,27 +273,27 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
 /* Those GStreamer's CUDA elements exchange in CUDA memory: GRAY8,
  * GRAY16_LE, NV16, YVYU, AYUV, VUYA and xRGB are left out, the 1.22 CUDA
  * allocator cannot lay them out. */
-#define GST_TEXEL_CUDA_FORMATS \
+#define GST_TEXEL_CUDA_FORMATS                                                 \
   "{ NV12, NV21, I420, YV12, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
   "RGB, BGR, P010_10LE, I420_10LE, I422_10LE, Y444_10LE, Y42B, Y444 }"
-#define GST_TEXEL_CUDA_CAPS \
-  "video/x-raw(" GST_TEXEL_CAPS_FEATURE_CUDA "), " \
-  "format = (string) " GST_TEXEL_CUDA_FORMATS ", " \
-  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
+#define GST_TEXEL_CUDA_CAPS                                                    \
+  "video/x-raw(" GST_TEXEL_CAPS_FEATURE_CUDA "), "                             \
+  "format = (string) " GST_TEXEL_CUDA_FORMATS ", "                             \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], "                  \
   "framerate = (fraction) [ 0, max ]"
 
 /* Frames in NVIDIA's NvBufSurfaces (memory:NVMM), as Jetson's and
  * DeepStream's elements exchange them (gsttexelnvmm.h): the formats of
  * gsttexelnvmm.c's table, in CUDA builds; negotiated only where
  * libnvbufsurface loads. */
-#define GST_TEXEL_NVMM_FORMATS \
+#define GST_TEXEL_NVMM_FORMATS                                                 \
   "{ NV12, NV21, I420, YV12, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
   "RGB, BGR, GRAY8, P010_10LE }"
 #define GST_TEXEL_CAPS_FEATURE_NVMM "memory:NVMM"
-#define GST_TEXEL_NVMM_CAPS \
-  "video/x-raw(" GST_TEXEL_CAPS_FEATURE_NVMM "), " \
-  "format = (string) " GST_TEXEL_NVMM_FORMATS ", " \
-  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
+#define GST_TEXEL_NVMM_CAPS                                                    \
+  "video/x-raw(" GST_TEXEL_CAPS_FEATURE_NVMM "), "                             \
+  "format = (string) " GST_TEXEL_NVMM_FORMATS ", "                             \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], "                  \
   "framerate = (fraction) [ 0, max ]"
 
 /* Pad templates of every texel element: in builds with gstreamer-cuda, CUDA
@@ -301,7 +302,7 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
  * transform_caps (see gst_texel_base_finish_caps). Needs config.h. */
 #if HAVE_GST_CUDA
 #define GST_TEXEL_CUDA_FIRST GST_TEXEL_CUDA_CAPS "; "
-#define GST_TEXEL_CUDA_FIRST_PROGRESSIVE \
+#define GST_TEXEL_CUDA_FIRST_PROGRESSIVE                                       \
   GST_TEXEL_CUDA_CAPS GST_TEXEL_PROGRESSIVE "; "
 #else
 #define GST_TEXEL_CUDA_FIRST ""
@@ -309,24 +310,24 @@ gchar *gst_texel_read_settings_file (const gchar *path, gsize max_size,
 #endif
 #if HAVE_CUDA
 #define GST_TEXEL_NVMM_LAST "; " GST_TEXEL_NVMM_CAPS
-#define GST_TEXEL_NVMM_LAST_PROGRESSIVE \
+#define GST_TEXEL_NVMM_LAST_PROGRESSIVE                                        \
   "; " GST_TEXEL_NVMM_CAPS GST_TEXEL_PROGRESSIVE
 #else
 #define GST_TEXEL_NVMM_LAST ""
 #define GST_TEXEL_NVMM_LAST_PROGRESSIVE ""
 #endif
-#define GST_TEXEL_CAPS \
+#define GST_TEXEL_CAPS                                                         \
   GST_TEXEL_CUDA_FIRST GST_TEXEL_SYSTEM_CAPS GST_TEXEL_NVMM_LAST
-#define GST_TEXEL_PROGRESSIVE_CAPS \
-  GST_TEXEL_CUDA_FIRST_PROGRESSIVE GST_TEXEL_SYSTEM_CAPS \
-  GST_TEXEL_PROGRESSIVE GST_TEXEL_NVMM_LAST_PROGRESSIVE
+#define GST_TEXEL_PROGRESSIVE_CAPS                                             \
+  GST_TEXEL_CUDA_FIRST_PROGRESSIVE GST_TEXEL_SYSTEM_CAPS GST_TEXEL_PROGRESSIVE \
+      GST_TEXEL_NVMM_LAST_PROGRESSIVE
 /* Up to 10 bits: texeladjust and texelfilter. */
-#define GST_TEXEL_CAPS_10 \
-  GST_TEXEL_CUDA_FIRST GST_TEXEL_SYSTEM_CAPS_OF (GST_TEXEL_FORMATS_10) \
-  GST_TEXEL_NVMM_LAST
-#define GST_TEXEL_PROGRESSIVE_CAPS_10 \
-  GST_TEXEL_CUDA_FIRST_PROGRESSIVE \
-  GST_TEXEL_SYSTEM_CAPS_OF (GST_TEXEL_FORMATS_10) \
+#define GST_TEXEL_CAPS_10                                                      \
+  GST_TEXEL_CUDA_FIRST GST_TEXEL_SYSTEM_CAPS_OF (GST_TEXEL_FORMATS_10)         \
+      GST_TEXEL_NVMM_LAST
+#define GST_TEXEL_PROGRESSIVE_CAPS_10                                          \
+  GST_TEXEL_CUDA_FIRST_PROGRESSIVE                                             \
+  GST_TEXEL_SYSTEM_CAPS_OF (GST_TEXEL_FORMATS_10)                              \
   GST_TEXEL_PROGRESSIVE GST_TEXEL_NVMM_LAST_PROGRESSIVE
 
 G_END_DECLS

@@ -14,21 +14,21 @@
 #define GST_CAT_DEFAULT gst_texel_base_debug
 
 gboolean
-gst_texel_features_have (GstCapsFeatures * features, const gchar * memory)
+gst_texel_features_have (GstCapsFeatures *features, const gchar *memory)
 {
   return features && !gst_caps_features_is_any (features)
-      && gst_caps_features_contains (features, memory);
+         && gst_caps_features_contains (features, memory);
 }
 
 gboolean
-gst_texel_caps_in_memory (GstCaps * caps, const gchar * memory)
+gst_texel_caps_in_memory (GstCaps *caps, const gchar *memory)
 {
   return caps && !gst_caps_is_any (caps) && gst_caps_get_size (caps) > 0
-      && gst_texel_features_have (gst_caps_get_features (caps, 0), memory);
+         && gst_texel_features_have (gst_caps_get_features (caps, 0), memory);
 }
 
 gboolean
-gst_texel_caps_have_memory (GstCaps * caps, const gchar * memory)
+gst_texel_caps_have_memory (GstCaps *caps, const gchar *memory)
 {
   guint i;
 
@@ -41,14 +41,14 @@ gst_texel_caps_have_memory (GstCaps * caps, const gchar * memory)
 }
 
 static gboolean
-gst_texel_features_cuda_memory (GstCapsFeatures * features)
+gst_texel_features_cuda_memory (GstCapsFeatures *features)
 {
   return gst_texel_features_have (features, GST_TEXEL_CAPS_FEATURE_CUDA);
 }
 
 /* Whether negotiated (fixed) @caps put frames in CUDA memory. */
 gboolean
-gst_texel_caps_cuda_memory (GstCaps * caps)
+gst_texel_caps_cuda_memory (GstCaps *caps)
 {
   return gst_texel_caps_in_memory (caps, GST_TEXEL_CAPS_FEATURE_CUDA);
 }
@@ -57,7 +57,7 @@ gst_texel_caps_cuda_memory (GstCaps * caps)
  * unless it is bound to the CPU; once started, on the GPU path with a
  * CUDA context. */
 static gboolean
-gst_texel_base_takes_cuda_memory (GstTexelBase * self)
+gst_texel_base_takes_cuda_memory (GstTexelBase *self)
 {
   GstTexelBasePrivate *priv = PRIV (self);
   gboolean takes;
@@ -76,19 +76,19 @@ gst_texel_base_takes_cuda_memory (GstTexelBase * self)
 /* The memory of @f's twin: system memory for @memory alone, @memory for
  * system memory, NULL for any other. */
 static const gchar *
-gst_texel_features_twin (GstCapsFeatures * f, const gchar * memory)
+gst_texel_features_twin (GstCapsFeatures *f, const gchar *memory)
 {
   if (gst_texel_features_have (f, memory))
-    return gst_caps_features_get_size (f) == 1 ?
-        GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY : NULL;
+    return gst_caps_features_get_size (f) == 1
+               ? GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY
+               : NULL;
   if (gst_caps_features_is_equal (f, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
     return memory;
   return NULL;
 }
 
 GstCaps *
-gst_texel_caps_memory_twins (GstCaps * caps, const gchar * memory,
-    gboolean twin)
+gst_texel_caps_memory_twins (GstCaps *caps, const gchar *memory, gboolean twin)
 {
   GstCaps *result, *twins;
   guint i;
@@ -97,19 +97,20 @@ gst_texel_caps_memory_twins (GstCaps * caps, const gchar * memory,
     return caps;
   result = gst_caps_new_empty ();
   twins = gst_caps_new_empty ();
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *s = gst_caps_get_structure (caps, i);
-    GstCapsFeatures *f = gst_caps_get_features (caps, i);
-    const gchar *other = gst_texel_features_twin (f, memory);
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    {
+      GstStructure *s = gst_caps_get_structure (caps, i);
+      GstCapsFeatures *f = gst_caps_get_features (caps, i);
+      const gchar *other = gst_texel_features_twin (f, memory);
 
-    if (!twin && gst_texel_features_have (f, memory))
-      continue;
-    result = gst_caps_merge_structure_full (result, gst_structure_copy (s),
-        gst_caps_features_copy (f));
-    if (twin && other)
-      twins = gst_caps_merge_structure_full (twins, gst_structure_copy (s),
-          gst_caps_features_new (other, NULL));
-  }
+      if (!twin && gst_texel_features_have (f, memory))
+        continue;
+      result = gst_caps_merge_structure_full (result, gst_structure_copy (s),
+                                              gst_caps_features_copy (f));
+      if (twin && other)
+        twins = gst_caps_merge_structure_full (
+            twins, gst_structure_copy (s), gst_caps_features_new (other, NULL));
+    }
   gst_caps_unref (caps);
   return gst_caps_merge (result, twins);
 }
@@ -118,23 +119,27 @@ gst_texel_caps_memory_twins (GstCaps * caps, const gchar * memory,
  * each memory's in the order they came: those moved out of @caps in turn,
  * then what is left of it. */
 static GstCaps *
-gst_texel_caps_device_first (GstCaps * caps)
+gst_texel_caps_device_first (GstCaps *caps)
 {
   GstCaps *device = gst_caps_new_empty ();
   guint i = 0;
 
   caps = gst_caps_make_writable (caps);
-  while (i < gst_caps_get_size (caps)) {
-    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+  while (i < gst_caps_get_size (caps))
+    {
+      GstCapsFeatures *f = gst_caps_get_features (caps, i);
 
-    if (gst_texel_features_cuda_memory (f)) {
-      f = gst_caps_features_copy (f);
-      gst_caps_append_structure_full (device,
-          gst_caps_steal_structure (caps, i), f);
-    } else {
-      i++;
+      if (gst_texel_features_cuda_memory (f))
+        {
+          f = gst_caps_features_copy (f);
+          gst_caps_append_structure_full (
+              device, gst_caps_steal_structure (caps, i), f);
+        }
+      else
+        {
+          i++;
+        }
     }
-  }
   gst_caps_append (device, caps);
   return device;
 }
@@ -161,8 +166,8 @@ gst_texel_caps_device_first (GstCaps * caps)
  * elements, visible to every application and element that reads them: a
  * change of the elements' public caps, left out of this split. */
 static gboolean
-gst_texel_base_neighbour_on_device (GstTexelBase * self,
-    GstPadDirection direction)
+gst_texel_base_neighbour_on_device (GstTexelBase *self,
+                                    GstPadDirection direction)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstPad *pad = direction == GST_PAD_SINK ? trans->srcpad : trans->sinkpad;
@@ -188,18 +193,18 @@ gst_texel_base_neighbour_on_device (GstTexelBase * self,
 /* @caps with their twins in the other memory, CUDA memory first towards a
  * texel neighbour (gst_texel_base_finish_caps). */
 static GstCaps *
-gst_texel_base_add_memory_caps (GstTexelBase * base,
-    GstPadDirection direction, GstCaps * caps)
+gst_texel_base_add_memory_caps (GstTexelBase *base, GstPadDirection direction,
+                                GstCaps *caps)
 {
   caps = gst_texel_caps_memory_twins (caps, GST_TEXEL_CAPS_FEATURE_CUDA,
-      gst_texel_base_takes_cuda_memory (base));
+                                      gst_texel_base_takes_cuda_memory (base));
   if (gst_texel_base_neighbour_on_device (base, direction))
     caps = gst_texel_caps_device_first (caps);
   return caps;
 }
 
 GstCaps *
-gst_texel_caps_filtered (GstCaps * caps, GstCaps * filter)
+gst_texel_caps_filtered (GstCaps *caps, GstCaps *filter)
 {
   GstCaps *tmp;
 
@@ -211,57 +216,58 @@ gst_texel_caps_filtered (GstCaps * caps, GstCaps * filter)
 }
 
 GstCaps *
-gst_texel_base_finish_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * result,
-    GstCaps * filter)
+gst_texel_base_finish_caps (GstBaseTransform *trans, GstPadDirection direction,
+                            GstCaps *caps, GstCaps *result, GstCaps *filter)
 {
   result = gst_texel_nvmm_transform_caps (GST_TEXEL_BASE (trans), result);
   result = gst_texel_base_add_memory_caps (GST_TEXEL_BASE (trans), direction,
-      result);
+                                           result);
   result = gst_texel_caps_filtered (result, filter);
   GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
-      result);
+                    result);
   return result;
 }
 
 GstCaps *
-gst_texel_base_transform_caps_same (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+gst_texel_base_transform_caps_same (GstBaseTransform *trans,
+                                    GstPadDirection direction, GstCaps *caps,
+                                    GstCaps *filter)
 {
   return gst_texel_base_finish_caps (trans, direction, caps,
-      gst_caps_ref (caps), filter);
+                                     gst_caps_ref (caps), filter);
 }
 
 GstCaps *
-gst_texel_caps_any_size_format (GstCaps * caps)
+gst_texel_caps_any_size_format (GstCaps *caps)
 {
   GstCaps *any = gst_caps_new_empty ();
   guint i;
 
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    {
+      GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
 
-    gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, GST_TEXEL_MAX_SIZE,
-        "height", GST_TYPE_INT_RANGE, 1, GST_TEXEL_MAX_SIZE, NULL);
-    gst_structure_remove_fields (s, "format", "colorimetry", "chroma-site",
-        NULL);
-    if (gst_structure_has_field (s, "pixel-aspect-ratio"))
-      gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION_RANGE, 1,
-          G_MAXINT, G_MAXINT, 1, NULL);
-    any = gst_caps_merge_structure_full (any, s,
-        gst_caps_features_copy (gst_caps_get_features (caps, i)));
-  }
+      gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, GST_TEXEL_MAX_SIZE,
+                         "height", GST_TYPE_INT_RANGE, 1, GST_TEXEL_MAX_SIZE,
+                         NULL);
+      gst_structure_remove_fields (s, "format", "colorimetry", "chroma-site",
+                                   NULL);
+      if (gst_structure_has_field (s, "pixel-aspect-ratio"))
+        gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION_RANGE, 1,
+                           G_MAXINT, G_MAXINT, 1, NULL);
+      any = gst_caps_merge_structure_full (
+          any, s, gst_caps_features_copy (gst_caps_get_features (caps, i)));
+    }
   return any;
 }
 
 /* Whether one of the element's sink pad template structures lists raw
  * video of @format, in any memory. */
 static gboolean
-gst_texel_base_template_has_format (GstTexelBase * self, const gchar * format)
+gst_texel_base_template_has_format (GstTexelBase *self, const gchar *format)
 {
-  GstPadTemplate *templ =
-      gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (self),
-      "sink");
+  GstPadTemplate *templ = gst_element_class_get_pad_template (
+      GST_ELEMENT_GET_CLASS (self), "sink");
   GstStructure *want;
   GstCaps *caps;
   gboolean found = FALSE;
@@ -270,11 +276,11 @@ gst_texel_base_template_has_format (GstTexelBase * self, const gchar * format)
   if (templ == NULL)
     return TRUE;
   want = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING, format,
-      NULL);
+                            NULL);
   caps = gst_pad_template_get_caps (templ);
   for (i = 0; !found && i < gst_caps_get_size (caps); i++)
-    found = gst_structure_can_intersect (want,
-        gst_caps_get_structure (caps, i));
+    found
+        = gst_structure_can_intersect (want, gst_caps_get_structure (caps, i));
   gst_caps_unref (caps);
   gst_structure_free (want);
   return found;
@@ -285,7 +291,7 @@ gst_texel_base_template_has_format (GstTexelBase * self, const gchar * format)
  * (a decoder's 10-bit or 4:4:4 output), so the element says both, once
  * per format. */
 static void
-gst_texel_base_warn_refused_format (GstTexelBase * self, GstQuery * query)
+gst_texel_base_warn_refused_format (GstTexelBase *self, GstQuery *query)
 {
   const GstStructure *s;
   const gchar *format;
@@ -301,17 +307,19 @@ gst_texel_base_warn_refused_format (GstTexelBase * self, GstQuery * query)
       || gst_texel_base_template_has_format (self, format))
     return;
   key = g_strdup_printf ("gst-texel-refused-format-%s", format);
-  if (g_object_get_data (G_OBJECT (self), key) == NULL) {
-    GstElementFactory *factory = gst_element_get_factory (GST_ELEMENT (self));
-    const gchar *element = factory ?
-        GST_OBJECT_NAME (factory) : G_OBJECT_TYPE_NAME (self);
+  if (g_object_get_data (G_OBJECT (self), key) == NULL)
+    {
+      GstElementFactory *factory = gst_element_get_factory (GST_ELEMENT (self));
+      const gchar *element
+          = factory ? GST_OBJECT_NAME (factory) : G_OBJECT_TYPE_NAME (self);
 
-    g_object_set_data (G_OBJECT (self), key, GINT_TO_POINTER (1));
-    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
-        ("%s does not take format %s", element, format),
-        ("its formats are those of its pad templates (gst-inspect-1.0 %s); "
-            "convert before it (videoconvert)", element));
-  }
+      g_object_set_data (G_OBJECT (self), key, GINT_TO_POINTER (1));
+      GST_ELEMENT_WARNING (
+          self, STREAM, FORMAT, ("%s does not take format %s", element, format),
+          ("its formats are those of its pad templates (gst-inspect-1.0 %s); "
+           "convert before it (videoconvert)",
+           element));
+    }
   g_free (key);
 }
 
@@ -319,7 +327,7 @@ gst_texel_base_warn_refused_format (GstTexelBase * self, GstQuery * query)
  * gst_texel_base_finish_caps, frames in CUDA memory are still kept
  * away from an element that cannot take them. */
 gboolean
-gst_texel_base_caps_query_memory (GstTexelBase * self, GstQuery * query)
+gst_texel_base_caps_query_memory (GstTexelBase *self, GstQuery *query)
 {
   if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS)
     gst_texel_base_warn_refused_format (self, query);
@@ -328,29 +336,33 @@ gst_texel_base_caps_query_memory (GstTexelBase * self, GstQuery * query)
   if (gst_texel_base_takes_cuda_memory (self))
     return FALSE;
   return gst_texel_caps_query_refuse_memory (query,
-      GST_TEXEL_CAPS_FEATURE_CUDA);
+                                             GST_TEXEL_CAPS_FEATURE_CUDA);
 }
 
 gboolean
-gst_texel_caps_query_refuse_memory (GstQuery * query, const gchar * memory)
+gst_texel_caps_query_refuse_memory (GstQuery *query, const gchar *memory)
 {
   GstCaps *caps;
 
-  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
-    gst_query_parse_accept_caps (query, &caps);
-    if (!gst_texel_caps_have_memory (caps, memory))
-      return FALSE;
-    gst_query_set_accept_caps_result (query, FALSE);
-    return TRUE;
-  }
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
-    gst_query_parse_caps_result (query, &caps);
-    if (gst_texel_caps_have_memory (caps, memory)) {
-      caps = gst_texel_caps_memory_twins (gst_caps_ref (caps), memory, FALSE);
-      gst_query_set_caps_result (query, caps);
-      gst_caps_unref (caps);
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS)
+    {
+      gst_query_parse_accept_caps (query, &caps);
+      if (!gst_texel_caps_have_memory (caps, memory))
+        return FALSE;
+      gst_query_set_accept_caps_result (query, FALSE);
+      return TRUE;
     }
-  }
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS)
+    {
+      gst_query_parse_caps_result (query, &caps);
+      if (gst_texel_caps_have_memory (caps, memory))
+        {
+          caps = gst_texel_caps_memory_twins (gst_caps_ref (caps), memory,
+                                              FALSE);
+          gst_query_set_caps_result (query, caps);
+          gst_caps_unref (caps);
+        }
+    }
   return FALSE;
 }
 
@@ -360,8 +372,8 @@ gst_texel_caps_query_refuse_memory (GstQuery * query, const gchar * memory)
 /* The value @s's @field takes when fixated nearest to @target, @s left as
  * it is; @target where @s lacks the field. */
 static gint
-gst_texel_caps_nearest_int (const GstStructure * s, const gchar * field,
-    gint target)
+gst_texel_caps_nearest_int (const GstStructure *s, const gchar *field,
+                            gint target)
 {
   GstStructure *tmp = gst_structure_copy (s);
   gint v = target;
@@ -375,15 +387,14 @@ gst_texel_caps_nearest_int (const GstStructure * s, const gchar * field,
 /* The pixel-aspect-ratio of @outs fixated nearest to @n/@d, @outs left as
  * it is; @par stands for the field where @outs lacks it. */
 static void
-gst_texel_caps_nearest_par (const GstStructure * outs, const GValue * par,
-    gint n, gint d, gint * set_n, gint * set_d)
+gst_texel_caps_nearest_par (const GstStructure *outs, const GValue *par, gint n,
+                            gint d, gint *set_n, gint *set_d)
 {
   GstStructure *tmp = gst_structure_copy (outs);
 
   if (!gst_structure_has_field (tmp, "pixel-aspect-ratio"))
     gst_structure_set_value (tmp, "pixel-aspect-ratio", par);
-  gst_structure_fixate_field_nearest_fraction (tmp, "pixel-aspect-ratio", n,
-      d);
+  gst_structure_fixate_field_nearest_fraction (tmp, "pixel-aspect-ratio", n, d);
   *set_n = n;
   *set_d = d;
   gst_structure_get_fraction (tmp, "pixel-aspect-ratio", set_n, set_d);
@@ -393,18 +404,18 @@ gst_texel_caps_nearest_par (const GstStructure * outs, const GValue * par,
 /* A pixel-aspect-ratio field is added only where it says something: caps
  * without one mean square pixels downstream. */
 static void
-gst_texel_caps_set_par (GstStructure * outs, gint n, gint d)
+gst_texel_caps_set_par (GstStructure *outs, gint n, gint d)
 {
   if (gst_structure_has_field (outs, "pixel-aspect-ratio") || n != d)
     gst_structure_set (outs, "pixel-aspect-ratio", GST_TYPE_FRACTION, n, d,
-        NULL);
+                       NULL);
 }
 
 /* The pixel-aspect-ratio that shows @w x @h at @src's display aspect
  * ratio: DAR * h / w. */
 static gboolean
-gst_texel_caps_par_for_size (const GstTexelSourceShape * src, gint w, gint h,
-    gint * n, gint * d)
+gst_texel_caps_par_for_size (const GstTexelSourceShape *src, gint w, gint h,
+                             gint *n, gint *d)
 {
   return gst_util_fraction_multiply (src->dar_n, src->dar_d, h, w, n, d);
 }
@@ -413,16 +424,17 @@ gst_texel_caps_par_for_size (const GstTexelSourceShape * src, gint w, gint h,
  * at pixel-aspect-ratio @par_n/@par_d beside the other, @other: width =
  * height * DAR / PAR. 0 where the fractions overflow. */
 static gint
-gst_texel_caps_size_for_par (const GstTexelSourceShape * src,
-    gboolean width_free, gint other, gint par_n, gint par_d)
+gst_texel_caps_size_for_par (const GstTexelSourceShape *src,
+                             gboolean width_free, gint other, gint par_n,
+                             gint par_d)
 {
   gint num, den;
 
   if (!gst_util_fraction_multiply (src->dar_n, src->dar_d, par_d, par_n, &num,
-          &den))
+                                   &den))
     return 0;
-  return width_free ? (gint) gst_util_uint64_scale_int_round (other, num, den)
-      : (gint) gst_util_uint64_scale_int_round (other, den, num);
+  return width_free ? (gint)gst_util_uint64_scale_int_round (other, num, den)
+                    : (gint)gst_util_uint64_scale_int_round (other, den, num);
 }
 
 /* One of width and height fixed (@fixed_field, @fixed), the other free:
@@ -430,30 +442,33 @@ gst_texel_caps_size_for_par (const GstTexelSourceShape * src,
  * size on the free axis where the PAR that keeps the display aspect ratio
  * is allowed, else the nearest allowed PAR and the size that suits it. */
 static void
-gst_texel_caps_fixate_one_free (GstStructure * outs, const GValue * par,
-    const GstTexelSourceShape * src, gboolean width_free, gint fixed)
+gst_texel_caps_fixate_one_free (GstStructure *outs, const GValue *par,
+                                const GstTexelSourceShape *src,
+                                gboolean width_free, gint fixed)
 {
   const gchar *free_field = width_free ? "width" : "height";
   gint n, d, set_n, set_d, size, src_size = width_free ? src->w : src->h;
 
-  if (gst_value_is_fixed (par)) {
-    size = gst_texel_caps_size_for_par (src, width_free, fixed,
-        gst_value_get_fraction_numerator (par),
-        gst_value_get_fraction_denominator (par));
-    if (size > 0)
-      gst_structure_fixate_field_nearest_int (outs, free_field, size);
-    return;
-  }
+  if (gst_value_is_fixed (par))
+    {
+      size = gst_texel_caps_size_for_par (
+          src, width_free, fixed, gst_value_get_fraction_numerator (par),
+          gst_value_get_fraction_denominator (par));
+      if (size > 0)
+        gst_structure_fixate_field_nearest_int (outs, free_field, size);
+      return;
+    }
   size = gst_texel_caps_nearest_int (outs, free_field, src_size);
   if (!gst_texel_caps_par_for_size (src, width_free ? size : fixed,
-          width_free ? fixed : size, &n, &d))
+                                    width_free ? fixed : size, &n, &d))
     return;
   gst_texel_caps_nearest_par (outs, par, n, d, &set_n, &set_d);
-  if (set_n != n || set_d != d) {
-    size = gst_texel_caps_size_for_par (src, width_free, fixed, set_n, set_d);
-    if (size <= 0)
-      return;
-  }
+  if (set_n != n || set_d != d)
+    {
+      size = gst_texel_caps_size_for_par (src, width_free, fixed, set_n, set_d);
+      if (size <= 0)
+        return;
+    }
   gst_structure_fixate_field_nearest_int (outs, free_field, size);
   gst_texel_caps_set_par (outs, set_n, set_d);
 }
@@ -462,8 +477,8 @@ gst_texel_caps_fixate_one_free (GstStructure * outs, const GValue * par,
  * that keeps the display aspect ratio, else the source's width and the
  * height that does, else whichever of the two comes closer to it. */
 static void
-gst_texel_caps_fixate_at_par (GstStructure * outs, const GValue * par,
-    const GstTexelSourceShape * src)
+gst_texel_caps_fixate_at_par (GstStructure *outs, const GValue *par,
+                              const GstTexelSourceShape *src)
 {
   gint par_n = gst_value_get_fraction_numerator (par);
   gint par_d = gst_value_get_fraction_denominator (par);
@@ -472,29 +487,32 @@ gst_texel_caps_fixate_at_par (GstStructure * outs, const GValue * par,
   h1 = gst_texel_caps_nearest_int (outs, "height", src->h);
   want_w = gst_texel_caps_size_for_par (src, TRUE, h1, par_n, par_d);
   w1 = gst_texel_caps_nearest_int (outs, "width", want_w);
-  if (want_w <= 0 || w1 != want_w) {
-    w2 = gst_texel_caps_nearest_int (outs, "width", src->w);
-    want_h = gst_texel_caps_size_for_par (src, FALSE, w2, par_n, par_d);
-    h2 = gst_texel_caps_nearest_int (outs, "height", want_h);
-    /* The DAR errors compared: |h2 - want_h| / h2 against
-     * |w1 - want_w| / w1, multiplied out. */
-    if (want_h > 0 && (h2 == want_h || want_w <= 0
-            || (gint64) w2 * ABS (h2 - want_h) <
-            (gint64) ABS (w1 - want_w) * h1)) {
-      w1 = w2;
-      h1 = h2;
+  if (want_w <= 0 || w1 != want_w)
+    {
+      w2 = gst_texel_caps_nearest_int (outs, "width", src->w);
+      want_h = gst_texel_caps_size_for_par (src, FALSE, w2, par_n, par_d);
+      h2 = gst_texel_caps_nearest_int (outs, "height", want_h);
+      /* The DAR errors compared: |h2 - want_h| / h2 against
+       * |w1 - want_w| / w1, multiplied out. */
+      if (want_h > 0
+          && (h2 == want_h || want_w <= 0
+              || (gint64)w2 * ABS (h2 - want_h)
+                     < (gint64)ABS (w1 - want_w) * h1))
+        {
+          w1 = w2;
+          h1 = h2;
+        }
     }
-  }
   gst_structure_set (outs, "width", G_TYPE_INT, w1, "height", G_TYPE_INT, h1,
-      NULL);
+                     NULL);
 }
 
 /* Nothing fixed: the source's size where the PAR that keeps the display
  * aspect ratio at it is allowed; otherwise the nearest allowed PAR, and
  * the width (else the height) that keeps the ratio at it. */
 static void
-gst_texel_caps_fixate_all_free (GstStructure * outs, const GValue * par,
-    const GstTexelSourceShape * src)
+gst_texel_caps_fixate_all_free (GstStructure *outs, const GValue *par,
+                                const GstTexelSourceShape *src)
 {
   gint h = gst_texel_caps_nearest_int (outs, "height", src->h);
   gint w = gst_texel_caps_nearest_int (outs, "width", src->w);
@@ -503,67 +521,79 @@ gst_texel_caps_fixate_all_free (GstStructure * outs, const GValue * par,
   if (!gst_texel_caps_par_for_size (src, w, h, &n, &d))
     return;
   gst_texel_caps_nearest_par (outs, par, n, d, &set_n, &set_d);
-  if (set_n != n || set_d != d) {
-    want = gst_texel_caps_size_for_par (src, TRUE, h, set_n, set_d);
-    if (want > 0 && gst_texel_caps_nearest_int (outs, "width", want) == want) {
-      w = want;
-    } else {
-      want = gst_texel_caps_size_for_par (src, FALSE, w, set_n, set_d);
-      if (want > 0 && gst_texel_caps_nearest_int (outs, "height", want) ==
-          want)
-        h = want;
+  if (set_n != n || set_d != d)
+    {
+      want = gst_texel_caps_size_for_par (src, TRUE, h, set_n, set_d);
+      if (want > 0 && gst_texel_caps_nearest_int (outs, "width", want) == want)
+        {
+          w = want;
+        }
+      else
+        {
+          want = gst_texel_caps_size_for_par (src, FALSE, w, set_n, set_d);
+          if (want > 0
+              && gst_texel_caps_nearest_int (outs, "height", want) == want)
+            h = want;
+        }
     }
-  }
   gst_structure_set (outs, "width", G_TYPE_INT, w, "height", G_TYPE_INT, h,
-      NULL);
+                     NULL);
   gst_texel_caps_set_par (outs, set_n, set_d);
 }
 
 gboolean
-gst_texel_caps_source_shape (GstTexelSourceShape * src)
+gst_texel_caps_source_shape (GstTexelSourceShape *src)
 {
   src->w = MAX (src->w, 1);
   src->h = MAX (src->h, 1);
   if (src->par_n <= 0 || src->par_d <= 0)
     src->par_n = src->par_d = 1;
   return gst_util_fraction_multiply (src->w, src->h, src->par_n, src->par_d,
-      &src->dar_n, &src->dar_d);
+                                     &src->dar_n, &src->dar_d);
 }
 
 void
-gst_texel_caps_fixate_size (GstStructure * outs,
-    const GstTexelSourceShape * src)
+gst_texel_caps_fixate_size (GstStructure *outs, const GstTexelSourceShape *src)
 {
   const GValue *par = gst_structure_get_value (outs, "pixel-aspect-ratio");
   GValue any_par = G_VALUE_INIT;
   gint w = 0, h = 0, n, d;
 
   /* No pixel-aspect-ratio downstream: any. */
-  if (!par) {
-    g_value_init (&any_par, GST_TYPE_FRACTION_RANGE);
-    gst_value_set_fraction_range_full (&any_par, 1, G_MAXINT, G_MAXINT, 1);
-    par = &any_par;
-  }
+  if (!par)
+    {
+      g_value_init (&any_par, GST_TYPE_FRACTION_RANGE);
+      gst_value_set_fraction_range_full (&any_par, 1, G_MAXINT, G_MAXINT, 1);
+      par = &any_par;
+    }
   gst_structure_get_int (outs, "width", &w);
   gst_structure_get_int (outs, "height", &h);
-  if (w && h) {
-    /* The size is settled: the PAR that keeps the display aspect ratio,
-     * or the nearest allowed (borders or a stretch then). */
-    if (!gst_value_is_fixed (par)
-        && gst_texel_caps_par_for_size (src, w, h, &n, &d)) {
-      if (gst_structure_has_field (outs, "pixel-aspect-ratio"))
-        gst_structure_fixate_field_nearest_fraction (outs,
-            "pixel-aspect-ratio", n, d);
-      else
-        gst_texel_caps_set_par (outs, n, d);
+  if (w && h)
+    {
+      /* The size is settled: the PAR that keeps the display aspect ratio,
+       * or the nearest allowed (borders or a stretch then). */
+      if (!gst_value_is_fixed (par)
+          && gst_texel_caps_par_for_size (src, w, h, &n, &d))
+        {
+          if (gst_structure_has_field (outs, "pixel-aspect-ratio"))
+            gst_structure_fixate_field_nearest_fraction (
+                outs, "pixel-aspect-ratio", n, d);
+          else
+            gst_texel_caps_set_par (outs, n, d);
+        }
     }
-  } else if (w || h) {
-    gst_texel_caps_fixate_one_free (outs, par, src, h != 0, w ? w : h);
-  } else if (gst_value_is_fixed (par)) {
-    gst_texel_caps_fixate_at_par (outs, par, src);
-  } else {
-    gst_texel_caps_fixate_all_free (outs, par, src);
-  }
+  else if (w || h)
+    {
+      gst_texel_caps_fixate_one_free (outs, par, src, h != 0, w ? w : h);
+    }
+  else if (gst_value_is_fixed (par))
+    {
+      gst_texel_caps_fixate_at_par (outs, par, src);
+    }
+  else
+    {
+      gst_texel_caps_fixate_all_free (outs, par, src);
+    }
   if (par == &any_par)
     g_value_unset (&any_par);
 }

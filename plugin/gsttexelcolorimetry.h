@@ -26,16 +26,18 @@ void gst_texel_colorimetry_from_video (TexelColorimetry *c,
                                        const GstVideoInfo *info);
 /* Fixes an element's output size and pixel-aspect-ratio in @outs, for
  * the input structure @ins (@direction: the pad of @ins). */
-typedef void (*GstTexelFixateSize) (GstBaseTransform * trans,
-    GstPadDirection direction, GstStructure * ins, GstStructure * outs);
+typedef void (*GstTexelFixateSize) (GstBaseTransform *trans,
+                                    GstPadDirection direction,
+                                    GstStructure *ins, GstStructure *outs);
 /* fixate_caps of the elements that convert (texelconvert, texelwarp): the
  * first structure of @othercaps, with the input's format where left open,
  * the size from @fixate_size, and the input's colorimetry and chroma-site
  * where both are YUV or both RGB (so that a conversion does not change
  * the matrix silently), then the rest fixated. */
-GstCaps *gst_texel_colorimetry_fixate_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps,
-    GstTexelFixateSize fixate_size);
+GstCaps *gst_texel_colorimetry_fixate_caps (GstBaseTransform *trans,
+                                            GstPadDirection direction,
+                                            GstCaps *caps, GstCaps *othercaps,
+                                            GstTexelFixateSize fixate_size);
 /* A border-color property (0xAARRGGBB) as the kernels' non-linear R'G'B'A
  * in [0, 1]. */
 void gst_texel_colorimetry_border_rgba (guint argb, double rgba[4]);

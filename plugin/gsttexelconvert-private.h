@@ -26,10 +26,10 @@ struct _GstTexelConvert
   /* raw Bayer development (gsttexelconvert-bayer.c), under the object
    * lock */
   TexelDemosaic demosaic;
-  gint bayer_alignment;         /* GstTexelBayerAlignment */
+  gint bayer_alignment; /* GstTexelBayerAlignment */
   gdouble black[3], gain[3];
   gdouble ccm[9];
-  gint raw_transfer;            /* GstTexelRawTransfer */
+  gint raw_transfer; /* GstTexelRawTransfer */
   /* Automatic grey-world white balance: the smoothed estimate (the gains
    * the next frame gets) once a frame has given one (awb_have), and the
    * gains the current frame got. */
@@ -90,14 +90,13 @@ typedef enum
 /* The sink caps of raw Bayer input: 8-bit samples, or 10 to 16 bits in
  * little-endian 16-bit words (GStreamer 1.24's names, accepted on any
  * version); progressive, like the element's raw caps. */
-#define GST_TEXEL_BAYER_FORMATS(p) \
-  #p ", " #p "10le, " #p "12le, " #p "14le, " #p "16le"
-#define GST_TEXEL_BAYER_CAPS \
-  "video/x-bayer, format = (string) { " GST_TEXEL_BAYER_FORMATS (rggb) ", " \
-  GST_TEXEL_BAYER_FORMATS (bggr) ", " GST_TEXEL_BAYER_FORMATS (grbg) ", " \
-  GST_TEXEL_BAYER_FORMATS (gbrg) " }, " \
-  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
-  "framerate = (fraction) [ 0, max ]" GST_TEXEL_PROGRESSIVE
+#define GST_TEXEL_BAYER_FORMATS(p)                                             \
+#p ", " #p "10le, " #p "12le, " #p "14le, " #p "16le"
+#define GST_TEXEL_BAYER_CAPS                                                                                                                                                        \
+  "video/x-bayer, format = (string) { " GST_TEXEL_BAYER_FORMATS (                                                                                                                   \
+      rggb) ", " GST_TEXEL_BAYER_FORMATS (bggr) ", " GST_TEXEL_BAYER_FORMATS (grbg) ", " GST_TEXEL_BAYER_FORMATS (gbrg) " }, "                                                      \
+                                                                                                                        "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], " \
+                                                                                                                        "framerate = (fraction) [ 0, max ]" GST_TEXEL_PROGRESSIVE
 
 #define GST_TYPE_TEXEL_DEMOSAIC (gst_texel_demosaic_get_type ())
 GType gst_texel_demosaic_get_type (void);
@@ -109,12 +108,13 @@ GType gst_texel_raw_transfer_get_type (void);
 void gst_texel_convert_bayer_install (GObjectClass *gobject_class);
 void gst_texel_convert_bayer_init (GstTexelConvert *self);
 gboolean gst_texel_convert_bayer_set_property (GstTexelConvert *self,
-    guint prop_id, const GValue *value);
+                                               guint prop_id,
+                                               const GValue *value);
 gboolean gst_texel_convert_bayer_get_property (GstTexelConvert *self,
-    guint prop_id, GValue *value);
+                                               guint prop_id, GValue *value);
 /* Whether fixed @caps are raw Bayer, and which. */
 gboolean gst_texel_convert_bayer_caps (GstCaps *caps,
-    TexelBayerPattern *pattern, gint *bits);
+                                       TexelBayerPattern *pattern, gint *bits);
 /* The GRAY8 or GRAY16_LE caps laying out the same frames (transfer
  * full). */
 GstCaps *gst_texel_convert_bayer_stand_in (GstCaps *caps, gint bits);
@@ -127,7 +127,8 @@ GstCaps *gst_texel_convert_bayer_append (GstCaps *caps);
 /* The development the properties ask for, for output @out; FALSE after
  * posting an error when they cannot be met. */
 gboolean gst_texel_convert_bayer_config (GstTexelConvert *self,
-    const GstVideoInfo *out, TexelBayerConfig *cfg);
+                                         const GstVideoInfo *out,
+                                         TexelBayerConfig *cfg);
 /* Logs (INFO) which CPU path a Bayer input's new plan takes: the fast
  * one, or the reference. */
 void gst_texel_convert_bayer_planned (GstTexelConvert *self);

@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 
 #define GST_TYPE_TEXEL_CONVERT (gst_texel_convert_get_type ())
 G_DECLARE_FINAL_TYPE (GstTexelConvert, gst_texel_convert, GST, TEXEL_CONVERT,
-    GstTexelBase)
+                      GstTexelBase)
 
 GST_ELEMENT_REGISTER_DECLARE (texelconvert);
 

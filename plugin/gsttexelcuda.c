@@ -19,17 +19,18 @@ gst_texel_cuda_debug_init (void)
 {
   static gsize once = 0;
 
-  if (g_once_init_enter (&once)) {
-    GST_DEBUG_CATEGORY_INIT (gst_texel_cuda_debug, "texelcuda", 0,
-        "gst-texel CUDA memory strategies");
-    g_once_init_leave (&once, 1);
-  }
+  if (g_once_init_enter (&once))
+    {
+      GST_DEBUG_CATEGORY_INIT (gst_texel_cuda_debug, "texelcuda", 0,
+                               "gst-texel CUDA memory strategies");
+      g_once_init_leave (&once, 1);
+    }
 }
 
 const gchar *
 gst_texel_cuda_error_string (int err)
 {
-  return cudaGetErrorString ((cudaError_t) err);
+  return cudaGetErrorString ((cudaError_t)err);
 }
 
 /* Why CUDA found no device (@err, from counting them). Without any NVIDIA
@@ -47,16 +48,16 @@ gst_texel_cuda_no_device_reason (int err)
 #if CUDART_VERSION >= 11010
       && err != cudaErrorStubLibrary
 #endif
-      )
+  )
     return texel_cuda_error_string (err);
   no_driver = cudaDriverGetVersion (&driver) != cudaSuccess || driver == 0;
-  (void) cudaGetLastError ();
+  (void)cudaGetLastError ();
   return no_driver ? "no NVIDIA driver found" : texel_cuda_error_string (err);
 }
 
 gint
-gst_texel_cuda_detect (gint device_id, gpointer caps_out,
-    const gchar ** reason, int *err)
+gst_texel_cuda_detect (gint device_id, gpointer caps_out, const gchar **reason,
+                       int *err)
 {
   TexelCudaCaps *caps = caps_out;
   int count = 0;
@@ -65,22 +66,25 @@ gst_texel_cuda_detect (gint device_id, gpointer caps_out,
   gst_texel_cuda_debug_init ();
   *err = 0;
   ret = texel_cuda_device_count (&count);
-  if (ret < 0 || count <= 0) {
-    *err = ret < 0 ? -ret : 0;
-    *reason = ret < 0 ? gst_texel_cuda_no_device_reason (-ret) :
-        "no CUDA device";
-    return 0;
-  }
-  if (device_id >= count) {
-    *reason = "device-id is beyond the number of CUDA devices";
-    return 0;
-  }
+  if (ret < 0 || count <= 0)
+    {
+      *err = ret < 0 ? -ret : 0;
+      *reason
+          = ret < 0 ? gst_texel_cuda_no_device_reason (-ret) : "no CUDA device";
+      return 0;
+    }
+  if (device_id >= count)
+    {
+      *reason = "device-id is beyond the number of CUDA devices";
+      return 0;
+    }
   ret = texel_cuda_probe (device_id < 0 ? 0 : device_id, caps);
-  if (ret != 0) {
-    *err = ret;
-    *reason = texel_cuda_error_string (ret);
-    return 0;
-  }
+  if (ret != 0)
+    {
+      *err = ret;
+      *reason = texel_cuda_error_string (ret);
+      return 0;
+    }
   return count;
 }
 
@@ -95,31 +99,32 @@ gst_texel_cuda_detect (gint device_id, gpointer caps_out,
  * buffers, textures and kernels go; cudaSetDevice would replace it by the
  * primary context, so it is only called when another device is current. */
 int
-gst_texel_cuda_context_enter (GstCudaContext * context, gint device,
-    int *undo)
+gst_texel_cuda_context_enter (GstCudaContext *context, gint device, int *undo)
 {
   int current = -1;
 
   *undo = TEXEL_UNDO_NOTHING;
-  if (context) {
-    if (!gst_texel_cuda_context_push (context))
-      return (int) cudaErrorDeviceUninitialized;   /* no context bound */
-    *undo = TEXEL_UNDO_POP;
-    return 0;
-  }
+  if (context)
+    {
+      if (!gst_texel_cuda_context_push (context))
+        return (int)cudaErrorDeviceUninitialized; /* no context bound */
+      *undo = TEXEL_UNDO_POP;
+      return 0;
+    }
   if (cudaGetDevice (&current) == cudaSuccess && current == device)
     return 0;
   *undo = current;
-  return (int) cudaSetDevice (device);
+  return (int)cudaSetDevice (device);
 }
 
 void
-gst_texel_cuda_context_leave (GstCudaContext * context, int undo)
+gst_texel_cuda_context_leave (GstCudaContext *context, int undo)
 {
-  if (undo == TEXEL_UNDO_POP) {
-    gst_texel_cuda_context_pop ();
-    return;
-  }
+  if (undo == TEXEL_UNDO_POP)
+    {
+      gst_texel_cuda_context_pop ();
+      return;
+    }
   if (undo >= 0)
     cudaSetDevice (undo);
 }

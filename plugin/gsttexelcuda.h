@@ -33,7 +33,7 @@ G_BEGIN_DECLS
 #if HAVE_GST_CUDA
 /* gsttexelcudamemory.c: @context pushed on (popped off) the calling
  * thread's context stack. */
-gboolean gst_texel_cuda_context_push (GstCudaContext * context);
+gboolean gst_texel_cuda_context_push (GstCudaContext *context);
 void gst_texel_cuda_context_pop (void);
 #else
 /* Without gstreamer-cuda an element has no GstCudaContext: these are never
@@ -41,7 +41,7 @@ void gst_texel_cuda_context_pop (void);
 typedef struct _GstCudaContext GstCudaContext;
 
 static inline gboolean
-gst_texel_cuda_context_push (GstCudaContext * context)
+gst_texel_cuda_context_push (GstCudaContext *context)
 {
   return FALSE;
 }
@@ -67,21 +67,22 @@ typedef enum
 typedef struct
 {
   guint64 frames;
-  guint64 bytes_to_device;      /* DMA host -> device */
-  guint64 bytes_to_host;        /* DMA device -> host */
-  guint64 bytes_host_copied;    /* memcpy into or out of pinned staging */
-  guint64 bytes_device_copied;  /* device -> device: planes realigned,
-                                 * NVMM CUDA arrays */
-  guint64 registrations;        /* cudaHostRegister calls that succeeded */
+  guint64 bytes_to_device;     /* DMA host -> device */
+  guint64 bytes_to_host;       /* DMA device -> host */
+  guint64 bytes_host_copied;   /* memcpy into or out of pinned staging */
+  guint64 bytes_device_copied; /* device -> device: planes realigned,
+                                * NVMM CUDA arrays */
+  guint64 registrations;       /* cudaHostRegister calls that succeeded */
 } GstTexelCudaStats;
 
 /* Per-frame work of an element, enqueued on @stream for output rows
  * [row0, row1). Returns 0 or a cudaError_t. */
-typedef int (*GstTexelCudaRun) (gpointer user_data, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelStream stream);
+typedef int (*GstTexelCudaRun) (gpointer user_data, const TexelImage *in,
+                                const TexelImage *out, int row0, int row1,
+                                TexelStream stream);
 /* Input rows [*in_row0, *in_row1) that output rows [row0, row1) read. */
 typedef void (*GstTexelCudaInputRows) (gpointer user_data, int row0, int row1,
-    int *in_row0, int *in_row1);
+                                       int *in_row0, int *in_row1);
 
 /* Error text of a cudaError_t. */
 const gchar *gst_texel_cuda_error_string (int err);
@@ -89,17 +90,17 @@ const gchar *gst_texel_cuda_error_string (int err);
 /* Capability detection. Returns the number of usable devices (0 with
  * @reason set when there is none) and fills @caps for @device_id (-1:
  * device 0). */
-gint gst_texel_cuda_detect (gint device_id, gpointer caps,
-    const gchar ** reason, int *err);
+gint gst_texel_cuda_detect (gint device_id, gpointer caps, const gchar **reason,
+                            int *err);
 
 /* Makes the CUDA context an element works in current on the calling
  * thread: @context (the pipeline's GstCudaContext, shared with GStreamer's
  * CUDA elements) where there is one, else @device's primary context.
  * Returns 0 or a cudaError_t; gst_texel_cuda_context_leave (@context,
  * @undo) puts back what the thread had, also after a failure. */
-int gst_texel_cuda_context_enter (GstCudaContext * context, gint device,
-    int *undo);
-void gst_texel_cuda_context_leave (GstCudaContext * context, int undo);
+int gst_texel_cuda_context_enter (GstCudaContext *context, gint device,
+                                  int *undo);
+void gst_texel_cuda_context_leave (GstCudaContext *context, int undo);
 
 G_END_DECLS
 #endif

@@ -73,35 +73,34 @@ enum
   PROP_PLANES
 };
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS_10));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS_10));
+static GstStaticPadTemplate sink_template
+    = GST_STATIC_PAD_TEMPLATE ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+                               GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS_10));
+static GstStaticPadTemplate src_template
+    = GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+                               GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS_10));
 
-G_DEFINE_TYPE_WITH_CODE (GstTexelFilter, gst_texel_filter,
-    GST_TYPE_TEXEL_BASE,
-    GST_DEBUG_CATEGORY_INIT (gst_texel_filter_debug, "texelfilter", 0,
-        "texelfilter element"));
+G_DEFINE_TYPE_WITH_CODE (GstTexelFilter, gst_texel_filter, GST_TYPE_TEXEL_BASE,
+                         GST_DEBUG_CATEGORY_INIT (gst_texel_filter_debug,
+                                                  "texelfilter", 0,
+                                                  "texelfilter element"));
 GST_ELEMENT_REGISTER_DEFINE (texelfilter, "texelfilter", GST_RANK_NONE,
-    GST_TYPE_TEXEL_FILTER);
+                             GST_TYPE_TEXEL_FILTER);
 
 #define GST_TYPE_TEXEL_FILTER_KIND (gst_texel_filter_kind_get_type ())
 static GType
 gst_texel_filter_kind_get_type (void)
 {
   static GType type = 0;
-  static const GEnumValue values[] = {
-    {TEXEL_FILTER_GAUSSIAN, "Gaussian blur (sigma)", "gaussian"},
-    {TEXEL_FILTER_UNSHARP, "Unsharp mask: in + amount * (in - gaussian)",
-        "unsharp"},
-    {TEXEL_FILTER_BILATERAL, "Bilateral denoise (sigma-space, sigma-range)",
-        "bilateral"},
-    {TEXEL_FILTER_BOX, "Box blur (radius)", "box"},
-    {TEXEL_FILTER_SOBEL, "Sobel gradient magnitude", "sobel"},
-    {0, NULL, NULL}
-  };
+  static const GEnumValue values[]
+      = { { TEXEL_FILTER_GAUSSIAN, "Gaussian blur (sigma)", "gaussian" },
+          { TEXEL_FILTER_UNSHARP, "Unsharp mask: in + amount * (in - gaussian)",
+            "unsharp" },
+          { TEXEL_FILTER_BILATERAL,
+            "Bilateral denoise (sigma-space, sigma-range)", "bilateral" },
+          { TEXEL_FILTER_BOX, "Box blur (radius)", "box" },
+          { TEXEL_FILTER_SOBEL, "Sobel gradient magnitude", "sobel" },
+          { 0, NULL, NULL } };
 
   return gst_texel_enum_type (&type, "GstTexelFilterKind", values);
 }
@@ -111,13 +110,12 @@ static GType
 gst_texel_filter_border_get_type (void)
 {
   static GType type = 0;
-  static const GEnumValue values[] = {
-    {TEXEL_FILTER_BORDER_CLAMP,
-        "Samples beyond the edge repeat the edge sample", "clamp"},
-    {TEXEL_FILTER_BORDER_MIRROR, "Samples beyond the edge reflect about it",
-        "mirror"},
-    {0, NULL, NULL}
-  };
+  static const GEnumValue values[]
+      = { { TEXEL_FILTER_BORDER_CLAMP,
+            "Samples beyond the edge repeat the edge sample", "clamp" },
+          { TEXEL_FILTER_BORDER_MIRROR,
+            "Samples beyond the edge reflect about it", "mirror" },
+          { 0, NULL, NULL } };
 
   return gst_texel_enum_type (&type, "GstTexelFilterBorder", values);
 }
@@ -127,19 +125,18 @@ static GType
 gst_texel_filter_planes_get_type (void)
 {
   static GType type = 0;
-  static const GEnumValue values[] = {
-    {TEXEL_FILTER_PLANES_LUMA, "Luma only, chroma copied (RGB: all)",
-        "luma"},
-    {TEXEL_FILTER_PLANES_ALL, "Every colour component", "all"},
-    {0, NULL, NULL}
-  };
+  static const GEnumValue values[]
+      = { { TEXEL_FILTER_PLANES_LUMA, "Luma only, chroma copied (RGB: all)",
+            "luma" },
+          { TEXEL_FILTER_PLANES_ALL, "Every colour component", "all" },
+          { 0, NULL, NULL } };
 
   return gst_texel_enum_type (&type, "GstTexelFilterPlanes", values);
 }
 
 static gboolean
-gst_texel_filter_prepare (GstTexelBase * base, GstVideoInfo * in,
-    GstVideoInfo * out)
+gst_texel_filter_prepare (GstTexelBase *base, GstVideoInfo *in,
+                          GstVideoInfo *out)
 {
   GstTexelFilter *self = GST_TEXEL_FILTER (base);
   TexelFilterConfig cfg;
@@ -151,24 +148,29 @@ gst_texel_filter_prepare (GstTexelBase * base, GstVideoInfo * in,
 
   if (!gst_texel_settings_same_video (base, in, out))
     return FALSE;
-  if (texel_filter_plan_init (&self->plan, &cfg,
+  if (texel_filter_plan_init (
+          &self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)),
-          GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in),
-          &error) != 0) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Cannot filter %s %dx%d: %s", GST_VIDEO_INFO_NAME (in),
-            GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in), error),
-        (NULL));
-    return FALSE;
-  }
+          GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in), &error)
+      != 0)
+    {
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+                         ("Cannot filter %s %dx%d: %s",
+                          GST_VIDEO_INFO_NAME (in), GST_VIDEO_INFO_WIDTH (in),
+                          GST_VIDEO_INFO_HEIGHT (in), error),
+                         (NULL));
+      return FALSE;
+    }
   texel_filter_fast_init (&self->fast, &self->plan);
   if (!gst_texel_cpu_reference ())
     self->plan.fast = &self->fast;
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      texel_filter_config_is_neutral (&cfg));
+                                      texel_filter_config_is_neutral (&cfg));
   /* Output rows need the input rows within the radius (input_rows). */
   gst_texel_base_set_banding (base, TRUE);
-  GST_INFO_OBJECT (self, "%s %dx%d: filter %d, radius %d, border %d, "
+  GST_INFO_OBJECT (
+      self,
+      "%s %dx%d: filter %d, radius %d, border %d, "
       "planes %d, sigma %g amount %g sigma-space %g sigma-range %g",
       GST_VIDEO_INFO_NAME (in), GST_VIDEO_INFO_WIDTH (in),
       GST_VIDEO_INFO_HEIGHT (in), cfg.filter, self->plan.radius, cfg.border,
@@ -184,7 +186,7 @@ static const GstTexelKernelDesc gst_texel_filter_kernel = {
 };
 
 static gboolean
-gst_texel_filter_update_double (gdouble * setting, const GValue * value)
+gst_texel_filter_update_double (gdouble *setting, const GValue *value)
 {
   gdouble v = g_value_get_double (value);
 
@@ -195,8 +197,8 @@ gst_texel_filter_update_double (gdouble * setting, const GValue * value)
 }
 
 static void
-gst_texel_filter_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
+gst_texel_filter_set_property (GObject *object, guint prop_id,
+                               const GValue *value, GParamSpec *pspec)
 {
   GstTexelFilter *self = GST_TEXEL_FILTER (object);
   TexelFilterConfig *s = &self->settings;
@@ -207,93 +209,95 @@ gst_texel_filter_set_property (GObject * object, guint prop_id,
     return;
 
   GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_FILTER:
-      changed = s->filter != (TexelFilterKind) g_value_get_enum (value);
-      s->filter = g_value_get_enum (value);
-      break;
-    case PROP_SIGMA:
-      changed = gst_texel_filter_update_double (&s->sigma, value);
-      break;
-    case PROP_AMOUNT:
-      changed = gst_texel_filter_update_double (&s->amount, value);
-      break;
-    case PROP_SIGMA_SPACE:
-      changed = gst_texel_filter_update_double (&s->sigma_space, value);
-      break;
-    case PROP_SIGMA_RANGE:
-      changed = gst_texel_filter_update_double (&s->sigma_range, value);
-      break;
-    case PROP_RADIUS:
-      changed = s->radius != g_value_get_int (value);
-      s->radius = g_value_get_int (value);
-      break;
-    case PROP_BORDER_MODE:
-      changed = s->border != (TexelFilterBorder) g_value_get_enum (value);
-      s->border = g_value_get_enum (value);
-      break;
-    case PROP_PLANES:
-      changed = s->planes != (TexelFilterPlanes) g_value_get_enum (value);
-      s->planes = g_value_get_enum (value);
-      break;
-    default:
-      GST_OBJECT_UNLOCK (self);
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      return;
-  }
+  switch (prop_id)
+    {
+      case PROP_FILTER:
+        changed = s->filter != (TexelFilterKind)g_value_get_enum (value);
+        s->filter = g_value_get_enum (value);
+        break;
+      case PROP_SIGMA:
+        changed = gst_texel_filter_update_double (&s->sigma, value);
+        break;
+      case PROP_AMOUNT:
+        changed = gst_texel_filter_update_double (&s->amount, value);
+        break;
+      case PROP_SIGMA_SPACE:
+        changed = gst_texel_filter_update_double (&s->sigma_space, value);
+        break;
+      case PROP_SIGMA_RANGE:
+        changed = gst_texel_filter_update_double (&s->sigma_range, value);
+        break;
+      case PROP_RADIUS:
+        changed = s->radius != g_value_get_int (value);
+        s->radius = g_value_get_int (value);
+        break;
+      case PROP_BORDER_MODE:
+        changed = s->border != (TexelFilterBorder)g_value_get_enum (value);
+        s->border = g_value_get_enum (value);
+        break;
+      case PROP_PLANES:
+        changed = s->planes != (TexelFilterPlanes)g_value_get_enum (value);
+        s->planes = g_value_get_enum (value);
+        break;
+      default:
+        GST_OBJECT_UNLOCK (self);
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+        return;
+    }
   neutral = texel_filter_config_is_neutral (s);
   GST_OBJECT_UNLOCK (self);
   if (changed)
     gst_texel_settings_changed (GST_TEXEL_BASE (self), GST_TEXEL_CHANGE_PLAN,
-        neutral);
+                                neutral);
 }
 
 static void
-gst_texel_filter_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
+gst_texel_filter_get_property (GObject *object, guint prop_id, GValue *value,
+                               GParamSpec *pspec)
 {
   GstTexelFilter *self = GST_TEXEL_FILTER (object);
   const TexelFilterConfig *s = &self->settings;
 
   GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_FILTER:
-      g_value_set_enum (value, s->filter);
-      break;
-    case PROP_SIGMA:
-      g_value_set_double (value, s->sigma);
-      break;
-    case PROP_AMOUNT:
-      g_value_set_double (value, s->amount);
-      break;
-    case PROP_SIGMA_SPACE:
-      g_value_set_double (value, s->sigma_space);
-      break;
-    case PROP_SIGMA_RANGE:
-      g_value_set_double (value, s->sigma_range);
-      break;
-    case PROP_RADIUS:
-      g_value_set_int (value, s->radius);
-      break;
-    case PROP_BORDER_MODE:
-      g_value_set_enum (value, s->border);
-      break;
-    case PROP_PLANES:
-      g_value_set_enum (value, s->planes);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
+  switch (prop_id)
+    {
+      case PROP_FILTER:
+        g_value_set_enum (value, s->filter);
+        break;
+      case PROP_SIGMA:
+        g_value_set_double (value, s->sigma);
+        break;
+      case PROP_AMOUNT:
+        g_value_set_double (value, s->amount);
+        break;
+      case PROP_SIGMA_SPACE:
+        g_value_set_double (value, s->sigma_space);
+        break;
+      case PROP_SIGMA_RANGE:
+        g_value_set_double (value, s->sigma_range);
+        break;
+      case PROP_RADIUS:
+        g_value_set_int (value, s->radius);
+        break;
+      case PROP_BORDER_MODE:
+        g_value_set_enum (value, s->border);
+        break;
+      case PROP_PLANES:
+        g_value_set_enum (value, s->planes);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+        break;
+    }
   GST_OBJECT_UNLOCK (self);
 }
 
-#define GST_TEXEL_FILTER_PARAM_FLAGS (G_PARAM_READWRITE | \
-    G_PARAM_STATIC_STRINGS | GST_PARAM_CONTROLLABLE | \
-    GST_PARAM_MUTABLE_PLAYING)
+#define GST_TEXEL_FILTER_PARAM_FLAGS                                           \
+  (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_CONTROLLABLE         \
+   | GST_PARAM_MUTABLE_PLAYING)
 
 static void
-gst_texel_filter_class_init (GstTexelFilterClass * klass)
+gst_texel_filter_class_init (GstTexelFilterClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
@@ -305,50 +309,65 @@ gst_texel_filter_class_init (GstTexelFilterClass * klass)
   gobject_class->set_property = gst_texel_filter_set_property;
   gobject_class->get_property = gst_texel_filter_get_property;
 
-  g_object_class_install_property (gobject_class, PROP_FILTER,
+  g_object_class_install_property (
+      gobject_class, PROP_FILTER,
       g_param_spec_enum ("filter", "Filter", "The neighbourhood filter",
-          GST_TYPE_TEXEL_FILTER_KIND, def.filter,
-          GST_TEXEL_FILTER_PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_SIGMA,
-      g_param_spec_double ("sigma", "Sigma",
+                         GST_TYPE_TEXEL_FILTER_KIND, def.filter,
+                         GST_TEXEL_FILTER_PARAM_FLAGS));
+  g_object_class_install_property (
+      gobject_class, PROP_SIGMA,
+      g_param_spec_double (
+          "sigma", "Sigma",
           "gaussian, unsharp: standard deviation in pixels (window radius "
-          "ceil (3 sigma); 0: no blur)", 0.0, TEXEL_FILTER_SIGMA_MAX,
-          def.sigma, GST_TEXEL_FILTER_PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_AMOUNT,
-      g_param_spec_double ("amount", "Amount",
+          "ceil (3 sigma); 0: no blur)",
+          0.0, TEXEL_FILTER_SIGMA_MAX, def.sigma,
+          GST_TEXEL_FILTER_PARAM_FLAGS));
+  g_object_class_install_property (
+      gobject_class, PROP_AMOUNT,
+      g_param_spec_double (
+          "amount", "Amount",
           "unsharp: in + amount * (in - gaussian) (0: unchanged)", 0.0,
           TEXEL_FILTER_AMOUNT_MAX, def.amount, GST_TEXEL_FILTER_PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_SIGMA_SPACE,
-      g_param_spec_double ("sigma-space", "Sigma space",
+  g_object_class_install_property (
+      gobject_class, PROP_SIGMA_SPACE,
+      g_param_spec_double (
+          "sigma-space", "Sigma space",
           "bilateral: spatial standard deviation in pixels (window radius "
-          "ceil (2 sigma-space): 1 gives 5x5; 0: unchanged)", 0.0,
-          TEXEL_FILTER_SIGMA_SPACE_MAX, def.sigma_space,
+          "ceil (2 sigma-space): 1 gives 5x5; 0: unchanged)",
+          0.0, TEXEL_FILTER_SIGMA_SPACE_MAX, def.sigma_space,
           GST_TEXEL_FILTER_PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_SIGMA_RANGE,
-      g_param_spec_double ("sigma-range", "Sigma range",
+  g_object_class_install_property (
+      gobject_class, PROP_SIGMA_RANGE,
+      g_param_spec_double (
+          "sigma-range", "Sigma range",
           "bilateral: standard deviation of value differences, as a "
-          "fraction of the code range", TEXEL_FILTER_SIGMA_RANGE_MIN,
-          TEXEL_FILTER_SIGMA_RANGE_MAX, def.sigma_range,
-          GST_TEXEL_FILTER_PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_RADIUS,
-      g_param_spec_int ("radius", "Radius",
+          "fraction of the code range",
+          TEXEL_FILTER_SIGMA_RANGE_MIN, TEXEL_FILTER_SIGMA_RANGE_MAX,
+          def.sigma_range, GST_TEXEL_FILTER_PARAM_FLAGS));
+  g_object_class_install_property (
+      gobject_class, PROP_RADIUS,
+      g_param_spec_int (
+          "radius", "Radius",
           "box: window radius, (2 radius + 1)^2 pixels (0: unchanged)", 0,
           TEXEL_FILTER_RADIUS_MAX, def.radius, GST_TEXEL_FILTER_PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_BORDER_MODE,
+  g_object_class_install_property (
+      gobject_class, PROP_BORDER_MODE,
       g_param_spec_enum ("border-mode", "Border mode",
-          "Samples read beyond the frame's edges",
-          GST_TYPE_TEXEL_FILTER_BORDER, def.border,
-          GST_TEXEL_FILTER_PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_PLANES,
+                         "Samples read beyond the frame's edges",
+                         GST_TYPE_TEXEL_FILTER_BORDER, def.border,
+                         GST_TEXEL_FILTER_PARAM_FLAGS));
+  g_object_class_install_property (
+      gobject_class, PROP_PLANES,
       g_param_spec_enum ("planes", "Planes",
-          "Components filtered (alpha is always copied)",
-          GST_TYPE_TEXEL_FILTER_PLANES, def.planes,
-          GST_TEXEL_FILTER_PARAM_FLAGS));
+                         "Components filtered (alpha is always copied)",
+                         GST_TYPE_TEXEL_FILTER_PLANES, def.planes,
+                         GST_TEXEL_FILTER_PARAM_FLAGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
-  gst_element_class_set_static_metadata (element_class,
-      "Texel neighbourhood filter", "Filter/Effect/Video/Hardware",
+  gst_element_class_set_static_metadata (
+      element_class, "Texel neighbourhood filter",
+      "Filter/Effect/Video/Hardware",
       "Gaussian blur, unsharp mask, bilateral denoise, box blur and Sobel "
       "edges on an NVIDIA GPU, or on the CPU without one",
       "gst-texel developers");
@@ -357,8 +376,8 @@ gst_texel_filter_class_init (GstTexelFilterClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_FILTER_BORDER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_TEXEL_FILTER_PLANES, 0);
 
-  trans_class->transform_caps =
-      GST_DEBUG_FUNCPTR (gst_texel_base_transform_caps_same);
+  trans_class->transform_caps
+      = GST_DEBUG_FUNCPTR (gst_texel_base_transform_caps_same);
   trans_class->passthrough_on_same_caps = FALSE;
 
   base_class->prepare = GST_DEBUG_FUNCPTR (gst_texel_filter_prepare);
@@ -366,9 +385,10 @@ gst_texel_filter_class_init (GstTexelFilterClass * klass)
 }
 
 static void
-gst_texel_filter_init (GstTexelFilter * self)
+gst_texel_filter_init (GstTexelFilter *self)
 {
   texel_filter_config_init (&self->settings);
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
+  gst_base_transform_set_passthrough (
+      GST_BASE_TRANSFORM (self),
       texel_filter_config_is_neutral (&self->settings));
 }

@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 
 #define GST_TYPE_TEXEL_FILTER (gst_texel_filter_get_type ())
 G_DECLARE_FINAL_TYPE (GstTexelFilter, gst_texel_filter, GST, TEXEL_FILTER,
-    GstTexelBase)
+                      GstTexelBase)
 
 GST_ELEMENT_REGISTER_DECLARE (texelfilter);
 

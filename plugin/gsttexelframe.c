@@ -17,21 +17,22 @@
 TexelFormat
 gst_texel_format_from_video (GstVideoFormat format)
 {
-  static gint known[256];       /* TexelFormat + 1; 0: not looked up yet */
+  static gint known[256]; /* TexelFormat + 1; 0: not looked up yet */
   gint f;
 
-  if ((guint) format >= G_N_ELEMENTS (known))
+  if ((guint)format >= G_N_ELEMENTS (known))
     return texel_format_from_name (gst_video_format_to_string (format));
   f = g_atomic_int_get (&known[format]);
-  if (f == 0) {
-    f = texel_format_from_name (gst_video_format_to_string (format)) + 1;
-    g_atomic_int_set (&known[format], f);
-  }
-  return (TexelFormat) (f - 1);
+  if (f == 0)
+    {
+      f = texel_format_from_name (gst_video_format_to_string (format)) + 1;
+      g_atomic_int_set (&known[format], f);
+    }
+  return (TexelFormat)(f - 1);
 }
 
 void
-gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame)
+gst_texel_image_from_frame (TexelImage *img, GstVideoFrame *frame)
 {
   guint p;
 
@@ -39,50 +40,53 @@ gst_texel_image_from_frame (TexelImage * img, GstVideoFrame * frame)
   img->format = gst_texel_format_from_video (GST_VIDEO_FRAME_FORMAT (frame));
   img->width = GST_VIDEO_FRAME_WIDTH (frame);
   img->height = GST_VIDEO_FRAME_HEIGHT (frame);
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame) && p < TEXEL_MAX_PLANES;
-      p++) {
-    img->data[p] = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
-    img->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
-  }
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame) && p < TEXEL_MAX_PLANES; p++)
+    {
+      img->data[p] = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+      img->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+    }
 }
 
 /* GstVideoMeta may say anything: gst_video_frame_map only checks that each
  * plane starts inside the buffer. Every row the kernels touch must lie in
  * the mapped memory, or the frame is refused (never read out of bounds). */
 static gboolean
-gst_texel_frame_check (GstVideoFrame * frame, const TexelImage * img,
-    gchar ** why)
+gst_texel_frame_check (GstVideoFrame *frame, const TexelImage *img, gchar **why)
 {
   const TexelFormatDesc *desc = texel_format_desc (img->format);
   int p;
 
   if (gst_texel_nvmm_frame (frame))
-    return TRUE;                /* checked against its NvBufSurface */
-  for (p = 0; p < desc->n_planes; p++) {
-    GstMapInfo *map = &frame->map[frame->meta ? p : 0];
-    gsize row = texel_plane_row_bytes (img->format, p, img->width);
-    gsize rows = texel_plane_height (img->format, p, img->height);
-    const guint8 *start = map->data, *end = map->data + map->size;
+    return TRUE; /* checked against its NvBufSurface */
+  for (p = 0; p < desc->n_planes; p++)
+    {
+      GstMapInfo *map = &frame->map[frame->meta ? p : 0];
+      gsize row = texel_plane_row_bytes (img->format, p, img->width);
+      gsize rows = texel_plane_height (img->format, p, img->height);
+      const guint8 *start = map->data, *end = map->data + map->size;
 
-    if (img->stride[p] < 0 || (gsize) img->stride[p] < row
-        || img->data[p] < start || img->data[p] > end
-        || (gsize) (end - img->data[p]) <
-        (gsize) img->stride[p] * (rows - 1) + row) {
-      *why = g_strdup_printf ("plane %d (stride %d, %" G_GSIZE_FORMAT
-          " rows of %" G_GSIZE_FORMAT " bytes) does not fit in its %"
-          G_GSIZE_FORMAT "-byte memory", p, img->stride[p], rows, row,
-          map->size);
-      return FALSE;
+      if (img->stride[p] < 0 || (gsize)img->stride[p] < row
+          || img->data[p] < start || img->data[p] > end
+          || (gsize)(end - img->data[p])
+                 < (gsize)img->stride[p] * (rows - 1) + row)
+        {
+          *why = g_strdup_printf ("plane %d (stride %d, %" G_GSIZE_FORMAT
+                                  " rows of %" G_GSIZE_FORMAT
+                                  " bytes) does not fit in its %" G_GSIZE_FORMAT
+                                  "-byte memory",
+                                  p, img->stride[p], rows, row, map->size);
+          return FALSE;
+        }
     }
-  }
   return TRUE;
 }
 
 /* The images of a mapped input and output frame, checked. Posts an error
  * and returns FALSE when a frame's layout does not fit its memory. */
 gboolean
-gst_texel_base_frame_images (GstTexelBase * self, GstVideoFrame * in_frame,
-    GstVideoFrame * out_frame, TexelImage * in, TexelImage * out)
+gst_texel_base_frame_images (GstTexelBase *self, GstVideoFrame *in_frame,
+                             GstVideoFrame *out_frame, TexelImage *in,
+                             TexelImage *out)
 {
   gchar *why = NULL;
 
@@ -92,8 +96,8 @@ gst_texel_base_frame_images (GstTexelBase * self, GstVideoFrame * in_frame,
       && gst_texel_frame_check (out_frame, out, &why))
     return TRUE;
   GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-      ("Invalid video frame layout: %s", why),
-      ("GstVideoMeta strides or offsets beyond the buffer"));
+                     ("Invalid video frame layout: %s", why),
+                     ("GstVideoMeta strides or offsets beyond the buffer"));
   g_free (why);
   return FALSE;
 }
@@ -101,20 +105,23 @@ gst_texel_base_frame_images (GstTexelBase * self, GstVideoFrame * in_frame,
 /* Why a video meta cannot describe frames of @info, or NULL. (For these
  * gst_video_frame_map would emit a GLib critical.) */
 static gchar *
-gst_texel_meta_mismatch (GstVideoMeta * meta, const GstVideoInfo * info)
+gst_texel_meta_mismatch (GstVideoMeta *meta, const GstVideoInfo *info)
 {
   if (meta->format != GST_VIDEO_INFO_FORMAT (info))
     return g_strdup_printf ("its video meta describes %s frames, the caps %s",
-        gst_video_format_to_string (meta->format), GST_VIDEO_INFO_NAME (info));
-  if (meta->width < (guint) GST_VIDEO_INFO_WIDTH (info)
-      || meta->height < (guint) GST_VIDEO_INFO_HEIGHT (info))
+                            gst_video_format_to_string (meta->format),
+                            GST_VIDEO_INFO_NAME (info));
+  if (meta->width < (guint)GST_VIDEO_INFO_WIDTH (info)
+      || meta->height < (guint)GST_VIDEO_INFO_HEIGHT (info))
     return g_strdup_printf ("its video meta describes %ux%u frames, the caps "
-        "%dx%d", meta->width, meta->height, GST_VIDEO_INFO_WIDTH (info),
-        GST_VIDEO_INFO_HEIGHT (info));
+                            "%dx%d",
+                            meta->width, meta->height,
+                            GST_VIDEO_INFO_WIDTH (info),
+                            GST_VIDEO_INFO_HEIGHT (info));
   if (meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
     return g_strdup_printf ("its video meta has %u planes, %s has %u",
-        meta->n_planes, GST_VIDEO_INFO_NAME (info),
-        GST_VIDEO_INFO_N_PLANES (info));
+                            meta->n_planes, GST_VIDEO_INFO_NAME (info),
+                            GST_VIDEO_INFO_N_PLANES (info));
   return NULL;
 }
 
@@ -122,37 +129,43 @@ gst_texel_meta_mismatch (GstVideoMeta * meta, const GstVideoInfo * info)
  * inconsistency, a plane that starts past the buffer, or a buffer shorter
  * than the caps. */
 static gchar *
-gst_texel_buffer_problem (GstBuffer * buffer, const GstVideoInfo * info)
+gst_texel_buffer_problem (GstBuffer *buffer, const GstVideoInfo *info)
 {
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
   gsize size = gst_buffer_get_size (buffer);
   gchar *why;
   guint p;
 
-  if (!meta) {
-    if (size < GST_VIDEO_INFO_SIZE (info))
-      return g_strdup_printf ("%" G_GSIZE_FORMAT " bytes, the caps need %"
-          G_GSIZE_FORMAT, size, GST_VIDEO_INFO_SIZE (info));
-    return g_strdup_printf ("its %" G_GSIZE_FORMAT " bytes could not be "
-        "mapped", size);
-  }
+  if (!meta)
+    {
+      if (size < GST_VIDEO_INFO_SIZE (info))
+        return g_strdup_printf ("%" G_GSIZE_FORMAT
+                                " bytes, the caps need %" G_GSIZE_FORMAT,
+                                size, GST_VIDEO_INFO_SIZE (info));
+      return g_strdup_printf ("its %" G_GSIZE_FORMAT " bytes could not be "
+                              "mapped",
+                              size);
+    }
   if ((why = gst_texel_meta_mismatch (meta, info)) != NULL)
     return why;
   for (p = 0; p < meta->n_planes; p++)
     if (meta->offset[p] >= size)
-      return g_strdup_printf ("plane %u of its video meta starts at offset %"
-          G_GSIZE_FORMAT " (stride %d), past the end of the %" G_GSIZE_FORMAT
-          "-byte buffer", p, meta->offset[p], meta->stride[p], size);
+      return g_strdup_printf (
+          "plane %u of its video meta starts at offset %" G_GSIZE_FORMAT
+          " (stride %d), past the end of the %" G_GSIZE_FORMAT "-byte buffer",
+          p, meta->offset[p], meta->stride[p], size);
   return g_strdup_printf ("its %" G_GSIZE_FORMAT "-byte memory could not be "
-      "mapped as its video meta says", size);
+                          "mapped as its video meta says",
+                          size);
 }
 
 /* Maps a frame for the element: an NvBufSurface (memory:NVMM input) and
  * CUDA memory it can use in place (device addresses, nothing is copied),
  * anything else in host memory. */
 gboolean
-gst_texel_base_map_frame (GstTexelBase * self, GstVideoFrame * frame,
-    GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags)
+gst_texel_base_map_frame (GstTexelBase *self, GstVideoFrame *frame,
+                          GstVideoInfo *info, GstBuffer *buffer,
+                          GstMapFlags flags)
 {
   GstTexelBasePrivate *priv = PRIV (self);
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
@@ -160,15 +173,18 @@ gst_texel_base_map_frame (GstTexelBase * self, GstVideoFrame * frame,
   gchar *why;
 
   /* Every caller maps the input as &in_info and the output as &out_info. */
-  nvmm = gst_texel_nvmm_map_frame (GST_ELEMENT_CAST (self), frame, info,
-      buffer, info == &GST_VIDEO_FILTER (self)->in_info ? priv->in_caps_nvmm
-      : priv->out_caps_nvmm, priv->cuda ? priv->active_device : -1);
+  nvmm = gst_texel_nvmm_map_frame (GST_ELEMENT_CAST (self), frame, info, buffer,
+                                   info == &GST_VIDEO_FILTER (self)->in_info
+                                       ? priv->in_caps_nvmm
+                                       : priv->out_caps_nvmm,
+                                   priv->cuda ? priv->active_device : -1);
   if (nvmm != GST_TEXEL_NVMM_NOT_NVMM)
     return nvmm == GST_TEXEL_NVMM_MAPPED;
-  if (meta && (why = gst_texel_meta_mismatch (meta, info)) != NULL) {
-    g_free (why);
-    return FALSE;
-  }
+  if (meta && (why = gst_texel_meta_mismatch (meta, info)) != NULL)
+    {
+      g_free (why);
+      return FALSE;
+    }
   if (gst_texel_base_map_cuda_frame (self, frame, info, buffer, &flags))
     return TRUE;
   return gst_video_frame_map (frame, info, buffer, flags);
@@ -179,21 +195,23 @@ gst_texel_base_map_frame (GstTexelBase * self, GstVideoFrame * frame,
  * about, nothing mapped); GST_FLOW_ERROR: the output could not be mapped
  * (posted, nothing mapped). */
 GstFlowReturn
-gst_texel_base_map_frames (GstTexelBase * self, GstBuffer * inbuf,
-    GstBuffer * outbuf, GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+gst_texel_base_map_frames (GstTexelBase *self, GstBuffer *inbuf,
+                           GstBuffer *outbuf, GstVideoFrame *in_frame,
+                           GstVideoFrame *out_frame)
 {
   GstVideoFilter *filter = GST_VIDEO_FILTER (self);
 
   if (!gst_texel_base_map_frame (self, in_frame, &filter->in_info, inbuf,
-          GST_MAP_READ))
+                                 GST_MAP_READ))
     return gst_texel_base_invalid_buffer (self, inbuf);
   if (!gst_texel_base_map_frame (self, out_frame, &filter->out_info, outbuf,
-          GST_MAP_WRITE)) {
-    gst_video_frame_unmap (in_frame);
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Could not map the output buffer"), (NULL));
-    return GST_FLOW_ERROR;
-  }
+                                 GST_MAP_WRITE))
+    {
+      gst_video_frame_unmap (in_frame);
+      GST_ELEMENT_ERROR (self, STREAM, FAILED,
+                         ("Could not map the output buffer"), (NULL));
+      return GST_FLOW_ERROR;
+    }
   return GST_FLOW_OK;
 }
 
@@ -201,13 +219,13 @@ gst_texel_base_map_frames (GstTexelBase * self, GstBuffer * inbuf,
  * dropped. (GstVideoFilter's own transform would push the unwritten
  * output buffer on.) */
 GstFlowReturn
-gst_texel_base_invalid_buffer (GstTexelBase * self, GstBuffer * inbuf)
+gst_texel_base_invalid_buffer (GstTexelBase *self, GstBuffer *inbuf)
 {
-  gchar *why = gst_texel_buffer_problem (inbuf,
-      &GST_VIDEO_FILTER (self)->in_info);
+  gchar *why
+      = gst_texel_buffer_problem (inbuf, &GST_VIDEO_FILTER (self)->in_info);
 
   GST_ELEMENT_WARNING (self, STREAM, FORMAT,
-      ("Invalid video buffer dropped: %s", why), (NULL));
+                       ("Invalid video buffer dropped: %s", why), (NULL));
   g_free (why);
   return GST_BASE_TRANSFORM_FLOW_DROPPED;
 }

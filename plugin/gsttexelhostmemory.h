@@ -24,16 +24,17 @@ G_BEGIN_DECLS
 /* @context: the CUDA context allocations are made in (NULL: @device's
  * primary context); see gst_texel_cuda_context_enter. */
 GstAllocator *gst_texel_host_allocator_new (gint device,
-    GstCudaContext * context);
-gboolean gst_is_texel_host_memory (GstMemory * mem);
+                                            GstCudaContext *context);
+gboolean gst_is_texel_host_memory (GstMemory *mem);
 /* Device pointer matching the host address @host inside @mem. */
-guint8 *gst_texel_host_memory_device_pointer (GstMemory * mem,
-    const guint8 * host);
+guint8 *gst_texel_host_memory_device_pointer (GstMemory *mem,
+                                              const guint8 *host);
 
 /* A video buffer pool whose buffers live in pinned mapped memory, with
  * GstVideoMeta. */
-GstBufferPool *gst_texel_host_pool_new (GstAllocator * allocator,
-    GstCaps * caps, guint size, guint min_buffers, guint max_buffers);
+GstBufferPool *gst_texel_host_pool_new (GstAllocator *allocator, GstCaps *caps,
+                                        guint size, guint min_buffers,
+                                        guint max_buffers);
 
 G_END_DECLS
 #endif

@@ -129,9 +129,8 @@ texel_create_streams (GstTexelInFlight *flight)
                                       cudaEventDisableTiming);
     }
   if (e == cudaSuccess)
-    e = cudaEventCreateWithFlags (&flight->stream_waited,
-                                  cudaEventDisableTiming
-                                      | cudaEventBlockingSync);
+    e = cudaEventCreateWithFlags (
+        &flight->stream_waited, cudaEventDisableTiming | cudaEventBlockingSync);
   for (i = 0; e == cudaSuccess && i < TEXEL_MAX_SLOTS; i++)
     e = (cudaError_t)gst_texel_slot_init (&flight->frames[i].slot);
   return (int)e;

@@ -82,12 +82,11 @@ texel_nvmm_egl_free (gpointer data)
    * to, so it is logged. */
   if (egl->copy && (err = cudaFree (egl->copy)) != cudaSuccess)
     GST_WARNING ("freeing a surface array's pitched copy: %s",
-        cudaGetErrorString (err));
+                 cudaGetErrorString (err));
   if (egl->resource
-      && (err = cudaGraphicsUnregisterResource (egl->resource))
-      != cudaSuccess)
+      && (err = cudaGraphicsUnregisterResource (egl->resource)) != cudaSuccess)
     GST_WARNING ("unregistering a surface array's EGL image: %s",
-        cudaGetErrorString (err));
+                 cudaGetErrorString (err));
   gst_texel_nvmm_api ()->unmap_egl_image (egl->surf, 0);
   g_free (egl);
 }

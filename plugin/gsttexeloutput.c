@@ -280,8 +280,7 @@ gst_texel_base_push_finished (GstTexelBase *self, TexelStream *stream)
  * held or the streaming thread takes a new input, which makes them its
  * own again. */
 static void
-gst_texel_base_finish_held (GstTexelBase *self, TexelStream stream,
-                            gint inputs)
+gst_texel_base_finish_held (GstTexelBase *self, TexelStream stream, gint inputs)
 {
   GstTexelBasePrivate *priv = PRIV (self);
   GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
@@ -337,9 +336,8 @@ gst_texel_base_finisher_start (GstTexelBase *self)
   priv->finish_stop = FALSE;
   priv->finish_armed = FALSE;
   priv->finish_flow = GST_FLOW_OK;
-  priv->finisher = g_thread_try_new ("texel-finish",
-                                     gst_texel_base_finisher_loop, self,
-                                     &error);
+  priv->finisher = g_thread_try_new (
+      "texel-finish", gst_texel_base_finisher_loop, self, &error);
   /* Without it frames still come out, a frame period later. */
   if (!priv->finisher)
     {

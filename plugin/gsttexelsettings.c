@@ -94,8 +94,7 @@ gst_texel_settings_changed (GstTexelBase *base, GstTexelChange change,
    * is made here for either kind of change; where they do change, prepare
    * decides again once they are set. */
   if (filter->negotiated)
-    passthrough &= gst_video_info_is_equal (&filter->in_info,
-                                            &filter->out_info)
+    passthrough &= gst_video_info_is_equal (&filter->in_info, &filter->out_info)
                    && gst_texel_base_keeps_memory (base);
   else if (change == GST_TEXEL_CHANGE_CAPS
            || (passthrough && !gst_texel_settings_keeps_caps (trans)))

@@ -20,15 +20,20 @@ GType
 gst_texel_warp_model_get_type (void)
 {
   static GType type = 0;
-  static const GEnumValue values[] = {
-    {TEXEL_WARP_MODEL_NONE, "No lens: rotation, homography, zoom and pan "
-          "only", "none"},
-    {TEXEL_WARP_MODEL_PINHOLE, "Pinhole lens: Brown-Conrady k1..k3, p1, p2 "
-          "and rational k4..k6 (OpenCV)", "pinhole"},
-    {TEXEL_WARP_MODEL_FISHEYE, "Fisheye lens: equidistant Kannala-Brandt "
-          "k1..k4 (OpenCV fisheye)", "fisheye"},
-    {0, NULL, NULL}
-  };
+  static const GEnumValue values[]
+      = { { TEXEL_WARP_MODEL_NONE,
+            "No lens: rotation, homography, zoom and pan "
+            "only",
+            "none" },
+          { TEXEL_WARP_MODEL_PINHOLE,
+            "Pinhole lens: Brown-Conrady k1..k3, p1, p2 "
+            "and rational k4..k6 (OpenCV)",
+            "pinhole" },
+          { TEXEL_WARP_MODEL_FISHEYE,
+            "Fisheye lens: equidistant Kannala-Brandt "
+            "k1..k4 (OpenCV fisheye)",
+            "fisheye" },
+          { 0, NULL, NULL } };
 
   return gst_texel_enum_type (&type, "GstTexelWarpModel", values);
 }
@@ -64,13 +69,15 @@ GType
 gst_texel_projection_get_type (void)
 {
   static GType type = 0;
-  static const GEnumValue values[] = {
-    {TEXEL_PROJECTION_RECTILINEAR, "Rectilinear: a perspective camera "
-          "(straight lines stay straight)", "rectilinear"},
-    {TEXEL_PROJECTION_EQUIRECTANGULAR, "Equirectangular: a panorama, "
-          "longitude across and latitude down", "equirectangular"},
-    {0, NULL, NULL}
-  };
+  static const GEnumValue values[] = { { TEXEL_PROJECTION_RECTILINEAR,
+                                         "Rectilinear: a perspective camera "
+                                         "(straight lines stay straight)",
+                                         "rectilinear" },
+                                       { TEXEL_PROJECTION_EQUIRECTANGULAR,
+                                         "Equirectangular: a panorama, "
+                                         "longitude across and latitude down",
+                                         "equirectangular" },
+                                       { 0, NULL, NULL } };
 
   return gst_texel_enum_type (&type, "GstTexelProjection", values);
 }
@@ -91,14 +98,15 @@ G_STATIC_ASSERT (PROP_OFFSET_Y < 64);
  * a principal point left negative put at the frame's centre. Returns NULL
  * or why the camera is unusable. */
 const gchar *
-gst_texel_warp_resolve_camera (TexelWarpConfig * cfg, const gdouble * pending,
-    gint n_pending, gint in_w, gint in_h)
+gst_texel_warp_resolve_camera (TexelWarpConfig *cfg, const gdouble *pending,
+                               gint n_pending, gint in_w, gint in_h)
 {
   TexelCamera *cam = &cfg->camera;
   const char *why = NULL;
 
-  if (n_pending > 0 && texel_calib_set_distortion (cam, cfg->model, pending,
-          n_pending, &why) != 0)
+  if (n_pending > 0
+      && texel_calib_set_distortion (cam, cfg->model, pending, n_pending, &why)
+             != 0)
     return why;
   if (!(cam->fx > 0.0 && cam->fy > 0.0))
     return "no camera: set calibration-file, camera-matrix, or fx and fy";
@@ -303,7 +311,7 @@ gst_texel_warp_resolve_new_camera (GstTexelWarp *self, TexelWarpConfig *cfg)
 /* Gives the pending distortion (if any) its meaning for the current model
  * before a single coefficient changes. Object lock held. */
 void
-gst_texel_warp_settle_distortion (GstTexelWarp * self, TexelCamera * cam)
+gst_texel_warp_settle_distortion (GstTexelWarp *self, TexelCamera *cam)
 {
   const char *why = NULL;
 
@@ -313,7 +321,8 @@ gst_texel_warp_settle_distortion (GstTexelWarp * self, TexelCamera * cam)
    * a file's 12 or 14 with thin-prism terms), and then the coefficients
    * stay as they were. */
   if (texel_calib_set_distortion (cam, self->settings.model, self->pending,
-          self->n_pending, &why) != 0)
+                                  self->n_pending, &why)
+      != 0)
     GST_WARNING_OBJECT (self, "distortion: %s", why);
 }
 
@@ -324,8 +333,9 @@ gst_texel_warp_settle_distortion (GstTexelWarp * self, TexelCamera * cam)
  * application or the launch line, so it is a g_warning, which gst-launch
  * prints, not only a debug line. */
 static gboolean
-gst_texel_warp_array_values (GstTexelWarp * self, const gchar * name,
-    const GValue * array, gdouble * values, const guint * counts)
+gst_texel_warp_array_values (GstTexelWarp *self, const gchar *name,
+                             const GValue *array, gdouble *values,
+                             const guint *counts)
 {
   guint n = gst_value_array_get_size (array), i;
   gboolean count_ok = FALSE;
@@ -333,51 +343,60 @@ gst_texel_warp_array_values (GstTexelWarp * self, const gchar * name,
 
   for (i = 0; counts[i]; i++)
     count_ok |= n == counts[i];
-  if (!count_ok) {
-    expected = g_string_new (NULL);
-    for (i = 0; counts[i]; i++)
-      g_string_append_printf (expected, "%s%u", i == 0 ? "" :
-          counts[i + 1] ? ", " : " or ", counts[i]);
-    g_warning ("%s: %s takes %s values, not %u: the value stays as it was",
-        GST_OBJECT_NAME (self), name, expected->str, n);
-    g_string_free (expected, TRUE);
-    return FALSE;
-  }
-  for (i = 0; i < n; i++) {
-    const GValue *v = gst_value_array_get_value (array, i);
-    GValue d = G_VALUE_INIT;
-
-    g_value_init (&d, G_TYPE_DOUBLE);
-    if (!g_value_type_transformable (G_VALUE_TYPE (v), G_TYPE_DOUBLE)
-        || !g_value_transform (v, &d) || !isfinite (g_value_get_double (&d))) {
-      GST_WARNING_OBJECT (self, "%s: value %u is not a finite number: "
-          "ignored", name, i);
-      g_value_unset (&d);
+  if (!count_ok)
+    {
+      expected = g_string_new (NULL);
+      for (i = 0; counts[i]; i++)
+        g_string_append_printf (expected, "%s%u",
+                                i == 0          ? ""
+                                : counts[i + 1] ? ", "
+                                                : " or ",
+                                counts[i]);
+      g_warning ("%s: %s takes %s values, not %u: the value stays as it was",
+                 GST_OBJECT_NAME (self), name, expected->str, n);
+      g_string_free (expected, TRUE);
       return FALSE;
     }
-    values[i] = g_value_get_double (&d);
-    g_value_unset (&d);
-  }
+  for (i = 0; i < n; i++)
+    {
+      const GValue *v = gst_value_array_get_value (array, i);
+      GValue d = G_VALUE_INIT;
+
+      g_value_init (&d, G_TYPE_DOUBLE);
+      if (!g_value_type_transformable (G_VALUE_TYPE (v), G_TYPE_DOUBLE)
+          || !g_value_transform (v, &d) || !isfinite (g_value_get_double (&d)))
+        {
+          GST_WARNING_OBJECT (self,
+                              "%s: value %u is not a finite number: "
+                              "ignored",
+                              name, i);
+          g_value_unset (&d);
+          return FALSE;
+        }
+      values[i] = g_value_get_double (&d);
+      g_value_unset (&d);
+    }
   return TRUE;
 }
 
 void
-gst_texel_warp_set_array (GValue * array, const gdouble * values, guint n)
+gst_texel_warp_set_array (GValue *array, const gdouble *values, guint n)
 {
   guint i;
 
-  for (i = 0; i < n; i++) {
-    GValue v = G_VALUE_INIT;
+  for (i = 0; i < n; i++)
+    {
+      GValue v = G_VALUE_INIT;
 
-    g_value_init (&v, G_TYPE_DOUBLE);
-    g_value_set_double (&v, values[i]);
-    gst_value_array_append_and_take_value (array, &v);
-  }
+      g_value_init (&v, G_TYPE_DOUBLE);
+      g_value_set_double (&v, values[i]);
+      gst_value_array_append_and_take_value (array, &v);
+    }
 }
 
 /* camera-matrix: [fx 0 cx; 0 fy cy; 0 0 1], row by row. */
 void
-gst_texel_warp_set_camera_matrix (GstTexelWarp * self, const GValue * value)
+gst_texel_warp_set_camera_matrix (GstTexelWarp *self, const GValue *value)
 {
   static const guint nine[] = { 9, 0 };
   gdouble m[9];
@@ -387,11 +406,12 @@ gst_texel_warp_set_camera_matrix (GstTexelWarp * self, const GValue * value)
     return;
   if (m[1] != 0.0 || m[3] != 0.0 || m[6] != 0.0 || m[7] != 0.0 || m[8] != 1.0
       || m[0] < 0.0 || m[4] < 0.0 || m[0] > TEXEL_WARP_FOCAL_MAX
-      || m[4] > TEXEL_WARP_FOCAL_MAX) {
-    GST_WARNING_OBJECT (self, "camera-matrix: not [fx 0 cx 0 fy cy 0 0 1] "
-        "with fx, fy in [0, 1e6]: ignored");
-    return;
-  }
+      || m[4] > TEXEL_WARP_FOCAL_MAX)
+    {
+      GST_WARNING_OBJECT (self, "camera-matrix: not [fx 0 cx 0 fy cy 0 0 1] "
+                                "with fx, fy in [0, 1e6]: ignored");
+      return;
+    }
   GST_OBJECT_LOCK (self);
   cam->fx = m[0];
   cam->cx = m[2];
@@ -401,7 +421,7 @@ gst_texel_warp_set_camera_matrix (GstTexelWarp * self, const GValue * value)
 }
 
 void
-gst_texel_warp_get_camera_matrix (GstTexelWarp * self, GValue * value)
+gst_texel_warp_get_camera_matrix (GstTexelWarp *self, GValue *value)
 {
   const TexelCamera *cam = &self->settings.camera;
   gdouble m[9] = { 0, 0, 0, 0, 0, 0, 0, 0, 1 };
@@ -416,7 +436,7 @@ gst_texel_warp_get_camera_matrix (GstTexelWarp * self, GValue * value)
 /* distortion, in OpenCV's order: 4, 5, 8 (pinhole) or 4 (fisheye) values;
  * 4 are read for the model in force when the frames come. */
 void
-gst_texel_warp_set_distortion (GstTexelWarp * self, const GValue * value)
+gst_texel_warp_set_distortion (GstTexelWarp *self, const GValue *value)
 {
   static const guint counts[] = { 4, 5, 8, 0 };
   gdouble d[8];
@@ -424,33 +444,37 @@ gst_texel_warp_set_distortion (GstTexelWarp * self, const GValue * value)
 
   if (!gst_texel_warp_array_values (self, "distortion", value, d, counts))
     return;
-  for (i = 0; i < n; i++) {
-    if (fabs (d[i]) > TEXEL_WARP_COEF_MAX) {
-      GST_WARNING_OBJECT (self, "distortion: |%g| beyond %g: ignored", d[i],
-          TEXEL_WARP_COEF_MAX);
-      return;
+  for (i = 0; i < n; i++)
+    {
+      if (fabs (d[i]) > TEXEL_WARP_COEF_MAX)
+        {
+          GST_WARNING_OBJECT (self, "distortion: |%g| beyond %g: ignored", d[i],
+                              TEXEL_WARP_COEF_MAX);
+          return;
+        }
     }
-  }
   GST_OBJECT_LOCK (self);
   memcpy (self->pending, d, n * sizeof (gdouble));
-  self->n_pending = (gint) n;
+  self->n_pending = (gint)n;
   GST_OBJECT_UNLOCK (self);
 }
 
 void
-gst_texel_warp_get_distortion (GstTexelWarp * self, GValue * value)
+gst_texel_warp_get_distortion (GstTexelWarp *self, GValue *value)
 {
   TexelCamera cam = self->settings.camera;
   gdouble d[8];
 
-  if (self->n_pending > 0) {
-    gst_texel_warp_set_array (value, self->pending, MIN (self->n_pending, 8));
-    return;
-  }
-  if (self->settings.model == TEXEL_WARP_MODEL_FISHEYE) {
-    gst_texel_warp_set_array (value, cam.k, 4);
-    return;
-  }
+  if (self->n_pending > 0)
+    {
+      gst_texel_warp_set_array (value, self->pending, MIN (self->n_pending, 8));
+      return;
+    }
+  if (self->settings.model == TEXEL_WARP_MODEL_FISHEYE)
+    {
+      gst_texel_warp_set_array (value, cam.k, 4);
+      return;
+    }
   d[0] = cam.k[0];
   d[1] = cam.k[1];
   d[2] = cam.p[0];
@@ -466,7 +490,7 @@ gst_texel_warp_get_distortion (GstTexelWarp * self, GValue * value)
  * freedom of cv2.getPerspectiveTransform's result). A singular one is
  * refused by the plan, with an element error. */
 void
-gst_texel_warp_set_homography (GstTexelWarp * self, const GValue * value)
+gst_texel_warp_set_homography (GstTexelWarp *self, const GValue *value)
 {
   static const guint counts[] = { 8, 9, 0 };
   gdouble m[9];
@@ -545,4 +569,3 @@ gst_texel_warp_set_rectification (GstTexelWarp *self, const GValue *value)
   memcpy (self->settings.rectification, m, sizeof (m));
   GST_OBJECT_UNLOCK (self);
 }
-

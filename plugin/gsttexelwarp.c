@@ -124,30 +124,31 @@ GST_DEBUG_CATEGORY (gst_texel_warp_debug);
 #define DEFAULT_CENTRE -1.0
 #define DEFAULT_NEW_CAMERA GST_TEXEL_NEW_CAMERA_AUTO
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
+static GstStaticPadTemplate sink_template
+    = GST_STATIC_PAD_TEMPLATE ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+                               GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
+static GstStaticPadTemplate src_template
+    = GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+                               GST_STATIC_CAPS (GST_TEXEL_PROGRESSIVE_CAPS));
 
 G_DEFINE_TYPE_WITH_CODE (GstTexelWarp, gst_texel_warp, GST_TYPE_TEXEL_BASE,
-    GST_DEBUG_CATEGORY_INIT (gst_texel_warp_debug, "texelwarp", 0,
-        "texelwarp element"));
+                         GST_DEBUG_CATEGORY_INIT (gst_texel_warp_debug,
+                                                  "texelwarp", 0,
+                                                  "texelwarp element"));
 GST_ELEMENT_REGISTER_DEFINE (texelwarp, "texelwarp", GST_RANK_NONE,
-    GST_TYPE_TEXEL_WARP);
+                             GST_TYPE_TEXEL_WARP);
 
 GType
 gst_texel_warp_border_get_type (void)
 {
   static GType type = 0;
-  static const GEnumValue values[] = {
-    {TEXEL_WARP_BORDER_CONSTANT, "border-color", "constant"},
-    {TEXEL_WARP_BORDER_CLAMP, "The nearest edge pixel", "clamp"},
-    {TEXEL_WARP_BORDER_MIRROR, "The input mirrored at its edges", "mirror"},
-    {TEXEL_WARP_BORDER_WRAP, "The input repeated (tiled)", "wrap"},
-    {0, NULL, NULL}
-  };
+  static const GEnumValue values[]
+      = { { TEXEL_WARP_BORDER_CONSTANT, "border-color", "constant" },
+          { TEXEL_WARP_BORDER_CLAMP, "The nearest edge pixel", "clamp" },
+          { TEXEL_WARP_BORDER_MIRROR, "The input mirrored at its edges",
+            "mirror" },
+          { TEXEL_WARP_BORDER_WRAP, "The input repeated (tiled)", "wrap" },
+          { 0, NULL, NULL } };
 
   return gst_texel_enum_type (&type, "GstTexelBorderMode", values);
 }
@@ -158,12 +159,15 @@ gst_texel_warp_border_get_type (void)
 /* Any size, any format: the warp also converts. The caps as given come
  * first, so that passthrough wins when the warp is the identity. */
 static GstCaps *
-gst_texel_warp_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+gst_texel_warp_transform_caps (GstBaseTransform *trans,
+                               GstPadDirection direction, GstCaps *caps,
+                               GstCaps *filter)
 {
-  return gst_texel_base_finish_caps (trans, direction, caps,
+  return gst_texel_base_finish_caps (
+      trans, direction, caps,
       gst_caps_merge (gst_caps_copy (caps),
-          gst_texel_caps_any_size_format (caps)), filter);
+                      gst_texel_caps_any_size_format (caps)),
+      filter);
 }
 
 /* Whether @degrees is a quarter turn (90, 270, ... degrees). */
@@ -176,8 +180,8 @@ gst_texel_warp_quarter_turn (gdouble degrees)
 /* The input's size (turned for a quarter-turn rotation) and pixel aspect
  * ratio, where downstream leaves them open. */
 static void
-gst_texel_warp_fixate_size (GstBaseTransform * trans,
-    GstPadDirection direction, GstStructure * ins, GstStructure * outs)
+gst_texel_warp_fixate_size (GstBaseTransform *trans, GstPadDirection direction,
+                            GstStructure *ins, GstStructure *outs)
 {
   GstTexelWarp *self = GST_TEXEL_WARP (trans);
   gint w = 0, h = 0, par_n = 1, par_d = 1;
@@ -187,22 +191,23 @@ gst_texel_warp_fixate_size (GstBaseTransform * trans,
   turn = gst_texel_warp_quarter_turn (self->settings.rotation);
   GST_OBJECT_UNLOCK (self);
   if (gst_structure_get_int (ins, "width", &w)
-      && gst_structure_get_int (ins, "height", &h)) {
-    gst_structure_fixate_field_nearest_int (outs, "width", turn ? h : w);
-    gst_structure_fixate_field_nearest_int (outs, "height", turn ? w : h);
-  }
+      && gst_structure_get_int (ins, "height", &h))
+    {
+      gst_structure_fixate_field_nearest_int (outs, "width", turn ? h : w);
+      gst_structure_fixate_field_nearest_int (outs, "height", turn ? w : h);
+    }
   gst_structure_get_fraction (ins, "pixel-aspect-ratio", &par_n, &par_d);
   if (gst_structure_has_field (outs, "pixel-aspect-ratio"))
-    gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio",
-        turn ? par_d : par_n, turn ? par_n : par_d);
+    gst_structure_fixate_field_nearest_fraction (
+        outs, "pixel-aspect-ratio", turn ? par_d : par_n, turn ? par_n : par_d);
 }
 
 static GstCaps *
-gst_texel_warp_fixate_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+gst_texel_warp_fixate_caps (GstBaseTransform *trans, GstPadDirection direction,
+                            GstCaps *caps, GstCaps *othercaps)
 {
-  othercaps = gst_texel_colorimetry_fixate_caps (trans, direction, caps,
-      othercaps, gst_texel_warp_fixate_size);
+  othercaps = gst_texel_colorimetry_fixate_caps (
+      trans, direction, caps, othercaps, gst_texel_warp_fixate_size);
   GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
   return othercaps;
 }
@@ -212,20 +217,20 @@ gst_texel_warp_fixate_caps (GstBaseTransform * trans,
 
 /* Whether @cfg leaves every pixel where it is (output size permitting). */
 static gboolean
-gst_texel_warp_is_identity (const TexelWarpConfig * cfg)
+gst_texel_warp_is_identity (const TexelWarpConfig *cfg)
 {
-  static const double unit[3][3] = { {1, 0, 0}, {0, 1, 0}, {0, 0, 1} };
+  static const double unit[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
 
   return cfg->model == TEXEL_WARP_MODEL_NONE && cfg->rotation == 0.0
-      && cfg->scale == 1.0 && cfg->offset_x == 0.0 && cfg->offset_y == 0.0
-      && memcmp (cfg->homography, unit, sizeof (unit)) == 0;
+         && cfg->scale == 1.0 && cfg->offset_x == 0.0 && cfg->offset_y == 0.0
+         && memcmp (cfg->homography, unit, sizeof (unit)) == 0;
 }
 
 static const gchar *
 gst_texel_warp_model_nick (TexelWarpModel model)
 {
-  GEnumValue *v = g_enum_get_value (g_type_class_peek
-      (GST_TYPE_TEXEL_WARP_MODEL), model);
+  GEnumValue *v
+      = g_enum_get_value (g_type_class_peek (GST_TYPE_TEXEL_WARP_MODEL), model);
 
   return v ? v->value_nick : "?";
 }
@@ -233,7 +238,7 @@ gst_texel_warp_model_nick (TexelWarpModel model)
 /* The horizontal field of view @cfg's view asks for, in degrees (0 where
  * the lens decides: a rectilinear view from alpha or a matrix). */
 static gdouble
-gst_texel_warp_view_fov (const TexelWarpConfig * cfg)
+gst_texel_warp_view_fov (const TexelWarpConfig *cfg)
 {
   if (cfg->projection == TEXEL_PROJECTION_EQUIRECTANGULAR)
     return cfg->fov > 0.0 ? cfg->fov : 180.0;
@@ -245,30 +250,32 @@ gst_texel_warp_view_fov (const TexelWarpConfig * cfg)
  * (the model of an OpenCV file is not in it). One warning per model and
  * field of view, not per frame or per caps. */
 static void
-gst_texel_warp_check_lens_reach (GstTexelWarp * self,
-    const TexelWarpConfig * cfg)
+gst_texel_warp_check_lens_reach (GstTexelWarp *self, const TexelWarpConfig *cfg)
 {
   gdouble fov = gst_texel_warp_view_fov (cfg);
 
-  if (cfg->model != TEXEL_WARP_MODEL_PINHOLE || fov < 180.0) {
-    self->reach_warned_fov = 0.0;
-    return;
-  }
+  if (cfg->model != TEXEL_WARP_MODEL_PINHOLE || fov < 180.0)
+    {
+      self->reach_warned_fov = 0.0;
+      return;
+    }
   if (fov == self->reach_warned_fov)
     return;
   self->reach_warned_fov = fov;
-  GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+  GST_ELEMENT_WARNING (
+      self, STREAM, FORMAT,
       ("model=pinhole with a %g-degree view: a pinhole lens cannot see 180 "
-          "degrees or more, so most of the view stays border (for a fisheye "
-          "calibration file, set model=fisheye)", fov),
-      ("projection=%s fov=%g", cfg->projection ==
-          TEXEL_PROJECTION_EQUIRECTANGULAR ? "equirectangular" :
-          "rectilinear", cfg->fov));
+       "degrees or more, so most of the view stays border (for a fisheye "
+       "calibration file, set model=fisheye)",
+       fov),
+      ("projection=%s fov=%g",
+       cfg->projection == TEXEL_PROJECTION_EQUIRECTANGULAR ? "equirectangular"
+                                                           : "rectilinear",
+       cfg->fov));
 }
 
 static gboolean
-gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
-    GstVideoInfo * out)
+gst_texel_warp_prepare (GstTexelBase *base, GstVideoInfo *in, GstVideoInfo *out)
 {
   GstTexelWarp *self = GST_TEXEL_WARP (base);
   TexelWarpConfig cfg;
@@ -299,12 +306,14 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
                                         strict_aspect))
         return FALSE;
     }
-  if (error) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("model=%s: %s", gst_texel_warp_model_nick (cfg.model), error),
-        (NULL));
-    return FALSE;
-  }
+  if (error)
+    {
+      GST_ELEMENT_ERROR (
+          self, RESOURCE, SETTINGS,
+          ("model=%s: %s", gst_texel_warp_model_nick (cfg.model), error),
+          (NULL));
+      return FALSE;
+    }
   gst_texel_warp_check_lens_reach (self, &cfg);
   gst_texel_colorimetry_from_video (&cfg.in_color, in);
   gst_texel_colorimetry_from_video (&cfg.out_color, out);
@@ -312,34 +321,40 @@ gst_texel_warp_prepare (GstTexelBase * base, GstVideoInfo * in,
   /* The fast path's map belongs to the plan being replaced. */
   texel_warp_fast_free (self->plan.fast);
   self->plan.fast = NULL;
-  if (texel_warp_plan_init (&self->plan, &cfg,
+  if (texel_warp_plan_init (
+          &self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out)),
-          GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out),
-          &error) != 0) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("Cannot warp %s %dx%d to %s %dx%d: %s", GST_VIDEO_INFO_NAME (in),
-            in_w, in_h, GST_VIDEO_INFO_NAME (out), GST_VIDEO_INFO_WIDTH (out),
-            GST_VIDEO_INFO_HEIGHT (out), error), (NULL));
-    return FALSE;
-  }
+          GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out), &error)
+      != 0)
+    {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+                         ("Cannot warp %s %dx%d to %s %dx%d: %s",
+                          GST_VIDEO_INFO_NAME (in), in_w, in_h,
+                          GST_VIDEO_INFO_NAME (out), GST_VIDEO_INFO_WIDTH (out),
+                          GST_VIDEO_INFO_HEIGHT (out), error),
+                         (NULL));
+      return FALSE;
+    }
   /* Only the CPU path reads the map: the GPU computes its own. */
   if (!gst_texel_base_is_cuda (base) && !gst_texel_cpu_reference ())
     self->plan.fast = texel_warp_fast_new (&self->plan);
   identity = gst_texel_warp_is_identity (&cfg);
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), identity
-      && gst_video_info_is_equal (in, out));
+  gst_base_transform_set_passthrough (
+      GST_BASE_TRANSFORM (self), identity && gst_video_info_is_equal (in, out));
   /* Output rows read input rows anywhere. */
   gst_texel_base_set_banding (base, FALSE);
-  GST_INFO_OBJECT (self, "%s %dx%d -> %s %dx%d, model %s, new camera "
+  GST_INFO_OBJECT (
+      self,
+      "%s %dx%d -> %s %dx%d, model %s, new camera "
       "f %g %g c %g %g, rotation %g scale %g offset %g %g, pan %g tilt %g "
-      "fov %g, border %d, method %d", GST_VIDEO_INFO_NAME (in), in_w, in_h,
-      GST_VIDEO_INFO_NAME (out), GST_VIDEO_INFO_WIDTH (out),
-      GST_VIDEO_INFO_HEIGHT (out), gst_texel_warp_model_nick (cfg.model),
-      self->plan.new_camera[0][0], self->plan.new_camera[1][1],
-      self->plan.new_camera[0][2], self->plan.new_camera[1][2], cfg.rotation,
-      cfg.scale, cfg.offset_x, cfg.offset_y, cfg.pan, cfg.tilt, cfg.fov,
-      cfg.border_mode, cfg.method);
+      "fov %g, border %d, method %d",
+      GST_VIDEO_INFO_NAME (in), in_w, in_h, GST_VIDEO_INFO_NAME (out),
+      GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out),
+      gst_texel_warp_model_nick (cfg.model), self->plan.new_camera[0][0],
+      self->plan.new_camera[1][1], self->plan.new_camera[0][2],
+      self->plan.new_camera[1][2], cfg.rotation, cfg.scale, cfg.offset_x,
+      cfg.offset_y, cfg.pan, cfg.tilt, cfg.fov, cfg.border_mode, cfg.method);
   return TRUE;
 }
 
@@ -359,48 +374,49 @@ static const GstTexelKernelDesc gst_texel_warp_kernel = {
 
 /* The double property @prop_id in @cfg. */
 static gdouble *
-gst_texel_warp_double (TexelWarpConfig * cfg, guint prop_id)
+gst_texel_warp_double (TexelWarpConfig *cfg, guint prop_id)
 {
   TexelCamera *cam = &cfg->camera;
 
-  switch (prop_id) {
-    case PROP_FX:
-      return &cam->fx;
-    case PROP_FY:
-      return &cam->fy;
-    case PROP_CX:
-      return &cam->cx;
-    case PROP_CY:
-      return &cam->cy;
-    case PROP_K1:
-    case PROP_K2:
-    case PROP_K3:
-    case PROP_K4:
-    case PROP_K5:
-    case PROP_K6:
-      return &cam->k[prop_id - PROP_K1];
-    case PROP_P1:
-    case PROP_P2:
-      return &cam->p[prop_id - PROP_P1];
-    case PROP_ALPHA:
-      return &cfg->alpha;
-    case PROP_FOV:
-      return &cfg->fov;
-    case PROP_PAN:
-      return &cfg->pan;
-    case PROP_TILT:
-      return &cfg->tilt;
-    case PROP_ROTATION:
-      return &cfg->rotation;
-    case PROP_SCALE:
-      return &cfg->scale;
-    case PROP_OFFSET_X:
-      return &cfg->offset_x;
-    case PROP_OFFSET_Y:
-      return &cfg->offset_y;
-    default:
-      return NULL;
-  }
+  switch (prop_id)
+    {
+      case PROP_FX:
+        return &cam->fx;
+      case PROP_FY:
+        return &cam->fy;
+      case PROP_CX:
+        return &cam->cx;
+      case PROP_CY:
+        return &cam->cy;
+      case PROP_K1:
+      case PROP_K2:
+      case PROP_K3:
+      case PROP_K4:
+      case PROP_K5:
+      case PROP_K6:
+        return &cam->k[prop_id - PROP_K1];
+      case PROP_P1:
+      case PROP_P2:
+        return &cam->p[prop_id - PROP_P1];
+      case PROP_ALPHA:
+        return &cfg->alpha;
+      case PROP_FOV:
+        return &cfg->fov;
+      case PROP_PAN:
+        return &cfg->pan;
+      case PROP_TILT:
+        return &cfg->tilt;
+      case PROP_ROTATION:
+        return &cfg->rotation;
+      case PROP_SCALE:
+        return &cfg->scale;
+      case PROP_OFFSET_X:
+        return &cfg->offset_x;
+      case PROP_OFFSET_Y:
+        return &cfg->offset_y;
+      default:
+        return NULL;
+    }
 }
 
 static gboolean
@@ -410,85 +426,88 @@ gst_texel_warp_is_distortion (guint prop_id)
 }
 
 static void
-gst_texel_warp_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
+gst_texel_warp_set_property (GObject *object, guint prop_id,
+                             const GValue *value, GParamSpec *pspec)
 {
   GstTexelWarp *self = GST_TEXEL_WARP (object);
   gdouble *setting;
   gboolean identity;
 
-  switch (prop_id) {
-    case PROP_MODEL:
-      GST_OBJECT_LOCK (self);
-      self->settings.model = g_value_get_enum (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_PROJECTION:
-      GST_OBJECT_LOCK (self);
-      self->settings.projection = g_value_get_enum (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_CALIBRATION_FILE:
-      gst_texel_warp_set_calibration_file (self, g_value_get_string (value));
-      break;
-    case PROP_CALIBRATION_ASPECT_ERROR:
-      GST_OBJECT_LOCK (self);
-      self->aspect_error = g_value_get_boolean (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_NEW_CAMERA:
-      GST_OBJECT_LOCK (self);
-      self->new_camera = g_value_get_enum (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_NEW_CAMERA_MATRIX:
-      gst_texel_warp_set_new_camera_matrix (self, value);
-      break;
-    case PROP_RECTIFICATION_MATRIX:
-      gst_texel_warp_set_rectification (self, value);
-      break;
-    case PROP_CAMERA_MATRIX:
-      gst_texel_warp_set_camera_matrix (self, value);
-      break;
-    case PROP_DISTORTION:
-      gst_texel_warp_set_distortion (self, value);
-      break;
-    case PROP_HOMOGRAPHY:
-      gst_texel_warp_set_homography (self, value);
-      break;
-    case PROP_BORDER_MODE:
-      GST_OBJECT_LOCK (self);
-      self->settings.border_mode = g_value_get_enum (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_BORDER_COLOR:
-      GST_OBJECT_LOCK (self);
-      self->border_color = g_value_get_uint (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_METHOD:
-      GST_OBJECT_LOCK (self);
-      self->settings.method = g_value_get_enum (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    default:
-      if (gst_texel_warp_double (&self->settings, prop_id) == NULL) {
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-        return;
-      }
-      if (!gst_texel_settings_valid (object, value, pspec))
-        return;
-      GST_OBJECT_LOCK (self);
-      self->alpha_set |= prop_id == PROP_ALPHA;
-      if (gst_texel_warp_is_distortion (prop_id)) {
-        gst_texel_warp_settle_distortion (self, &self->settings.camera);
-        self->n_pending = 0;
-      }
-      setting = gst_texel_warp_double (&self->settings, prop_id);
-      *setting = g_value_get_double (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-  }
+  switch (prop_id)
+    {
+      case PROP_MODEL:
+        GST_OBJECT_LOCK (self);
+        self->settings.model = g_value_get_enum (value);
+        GST_OBJECT_UNLOCK (self);
+        break;
+      case PROP_PROJECTION:
+        GST_OBJECT_LOCK (self);
+        self->settings.projection = g_value_get_enum (value);
+        GST_OBJECT_UNLOCK (self);
+        break;
+      case PROP_CALIBRATION_FILE:
+        gst_texel_warp_set_calibration_file (self, g_value_get_string (value));
+        break;
+      case PROP_CALIBRATION_ASPECT_ERROR:
+        GST_OBJECT_LOCK (self);
+        self->aspect_error = g_value_get_boolean (value);
+        GST_OBJECT_UNLOCK (self);
+        break;
+      case PROP_NEW_CAMERA:
+        GST_OBJECT_LOCK (self);
+        self->new_camera = g_value_get_enum (value);
+        GST_OBJECT_UNLOCK (self);
+        break;
+      case PROP_NEW_CAMERA_MATRIX:
+        gst_texel_warp_set_new_camera_matrix (self, value);
+        break;
+      case PROP_RECTIFICATION_MATRIX:
+        gst_texel_warp_set_rectification (self, value);
+        break;
+      case PROP_CAMERA_MATRIX:
+        gst_texel_warp_set_camera_matrix (self, value);
+        break;
+      case PROP_DISTORTION:
+        gst_texel_warp_set_distortion (self, value);
+        break;
+      case PROP_HOMOGRAPHY:
+        gst_texel_warp_set_homography (self, value);
+        break;
+      case PROP_BORDER_MODE:
+        GST_OBJECT_LOCK (self);
+        self->settings.border_mode = g_value_get_enum (value);
+        GST_OBJECT_UNLOCK (self);
+        break;
+      case PROP_BORDER_COLOR:
+        GST_OBJECT_LOCK (self);
+        self->border_color = g_value_get_uint (value);
+        GST_OBJECT_UNLOCK (self);
+        break;
+      case PROP_METHOD:
+        GST_OBJECT_LOCK (self);
+        self->settings.method = g_value_get_enum (value);
+        GST_OBJECT_UNLOCK (self);
+        break;
+      default:
+        if (gst_texel_warp_double (&self->settings, prop_id) == NULL)
+          {
+            G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+            return;
+          }
+        if (!gst_texel_settings_valid (object, value, pspec))
+          return;
+        GST_OBJECT_LOCK (self);
+        self->alpha_set |= prop_id == PROP_ALPHA;
+        if (gst_texel_warp_is_distortion (prop_id))
+          {
+            gst_texel_warp_settle_distortion (self, &self->settings.camera);
+            self->n_pending = 0;
+          }
+        setting = gst_texel_warp_double (&self->settings, prop_id);
+        *setting = g_value_get_double (value);
+        GST_OBJECT_UNLOCK (self);
+        break;
+    }
 
   GST_OBJECT_LOCK (self);
   /* The file's values win over those set before it, not after. */
@@ -502,78 +521,82 @@ gst_texel_warp_set_property (GObject * object, guint prop_id,
              && !self->calibration_reload && self->calibration_error == NULL;
   GST_OBJECT_UNLOCK (self);
   gst_texel_settings_changed (GST_TEXEL_BASE (self), GST_TEXEL_CHANGE_PLAN,
-      identity);
+                              identity);
 }
 
 static void
-gst_texel_warp_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
+gst_texel_warp_get_property (GObject *object, guint prop_id, GValue *value,
+                             GParamSpec *pspec)
 {
   GstTexelWarp *self = GST_TEXEL_WARP (object);
 
   GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_MODEL:
-      g_value_set_enum (value, self->settings.model);
-      break;
-    case PROP_PROJECTION:
-      g_value_set_enum (value, self->settings.projection);
-      break;
-    case PROP_CALIBRATION_FILE:
-      g_value_set_string (value, self->calibration_file);
-      break;
-    case PROP_CALIBRATION_ASPECT_ERROR:
-      g_value_set_boolean (value, self->aspect_error);
-      break;
-    case PROP_NEW_CAMERA:
-      g_value_set_enum (value, self->new_camera);
-      break;
-    case PROP_NEW_CAMERA_MATRIX:
-      if (self->has_new_camera_matrix)
-        gst_texel_warp_set_array (value,
-                                  &self->settings.new_camera_matrix[0][0], 9);
-      break;
-    case PROP_RECTIFICATION_MATRIX:
-      gst_texel_warp_set_array (value, &self->settings.rectification[0][0], 9);
-      break;
-    case PROP_CAMERA_MATRIX:
-      gst_texel_warp_get_camera_matrix (self, value);
-      break;
-    case PROP_DISTORTION:
-      gst_texel_warp_get_distortion (self, value);
-      break;
-    case PROP_HOMOGRAPHY:
-      gst_texel_warp_set_array (value, &self->settings.homography[0][0], 9);
-      break;
-    case PROP_BORDER_MODE:
-      g_value_set_enum (value, self->settings.border_mode);
-      break;
-    case PROP_BORDER_COLOR:
-      g_value_set_uint (value, self->border_color);
-      break;
-    case PROP_METHOD:
-      g_value_set_enum (value, self->settings.method);
-      break;
-    default:{
-      /* A pending distortion shows as the model reads it. */
-      TexelWarpConfig view = self->settings;
-      gdouble *setting = gst_texel_warp_double (&view, prop_id);
-
-      if (setting == NULL) {
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  switch (prop_id)
+    {
+      case PROP_MODEL:
+        g_value_set_enum (value, self->settings.model);
         break;
-      }
-      if (gst_texel_warp_is_distortion (prop_id))
-        gst_texel_warp_settle_distortion (self, &view.camera);
-      g_value_set_double (value, *setting);
-      break;
+      case PROP_PROJECTION:
+        g_value_set_enum (value, self->settings.projection);
+        break;
+      case PROP_CALIBRATION_FILE:
+        g_value_set_string (value, self->calibration_file);
+        break;
+      case PROP_CALIBRATION_ASPECT_ERROR:
+        g_value_set_boolean (value, self->aspect_error);
+        break;
+      case PROP_NEW_CAMERA:
+        g_value_set_enum (value, self->new_camera);
+        break;
+      case PROP_NEW_CAMERA_MATRIX:
+        if (self->has_new_camera_matrix)
+          gst_texel_warp_set_array (value,
+                                    &self->settings.new_camera_matrix[0][0], 9);
+        break;
+      case PROP_RECTIFICATION_MATRIX:
+        gst_texel_warp_set_array (value, &self->settings.rectification[0][0],
+                                  9);
+        break;
+      case PROP_CAMERA_MATRIX:
+        gst_texel_warp_get_camera_matrix (self, value);
+        break;
+      case PROP_DISTORTION:
+        gst_texel_warp_get_distortion (self, value);
+        break;
+      case PROP_HOMOGRAPHY:
+        gst_texel_warp_set_array (value, &self->settings.homography[0][0], 9);
+        break;
+      case PROP_BORDER_MODE:
+        g_value_set_enum (value, self->settings.border_mode);
+        break;
+      case PROP_BORDER_COLOR:
+        g_value_set_uint (value, self->border_color);
+        break;
+      case PROP_METHOD:
+        g_value_set_enum (value, self->settings.method);
+        break;
+      default:
+        {
+          /* A pending distortion shows as the model reads it. */
+          TexelWarpConfig view = self->settings;
+          gdouble *setting = gst_texel_warp_double (&view, prop_id);
+
+          if (setting == NULL)
+            {
+              G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+              break;
+            }
+          if (gst_texel_warp_is_distortion (prop_id))
+            gst_texel_warp_settle_distortion (self, &view.camera);
+          g_value_set_double (value, *setting);
+          break;
+        }
     }
-  }
   GST_OBJECT_UNLOCK (self);
 }
 
 static void
-gst_texel_warp_finalize (GObject * object)
+gst_texel_warp_finalize (GObject *object)
 {
   GstTexelWarp *self = GST_TEXEL_WARP (object);
 
@@ -594,7 +617,7 @@ typedef struct
 } DoubleProperty;
 
 static void
-gst_texel_warp_install_doubles (GObjectClass * gobject_class)
+gst_texel_warp_install_doubles (GObjectClass *gobject_class)
 {
   const gdouble k = TEXEL_WARP_COEF_MAX, f = TEXEL_WARP_FOCAL_MAX;
   const DoubleProperty props[] = {
@@ -671,54 +694,60 @@ gst_texel_warp_install_doubles (GObjectClass * gobject_class)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (props); i++)
-    g_object_class_install_property (gobject_class, props[i].prop,
+    g_object_class_install_property (
+        gobject_class, props[i].prop,
         g_param_spec_double (props[i].name, props[i].nick, props[i].blurb,
-            props[i].min, props[i].max, props[i].def,
-            G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-            GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING));
+                             props[i].min, props[i].max, props[i].def,
+                             G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+                                 | GST_PARAM_CONTROLLABLE
+                                 | GST_PARAM_MUTABLE_PLAYING));
 }
 
 static GParamSpec *
-gst_texel_warp_array_spec (const gchar * name, const gchar * nick,
-    const gchar * blurb)
+gst_texel_warp_array_spec (const gchar *name, const gchar *nick,
+                           const gchar *blurb)
 {
-  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_MUTABLE_PLAYING;
+  const GParamFlags rw
+      = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
 
   return gst_param_spec_array (name, nick, blurb,
-      g_param_spec_double ("value", "Value", "One number", -G_MAXDOUBLE,
-          G_MAXDOUBLE, 0, rw), rw);
+                               g_param_spec_double ("value", "Value",
+                                                    "One number", -G_MAXDOUBLE,
+                                                    G_MAXDOUBLE, 0, rw),
+                               rw);
 }
 
 /* A lens model or a homography bends straight edges: the base drops the
  * metas that say where things are (a debug line each). */
 static GstTexelGeometry
-gst_texel_warp_geometry (GstTexelBase * base, GstTexelAffine * affine)
+gst_texel_warp_geometry (GstTexelBase *base, GstTexelAffine *affine)
 {
   return GST_TEXEL_GEOMETRY_WARPED;
 }
 
 static void
-gst_texel_warp_class_init (GstTexelWarpClass * klass)
+gst_texel_warp_class_init (GstTexelWarpClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstTexelBaseClass *base_class = GST_TEXEL_BASE_CLASS (klass);
-  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_MUTABLE_PLAYING;
+  const GParamFlags rw
+      = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
 
   gobject_class->set_property = gst_texel_warp_set_property;
   gobject_class->get_property = gst_texel_warp_get_property;
   gobject_class->finalize = gst_texel_warp_finalize;
 
-  g_object_class_install_property (gobject_class, PROP_MODEL,
+  g_object_class_install_property (
+      gobject_class, PROP_MODEL,
       g_param_spec_enum ("model", "Model", "Lens model of the input",
-          GST_TYPE_TEXEL_WARP_MODEL, DEFAULT_MODEL, rw));
-  g_object_class_install_property (gobject_class, PROP_PROJECTION,
+                         GST_TYPE_TEXEL_WARP_MODEL, DEFAULT_MODEL, rw));
+  g_object_class_install_property (
+      gobject_class, PROP_PROJECTION,
       g_param_spec_enum ("projection", "Projection",
-          "Projection of the undistorted view (camera models)",
-          GST_TYPE_TEXEL_PROJECTION, DEFAULT_PROJECTION, rw));
+                         "Projection of the undistorted view (camera models)",
+                         GST_TYPE_TEXEL_PROJECTION, DEFAULT_PROJECTION, rw));
   g_object_class_install_property (
       gobject_class, PROP_CALIBRATION_FILE,
       g_param_spec_string (
@@ -759,48 +788,60 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
           "undistorted view, row by row, as OpenCV's initUndistortRectifyMap "
           "and ROS's rectification_matrix (camera models; set by the "
           "calibration file); a singular one is an element error"));
-  g_object_class_install_property (gobject_class, PROP_CAMERA_MATRIX,
-      gst_texel_warp_array_spec ("camera-matrix", "Camera matrix",
+  g_object_class_install_property (
+      gobject_class, PROP_CAMERA_MATRIX,
+      gst_texel_warp_array_spec (
+          "camera-matrix", "Camera matrix",
           "fx, fy, cx and cy as OpenCV's 3x3 matrix, row by row: <fx, 0, cx, "
           "0, fy, cy, 0, 0, 1>; the default <0, 0, -1, 0, 0, -1, 0, 0, 1> "
           "means none set (fx, fy 0: no camera; cx, cy -1: the frame's "
           "centre); skew or another last row refused"));
-  g_object_class_install_property (gobject_class, PROP_DISTORTION,
-      gst_texel_warp_array_spec ("distortion", "Distortion",
+  g_object_class_install_property (
+      gobject_class, PROP_DISTORTION,
+      gst_texel_warp_array_spec (
+          "distortion", "Distortion",
           "Distortion coefficients in OpenCV's order: pinhole <k1, k2, p1, "
           "p2[, k3[, k4, k5, k6]]>, fisheye <k1, k2, k3, k4>; 4 values mean "
           "k1, k2, p1, p2 or k1..k4 as the model says when the frames come, "
           "whether model is set before or after them"));
-  g_object_class_install_property (gobject_class, PROP_HOMOGRAPHY,
-      gst_texel_warp_array_spec ("homography", "Homography",
+  g_object_class_install_property (
+      gobject_class, PROP_HOMOGRAPHY,
+      gst_texel_warp_array_spec (
+          "homography", "Homography",
           "3x3 perspective transform, row by row, from the (undistorted) "
           "picture to the view, in pixels with centres at integers: the "
           "matrix OpenCV's warpPerspective takes (source to destination); 8 "
           "values: h33 is 1; a singular one is an element error"));
-  g_object_class_install_property (gobject_class, PROP_BORDER_MODE,
-      g_param_spec_enum ("border-mode", "Border mode",
+  g_object_class_install_property (
+      gobject_class, PROP_BORDER_MODE,
+      g_param_spec_enum (
+          "border-mode", "Border mode",
           "What output pixels whose source lies outside the input show",
           GST_TYPE_TEXEL_WARP_BORDER, DEFAULT_BORDER_MODE, rw));
-  g_object_class_install_property (gobject_class, PROP_BORDER_COLOR,
+  g_object_class_install_property (
+      gobject_class, PROP_BORDER_COLOR,
       g_param_spec_uint ("border-color", "Border color",
-          "Colour of border-mode=constant as 0xAARRGGBB", 0, G_MAXUINT32,
-          DEFAULT_BORDER_COLOR, rw | GST_PARAM_CONTROLLABLE));
-  g_object_class_install_property (gobject_class, PROP_METHOD,
+                         "Colour of border-mode=constant as 0xAARRGGBB", 0,
+                         G_MAXUINT32, DEFAULT_BORDER_COLOR,
+                         rw | GST_PARAM_CONTROLLABLE));
+  g_object_class_install_property (
+      gobject_class, PROP_METHOD,
       g_param_spec_enum ("method", "Method", "Sampling method",
-          GST_TYPE_TEXEL_METHOD, DEFAULT_METHOD, rw));
+                         GST_TYPE_TEXEL_METHOD, DEFAULT_METHOD, rw));
   gst_texel_warp_install_doubles (gobject_class);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
-  gst_element_class_set_static_metadata (element_class,
-      "Texel geometric warp", "Filter/Effect/Converter/Video/Hardware",
+  gst_element_class_set_static_metadata (
+      element_class, "Texel geometric warp",
+      "Filter/Effect/Converter/Video/Hardware",
       "Removes lens distortion, dewarps fisheye lenses, pans, tilts, zooms, "
       "rotates and applies homographies, converting and scaling in the same "
       "pass, on an NVIDIA GPU, or on the CPU without one",
       "gst-texel developers");
 
-  trans_class->transform_caps =
-      GST_DEBUG_FUNCPTR (gst_texel_warp_transform_caps);
+  trans_class->transform_caps
+      = GST_DEBUG_FUNCPTR (gst_texel_warp_transform_caps);
   trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_texel_warp_fixate_caps);
   trans_class->passthrough_on_same_caps = FALSE;
 
@@ -814,7 +855,7 @@ gst_texel_warp_class_init (GstTexelWarpClass * klass)
 }
 
 static void
-gst_texel_warp_init (GstTexelWarp * self)
+gst_texel_warp_init (GstTexelWarp *self)
 {
   texel_warp_config_init (&self->settings);
   self->settings.model = DEFAULT_MODEL;

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 #define GST_TYPE_TEXEL_WARP (gst_texel_warp_get_type ())
 G_DECLARE_FINAL_TYPE (GstTexelWarp, gst_texel_warp, GST, TEXEL_WARP,
-    GstTexelBase)
+                      GstTexelBase)
 
 #define GST_TYPE_TEXEL_WARP_MODEL (gst_texel_warp_model_get_type ())
 GType gst_texel_warp_model_get_type (void);

@@ -13,14 +13,15 @@
 #include "gsttexelwarp.h"
 
 static gboolean
-plugin_init (GstPlugin * plugin)
+plugin_init (GstPlugin *plugin)
 {
   return GST_ELEMENT_REGISTER (texelconvert, plugin)
-      && GST_ELEMENT_REGISTER (texeladjust, plugin)
-      && GST_ELEMENT_REGISTER (texelfilter, plugin)
-      && GST_ELEMENT_REGISTER (texelwarp, plugin);
+         && GST_ELEMENT_REGISTER (texeladjust, plugin)
+         && GST_ELEMENT_REGISTER (texelfilter, plugin)
+         && GST_ELEMENT_REGISTER (texelwarp, plugin);
 }
 
-GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, texel,
+GST_PLUGIN_DEFINE (
+    GST_VERSION_MAJOR, GST_VERSION_MINOR, texel,
     "GPU video conversion, scaling and geometry with CUDA (CPU fallback)",
     plugin_init, VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

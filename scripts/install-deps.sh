@@ -8,6 +8,8 @@ pkgs=(meson ninja-build pkg-config gcc
       gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
       gstreamer1.0-plugins-bad libyaml-dev valgrind
       python3-matplotlib
+      # the tree's one formatter (scripts/check-format.sh)
+      clang-format
       # EGL headers: NVMM surface arrays (cuda_egl_interop.h); EGL and GLES
       # libraries: the test stand-in's surface arrays (GL textures)
       libegl-dev libgles-dev)

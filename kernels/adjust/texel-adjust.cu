@@ -96,32 +96,34 @@
 
 /* Kernel parameters beyond 4 KiB need CUDA 12.1 and Volta; keep the plan
  * within the limit every toolkit and GPU accepts. */
-static_assert (sizeof (TexelAdjustKernelPlan) <= 4096,
+static_assert (
+    sizeof (TexelAdjustKernelPlan) <= 4096,
     "TexelAdjustKernelPlan must fit the 4 KiB kernel parameter limit");
 
-template <int KIND> static __global__ void
+template <int KIND>
+static __global__ void
 texel_adjust_kernel (const TexelAdjustKernelPlan plan,
-    const TexelAdjustLut3dSource lut3d, const TexelImage in,
-    const TexelImage out, int bw, int by0, int by1)
+                     const TexelAdjustLut3dSource lut3d, const TexelImage in,
+                     const TexelImage out, int bw, int by0, int by1)
 {
   /* Only the LUT kind holds its LUTs here; every kind the 8-bit tables
    * of gamma and videobalance (GRAY8's LUT has them in it already). */
-  __shared__ float lut[KIND == TEXEL_ADJUST_KIND_LUT ?
-      3 * TEXEL_ADJUST_LUT_SIZE : 1];
+  __shared__ float
+      lut[KIND == TEXEL_ADJUST_KIND_LUT ? 3 * TEXEL_ADJUST_LUT_SIZE : 1];
   __shared__ uint8_t table[2 * 256];
   int bx = blockIdx.x * blockDim.x + threadIdx.x;
   int by = by0 + blockIdx.y * blockDim.y + threadIdx.y;
   int tid = threadIdx.y * blockDim.x + threadIdx.x;
   int nt = blockDim.x * blockDim.y;
 
-  if (KIND == TEXEL_ADJUST_KIND_LUT) {
-    int n = plan.fmt.is_gray ? TEXEL_ADJUST_LUT_SIZE :
-        3 * TEXEL_ADJUST_LUT_SIZE;
+  if (KIND == TEXEL_ADJUST_KIND_LUT)
+    {
+      int n = plan.fmt.is_gray ? TEXEL_ADJUST_LUT_SIZE
+                               : 3 * TEXEL_ADJUST_LUT_SIZE;
 
-    for (int i = tid; i < n; i += nt)
-      lut[i] = plan.lut[i / TEXEL_ADJUST_LUT_SIZE][i %
-          TEXEL_ADJUST_LUT_SIZE];
-  }
+      for (int i = tid; i < n; i += nt)
+        lut[i] = plan.lut[i / TEXEL_ADJUST_LUT_SIZE][i % TEXEL_ADJUST_LUT_SIZE];
+    }
   if ((plan.gst.gamma || plan.gst.balance) && plan.gst.scale == 1)
     for (int i = tid; i < 2 * 256; i += nt)
       table[i] = plan.gst.table[i >> 8][i & 255];
@@ -130,14 +132,15 @@ texel_adjust_kernel (const TexelAdjustKernelPlan plan,
   if (bx >= bw || by >= by1)
     return;
   /* Each kernel instance sees one kind: the compiler drops the others. */
-  texel_adjust_block_f (&plan, (TexelAdjustKind) KIND, lut, table, &lut3d,
-      &in, &out, bx, by);
+  texel_adjust_block_f (&plan, (TexelAdjustKind)KIND, lut, table, &lut3d, &in,
+                        &out, bx, by);
 }
 
 static cudaError_t
-texel_adjust_launch (const TexelAdjustKernelPlan * plan,
-    const TexelAdjustLut3dSource * lut3d, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, cudaStream_t stream)
+texel_adjust_launch (const TexelAdjustKernelPlan *plan,
+                     const TexelAdjustLut3dSource *lut3d, const TexelImage *in,
+                     const TexelImage *out, int row0, int row1,
+                     cudaStream_t stream)
 {
   int ys = plan->y_shift;
   int bw = -((-plan->width) >> plan->x_shift);
@@ -151,39 +154,43 @@ texel_adjust_launch (const TexelAdjustKernelPlan * plan,
   if (by1 <= by0)
     return cudaSuccess;
   dim3 grid ((bw + TEXEL_ADJUST_BLOCK_W - 1) / TEXEL_ADJUST_BLOCK_W,
-      (by1 - by0 + TEXEL_ADJUST_BLOCK_H - 1) / TEXEL_ADJUST_BLOCK_H);
+             (by1 - by0 + TEXEL_ADJUST_BLOCK_H - 1) / TEXEL_ADJUST_BLOCK_H);
 
   if (texel_fault_hit (TEXEL_FAULT_LAUNCH))
     return cudaErrorLaunchFailure;
-  switch (plan->kind) {
-    case TEXEL_ADJUST_KIND_LUT:
-      texel_adjust_kernel<TEXEL_ADJUST_KIND_LUT> <<<grid, block, 0,
-          stream>>> (*plan, *lut3d, *in, *out, bw, by0, by1);
-      break;
-    case TEXEL_ADJUST_KIND_YUV_SEPARABLE:
-      texel_adjust_kernel<TEXEL_ADJUST_KIND_YUV_SEPARABLE> <<<grid, block, 0,
-          stream>>> (*plan, *lut3d, *in, *out, bw, by0, by1);
-      break;
-    case TEXEL_ADJUST_KIND_YUV_RGB:
-      texel_adjust_kernel<TEXEL_ADJUST_KIND_YUV_RGB> <<<grid, block, 0,
-          stream>>> (*plan, *lut3d, *in, *out, bw, by0, by1);
-      break;
-    case TEXEL_ADJUST_KIND_RGB_PIXEL:
-      texel_adjust_kernel<TEXEL_ADJUST_KIND_RGB_PIXEL> <<<grid, block, 0,
-          stream>>> (*plan, *lut3d, *in, *out, bw, by0, by1);
-      break;
-    default:
-      return cudaErrorInvalidValue;
-  }
+  switch (plan->kind)
+    {
+      case TEXEL_ADJUST_KIND_LUT:
+        texel_adjust_kernel<TEXEL_ADJUST_KIND_LUT><<<grid, block, 0, stream>>> (
+            *plan, *lut3d, *in, *out, bw, by0, by1);
+        break;
+      case TEXEL_ADJUST_KIND_YUV_SEPARABLE:
+        texel_adjust_kernel<TEXEL_ADJUST_KIND_YUV_SEPARABLE>
+            <<<grid, block, 0, stream>>> (*plan, *lut3d, *in, *out, bw, by0,
+                                          by1);
+        break;
+      case TEXEL_ADJUST_KIND_YUV_RGB:
+        texel_adjust_kernel<TEXEL_ADJUST_KIND_YUV_RGB>
+            <<<grid, block, 0, stream>>> (*plan, *lut3d, *in, *out, bw, by0,
+                                          by1);
+        break;
+      case TEXEL_ADJUST_KIND_RGB_PIXEL:
+        texel_adjust_kernel<TEXEL_ADJUST_KIND_RGB_PIXEL>
+            <<<grid, block, 0, stream>>> (*plan, *lut3d, *in, *out, bw, by0,
+                                          by1);
+        break;
+      default:
+        return cudaErrorInvalidValue;
+    }
   return cudaGetLastError ();
 }
 
 static int
-texel_adjust_image_matches (const TexelImage * img,
-    const TexelAdjustKernelPlan * plan)
+texel_adjust_image_matches (const TexelImage *img,
+                            const TexelAdjustKernelPlan *plan)
 {
   return img->format == plan->fmt.format && img->width == plan->width
-      && img->height == plan->height;
+         && img->height == plan->height;
 }
 
 /* ------------------------------------------------------------------ */
@@ -201,7 +208,7 @@ struct TexelCudaLut3d
  * as stored. */
 static cudaError_t
 texel_lut3d_texture (cudaArray_t array, enum cudaTextureFilterMode filter,
-    cudaTextureObject_t * texture)
+                     cudaTextureObject_t *texture)
 {
   struct cudaResourceDesc res;
   struct cudaTextureDesc tex;
@@ -217,13 +224,13 @@ texel_lut3d_texture (cudaArray_t array, enum cudaTextureFilterMode filter,
   tex.readMode = cudaReadModeElementType;
   tex.normalizedCoords = 0;
   return TEXEL_FAULTY (TEXEL_FAULT_TEXTURE,
-      cudaCreateTextureObject (texture, &res, &tex, NULL));
+                       cudaCreateTextureObject (texture, &res, &tex, NULL));
 }
 
 static cudaError_t
-texel_lut3d_upload (TexelCudaLut3d * lut, const TexelCube * cube)
+texel_lut3d_upload (TexelCudaLut3d *lut, const TexelCube *cube)
 {
-  size_t n = (size_t) cube->size, i;
+  size_t n = (size_t)cube->size, i;
   cudaChannelFormatDesc desc = cudaCreateChannelDesc<float4> ();
   cudaExtent extent = make_cudaExtent (n, n, n);
   cudaMemcpy3DParms copy;
@@ -231,16 +238,16 @@ texel_lut3d_upload (TexelCudaLut3d * lut, const TexelCube * cube)
   cudaError_t err;
 
   err = TEXEL_FAULTY (TEXEL_FAULT_DEVICE_ALLOC,
-      cudaMalloc3DArray (&lut->array, &desc, extent, 0));
+                      cudaMalloc3DArray (&lut->array, &desc, extent, 0));
   if (err != cudaSuccess)
     return err;
   /* float4 texels (3-channel arrays do not exist): a staging copy. */
-  host = (float4 *) malloc (n * n * n * sizeof (float4));
+  host = (float4 *)malloc (n * n * n * sizeof (float4));
   if (host == NULL)
     return cudaErrorMemoryAllocation;
   for (i = 0; i < n * n * n; i++)
     host[i] = make_float4 (cube->table[3 * i], cube->table[3 * i + 1],
-        cube->table[3 * i + 2], 0.0f);
+                           cube->table[3 * i + 2], 0.0f);
   memset (&copy, 0, sizeof (copy));
   copy.srcPtr = make_cudaPitchedPtr (host, n * sizeof (float4), n, n);
   copy.dstArray = lut->array;
@@ -257,7 +264,7 @@ texel_lut3d_upload (TexelCudaLut3d * lut, const TexelCube * cube)
 }
 
 static void
-texel_lut3d_release (TexelCudaLut3d * lut)
+texel_lut3d_release (TexelCudaLut3d *lut)
 {
   if (lut->point)
     cudaDestroyTextureObject (lut->point);
@@ -268,8 +275,8 @@ texel_lut3d_release (TexelCudaLut3d * lut)
 }
 
 extern "C" int
-texel_cuda_lut3d_new (TexelCudaContext * ctx, const TexelCube * cube,
-    TexelCudaLut3d ** out)
+texel_cuda_lut3d_new (TexelCudaContext *ctx, const TexelCube *cube,
+                      TexelCudaLut3d **out)
 {
   TexelCudaLut3d *lut;
   cudaError_t err;
@@ -278,25 +285,26 @@ texel_cuda_lut3d_new (TexelCudaContext * ctx, const TexelCube * cube,
   if (ctx == NULL || cube == NULL || cube->table == NULL
       || cube->size < TEXEL_CUBE_MIN_SIZE || cube->size > TEXEL_CUBE_MAX_SIZE)
     return cudaErrorInvalidValue;
-  lut = (TexelCudaLut3d *) calloc (1, sizeof (*lut));
+  lut = (TexelCudaLut3d *)calloc (1, sizeof (*lut));
   if (lut == NULL)
     return cudaErrorMemoryAllocation;
   /* On the current device: the caller's (texel-kernel.h). */
   lut->device = texel_cuda_context_device (ctx);
   lut->size = cube->size;
   err = texel_lut3d_upload (lut, cube);
-  if (err != cudaSuccess) {
-    texel_lut3d_release (lut);
-    free (lut);
-    return err;
-  }
+  if (err != cudaSuccess)
+    {
+      texel_lut3d_release (lut);
+      free (lut);
+      return err;
+    }
   *out = lut;
   return cudaSuccess;
 }
 
 /* With the LUT's device current (the caller's). */
 extern "C" void
-texel_cuda_lut3d_free (TexelCudaLut3d * lut)
+texel_cuda_lut3d_free (TexelCudaLut3d *lut)
 {
   if (lut == NULL)
     return;
@@ -307,9 +315,9 @@ texel_cuda_lut3d_free (TexelCudaLut3d * lut)
 /* ------------------------------------------------------------------ */
 
 extern "C" int
-texel_cuda_adjust (TexelCudaContext * ctx, const TexelAdjustPlan * plan,
-    const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelStream stream)
+texel_cuda_adjust (TexelCudaContext *ctx, const TexelAdjustPlan *plan,
+                   const TexelImage *in, const TexelImage *out, int row0,
+                   int row1, TexelStream stream)
 {
   TexelAdjustLut3dSource lut3d;
   const TexelAdjustKernelPlan *kp;
@@ -320,13 +328,14 @@ texel_cuda_adjust (TexelCudaContext * ctx, const TexelAdjustPlan * plan,
   kp = &plan->kernel;
   lut = plan->lut3d;
   memset (&lut3d, 0, sizeof (lut3d));
-  if (kp->lut3d) {
-    if (lut == NULL || lut->size != kp->lut3d_size
-        || lut->device != texel_cuda_context_device (ctx))
-      return cudaErrorInvalidValue;
-    lut3d.linear = lut->linear;
-    lut3d.point = lut->point;
-  }
+  if (kp->lut3d)
+    {
+      if (lut == NULL || lut->size != kp->lut3d_size
+          || lut->device != texel_cuda_context_device (ctx))
+        return cudaErrorInvalidValue;
+      lut3d.linear = lut->linear;
+      lut3d.point = lut->point;
+    }
   /* The legacy default stream would serialise with all other work of the
    * process: callers must bring a stream of their own. */
   if (stream == NULL)
@@ -345,8 +354,8 @@ texel_cuda_adjust (TexelCudaContext * ctx, const TexelAdjustPlan * plan,
 
   /* cudaGetLastError () after the launch must report that launch, not an
    * error some earlier call of the caller's left behind. */
-  (void) cudaGetLastError ();
+  (void)cudaGetLastError ();
   /* On the current device: the caller's (texel-kernel.h). */
   return texel_adjust_launch (kp, &lut3d, in, out, row0, row1,
-      (cudaStream_t) stream);
+                              (cudaStream_t)stream);
 }

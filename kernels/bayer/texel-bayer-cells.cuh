@@ -231,13 +231,10 @@ texel_bayer_cells_store (const TexelSink &sink, int row, int i,
  * unasked). TEXEL_MIN_BLOCKS: no more than the GPU holds. */
 template <int FORM, bool NEUTRAL>
 static __global__ void
-__launch_bounds__ (TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY,
-                   TEXEL_MIN_BLOCKS (FORM == TEXEL_BAYER_FORM_BILINEAR
-                                             && NEUTRAL
-                                         ? 8
-                                         : 5,
-                                     TEXEL_BAYER_CELLS_BX
-                                         *TEXEL_BAYER_CELLS_BY))
+__launch_bounds__ (
+    TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY,
+    TEXEL_MIN_BLOCKS (FORM == TEXEL_BAYER_FORM_BILINEAR && NEUTRAL ? 8 : 5,
+                      TEXEL_BAYER_CELLS_BX *TEXEL_BAYER_CELLS_BY))
     texel_bayer_cells_kernel (const TexelConvertPlan plan,
                               const TexelBayerSource src, const TexelSink sink,
                               const TexelBayerCellWeights weights,

@@ -15,10 +15,10 @@
  * once (texel_bayer_sample: the generic kernel's function; the chroma
  * taps' positions come from the luma sites', which differ from the
  * generic kernel's in the last bit at most: texel_bayer_yuv_fit), stores
- * those luma samples and averages its chroma from the same values. A co-sited tap one site before the block along x is the
- * last column of the thread to the left, handed over by a warp shuffle
- * (the warp's first lane develops it itself); along y (DV's siting) the
- * thread develops that row itself.
+ * those luma samples and averages its chroma from the same values. A co-sited
+ * tap one site before the block along x is the last column of the thread to the
+ * left, handed over by a warp shuffle (the warp's first lane develops it
+ * itself); along y (DV's siting) the thread develops that row itself.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -92,9 +92,8 @@ texel_bayer_yuv_codes (const TexelConvertPlan &plan, const TexelSink &sink,
  * bytes in memory, aligned (a Y plane: 2 bytes, P010's: 4; a warp's
  * stores then fill whole sectors), else a store each. */
 static __device__ __forceinline__ void
-texel_bayer_yuv_store_luma (const TexelConvertPlan &plan,
-                            const TexelSink &sink, int x0, int row,
-                            const float3 v[2], int n)
+texel_bayer_yuv_store_luma (const TexelConvertPlan &plan, const TexelSink &sink,
+                            int x0, int row, const float3 v[2], int n)
 {
   uint32_t code[2][TEXEL_MAX_COMPONENTS];
   int bytes = sink.elem_bytes;
@@ -106,8 +105,8 @@ texel_bayer_yuv_store_luma (const TexelConvertPlan &plan,
   if (n == 2 && x0 + 1 < sink.width && sink.surface == 0
       && (bytes == 1 || bytes == 2) && sink.elem_stride == bytes)
     {
-      uint8_t *p = sink.elem + (size_t)row * sink.elem_pitch
-                   + (size_t)x0 * bytes;
+      uint8_t *p
+          = sink.elem + (size_t)row * sink.elem_pitch + (size_t)x0 * bytes;
       uint32_t w0 = texel_element_word (sink, code[0]);
       uint32_t w1 = texel_element_word (sink, code[1]);
 
@@ -142,9 +141,8 @@ texel_bayer_yuv_add (float3 *sum, float w, float3 v)
  * rows. @awb: as texel_convert_kernel's. */
 template <int METHOD>
 static __global__ void
-texel_bayer_yuv_kernel (const TexelConvertPlan plan,
-                        const TexelBayerSource src, const TexelSink luma,
-                        const TexelSink chroma, int2 awb)
+texel_bayer_yuv_kernel (const TexelConvertPlan plan, const TexelBayerSource src,
+                        const TexelSink luma, const TexelSink chroma, int2 awb)
 {
   const TexelSourceComp &m = src.comp[texel_bayer_source (src)];
   const int bw = 1 << chroma.x_shift, bh = 1 << chroma.y_shift;
@@ -166,8 +164,8 @@ texel_bayer_yuv_kernel (const TexelConvertPlan plan,
 #pragma unroll
   for (int dy = 0; dy < 2; dy++)
     {
-      float3 v[2] = { make_float3 (0.0f, 0.0f, 0.0f),
-                      make_float3 (0.0f, 0.0f, 0.0f) };
+      float3 v[2]
+          = { make_float3 (0.0f, 0.0f, 0.0f), make_float3 (0.0f, 0.0f, 0.0f) };
 
       if (dy >= bh)
         continue;
@@ -177,8 +175,8 @@ texel_bayer_yuv_kernel (const TexelConvertPlan plan,
           if (dx >= bw)
             continue;
           if (active)
-            v[dx] = texel_bayer_yuv_site<METHOD> (plan, src, m, x0 + dx,
-                                                  y0 + dy);
+            v[dx]
+                = texel_bayer_yuv_site<METHOD> (plan, src, m, x0 + dx, y0 + dy);
           texel_bayer_yuv_add (&sum,
                                texel_bayer_yuv_weight (tx, dx - fx)
                                    * texel_bayer_yuv_weight (ty, dy - fy),
@@ -204,8 +202,8 @@ texel_bayer_yuv_kernel (const TexelConvertPlan plan,
         v.z = __shfl_up_sync (0xffffffffu, last[dy].z, 1);
         if (threadIdx.x == 0 && active)
           v = texel_bayer_yuv_site<METHOD> (plan, src, m, x0 - 1, y0 + dy);
-        texel_bayer_yuv_add (&sum, tx.w[0] * texel_bayer_yuv_weight (ty, dy - fy),
-                             v);
+        texel_bayer_yuv_add (&sum,
+                             tx.w[0] * texel_bayer_yuv_weight (ty, dy - fy), v);
       }
   if (!active)
     return;
@@ -268,8 +266,8 @@ texel_bayer_yuv_fit (const TexelConvertPlan *plan, const TexelSource *src,
     return false;
   *luma = a->x_shift == 0 && a->y_shift == 0 ? a : b;
   *chroma = *luma == a ? b : a;
-  if ((*luma)->x_shift != 0 || (*luma)->y_shift != 0
-      || (*chroma)->x_shift > 1 || (*chroma)->y_shift > 1
+  if ((*luma)->x_shift != 0 || (*luma)->y_shift != 0 || (*chroma)->x_shift > 1
+      || (*chroma)->y_shift > 1
       || !texel_bayer_yuv_taps (*plan, 0, (*chroma)->x_shift, &t, &first)
       || !texel_bayer_yuv_taps (*plan, 1, (*chroma)->y_shift, &t, &first))
     return false;
@@ -292,9 +290,8 @@ static inline dim3
 texel_bayer_yuv_block (const TexelConvertPlan *plan, const TexelSink *chroma,
                        int method)
 {
-  static const int shapes[][2]
-      = { { 32, 8 }, { 32, 4 }, { 16, 8 }, { 16, 4 }, { 32, 2 }, { 8, 8 },
-          { 16, 2 }, { 8, 4 } };
+  static const int shapes[][2] = { { 32, 8 }, { 32, 4 }, { 16, 8 }, { 16, 4 },
+                                   { 32, 2 }, { 8, 8 },  { 16, 2 }, { 8, 4 } };
   int support = method == TEXEL_METHOD_BICUBIC ? 2 : 1;
   int shift = 1 << max (chroma->x_shift, chroma->y_shift);
   double extent[2];
@@ -321,15 +318,14 @@ template <int METHOD>
 static inline void
 texel_bayer_yuv_launch (const TexelConvertPlan *plan,
                         const TexelBayerSource *src, const TexelSink *luma,
-                        const TexelSink *chroma, int2 awb,
-                        cudaStream_t stream)
+                        const TexelSink *chroma, int2 awb, cudaStream_t stream)
 {
   dim3 block = texel_bayer_yuv_block (plan, chroma, METHOD);
   dim3 grid ((chroma->width + block.x - 1) / block.x,
              (chroma->row1 - chroma->row0 + block.y - 1) / block.y);
 
-  texel_bayer_yuv_kernel<METHOD><<<grid, block, 0, stream>>> (
-      *plan, *src, *luma, *chroma, awb);
+  texel_bayer_yuv_kernel<METHOD>
+      <<<grid, block, 0, stream>>> (*plan, *src, *luma, *chroma, awb);
 }
 
 #endif /* TEXEL_BAYER_YUV_CUH */

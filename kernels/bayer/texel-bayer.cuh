@@ -312,14 +312,14 @@ texel_bayer_finish (const TexelBayerPlan &bp, const float cam[3])
   float3 out;
 
   out.x = texel_bayer_encode (bp, bp.ccm_f[0][0] * cam[0]
-                                           + bp.ccm_f[0][1] * cam[1]
-                                           + bp.ccm_f[0][2] * cam[2]);
+                                      + bp.ccm_f[0][1] * cam[1]
+                                      + bp.ccm_f[0][2] * cam[2]);
   out.y = texel_bayer_encode (bp, bp.ccm_f[1][0] * cam[0]
-                                           + bp.ccm_f[1][1] * cam[1]
-                                           + bp.ccm_f[1][2] * cam[2]);
+                                      + bp.ccm_f[1][1] * cam[1]
+                                      + bp.ccm_f[1][2] * cam[2]);
   out.z = texel_bayer_encode (bp, bp.ccm_f[2][0] * cam[0]
-                                           + bp.ccm_f[2][1] * cam[1]
-                                           + bp.ccm_f[2][2] * cam[2]);
+                                      + bp.ccm_f[2][1] * cam[1]
+                                      + bp.ccm_f[2][2] * cam[2]);
   return out;
 }
 

@@ -18,34 +18,35 @@ typedef double Affine[3][4];
 void
 texel_matrix_coefficients (TexelMatrix matrix, double *kr, double *kb)
 {
-  switch (matrix) {
-    case TEXEL_MATRIX_BT601:
-      *kr = 0.299;
-      *kb = 0.114;
-      break;
-    case TEXEL_MATRIX_BT709:
-      *kr = 0.2126;
-      *kb = 0.0722;
-      break;
-    case TEXEL_MATRIX_BT2020:
-      *kr = 0.2627;
-      *kb = 0.0593;
-      break;
-    case TEXEL_MATRIX_SMPTE240M:
-      *kr = 0.212;
-      *kb = 0.087;
-      break;
-    case TEXEL_MATRIX_FCC:
-      *kr = 0.30;
-      *kb = 0.11;
-      break;
-    case TEXEL_MATRIX_RGB:
-    default:
-      /* Not a Y'CbCr matrix: no coefficients. */
-      *kr = 0.0;
-      *kb = 0.0;
-      break;
-  }
+  switch (matrix)
+    {
+      case TEXEL_MATRIX_BT601:
+        *kr = 0.299;
+        *kb = 0.114;
+        break;
+      case TEXEL_MATRIX_BT709:
+        *kr = 0.2126;
+        *kb = 0.0722;
+        break;
+      case TEXEL_MATRIX_BT2020:
+        *kr = 0.2627;
+        *kb = 0.0593;
+        break;
+      case TEXEL_MATRIX_SMPTE240M:
+        *kr = 0.212;
+        *kb = 0.087;
+        break;
+      case TEXEL_MATRIX_FCC:
+        *kr = 0.30;
+        *kb = 0.11;
+        break;
+      case TEXEL_MATRIX_RGB:
+      default:
+        /* Not a Y'CbCr matrix: no coefficients. */
+        *kr = 0.0;
+        *kb = 0.0;
+        break;
+    }
 }
 
 /* How a Y'CbCr format stores Y' in [0, 1] and Cb, Cr in [-0.5, 0.5] as
@@ -58,22 +59,25 @@ typedef struct
 } Quantisation;
 
 static Quantisation
-yuv_quantisation (const TexelFormatDesc * desc, int full_range)
+yuv_quantisation (const TexelFormatDesc *desc, int full_range)
 {
   Quantisation q;
   int scale = 1 << (desc->bits - 8);
 
-  q.max_code = (double) ((1 << desc->bits) - 1);
+  q.max_code = (double)((1 << desc->bits) - 1);
   q.off_c = 128.0 * scale;
-  if (full_range) {
-    q.off_y = 0.0;
-    q.range_y = q.max_code;
-    q.range_c = q.max_code;
-  } else {
-    q.off_y = 16.0 * scale;
-    q.range_y = 219.0 * scale;
-    q.range_c = 224.0 * scale;
-  }
+  if (full_range)
+    {
+      q.off_y = 0.0;
+      q.range_y = q.max_code;
+      q.range_c = q.max_code;
+    }
+  else
+    {
+      q.off_y = 16.0 * scale;
+      q.range_y = 219.0 * scale;
+      q.range_c = 224.0 * scale;
+    }
   return q;
 }
 
@@ -97,8 +101,8 @@ affine_identity (Affine a)
 
 /* Normalised input codes -> R'G'B'. */
 static void
-decode_matrix (const TexelFormatDesc * desc, const TexelColorimetry * color,
-    Affine d)
+decode_matrix (const TexelFormatDesc *desc, const TexelColorimetry *color,
+               Affine d)
 {
   Quantisation q;
   double kr, kb, kg;
@@ -108,10 +112,11 @@ decode_matrix (const TexelFormatDesc * desc, const TexelColorimetry * color,
   double scale[3], offset[3];
   int k, c;
 
-  if (!desc->is_yuv) {
-    affine_identity (d);
-    return;
-  }
+  if (!desc->is_yuv)
+    {
+      affine_identity (d);
+      return;
+    }
   q = yuv_quantisation (desc, color->full_range);
   texel_matrix_coefficients (yuv_matrix (color->matrix), &kr, &kb);
   kg = 1.0 - kr - kb;
@@ -132,19 +137,21 @@ decode_matrix (const TexelFormatDesc * desc, const TexelColorimetry * color,
   scale[1] = scale[2] = q.max_code / q.range_c;
   offset[1] = offset[2] = -q.off_c / q.range_c;
 
-  for (k = 0; k < 3; k++) {
-    d[k][3] = 0.0;
-    for (c = 0; c < 3; c++) {
-      d[k][c] = to_rgb[k][c] * scale[c];
-      d[k][3] += to_rgb[k][c] * offset[c];
+  for (k = 0; k < 3; k++)
+    {
+      d[k][3] = 0.0;
+      for (c = 0; c < 3; c++)
+        {
+          d[k][c] = to_rgb[k][c] * scale[c];
+          d[k][3] += to_rgb[k][c] * offset[c];
+        }
     }
-  }
 }
 
 /* R'G'B' -> normalised output codes. */
 static void
-encode_matrix (const TexelFormatDesc * desc, const TexelColorimetry * color,
-    Affine e)
+encode_matrix (const TexelFormatDesc *desc, const TexelColorimetry *color,
+               Affine e)
 {
   Quantisation q;
   double kr, kb, kg;
@@ -154,10 +161,11 @@ encode_matrix (const TexelFormatDesc * desc, const TexelColorimetry * color,
   double scale[3], offset[3];
   int k, c;
 
-  if (!desc->is_yuv) {
-    affine_identity (e);
-    return;
-  }
+  if (!desc->is_yuv)
+    {
+      affine_identity (e);
+      return;
+    }
   q = yuv_quantisation (desc, color->full_range);
   texel_matrix_coefficients (yuv_matrix (color->matrix), &kr, &kb);
   kg = 1.0 - kr - kb;
@@ -178,11 +186,12 @@ encode_matrix (const TexelFormatDesc * desc, const TexelColorimetry * color,
   scale[1] = scale[2] = q.range_c / q.max_code;
   offset[1] = offset[2] = q.off_c / q.max_code;
 
-  for (k = 0; k < 3; k++) {
-    for (c = 0; c < 3; c++)
-      e[k][c] = to_yuv[k][c] * scale[k];
-    e[k][3] = offset[k];
-  }
+  for (k = 0; k < 3; k++)
+    {
+      for (c = 0; c < 3; c++)
+        e[k][c] = to_yuv[k][c] * scale[k];
+      e[k][3] = offset[k];
+    }
 }
 
 /* @out = @second after @first. */
@@ -191,42 +200,45 @@ affine_compose (Affine second, Affine first, Affine out)
 {
   int k, c, j;
 
-  for (k = 0; k < 3; k++) {
-    for (c = 0; c < 4; c++) {
-      double sum = c == 3 ? second[k][3] : 0.0;
+  for (k = 0; k < 3; k++)
+    {
+      for (c = 0; c < 4; c++)
+        {
+          double sum = c == 3 ? second[k][3] : 0.0;
 
-      for (j = 0; j < 3; j++)
-        sum += second[k][j] * first[j][c];
-      out[k][c] = sum;
+          for (j = 0; j < 3; j++)
+            sum += second[k][j] * first[j][c];
+          out[k][c] = sum;
+        }
     }
-  }
 }
 
 /* Same codes mean the same colour on both sides: the matrix is exactly the
  * identity, not merely within rounding of it. */
 static int
-same_encoding (const TexelFormatDesc * in, const TexelColorimetry * in_color,
-    const TexelFormatDesc * out, const TexelColorimetry * out_color)
+same_encoding (const TexelFormatDesc *in, const TexelColorimetry *in_color,
+               const TexelFormatDesc *out, const TexelColorimetry *out_color)
 {
   if (in->is_yuv != out->is_yuv || in->bits != out->bits)
     return 0;
   if (!in->is_yuv)
     return 1;
   return !in_color->full_range == !out_color->full_range
-      && yuv_matrix (in_color->matrix) == yuv_matrix (out_color->matrix);
+         && yuv_matrix (in_color->matrix) == yuv_matrix (out_color->matrix);
 }
 
 void
-texel_color_matrix (const TexelFormatDesc * in,
-    const TexelColorimetry * in_color, const TexelFormatDesc * out,
-    const TexelColorimetry * out_color, double m[3][4])
+texel_color_matrix (const TexelFormatDesc *in, const TexelColorimetry *in_color,
+                    const TexelFormatDesc *out,
+                    const TexelColorimetry *out_color, double m[3][4])
 {
   Affine decode, encode;
 
-  if (same_encoding (in, in_color, out, out_color)) {
-    affine_identity (m);
-    return;
-  }
+  if (same_encoding (in, in_color, out, out_color))
+    {
+      affine_identity (m);
+      return;
+    }
   decode_matrix (in, in_color, decode);
   encode_matrix (out, out_color, encode);
   affine_compose (encode, decode, m);

@@ -22,7 +22,7 @@
 static cudaError_t
 texel_cuda_error_from_int (int err)
 {
-  return (cudaError_t) (err < 0 ? -err : err);
+  return (cudaError_t)(err < 0 ? -err : err);
 }
 
 const char *
@@ -43,21 +43,22 @@ texel_cuda_device_count (int *count)
   int n = 0;
   cudaError_t err = cudaGetDeviceCount (&n);
 
-  if (err != cudaSuccess) {
-    /* No device, no driver or a driver older than the runtime: for the
-     * caller all of them mean "no GPU"; the code says which one it was.
-     * Clear the sticky per-thread error so later calls do not see it. */
-    (void) cudaGetLastError ();
-    *count = 0;
-    return -(int) err;
-  }
+  if (err != cudaSuccess)
+    {
+      /* No device, no driver or a driver older than the runtime: for the
+       * caller all of them mean "no GPU"; the code says which one it was.
+       * Clear the sticky per-thread error so later calls do not see it. */
+      (void)cudaGetLastError ();
+      *count = 0;
+      return -(int)err;
+    }
   *count = n;
   return n;
 }
 
 static void
-texel_cuda_caps_from_props (TexelCudaCaps * caps,
-    const struct cudaDeviceProp *props)
+texel_cuda_caps_from_props (TexelCudaCaps *caps,
+                            const struct cudaDeviceProp *props)
 {
   snprintf (caps->name, sizeof (caps->name), "%s", props->name);
   caps->cc_major = props->major;
@@ -73,12 +74,12 @@ texel_cuda_caps_from_props (TexelCudaCaps * caps,
   caps->texture_alignment = props->textureAlignment;
   caps->texture_pitch_alignment = props->texturePitchAlignment;
   memcpy (caps->max_texture_2d_linear, props->maxTexture2DLinear,
-      sizeof (caps->max_texture_2d_linear));
+          sizeof (caps->max_texture_2d_linear));
   caps->total_memory = props->totalGlobalMem;
 }
 
 int
-texel_cuda_probe (int device, TexelCudaCaps * caps)
+texel_cuda_probe (int device, TexelCudaCaps *caps)
 {
   struct cudaDeviceProp props;
   cudaError_t err;

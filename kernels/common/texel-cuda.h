@@ -32,9 +32,9 @@ typedef struct
   int host_register_supported;
   size_t texture_alignment;
   size_t texture_pitch_alignment;
-  int max_texture_2d_linear[3];   /* width, height, pitch in bytes */
+  int max_texture_2d_linear[3]; /* width, height, pitch in bytes */
   size_t total_memory;
-  int driver_version;   /* e.g. 13000 */
+  int driver_version; /* e.g. 13000 */
   int runtime_version;
 } TexelCudaCaps;
 
@@ -44,7 +44,7 @@ const char *texel_cuda_error_name (int err);
 /* Number of usable devices, or a negative cudaError_t (no device,
  * insufficient driver, ...). */
 int texel_cuda_device_count (int *count);
-int texel_cuda_probe (int device, TexelCudaCaps * caps);
+int texel_cuda_probe (int device, TexelCudaCaps *caps);
 
 /* The kernels' state on one device: the texture objects of recent inputs
  * (rebuilt only when an input's addresses or pitches change), the
@@ -55,14 +55,14 @@ int texel_cuda_probe (int device, TexelCudaCaps * caps);
  * limits); freed with it current too, once no call's kernels can still
  * be queued on a stream it cannot wait for. A context is used by one
  * thread at a time. */
-int texel_cuda_context_new (int device, TexelCudaContext ** ctx);
-void texel_cuda_context_free (TexelCudaContext * ctx);
+int texel_cuda_context_new (int device, TexelCudaContext **ctx);
+void texel_cuda_context_free (TexelCudaContext *ctx);
 /* The device @ctx was made for. */
-int texel_cuda_context_device (const TexelCudaContext * ctx);
+int texel_cuda_context_device (const TexelCudaContext *ctx);
 /* Bytes @ctx has copied device to device so far to realign input planes
  * whose pitch suits a texture but whose address does not (see
  * texel_cuda_convert). */
-uint64_t texel_cuda_context_bytes_realigned (const TexelCudaContext * ctx);
+uint64_t texel_cuda_context_bytes_realigned (const TexelCudaContext *ctx);
 
 /* Completion of a caller's work as the caller counts it. The calls made
  * while @current is N belong to the caller's unit of work N (a frame);
@@ -82,8 +82,8 @@ typedef struct
 
 /* Set before the context's first call. NULL: the context tracks its
  * calls with events (the default). */
-void texel_cuda_context_set_fence (TexelCudaContext * ctx,
-    const TexelCudaFence * fence);
+void texel_cuda_context_set_fence (TexelCudaContext *ctx,
+                                   const TexelCudaFence *fence);
 
 /* Plane @data (@pitch bytes a row, @row_bytes x @rows used) of the
  * fence's current unit is a pitched stand-in for CUDA array @array (a
@@ -101,13 +101,13 @@ void texel_cuda_context_set_fence (TexelCudaContext * ctx,
  * caller then copies into the array. Valid for that unit only. Needs a
  * fence and @ctx's device current. Returns 0 or a cudaError_t
  * (cudaErrorNotReady: too many planes of units still in flight). */
-int texel_cuda_context_alias_array (TexelCudaContext * ctx, const void *data,
-    size_t pitch, void *array, size_t row_bytes, int rows, int output);
+int texel_cuda_context_alias_array (TexelCudaContext *ctx, const void *data,
+                                    size_t pitch, void *array, size_t row_bytes,
+                                    int rows, int output);
 /* Whether the current unit's kernels wrote output plane @data's array
  * (texel_cuda_context_alias_array) through its surface and never into
  * the plane: then nothing is left to copy. */
-int texel_cuda_context_array_written (TexelCudaContext * ctx,
-    const void *data);
+int texel_cuda_context_array_written (TexelCudaContext *ctx, const void *data);
 
 /* Sums a frame's kernels gathered on the GPU for the host: texel_cuda_convert's
  * grey-world statistics of a raw Bayer input (TexelBayerStats, its first
@@ -118,8 +118,8 @@ int texel_cuda_context_array_written (TexelCudaContext * ctx,
  * there is none. Makes no CUDA call (no device need be current). A
  * frame is gathered only while fewer than 8 frames wait to be taken. */
 #define TEXEL_CUDA_SUMS_WORDS 8
-int texel_cuda_context_take_sums (TexelCudaContext * ctx, uint64_t * tag,
-    unsigned long long *words);
+int texel_cuda_context_take_sums (TexelCudaContext *ctx, uint64_t *tag,
+                                  unsigned long long *words);
 
 /* Enqueues the conversion of output rows [row0, row1) (luma rows; even
  * where the output has 4:2:0 chroma) on @stream. @in and @out hold
@@ -134,9 +134,9 @@ int texel_cuda_context_take_sums (TexelCudaContext * ctx, uint64_t * tag,
  * Asynchronous: returns once
  * queued; launch errors are reported here, execution errors by the next
  * synchronisation. */
-int texel_cuda_convert (TexelCudaContext * ctx,
-    const TexelConvertPlan * plan, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, TexelStream stream);
+int texel_cuda_convert (TexelCudaContext *ctx, const TexelConvertPlan *plan,
+                        const TexelImage *in, const TexelImage *out, int row0,
+                        int row1, TexelStream stream);
 
 TEXEL_END_DECLS
 #endif /* TEXEL_CUDA_H */

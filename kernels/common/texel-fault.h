@@ -47,16 +47,18 @@ texel_fault_reload (void)
 static inline int
 texel_fault_hit (TexelFaultSite site)
 {
-  (void) site;
+  (void)site;
   return 0;
 }
 #endif
 
 /* The result of @call, unless an injected fault at @site stands in for it
  * (then @call is not made). */
-#define TEXEL_FAULTY(site, call) __extension__ ({ \
-      int texel_fault_ = texel_fault_hit (site); \
-      texel_fault_ ? (cudaError_t) texel_fault_ : (call); })
+#define TEXEL_FAULTY(site, call)                                               \
+  __extension__({                                                              \
+    int texel_fault_ = texel_fault_hit (site);                                 \
+    texel_fault_ ? (cudaError_t)texel_fault_ : (call);                         \
+  })
 
 TEXEL_END_DECLS
 #endif /* TEXEL_FAULT_H */

@@ -72,13 +72,13 @@ typedef struct
 typedef struct
 {
   TexelFormat format;
-  const char *name;      /* GStreamer's name, e.g. "NV12" */
-  uint8_t is_yuv;        /* 0: RGB or GRAY-as-RGB semantics below */
-  uint8_t is_gray;       /* luma only; reads give neutral chroma */
+  const char *name; /* GStreamer's name, e.g. "NV12" */
+  uint8_t is_yuv;   /* 0: RGB or GRAY-as-RGB semantics below */
+  uint8_t is_gray;  /* luma only; reads give neutral chroma */
   uint8_t n_planes;
-  uint8_t bytes_per_sample;     /* 1 for 8-bit, 2 for 10 to 16-bit */
-  uint8_t bits;                 /* significant bits: 8, 10 or 16 */
-  uint8_t shift;                /* bits are stored << shift (P010: 6) */
+  uint8_t bytes_per_sample; /* 1 for 8-bit, 2 for 10 to 16-bit */
+  uint8_t bits;             /* significant bits: 8, 10 or 16 */
+  uint8_t shift;            /* bits are stored << shift (P010: 6) */
   TexelComponent comp[TEXEL_MAX_COMPONENTS];
 } TexelFormatDesc;
 
@@ -108,7 +108,7 @@ TexelFormat texel_format_from_name (const char *name);
 
 /* Byte offset of the unused byte in each pixel of RGBx-like formats, or
  * -1 when every byte carries a component. */
-int texel_format_padding_offset (const TexelFormatDesc * desc);
+int texel_format_padding_offset (const TexelFormatDesc *desc);
 
 /* Width and height of @plane for an image of @width x @height (rounded up
  * for subsampled planes, as GStreamer does). */
@@ -121,8 +121,9 @@ int texel_plane_row_bytes (TexelFormat format, int plane, int width);
  * padded to a multiple of @stride_align bytes (a power of two) and each
  * plane starting at a multiple of @plane_align. Returns the total size in
  * bytes; with @data NULL it only computes the size. */
-size_t texel_image_layout (TexelImage * img, TexelFormat format, int width,
-    int height, int stride_align, int plane_align, uint8_t * data);
+size_t texel_image_layout (TexelImage *img, TexelFormat format, int width,
+                           int height, int stride_align, int plane_align,
+                           uint8_t *data);
 
 TEXEL_END_DECLS
 #endif /* TEXEL_IMAGE_H */

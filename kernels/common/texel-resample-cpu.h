@@ -27,14 +27,14 @@ typedef struct
 
 /* Fills @in_pos with the input position that output sample @out_pos reads
  * and returns 1, or returns 0 when the sample gets the plan's border. */
-typedef int (*TexelSourceFunc) (const void *data,
-    const TexelSamplePos * out_pos, TexelSamplePos * in_pos);
+typedef int (*TexelSourceFunc) (const void *data, const TexelSamplePos *out_pos,
+                                TexelSamplePos *in_pos);
 
 /* Resamples output rows [row0, row1) (luma rows) of @out from @in with
  * @plan's formats, method, colour matrix, border and chroma siting, the
  * positions coming from @source (called with @data). */
-void texel_resample_cpu (const TexelConvertPlan * plan,
-    TexelSourceFunc source, const void *data, const TexelImage * in,
-    TexelImage * out, int row0, int row1);
+void texel_resample_cpu (const TexelConvertPlan *plan, TexelSourceFunc source,
+                         const void *data, const TexelImage *in,
+                         TexelImage *out, int row0, int row1);
 
 #endif /* TEXEL_RESAMPLE_CPU_H */

@@ -22,13 +22,13 @@
 TEXEL_HD float
 texel_sample_centre_f (int i, int shift, float chroma_off)
 {
-  return shift ? (float) (i << shift) + chroma_off : (float) i + 0.5f;
+  return shift ? (float)(i << shift) + chroma_off : (float)i + 0.5f;
 }
 
 TEXEL_HD double
 texel_sample_centre_d (int i, int shift, double chroma_off)
 {
-  return shift ? (double) (i << shift) + chroma_off : (double) i + 0.5;
+  return shift ? (double)(i << shift) + chroma_off : (double)i + 0.5;
 }
 
 /* Luma coordinate -> coordinate in a component's own sample grid, in the
@@ -63,7 +63,7 @@ texel_map_d (const double row[3], double x, double y)
 TEXEL_HD int
 texel_nearest_index (float p, int size)
 {
-  int i = (int) floorf (p);
+  int i = (int)floorf (p);
   return i < 0 ? 0 : (i >= size ? size - 1 : i);
 }
 
@@ -87,20 +87,23 @@ typedef struct
 TEXEL_HD TexelChromaTaps
 texel_chroma_taps (int shift, float chroma_off)
 {
-  TexelChromaTaps t = { 1, {0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f} };
+  TexelChromaTaps t = { 1, { 0.0f, 0.0f, 0.0f }, { 1.0f, 0.0f, 0.0f } };
 
-  if (shift && chroma_off == 1.0f) {
-    t.n = 2;
-    t.off[0] = -0.5f;
-    t.off[1] = 0.5f;
-    t.w[0] = t.w[1] = 0.5f;
-  } else if (shift) {
-    t.n = 3;
-    t.off[0] = -1.0f;
-    t.off[2] = 1.0f;
-    t.w[0] = t.w[2] = 0.25f;
-    t.w[1] = 0.5f;
-  }
+  if (shift && chroma_off == 1.0f)
+    {
+      t.n = 2;
+      t.off[0] = -0.5f;
+      t.off[1] = 0.5f;
+      t.w[0] = t.w[1] = 0.5f;
+    }
+  else if (shift)
+    {
+      t.n = 3;
+      t.off[0] = -1.0f;
+      t.off[2] = 1.0f;
+      t.w[0] = t.w[2] = 0.25f;
+      t.w[1] = 0.5f;
+    }
   return t;
 }
 

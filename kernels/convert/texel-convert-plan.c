@@ -21,31 +21,30 @@ typedef struct
 
 static const DirectionMap direction_maps[] = {
   /* s = u, t = v */
-  [TEXEL_DIRECTION_IDENTITY] = {1, 0, 0, 0, 1, 0},
+  [TEXEL_DIRECTION_IDENTITY] = { 1, 0, 0, 0, 1, 0 },
   /* s = v, t = 1 - u: clockwise */
-  [TEXEL_DIRECTION_90R] = {0, 1, 0, -1, 0, 1},
+  [TEXEL_DIRECTION_90R] = { 0, 1, 0, -1, 0, 1 },
   /* s = 1 - u, t = 1 - v */
-  [TEXEL_DIRECTION_180] = {-1, 0, 1, 0, -1, 1},
+  [TEXEL_DIRECTION_180] = { -1, 0, 1, 0, -1, 1 },
   /* s = 1 - v, t = u: counter-clockwise */
-  [TEXEL_DIRECTION_90L] = {0, -1, 1, 1, 0, 0},
+  [TEXEL_DIRECTION_90L] = { 0, -1, 1, 1, 0, 0 },
   /* s = 1 - u, t = v */
-  [TEXEL_DIRECTION_HORIZ] = {-1, 0, 1, 0, 1, 0},
+  [TEXEL_DIRECTION_HORIZ] = { -1, 0, 1, 0, 1, 0 },
   /* s = u, t = 1 - v */
-  [TEXEL_DIRECTION_VERT] = {1, 0, 0, 0, -1, 1},
+  [TEXEL_DIRECTION_VERT] = { 1, 0, 0, 0, -1, 1 },
   /* s = v, t = u: transposition */
-  [TEXEL_DIRECTION_UL_LR] = {0, 1, 0, 1, 0, 0},
+  [TEXEL_DIRECTION_UL_LR] = { 0, 1, 0, 1, 0, 0 },
   /* s = 1 - v, t = 1 - u: anti-transposition */
-  [TEXEL_DIRECTION_UR_LL] = {0, -1, 1, -1, 0, 1},
+  [TEXEL_DIRECTION_UR_LL] = { 0, -1, 1, -1, 0, 1 },
 };
 
-#define N_DIRECTIONS \
-  ((int) (sizeof (direction_maps) / sizeof (direction_maps[0])))
+#define N_DIRECTIONS                                                           \
+  ((int)(sizeof (direction_maps) / sizeof (direction_maps[0])))
 
 /* Checks @config against the image sizes; returns NULL or why not. */
 static const char *
-validate (const TexelConvertConfig * config, TexelFormat in_format,
-    int in_width, int in_height, TexelFormat out_format, int out_width,
-    int out_height)
+validate (const TexelConvertConfig *config, TexelFormat in_format, int in_width,
+          int in_height, TexelFormat out_format, int out_width, int out_height)
 {
   if (texel_format_desc (in_format) == NULL)
     return "unknown input format";
@@ -67,10 +66,10 @@ validate (const TexelConvertConfig * config, TexelFormat in_format,
       || config->dst_x > out_width - config->dst_w
       || config->dst_y > out_height - config->dst_h)
     return "destination rectangle outside the output image";
-  if ((int) config->direction < 0 || (int) config->direction >= N_DIRECTIONS)
+  if ((int)config->direction < 0 || (int)config->direction >= N_DIRECTIONS)
     return "unknown direction";
-  if ((int) config->method < TEXEL_METHOD_NEAREST
-      || (int) config->method > TEXEL_METHOD_BICUBIC)
+  if ((int)config->method < TEXEL_METHOD_NEAREST
+      || (int)config->method > TEXEL_METHOD_BICUBIC)
     return "unknown scaling method";
   return NULL;
 }
@@ -79,7 +78,7 @@ validate (const TexelConvertConfig * config, TexelFormat in_format,
  * -> (s, t) by the direction -> sx = src_x + s * src_w, sy likewise,
  * folded into one affine map. */
 static void
-build_map (const TexelConvertConfig * config, double map[2][3])
+build_map (const TexelConvertConfig *config, double map[2][3])
 {
   const DirectionMap *d = &direction_maps[config->direction];
   int k;
@@ -100,10 +99,10 @@ build_map (const TexelConvertConfig * config, double map[2][3])
 
 /* Normalised code of zero chroma (128 at 8 bits, 512 at 10 bits). */
 static float
-neutral_chroma (const TexelFormatDesc * desc)
+neutral_chroma (const TexelFormatDesc *desc)
 {
-  return (float) ((double) (128 << (desc->bits - 8))
-      / (double) ((1 << desc->bits) - 1));
+  return (float)((double)(128 << (desc->bits - 8))
+                 / (double)((1 << desc->bits) - 1));
 }
 
 static double
@@ -114,8 +113,8 @@ clamp01 (double v)
 
 /* The border colour (R'G'B'A) in the output's normalised codes. */
 static void
-encode_border (const TexelConvertConfig * config,
-    const TexelFormatDesc * out, float border[TEXEL_MAX_COMPONENTS])
+encode_border (const TexelConvertConfig *config, const TexelFormatDesc *out,
+               float border[TEXEL_MAX_COMPONENTS])
 {
   /* An RGB input decodes as the identity, so this "conversion" from RGB
    * is the output's encoding alone. */
@@ -124,40 +123,44 @@ encode_border (const TexelConvertConfig * config,
   int k, c;
 
   texel_color_matrix (texel_format_desc (TEXEL_FORMAT_RGBA), &rgb_color, out,
-      &config->out_color, encode);
-  for (k = 0; k < 3; k++) {
-    double v = encode[k][3];
+                      &config->out_color, encode);
+  for (k = 0; k < 3; k++)
+    {
+      double v = encode[k][3];
 
-    for (c = 0; c < 3; c++)
-      v += encode[k][c] * clamp01 (config->border_rgba[c]);
-    border[k] = (float) clamp01 (v);
-  }
-  border[3] = (float) clamp01 (config->border_rgba[3]);
+      for (c = 0; c < 3; c++)
+        v += encode[k][c] * clamp01 (config->border_rgba[c]);
+      border[k] = (float)clamp01 (v);
+    }
+  border[3] = (float)clamp01 (config->border_rgba[3]);
 }
 
 int
-texel_convert_plan_init (TexelConvertPlan * plan,
-    const TexelConvertConfig * config, TexelFormat in_format, int in_width,
-    int in_height, TexelFormat out_format, int out_width, int out_height,
-    const char **error)
+texel_convert_plan_init (TexelConvertPlan *plan,
+                         const TexelConvertConfig *config,
+                         TexelFormat in_format, int in_width, int in_height,
+                         TexelFormat out_format, int out_width, int out_height,
+                         const char **error)
 {
   static const TexelColorimetry rgb_full = { TEXEL_MATRIX_RGB, 1, 0, 0 };
   const char *why;
   int k, c;
 
   memset (plan, 0, sizeof (*plan));
-  why = validate (config, in_format, in_width, in_height, out_format,
-      out_width, out_height);
-  if (why != NULL) {
-    if (error != NULL)
-      *error = why;
-    return -1;
-  }
+  why = validate (config, in_format, in_width, in_height, out_format, out_width,
+                  out_height);
+  if (why != NULL)
+    {
+      if (error != NULL)
+        *error = why;
+      return -1;
+    }
 
   plan->in = *texel_format_desc (in_format);
   plan->out = *texel_format_desc (out_format);
-  if (config->bayer != NULL && texel_bayer_plan_init (&plan->bayer,
-          &plan->in, config->bayer, error) != 0)
+  if (config->bayer != NULL
+      && texel_bayer_plan_init (&plan->bayer, &plan->in, config->bayer, error)
+             != 0)
     return -1;
   /* Grey-world statistics of the picture the output shows. */
   plan->bayer.awb_x0 = config->src_x;
@@ -173,12 +176,12 @@ texel_convert_plan_init (TexelConvertPlan * plan,
   build_map (config, plan->map);
   for (k = 0; k < 2; k++)
     for (c = 0; c < 3; c++)
-      plan->map_f[k][c] = (float) plan->map[k][c];
+      plan->map_f[k][c] = (float)plan->map[k][c];
 
-  plan->dst_x0 = (float) config->dst_x;
-  plan->dst_y0 = (float) config->dst_y;
-  plan->dst_x1 = (float) (config->dst_x + config->dst_w);
-  plan->dst_y1 = (float) (config->dst_y + config->dst_h);
+  plan->dst_x0 = (float)config->dst_x;
+  plan->dst_y0 = (float)config->dst_y;
+  plan->dst_x1 = (float)(config->dst_x + config->dst_w);
+  plan->dst_y1 = (float)(config->dst_y + config->dst_h);
   /* With an odd output size, the last centred chroma sample sits on the
    * frame's edge (4:2:0 at width 3: centre at X = 3.0), outside the
    * half-open rectangle although half of it covers the image. When the
@@ -190,11 +193,12 @@ texel_convert_plan_init (TexelConvertPlan * plan,
     plan->dst_y1 += 1.0f;
 
   /* A developed Bayer picture is full-range R'G'B'. */
-  texel_color_matrix (&plan->in, config->bayer != NULL ? &rgb_full
-      : &config->in_color, &plan->out, &config->out_color, plan->m);
+  texel_color_matrix (&plan->in,
+                      config->bayer != NULL ? &rgb_full : &config->in_color,
+                      &plan->out, &config->out_color, plan->m);
   for (k = 0; k < 3; k++)
     for (c = 0; c < 4; c++)
-      plan->m_f[k][c] = (float) plan->m[k][c];
+      plan->m_f[k][c] = (float)plan->m[k][c];
 
   /* Only GRAY8 lacks chroma; only RGBx-like formats lack alpha. */
   plan->in_missing[0] = 0.0f;
@@ -212,6 +216,6 @@ texel_convert_plan_init (TexelConvertPlan * plan,
   plan->axes_swapped = plan->map[0][0] == 0.0;
 
   plan->rows_monotonic = config->direction == TEXEL_DIRECTION_IDENTITY
-      || config->direction == TEXEL_DIRECTION_HORIZ;
+                         || config->direction == TEXEL_DIRECTION_HORIZ;
   return 0;
 }

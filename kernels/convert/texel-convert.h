@@ -37,7 +37,7 @@ typedef enum
 
 typedef enum
 {
-  TEXEL_MATRIX_RGB = 0,       /* identity: for RGB formats */
+  TEXEL_MATRIX_RGB = 0, /* identity: for RGB formats */
   TEXEL_MATRIX_BT601,
   TEXEL_MATRIX_BT709,
   TEXEL_MATRIX_BT2020,
@@ -47,10 +47,10 @@ typedef enum
 
 typedef struct
 {
-  TexelMatrix matrix;      /* ignored for RGB formats */
-  int full_range;          /* 0: limited (16-235/240 at 8 bits) */
-  int chroma_h_cosited;    /* chroma sample at the left luma sample */
-  int chroma_v_cosited;    /* chroma sample at the top luma sample */
+  TexelMatrix matrix;   /* ignored for RGB formats */
+  int full_range;       /* 0: limited (16-235/240 at 8 bits) */
+  int chroma_h_cosited; /* chroma sample at the left luma sample */
+  int chroma_v_cosited; /* chroma sample at the top luma sample */
 } TexelColorimetry;
 
 /* What the user asked for, in pixels. */
@@ -132,25 +132,27 @@ typedef struct
 
 /* Fills @plan. Returns 0, or -1 with a static message in @error when the
  * configuration cannot be met (empty rectangles, unknown formats). */
-int texel_convert_plan_init (TexelConvertPlan * plan,
-    const TexelConvertConfig * config, TexelFormat in_format, int in_width,
-    int in_height, TexelFormat out_format, int out_width, int out_height,
-    const char **error);
+int texel_convert_plan_init (TexelConvertPlan *plan,
+                             const TexelConvertConfig *config,
+                             TexelFormat in_format, int in_width, int in_height,
+                             TexelFormat out_format, int out_width,
+                             int out_height, const char **error);
 
 /* Builds the 3x4 matrix of @plan from the two colorimetries (exposed for
  * tests): decode input codes to non-linear R'G'B' in [0, 1], then encode
  * to output codes. */
-void texel_color_matrix (const TexelFormatDesc * in,
-    const TexelColorimetry * in_color, const TexelFormatDesc * out,
-    const TexelColorimetry * out_color, double m[3][4]);
+void texel_color_matrix (const TexelFormatDesc *in,
+                         const TexelColorimetry *in_color,
+                         const TexelFormatDesc *out,
+                         const TexelColorimetry *out_color, double m[3][4]);
 
 /* Kr and Kb of a matrix (BT.601: 0.299, 0.114). */
 void texel_matrix_coefficients (TexelMatrix matrix, double *kr, double *kb);
 
 /* CPU reference: double precision, written for clarity. Converts the
  * output rows [row0, row1) (luma rows; even for subsampled output). */
-void texel_convert_cpu (const TexelConvertPlan * plan, const TexelImage * in,
-    TexelImage * out, int row0, int row1);
+void texel_convert_cpu (const TexelConvertPlan *plan, const TexelImage *in,
+                        TexelImage *out, int row0, int row1);
 
 TEXEL_END_DECLS
 #endif /* TEXEL_CONVERT_H */

@@ -30,14 +30,14 @@ typedef struct
   size_t error_size;
 } Reader;
 
-static int
-fail (Reader * r, const char *field, const yaml_node_t * node,
-    const char *format, ...) __attribute__ ((format (printf, 4, 5)));
+static int fail (Reader *r, const char *field, const yaml_node_t *node,
+                 const char *format, ...)
+    __attribute__ ((format (printf, 4, 5)));
 
 /* Formats "field (line N): message" into the error buffer; returns -1. */
 static int
-fail (Reader * r, const char *field, const yaml_node_t * node,
-    const char *format, ...)
+fail (Reader *r, const char *field, const yaml_node_t *node, const char *format,
+      ...)
 {
   char message[256];
   va_list args;
@@ -47,7 +47,7 @@ fail (Reader * r, const char *field, const yaml_node_t * node,
   va_end (args);
   if (node != NULL)
     snprintf (r->error, r->error_size, "%s (line %lu): %s", field,
-        (unsigned long) node->start_mark.line + 1, message);
+              (unsigned long)node->start_mark.line + 1, message);
   else
     snprintf (r->error, r->error_size, "%s: %s", field, message);
   return -1;
@@ -55,36 +55,37 @@ fail (Reader * r, const char *field, const yaml_node_t * node,
 
 /* The scalar's text, or NULL when @node is no scalar. */
 static const char *
-scalar (const yaml_node_t * node)
+scalar (const yaml_node_t *node)
 {
   if (node == NULL || node->type != YAML_SCALAR_NODE)
     return NULL;
-  return (const char *) node->data.scalar.value;
+  return (const char *)node->data.scalar.value;
 }
 
 /* The value of @key in mapping @map, or NULL. */
 static yaml_node_t *
-lookup (Reader * r, const yaml_node_t * map, const char *key)
+lookup (Reader *r, const yaml_node_t *map, const char *key)
 {
   yaml_node_pair_t *pair;
 
   if (map == NULL || map->type != YAML_MAPPING_NODE)
     return NULL;
-  for (pair = map->data.mapping.pairs.start;
-      pair < map->data.mapping.pairs.top; pair++) {
-    const char *k = scalar (yaml_document_get_node (r->doc, pair->key));
+  for (pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top;
+       pair++)
+    {
+      const char *k = scalar (yaml_document_get_node (r->doc, pair->key));
 
-    if (k != NULL && strcmp (k, key) == 0)
-      return yaml_document_get_node (r->doc, pair->value);
-  }
+      if (k != NULL && strcmp (k, key) == 0)
+        return yaml_document_get_node (r->doc, pair->value);
+    }
   return NULL;
 }
 
 /* A finite number (YAML's .nan and .inf, and strtod's nan and inf, are
  * not). */
 static int
-read_number (Reader * r, const char *field, const yaml_node_t * node,
-    double *value)
+read_number (Reader *r, const char *field, const yaml_node_t *node,
+             double *value)
 {
   const char *text = scalar (node);
   char buf[NUMBER_MAX], *end;
@@ -104,7 +105,7 @@ read_number (Reader * r, const char *field, const yaml_node_t * node,
 }
 
 static int
-read_int (Reader * r, const char *field, const yaml_node_t * node, int *value)
+read_int (Reader *r, const char *field, const yaml_node_t *node, int *value)
 {
   const char *text = scalar (node);
   char *end;
@@ -117,7 +118,7 @@ read_int (Reader * r, const char *field, const yaml_node_t * node, int *value)
   if (end == text || *end != '\0' || errno == ERANGE || v > 1000000000L
       || v < -1000000000L)
     return fail (r, field, node, "'%.32s' is not an integer", text);
-  *value = (int) v;
+  *value = (int)v;
   return 0;
 }
 
@@ -125,8 +126,8 @@ read_int (Reader * r, const char *field, const yaml_node_t * node, int *value)
  * sequence of rows x cols numbers), OpenCV's dt d or f. Reads its shape
  * and checks that data holds that many entries. */
 static int
-read_matrix_shape (Reader * r, const char *field, const yaml_node_t * node,
-    int *rows, int *cols, const yaml_node_t ** data)
+read_matrix_shape (Reader *r, const char *field, const yaml_node_t *node,
+                   int *rows, int *cols, const yaml_node_t **data)
 {
   const yaml_node_t *rv = lookup (r, node, "rows");
   const yaml_node_t *cv = lookup (r, node, "cols");
@@ -137,40 +138,43 @@ read_matrix_shape (Reader * r, const char *field, const yaml_node_t * node,
     return fail (r, field, node, "a matrix (rows, cols, data) expected");
   if (rv == NULL || cv == NULL)
     return fail (r, field, node, "rows or cols missing");
-  if (read_int (r, field, rv, rows) != 0 || read_int (r, field, cv, cols)
-      != 0)
+  if (read_int (r, field, rv, rows) != 0 || read_int (r, field, cv, cols) != 0)
     return -1;
   if (*rows <= 0 || *cols <= 0)
     return fail (r, field, node, "size %dx%d is empty", *rows, *cols);
-  if (dt != NULL && (scalar (dt) == NULL || (strcmp (scalar (dt), "d") != 0
+  if (dt != NULL
+      && (scalar (dt) == NULL
+          || (strcmp (scalar (dt), "d") != 0
               && strcmp (scalar (dt), "f") != 0)))
     return fail (r, field, dt, "element type dt must be d or f");
   *data = lookup (r, node, "data");
   if (*data == NULL || (*data)->type != YAML_SEQUENCE_NODE)
     return fail (r, field, node, "data (a sequence of numbers) missing");
   n = (*data)->data.sequence.items.top - (*data)->data.sequence.items.start;
-  if ((long) *rows * *cols != n)
-    return fail (r, field, *data, "%dx%d needs %ld values, data has %ld",
-        *rows, *cols, (long) *rows * *cols, n);
+  if ((long)*rows * *cols != n)
+    return fail (r, field, *data, "%dx%d needs %ld values, data has %ld", *rows,
+                 *cols, (long)*rows * *cols, n);
   return 0;
 }
 
 /* The @n numbers of sequence @data. */
 static int
-read_matrix_values (Reader * r, const char *field, const yaml_node_t * data,
-    double *values, int n)
+read_matrix_values (Reader *r, const char *field, const yaml_node_t *data,
+                    double *values, int n)
 {
   yaml_node_item_t *item = data->data.sequence.items.start;
   int i;
 
-  for (i = 0; i < n; i++, item++) {
-    char name[96];
+  for (i = 0; i < n; i++, item++)
+    {
+      char name[96];
 
-    snprintf (name, sizeof (name), "%s data[%d]", field, i);
-    if (read_number (r, name, yaml_document_get_node (r->doc, *item),
-            &values[i]) != 0)
-      return -1;
-  }
+      snprintf (name, sizeof (name), "%s data[%d]", field, i);
+      if (read_number (r, name, yaml_document_get_node (r->doc, *item),
+                       &values[i])
+          != 0)
+        return -1;
+    }
   return 0;
 }
 
@@ -224,8 +228,7 @@ read_fixed_matrix (Reader *r, const yaml_node_t *root, const char *field,
 }
 
 static int
-read_camera_matrix (Reader * r, const yaml_node_t * root,
-    TexelCalibration * calib)
+read_camera_matrix (Reader *r, const yaml_node_t *root, TexelCalibration *calib)
 {
   static const char *field = "camera_matrix";
   const yaml_node_t *node;
@@ -285,8 +288,7 @@ read_projection (Reader *r, const yaml_node_t *root, TexelCalibration *calib)
 }
 
 static int
-read_size (Reader * r, const yaml_node_t * root, const char *field,
-    int *value)
+read_size (Reader *r, const yaml_node_t *root, const char *field, int *value)
 {
   const yaml_node_t *node = lookup (r, root, field);
 
@@ -302,7 +304,7 @@ read_size (Reader * r, const yaml_node_t * root, const char *field,
 
 /* ROS's distortion_model, and the coefficient counts it has. */
 static int
-read_model (Reader * r, const yaml_node_t * root, TexelCalibration * calib)
+read_model (Reader *r, const yaml_node_t *root, TexelCalibration *calib)
 {
   static const char *field = "distortion_model";
   const yaml_node_t *node = lookup (r, root, field);
@@ -316,28 +318,38 @@ read_model (Reader * r, const yaml_node_t * root, TexelCalibration * calib)
     return 0;
   if (name == NULL)
     return fail (r, field, node, "a name expected");
-  if (strcmp (name, "plumb_bob") == 0) {
-    calib->model = TEXEL_WARP_MODEL_PINHOLE;
-    ok = n == 0 || n == 4 || n == 5;
-  } else if (strcmp (name, "rational_polynomial") == 0) {
-    calib->model = TEXEL_WARP_MODEL_PINHOLE;
-    ok = n == 0 || n == 8 || n == 12 || n == 14;
-  } else if (strcmp (name, "equidistant") == 0) {
-    calib->model = TEXEL_WARP_MODEL_FISHEYE;
-    ok = n == 0 || n == 4;
-  } else {
-    return fail (r, field, node, "unknown model '%.32s' (plumb_bob, "
-        "rational_polynomial or equidistant)", name);
-  }
+  if (strcmp (name, "plumb_bob") == 0)
+    {
+      calib->model = TEXEL_WARP_MODEL_PINHOLE;
+      ok = n == 0 || n == 4 || n == 5;
+    }
+  else if (strcmp (name, "rational_polynomial") == 0)
+    {
+      calib->model = TEXEL_WARP_MODEL_PINHOLE;
+      ok = n == 0 || n == 8 || n == 12 || n == 14;
+    }
+  else if (strcmp (name, "equidistant") == 0)
+    {
+      calib->model = TEXEL_WARP_MODEL_FISHEYE;
+      ok = n == 0 || n == 4;
+    }
+  else
+    {
+      return fail (r, field, node,
+                   "unknown model '%.32s' (plumb_bob, "
+                   "rational_polynomial or equidistant)",
+                   name);
+    }
   if (!ok)
-    return fail (r, "distortion_coefficients", coefs, "%d coefficients do "
-        "not fit distortion_model %s", n, name);
+    return fail (r, "distortion_coefficients", coefs,
+                 "%d coefficients do "
+                 "not fit distortion_model %s",
+                 n, name);
   return 0;
 }
 
 static int
-read_distortion (Reader * r, const yaml_node_t * root,
-    TexelCalibration * calib)
+read_distortion (Reader *r, const yaml_node_t *root, TexelCalibration *calib)
 {
   static const char *field = "distortion_coefficients";
   const yaml_node_t *node = lookup (r, root, field), *data;
@@ -350,11 +362,13 @@ read_distortion (Reader * r, const yaml_node_t * root,
     return -1;
   if (rows != 1 && cols != 1)
     return fail (r, field, node, "must be a vector (1xN or Nx1), is %dx%d",
-        rows, cols);
+                 rows, cols);
   n = rows * cols;
   if (n != 4 && n != 5 && n != 8 && n != 12 && n != 14)
-    return fail (r, field, node, "%d coefficients (4, 5, 8, 12 or 14 "
-        "expected)", n);
+    return fail (r, field, node,
+                 "%d coefficients (4, 5, 8, 12 or 14 "
+                 "expected)",
+                 n);
   if (read_matrix_values (r, field, data, calib->distortion, n) != 0)
     return -1;
   calib->n_distortion = n;
@@ -430,8 +444,8 @@ check_complexity (Reader *r, const unsigned char *text, size_t size)
 }
 
 int
-texel_calib_parse (const char *data, size_t size, TexelCalibration * calib,
-    char *error, size_t error_size)
+texel_calib_parse (const char *data, size_t size, TexelCalibration *calib,
+                   char *error, size_t error_size)
 {
   yaml_parser_t parser;
   yaml_document_t doc;
@@ -462,17 +476,19 @@ texel_calib_parse (const char *data, size_t size, TexelCalibration * calib,
       return -1;
     }
 
-  if (!yaml_parser_initialize (&parser)) {
-    free (text);
-    return fail (&r, "file", NULL, "cannot initialise the YAML parser");
-  }
+  if (!yaml_parser_initialize (&parser))
+    {
+      free (text);
+      return fail (&r, "file", NULL, "cannot initialise the YAML parser");
+    }
   yaml_parser_set_input_string (&parser, text, size);
-  if (!yaml_parser_load (&parser, &doc)) {
+  if (!yaml_parser_load (&parser, &doc))
+    {
       syntax_error (&r, &parser);
       yaml_parser_delete (&parser);
       free (text);
       return -1;
-  }
+    }
 
   root = yaml_document_get_root_node (&doc);
   if (root == NULL)
@@ -500,40 +516,46 @@ texel_calib_parse (const char *data, size_t size, TexelCalibration * calib,
 }
 
 int
-texel_calib_set_distortion (TexelCamera * camera, TexelWarpModel model,
-    const double *d, int n, const char **error)
+texel_calib_set_distortion (TexelCamera *camera, TexelWarpModel model,
+                            const double *d, int n, const char **error)
 {
   int i;
 
   memset (camera->k, 0, sizeof (camera->k));
   memset (camera->p, 0, sizeof (camera->p));
-  if (model == TEXEL_WARP_MODEL_FISHEYE) {
-    if (n != 0 && n != 4) {
-      *error = "distortion: a fisheye has 4 coefficients (k1, k2, k3, k4)";
+  if (model == TEXEL_WARP_MODEL_FISHEYE)
+    {
+      if (n != 0 && n != 4)
+        {
+          *error = "distortion: a fisheye has 4 coefficients (k1, k2, k3, k4)";
+          return -1;
+        }
+      for (i = 0; i < n; i++)
+        camera->k[i] = d[i];
+      return 0;
+    }
+  if (n != 0 && n != 4 && n != 5 && n != 8 && n != 12 && n != 14)
+    {
+      *error = "distortion: a pinhole lens has 4, 5 or 8 coefficients (k1, "
+               "k2, p1, p2[, k3[, k4, k5, k6]])";
       return -1;
     }
-    for (i = 0; i < n; i++)
-      camera->k[i] = d[i];
-    return 0;
-  }
-  if (n != 0 && n != 4 && n != 5 && n != 8 && n != 12 && n != 14) {
-    *error = "distortion: a pinhole lens has 4, 5 or 8 coefficients (k1, "
-        "k2, p1, p2[, k3[, k4, k5, k6]])";
-    return -1;
-  }
-  for (i = 8; i < n; i++) {
-    if (d[i] != 0.0) {
-      *error = "distortion: thin prism and tilt coefficients (s1..s4, "
-          "tau) are not supported";
-      return -1;
+  for (i = 8; i < n; i++)
+    {
+      if (d[i] != 0.0)
+        {
+          *error = "distortion: thin prism and tilt coefficients (s1..s4, "
+                   "tau) are not supported";
+          return -1;
+        }
     }
-  }
-  if (n >= 4) {
-    camera->k[0] = d[0];
-    camera->k[1] = d[1];
-    camera->p[0] = d[2];
-    camera->p[1] = d[3];
-  }
+  if (n >= 4)
+    {
+      camera->k[0] = d[0];
+      camera->k[1] = d[1];
+      camera->p[0] = d[2];
+      camera->p[1] = d[3];
+    }
   if (n >= 5)
     camera->k[2] = d[4];
   for (i = 5; i < n && i < 8; i++)
@@ -542,8 +564,8 @@ texel_calib_set_distortion (TexelCamera * camera, TexelWarpModel model,
 }
 
 int
-texel_calib_camera (const TexelCalibration * calib, TexelWarpModel model,
-    TexelCamera * camera, char *error, size_t error_size)
+texel_calib_camera (const TexelCalibration *calib, TexelWarpModel model,
+                    TexelCamera *camera, char *error, size_t error_size)
 {
   const char *why = NULL;
 
@@ -555,11 +577,15 @@ texel_calib_camera (const TexelCalibration * calib, TexelWarpModel model,
   camera->cal_width = calib->width;
   camera->cal_height = calib->height;
   if (texel_calib_set_distortion (camera, model, calib->distortion,
-          calib->n_distortion, &why) != 0) {
-    /* why starts with "distortion: ". */
-    snprintf (error, error_size, "distortion_coefficients: %d coefficients, "
-        "%s", calib->n_distortion, why + strlen ("distortion: "));
-    return -1;
-  }
+                                  calib->n_distortion, &why)
+      != 0)
+    {
+      /* why starts with "distortion: ". */
+      snprintf (error, error_size,
+                "distortion_coefficients: %d coefficients, "
+                "%s",
+                calib->n_distortion, why + strlen ("distortion: "));
+      return -1;
+    }
   return 0;
 }

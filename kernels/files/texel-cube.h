@@ -46,39 +46,40 @@ TEXEL_BEGIN_DECLS
 #define TEXEL_CUBE_MIN_SIZE 2
 #define TEXEL_CUBE_MAX_SIZE 129
 
-  typedef struct
-  {
-    int size; /* N: N^3 entries */
-    double domain_min[3], domain_max[3];
-    /* N^3 x (R, G, B), red fastest: entry (r, g, b) at
-     * ((b * N + g) * N + r) * 3. */
-    float *table;
-    /* Largest difference between neighbouring entries along the red, green
-     * and blue axes, over the three outputs: what bounds the error of
-     * interpolation weights (texel-adjust.h). */
-    double max_step[3];
-    char title[128];        /* without quotes; "" when none */
-    int n_skipped;          /* unknown keyword lines skipped */
-    int first_skipped_line; /* the first of them, or 0 */
-  } TexelCube;
+typedef struct
+{
+  int size; /* N: N^3 entries */
+  double domain_min[3], domain_max[3];
+  /* N^3 x (R, G, B), red fastest: entry (r, g, b) at
+   * ((b * N + g) * N + r) * 3. */
+  float *table;
+  /* Largest difference between neighbouring entries along the red, green
+   * and blue axes, over the three outputs: what bounds the error of
+   * interpolation weights (texel-adjust.h). */
+  double max_step[3];
+  char title[128];        /* without quotes; "" when none */
+  int n_skipped;          /* unknown keyword lines skipped */
+  int first_skipped_line; /* the first of them, or 0 */
+} TexelCube;
 
-  typedef struct
-  {
-    int line; /* 1-based; 0: about the whole file */
-    char message[160];
-  } TexelCubeError;
+typedef struct
+{
+  int line; /* 1-based; 0: about the whole file */
+  char message[160];
+} TexelCubeError;
 
-  /* Parses @length bytes at @data. Returns a new table (texel_cube_free),
-   * or NULL with @error filled (@error may be NULL). */
-  TexelCube *texel_cube_parse (const char *data, size_t length,
-                               TexelCubeError *error);
-  void texel_cube_free (TexelCube *cube);
+/* Parses @length bytes at @data. Returns a new table (texel_cube_free),
+ * or NULL with @error filled (@error may be NULL). */
+TexelCube *texel_cube_parse (const char *data, size_t length,
+                             TexelCubeError *error);
+void texel_cube_free (TexelCube *cube);
 
-  /* Entry @i (0 .. N^3 - 1), channel @c. */
-  static inline float texel_cube_entry (const TexelCube *cube, int i, int c)
-  {
-    return cube->table[(size_t)i * 3 + c];
-  }
+/* Entry @i (0 .. N^3 - 1), channel @c. */
+static inline float
+texel_cube_entry (const TexelCube *cube, int i, int c)
+{
+  return cube->table[(size_t)i * 3 + c];
+}
 
 TEXEL_END_DECLS
 #endif /* TEXEL_CUBE_H */

@@ -2,7 +2,8 @@
  *
  * The box, gaussian and unsharp filters of texel-filter.h as two
  * separable passes, horizontal then vertical, the bilateral window by
- * window offset and Sobel's 3 x 3 window, over rows; the weights built once per plan
+ * window offset and Sobel's 3 x 3 window, over rows; the weights built once per
+ plan
  * (texel_filter_fast_init):
  *
  *   box:      exact. Both passes sum codes (uint16, then uint32); the sum

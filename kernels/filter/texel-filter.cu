@@ -87,22 +87,24 @@
 /* The plan and the component go by value: together within the 4 KiB
  * kernel parameter limit that every toolkit and GPU accepts. */
 static_assert (sizeof (TexelFilterPlan) + sizeof (TexelFilterComp) <= 4096,
-    "TexelFilterPlan must fit the 4 KiB kernel parameters");
+               "TexelFilterPlan must fit the 4 KiB kernel parameters");
 
 /* Shared memory of the largest window: (65 + 96 * 80 + 32 * 80) floats,
  * 41220 bytes, below the 48 KiB a launch gets without opting in. */
-static_assert ((TEXEL_FILTER_TAPS_MAX + (TEXEL_FILTER_TILE_W + 2 *
-            TEXEL_FILTER_RADIUS_MAX) * (TEXEL_FILTER_TILE_H + 2 *
-            TEXEL_FILTER_RADIUS_MAX) + TEXEL_FILTER_TILE_W *
-        (TEXEL_FILTER_TILE_H + 2 * TEXEL_FILTER_RADIUS_MAX)) * sizeof (float)
-    <= 48 * 1024, "the largest tile must fit 48 KiB of shared memory");
+static_assert ((TEXEL_FILTER_TAPS_MAX
+                + (TEXEL_FILTER_TILE_W + 2 * TEXEL_FILTER_RADIUS_MAX)
+                      * (TEXEL_FILTER_TILE_H + 2 * TEXEL_FILTER_RADIUS_MAX)
+                + TEXEL_FILTER_TILE_W
+                      * (TEXEL_FILTER_TILE_H + 2 * TEXEL_FILTER_RADIUS_MAX))
+                       * sizeof (float)
+                   <= 48 * 1024,
+               "the largest tile must fit 48 KiB of shared memory");
 
 /* ------------------------------------------------------------------ */
 /* Device code: the phases of texel-filter.h, between barriers. */
 
 static __global__ void
-texel_filter_copy_kernel (const TexelFilterPlan plan,
-    const TexelFilterComp k)
+texel_filter_copy_kernel (const TexelFilterPlan plan, const TexelFilterComp k)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = k.row0 + blockIdx.y * blockDim.y + threadIdx.y;
@@ -113,7 +115,8 @@ texel_filter_copy_kernel (const TexelFilterPlan plan,
 
 /* @RADIUS: the plan's radius where the kernel is specialised for one, or
  * -1 (read from the plan). */
-template <int KIND, int RADIUS> static __global__ void
+template <int KIND, int RADIUS>
+static __global__ void
 texel_filter_kernel (const TexelFilterPlan plan, const TexelFilterComp k)
 {
   extern __shared__ float texel_filter_shared[];
@@ -122,79 +125,82 @@ texel_filter_kernel (const TexelFilterPlan plan, const TexelFilterComp k)
   const int y0 = k.row0 + blockIdx.y * TEXEL_FILTER_TILE_H;
 
   texel_filter_load_tile_f (&plan, r, &k, texel_filter_shared, x0, y0,
-      threadIdx.x, threadIdx.y);
+                            threadIdx.x, threadIdx.y);
   __syncthreads ();
-  if (texel_filter_separable (KIND)) {
-    texel_filter_across_f (&plan, r, texel_filter_shared, threadIdx.x,
-        threadIdx.y);
-    __syncthreads ();
-  }
+  if (texel_filter_separable (KIND))
+    {
+      texel_filter_across_f (&plan, r, texel_filter_shared, threadIdx.x,
+                             threadIdx.y);
+      __syncthreads ();
+    }
   texel_filter_output_f (&plan, KIND, r, &k, texel_filter_shared, x0, y0,
-      threadIdx.x, threadIdx.y);
+                         threadIdx.x, threadIdx.y);
 }
 
 /* ------------------------------------------------------------------ */
 /* Host side */
 
 static cudaError_t
-texel_filter_launch (const TexelFilterPlan * plan, const TexelFilterComp * k,
-    int filtered, cudaStream_t stream)
+texel_filter_launch (const TexelFilterPlan *plan, const TexelFilterComp *k,
+                     int filtered, cudaStream_t stream)
 {
   dim3 block (TEXEL_FILTER_TILE_W, TEXEL_FILTER_TILE_H);
   dim3 grid ((k->width + TEXEL_FILTER_TILE_W - 1) / TEXEL_FILTER_TILE_W,
-      (k->row1 - k->row0 + TEXEL_FILTER_TILE_H - 1) / TEXEL_FILTER_TILE_H);
+             (k->row1 - k->row0 + TEXEL_FILTER_TILE_H - 1)
+                 / TEXEL_FILTER_TILE_H);
   size_t shared = texel_filter_shared_floats (plan) * sizeof (float);
 
   if (k->row1 <= k->row0)
     return cudaSuccess;
   if (texel_fault_hit (TEXEL_FAULT_LAUNCH))
     return cudaErrorLaunchFailure;
-  if (!filtered) {
-    texel_filter_copy_kernel <<<grid, block, 0, stream>>> (*plan, *k);
-    return cudaGetLastError ();
-  }
-  switch (plan->filter) {
-    case TEXEL_FILTER_GAUSSIAN:
-      texel_filter_kernel<TEXEL_FILTER_GAUSSIAN, -1> <<<grid, block, shared,
-          stream>>> (*plan, *k);
-      break;
-    case TEXEL_FILTER_UNSHARP:
-      texel_filter_kernel<TEXEL_FILTER_UNSHARP, -1> <<<grid, block, shared,
-          stream>>> (*plan, *k);
-      break;
-    case TEXEL_FILTER_BILATERAL:
-      /* The 5x5 window, the usual denoiser, unrolled. */
-      if (plan->radius == 2)
-        texel_filter_kernel<TEXEL_FILTER_BILATERAL, 2> <<<grid, block,
-            shared, stream>>> (*plan, *k);
-      else
-        texel_filter_kernel<TEXEL_FILTER_BILATERAL, -1> <<<grid, block,
-            shared, stream>>> (*plan, *k);
-      break;
-    case TEXEL_FILTER_BOX:
-      texel_filter_kernel<TEXEL_FILTER_BOX, -1> <<<grid, block, shared,
-          stream>>> (*plan, *k);
-      break;
-    case TEXEL_FILTER_SOBEL:
-      texel_filter_kernel<TEXEL_FILTER_SOBEL, 1> <<<grid, block, shared,
-          stream>>> (*plan, *k);
-      break;
-    default:
-      return cudaErrorInvalidValue;
-  }
+  if (!filtered)
+    {
+      texel_filter_copy_kernel<<<grid, block, 0, stream>>> (*plan, *k);
+      return cudaGetLastError ();
+    }
+  switch (plan->filter)
+    {
+      case TEXEL_FILTER_GAUSSIAN:
+        texel_filter_kernel<TEXEL_FILTER_GAUSSIAN, -1>
+            <<<grid, block, shared, stream>>> (*plan, *k);
+        break;
+      case TEXEL_FILTER_UNSHARP:
+        texel_filter_kernel<TEXEL_FILTER_UNSHARP, -1>
+            <<<grid, block, shared, stream>>> (*plan, *k);
+        break;
+      case TEXEL_FILTER_BILATERAL:
+        /* The 5x5 window, the usual denoiser, unrolled. */
+        if (plan->radius == 2)
+          texel_filter_kernel<TEXEL_FILTER_BILATERAL, 2>
+              <<<grid, block, shared, stream>>> (*plan, *k);
+        else
+          texel_filter_kernel<TEXEL_FILTER_BILATERAL, -1>
+              <<<grid, block, shared, stream>>> (*plan, *k);
+        break;
+      case TEXEL_FILTER_BOX:
+        texel_filter_kernel<TEXEL_FILTER_BOX, -1>
+            <<<grid, block, shared, stream>>> (*plan, *k);
+        break;
+      case TEXEL_FILTER_SOBEL:
+        texel_filter_kernel<TEXEL_FILTER_SOBEL, 1>
+            <<<grid, block, shared, stream>>> (*plan, *k);
+        break;
+      default:
+        return cudaErrorInvalidValue;
+    }
   return cudaGetLastError ();
 }
 
 static int
-texel_filter_image_matches (const TexelImage * img,
-    const TexelFilterPlan * plan)
+texel_filter_image_matches (const TexelImage *img, const TexelFilterPlan *plan)
 {
   return img->format == plan->fmt.format && img->width == plan->width
-      && img->height == plan->height;
+         && img->height == plan->height;
 }
 
 static int
-texel_filter_vertically_subsampled (const TexelFilterPlan * plan)
+texel_filter_vertically_subsampled (const TexelFilterPlan *plan)
 {
   int c;
 
@@ -205,29 +211,31 @@ texel_filter_vertically_subsampled (const TexelFilterPlan * plan)
 }
 
 static cudaError_t
-texel_filter_enqueue (const TexelFilterPlan * plan, const TexelImage * in,
-    const TexelImage * out, int row0, int row1, cudaStream_t stream)
+texel_filter_enqueue (const TexelFilterPlan *plan, const TexelImage *in,
+                      const TexelImage *out, int row0, int row1,
+                      cudaStream_t stream)
 {
   int c;
 
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    TexelFilterComp k;
-    cudaError_t err;
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    {
+      TexelFilterComp k;
+      cudaError_t err;
 
-    if (plan->fmt.comp[c].plane < 0)
-      continue;
-    texel_filter_comp_init (plan, in, out, c, row0, row1, &k);
-    err = texel_filter_launch (plan, &k, plan->filtered[c], stream);
-    if (err != cudaSuccess)
-      return err;
-  }
+      if (plan->fmt.comp[c].plane < 0)
+        continue;
+      texel_filter_comp_init (plan, in, out, c, row0, row1, &k);
+      err = texel_filter_launch (plan, &k, plan->filtered[c], stream);
+      if (err != cudaSuccess)
+        return err;
+    }
   return cudaSuccess;
 }
 
 extern "C" int
-texel_cuda_filter (TexelCudaContext * ctx, const TexelFilterPlan * plan,
-    const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelStream stream)
+texel_cuda_filter (TexelCudaContext *ctx, const TexelFilterPlan *plan,
+                   const TexelImage *in, const TexelImage *out, int row0,
+                   int row1, TexelStream stream)
 {
   int p;
 
@@ -255,8 +263,7 @@ texel_cuda_filter (TexelCudaContext * ctx, const TexelFilterPlan * plan,
 
   /* cudaGetLastError () after a launch must report that launch, not an
    * error some earlier call of the caller's left behind. */
-  (void) cudaGetLastError ();
+  (void)cudaGetLastError ();
   /* On the current device: the caller's (texel-kernel.h). */
-  return texel_filter_enqueue (plan, in, out, row0, row1,
-      (cudaStream_t) stream);
+  return texel_filter_enqueue (plan, in, out, row0, row1, (cudaStream_t)stream);
 }

@@ -97,11 +97,11 @@ typedef enum
 typedef struct
 {
   TexelFilterKind filter;
-  double sigma;                 /* gaussian, unsharp: 0..10, 1 */
-  double amount;                /* unsharp: 0..10, 1 */
-  double sigma_space;           /* bilateral: 0..16, 1 (5x5) */
-  double sigma_range;           /* bilateral: 0.001..1, 0.1 */
-  int radius;                   /* box: 0..32, 1 */
+  double sigma;       /* gaussian, unsharp: 0..10, 1 */
+  double amount;      /* unsharp: 0..10, 1 */
+  double sigma_space; /* bilateral: 0..16, 1 (5x5) */
+  double sigma_range; /* bilateral: 0.001..1, 0.1 */
+  int radius;         /* box: 0..32, 1 */
   TexelFilterBorder border;
   TexelFilterPlanes planes;
 } TexelFilterConfig;
@@ -110,12 +110,12 @@ typedef struct
 typedef struct TexelFilterFast TexelFilterFast;
 
 /* The defaults above: gaussian, clamp, all planes. */
-void texel_filter_config_init (TexelFilterConfig * config);
+void texel_filter_config_init (TexelFilterConfig *config);
 /* The window radius the settings give (definitions above); -1 when a
  * setting is out of range. */
-int texel_filter_config_radius (const TexelFilterConfig * config);
+int texel_filter_config_radius (const TexelFilterConfig *config);
 /* Whether the output equals the input (the element is passthrough). */
-int texel_filter_config_is_neutral (const TexelFilterConfig * config);
+int texel_filter_config_is_neutral (const TexelFilterConfig *config);
 
 /* Everything the CPU reference and the kernels need, derived once per
  * caps or property change. Plain data, passed by value to the CUDA
@@ -126,11 +126,11 @@ typedef struct
   int width, height;
   TexelFilterKind filter;
   TexelFilterBorder border;
-  int radius;                   /* the window is (2 radius + 1)^2 */
+  int radius; /* the window is (2 radius + 1)^2 */
   /* Per component: 1 filtered, 0 copied (alpha, chroma with planes =
    * luma) or absent. */
   int filtered[TEXEL_MAX_COMPONENTS];
-  int pad_offset;               /* RGBx's unused byte, or -1 */
+  int pad_offset; /* RGBx's unused byte, or -1 */
   int max_code;
   /* Per-axis weights, weight[k + radius] for k in [-radius, radius]:
    * gaussian and unsharp g(k) (normalised); box 1; bilateral the spatial
@@ -144,7 +144,7 @@ typedef struct
    * difference of two codes: 1 / (2 sigma_range^2 max_code^2). */
   double range_coef_d;
   float range_coef;
-  int box_count;                /* (2 radius + 1)^2 */
+  int box_count; /* (2 radius + 1)^2 */
   /* The fast CPU path's weights (texel-filter-fast.h), kept by the caller
    * next to the plan; NULL (as texel_filter_plan_init leaves it): the
    * reference. The kernels ignore it. */
@@ -153,21 +153,21 @@ typedef struct
 
 /* Fills @plan. Returns 0, or -1 with a static message in @error (NaN or
  * out-of-range settings, unknown format, empty image). */
-int texel_filter_plan_init (TexelFilterPlan * plan,
-    const TexelFilterConfig * config, TexelFormat format, int width,
-    int height, const char **error);
+int texel_filter_plan_init (TexelFilterPlan *plan,
+                            const TexelFilterConfig *config, TexelFormat format,
+                            int width, int height, const char **error);
 
 /* Luma rows [*in_row0, *in_row1) of the input that output rows [row0,
  * row1) read: widened by the radius on each component's own grid (4:2:0
  * chroma: twice the radius in luma rows), within the image. */
-void texel_filter_input_rows (const TexelFilterPlan * plan, int row0,
-    int row1, int *in_row0, int *in_row1);
+void texel_filter_input_rows (const TexelFilterPlan *plan, int row0, int row1,
+                              int *in_row0, int *in_row1);
 
 /* CPU reference, double precision: output rows [row0, row1) (luma rows;
  * @row0 even for vertically subsampled formats). Reads any input row;
  * writes only the samples of those rows. @in and @out may not alias. */
-void texel_filter_cpu (const TexelFilterPlan * plan, const TexelImage * in,
-    TexelImage * out, int row0, int row1);
+void texel_filter_cpu (const TexelFilterPlan *plan, const TexelImage *in,
+                       TexelImage *out, int row0, int row1);
 
 /* The CUDA side (built only with CUDA; returns 0 or a cudaError_t).
  * Enqueues output rows [row0, row1) on @stream (never the legacy default
@@ -176,9 +176,9 @@ void texel_filter_cpu (const TexelFilterPlan * plan, const TexelImage * in,
  * memory, mapped or registered host memory) and may not alias. The input
  * rows texel_filter_input_rows () names must be in place when the kernels
  * run. */
-int texel_cuda_filter (TexelCudaContext * ctx, const TexelFilterPlan * plan,
-    const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelStream stream);
+int texel_cuda_filter (TexelCudaContext *ctx, const TexelFilterPlan *plan,
+                       const TexelImage *in, const TexelImage *out, int row0,
+                       int row1, TexelStream stream);
 
 TEXEL_END_DECLS
 
@@ -253,21 +253,22 @@ texel_filter_grid_row (int row, int shift)
 /* One component of one launch: where its samples are. */
 typedef struct
 {
-  const uint8_t *src;           /* sample (0, 0) */
+  const uint8_t *src; /* sample (0, 0) */
   int src_pitch, src_stride;
   uint8_t *dst;
   int dst_pitch, dst_stride;
   /* RGBx's unused byte of pixel (0, 0), written 0xff with the samples of
    * this component; NULL for the others. */
   uint8_t *pad;
-  int width, height;            /* of the component's grid */
-  int row0, row1;               /* grid rows written */
+  int width, height; /* of the component's grid */
+  int row0, row1;    /* grid rows written */
 } TexelFilterComp;
 
 /* Component @c of @in and @out, the grid rows of luma rows [row0, row1). */
 TEXEL_HD void
-texel_filter_comp_init (const TexelFilterPlan * plan, const TexelImage * in,
-    const TexelImage * out, int c, int row0, int row1, TexelFilterComp * k)
+texel_filter_comp_init (const TexelFilterPlan *plan, const TexelImage *in,
+                        const TexelImage *out, int c, int row0, int row1,
+                        TexelFilterComp *k)
 {
   const TexelComponent *comp = &plan->fmt.comp[c];
 
@@ -277,8 +278,8 @@ texel_filter_comp_init (const TexelFilterPlan * plan, const TexelImage * in,
   k->dst = out->data[comp->plane] + comp->offset;
   k->dst_pitch = out->stride[comp->plane];
   k->dst_stride = comp->pixel_stride;
-  k->pad = c == 0 && plan->pad_offset >= 0 ? out->data[0] +
-      plan->pad_offset : NULL;
+  k->pad = c == 0 && plan->pad_offset >= 0 ? out->data[0] + plan->pad_offset
+                                           : NULL;
   k->width = -((-plan->width) >> comp->x_shift);
   k->height = -((-plan->height) >> comp->y_shift);
   k->row0 = texel_filter_grid_row (row0, comp->y_shift);
@@ -292,45 +293,48 @@ TEXEL_HD int
 texel_filter_separable (int kind)
 {
   return kind == TEXEL_FILTER_GAUSSIAN || kind == TEXEL_FILTER_UNSHARP
-      || kind == TEXEL_FILTER_BOX;
+         || kind == TEXEL_FILTER_BOX;
 }
 
 /* Floats of shared memory a block needs: the weights, the input tile
  * widened by the radius and (separable filters) the horizontal sums. */
 TEXEL_HD int
-texel_filter_shared_floats (const TexelFilterPlan * p)
+texel_filter_shared_floats (const TexelFilterPlan *p)
 {
   int th = TEXEL_FILTER_TILE_H + 2 * p->radius;
 
   return TEXEL_FILTER_TAPS_MAX + (TEXEL_FILTER_TILE_W + 2 * p->radius) * th
-      + (texel_filter_separable (p->filter) ? TEXEL_FILTER_TILE_W * th : 0);
+         + (texel_filter_separable (p->filter) ? TEXEL_FILTER_TILE_W * th : 0);
 }
 
 /* The code at @a, as a float (byte loads: any alignment). */
 TEXEL_HD float
-texel_filter_load_f (const TexelFilterPlan * p, const uint8_t * a)
+texel_filter_load_f (const TexelFilterPlan *p, const uint8_t *a)
 {
   unsigned word = TEXEL_FILTER_LDG (a);
 
   if (p->fmt.bytes_per_sample == 2)
-    word = texel_word_code (word | (unsigned) TEXEL_FILTER_LDG (a + 1) << 8,
-        &p->fmt);
-  return (float) word;
+    word = texel_word_code (word | (unsigned)TEXEL_FILTER_LDG (a + 1) << 8,
+                            &p->fmt);
+  return (float)word;
 }
 
 TEXEL_HD void
-texel_filter_store_f (const TexelFilterPlan * p, const TexelFilterComp * k,
-    int x, int y, unsigned code)
+texel_filter_store_f (const TexelFilterPlan *p, const TexelFilterComp *k, int x,
+                      int y, unsigned code)
 {
-  size_t at = (size_t) y * k->dst_pitch + (size_t) x * k->dst_stride;
+  size_t at = (size_t)y * k->dst_pitch + (size_t)x * k->dst_stride;
 
-  if (p->fmt.bytes_per_sample == 2) {
-    code <<= p->fmt.shift;
-    k->dst[at] = (uint8_t) (code & 0xff);
-    k->dst[at + 1] = (uint8_t) (code >> 8);
-  } else {
-    k->dst[at] = (uint8_t) code;
-  }
+  if (p->fmt.bytes_per_sample == 2)
+    {
+      code <<= p->fmt.shift;
+      k->dst[at] = (uint8_t)(code & 0xff);
+      k->dst[at + 1] = (uint8_t)(code >> 8);
+    }
+  else
+    {
+      k->dst[at] = (uint8_t)code;
+    }
   if (k->pad != NULL)
     k->pad[at] = 0xff;
 }
@@ -338,22 +342,24 @@ texel_filter_store_f (const TexelFilterPlan * p, const TexelFilterComp * k,
 /* Clamps a value in codes and rounds it to the nearest code, halves up,
  * exactly (v - floor (v) is exact in float), as the reference's round (). */
 TEXEL_HD unsigned
-texel_filter_quantize_f (const TexelFilterPlan * p, float v)
+texel_filter_quantize_f (const TexelFilterPlan *p, float v)
 {
   float f;
 
-  v = fminf (fmaxf (v, 0.0f), (float) p->max_code);
+  v = fminf (fmaxf (v, 0.0f), (float)p->max_code);
   f = floorf (v);
-  return (unsigned) f + (v - f >= 0.5f ? 1u : 0u);
+  return (unsigned)f + (v - f >= 0.5f ? 1u : 0u);
 }
 
 /* A component that is not filtered: sample (@x, @y) copied. */
 TEXEL_HD void
-texel_filter_copy_f (const TexelFilterPlan * p, const TexelFilterComp * k,
-    int x, int y)
+texel_filter_copy_f (const TexelFilterPlan *p, const TexelFilterComp *k, int x,
+                     int y)
 {
-  texel_filter_store_f (p, k, x, y, (unsigned) texel_filter_load_f (p,
-          k->src + (size_t) y * k->src_pitch + (size_t) x * k->src_stride));
+  texel_filter_store_f (
+      p, k, x, y,
+      (unsigned)texel_filter_load_f (p, k->src + (size_t)y * k->src_pitch
+                                            + (size_t)x * k->src_stride));
 }
 
 /* The phases take the plan's radius as @r: a constant where a kernel is
@@ -364,8 +370,9 @@ texel_filter_copy_f (const TexelFilterPlan * p, const TexelFilterComp * k,
  * (@tx, @ty): its share of the weights and of the input tile, the output
  * tile widened by the radius, border-mapped, as codes. */
 TEXEL_HD void
-texel_filter_load_tile_f (const TexelFilterPlan * p, int r,
-    const TexelFilterComp * k, float *shared, int x0, int y0, int tx, int ty)
+texel_filter_load_tile_f (const TexelFilterPlan *p, int r,
+                          const TexelFilterComp *k, float *shared, int x0,
+                          int y0, int tx, int ty)
 {
   const int taps = 2 * r + 1;
   const int tw = TEXEL_FILTER_TILE_W + 2 * r;
@@ -377,24 +384,29 @@ texel_filter_load_tile_f (const TexelFilterPlan * p, int r,
   /* Weights indexed by a loop counter: from shared memory (a broadcast),
    * not from the parameter bank. */
   for (i = ty * TEXEL_FILTER_TILE_W + tx; i < taps;
-      i += TEXEL_FILTER_TILE_W * TEXEL_FILTER_TILE_H)
+       i += TEXEL_FILTER_TILE_W * TEXEL_FILTER_TILE_H)
     shared[i] = p->weight[i];
-  for (j = ty; j < th; j += TEXEL_FILTER_TILE_H) {
-    const uint8_t *row = k->src + (size_t) texel_filter_border_index (y0 +
-        j - r, k->height, mirror) * k->src_pitch;
+  for (j = ty; j < th; j += TEXEL_FILTER_TILE_H)
+    {
+      const uint8_t *row
+          = k->src
+            + (size_t)texel_filter_border_index (y0 + j - r, k->height, mirror)
+                  * k->src_pitch;
 
-    for (i = tx; i < tw; i += TEXEL_FILTER_TILE_W)
-      tile[j * tw + i] = texel_filter_load_f (p, row +
-          (size_t) texel_filter_border_index (x0 + i - r, k->width,
-              mirror) * k->src_stride);
-  }
+      for (i = tx; i < tw; i += TEXEL_FILTER_TILE_W)
+        tile[j * tw + i]
+            = texel_filter_load_f (p, row
+                                          + (size_t)texel_filter_border_index (
+                                                x0 + i - r, k->width, mirror)
+                                                * k->src_stride);
+    }
 }
 
 /* Phase 2 (separable filters): thread (@tx, @ty)'s horizontal sums, of
  * output column @tx on the tile rows it owns. */
 TEXEL_HD void
-texel_filter_across_f (const TexelFilterPlan * p, int r, float *shared,
-    int tx, int ty)
+texel_filter_across_f (const TexelFilterPlan *p, int r, float *shared, int tx,
+                       int ty)
 {
   const int taps = 2 * r + 1;
   const int tw = TEXEL_FILTER_TILE_W + 2 * r;
@@ -404,22 +416,23 @@ texel_filter_across_f (const TexelFilterPlan * p, int r, float *shared,
   float *across = shared + TEXEL_FILTER_TAPS_MAX + tw * th;
   int i, j;
 
-  for (j = ty; j < th; j += TEXEL_FILTER_TILE_H) {
-    const float *t = tile + j * tw + tx;
-    float h = 0.0f;
+  for (j = ty; j < th; j += TEXEL_FILTER_TILE_H)
+    {
+      const float *t = tile + j * tw + tx;
+      float h = 0.0f;
 
-    for (i = 0; i < taps; i++)
-      h = fmaf (weight[i], t[i], h);
-    across[j * TEXEL_FILTER_TILE_W + tx] = h;
-  }
+      for (i = 0; i < taps; i++)
+        h = fmaf (weight[i], t[i], h);
+      across[j * TEXEL_FILTER_TILE_W + tx] = h;
+    }
 }
 
 /* Phase 3: output sample (@x0 + @tx, @y0 + @ty) of filter @kind (the
  * plan's; a constant in each kernel). */
 TEXEL_HD void
-texel_filter_output_f (const TexelFilterPlan * p, int kind, int r,
-    const TexelFilterComp * k, const float *shared, int x0, int y0, int tx,
-    int ty)
+texel_filter_output_f (const TexelFilterPlan *p, int kind, int r,
+                       const TexelFilterComp *k, const float *shared, int x0,
+                       int y0, int tx, int ty)
 {
   const int taps = 2 * r + 1;
   const int tw = TEXEL_FILTER_TILE_W + 2 * r;
@@ -432,54 +445,61 @@ texel_filter_output_f (const TexelFilterPlan * p, int kind, int r,
 
   if (x0 + tx >= k->width || y0 + ty >= k->row1)
     return;
-  if (texel_filter_separable (kind)) {
-    const float *across = tile + tw * th;
-    float s = 0.0f;
+  if (texel_filter_separable (kind))
+    {
+      const float *across = tile + tw * th;
+      float s = 0.0f;
 
-    for (j = 0; j < taps; j++)
-      s = fmaf (weight[j], across[(ty + j) * TEXEL_FILTER_TILE_W + tx], s);
-    if (kind == TEXEL_FILTER_BOX) {
-      /* s is the exact integer sum (below 2^24); the box count is odd, so
-       * s / count is never a half: rounded in integers, exactly. */
-      int n = p->box_count;
+      for (j = 0; j < taps; j++)
+        s = fmaf (weight[j], across[(ty + j) * TEXEL_FILTER_TILE_W + tx], s);
+      if (kind == TEXEL_FILTER_BOX)
+        {
+          /* s is the exact integer sum (below 2^24); the box count is odd, so
+           * s / count is never a half: rounded in integers, exactly. */
+          int n = p->box_count;
 
-      texel_filter_store_f (p, k, x0 + tx, y0 + ty,
-          (unsigned) ((2 * (int) s + n) / (2 * n)));
-      return;
+          texel_filter_store_f (p, k, x0 + tx, y0 + ty,
+                                (unsigned)((2 * (int)s + n) / (2 * n)));
+          return;
+        }
+      v = kind == TEXEL_FILTER_UNSHARP ? fmaf (p->amount, c - s, c) : s;
     }
-    v = kind == TEXEL_FILTER_UNSHARP ? fmaf (p->amount, c - s, c) : s;
-  } else if (kind == TEXEL_FILTER_BILATERAL) {
-    float num = 0.0f, den = 0.0f;
+  else if (kind == TEXEL_FILTER_BILATERAL)
+    {
+      float num = 0.0f, den = 0.0f;
 
-    /* The weighted mean of the differences from the centre, added to it;
-     * the centre's own weight is 1, so den >= 1. */
-    for (j = 0; j < taps; j++) {
-      const float *t = tile + (ty + j) * tw + tx;
-      float wy = weight[j];
+      /* The weighted mean of the differences from the centre, added to it;
+       * the centre's own weight is 1, so den >= 1. */
+      for (j = 0; j < taps; j++)
+        {
+          const float *t = tile + (ty + j) * tw + tx;
+          float wy = weight[j];
 
-      for (i = 0; i < taps; i++) {
-        float d = t[i] - c;
-        float wt = wy * weight[i] * TEXEL_FILTER_EXPF (-p->range_coef *
-            (d * d));
+          for (i = 0; i < taps; i++)
+            {
+              float d = t[i] - c;
+              float wt = wy * weight[i]
+                         * TEXEL_FILTER_EXPF (-p->range_coef * (d * d));
 
-        num = fmaf (wt, d, num);
-        den += wt;
-      }
+              num = fmaf (wt, d, num);
+              den += wt;
+            }
+        }
+      v = c + TEXEL_FILTER_DIVF (num, den);
     }
-    v = c + TEXEL_FILTER_DIVF (num, den);
-  } else {
-    /* Sobel: the 3 x 3 window from its top-left sample; exact integers
-     * up to the square root. */
-    const float *t = tile + ty * tw + tx;
-    float gx = (t[2] + 2.0f * t[tw + 2] + t[2 * tw + 2])
-        - (t[0] + 2.0f * t[tw] + t[2 * tw]);
-    float gy = (t[2 * tw] + 2.0f * t[2 * tw + 1] + t[2 * tw + 2])
-        - (t[0] + 2.0f * t[1] + t[2]);
+  else
+    {
+      /* Sobel: the 3 x 3 window from its top-left sample; exact integers
+       * up to the square root. */
+      const float *t = tile + ty * tw + tx;
+      float gx = (t[2] + 2.0f * t[tw + 2] + t[2 * tw + 2])
+                 - (t[0] + 2.0f * t[tw] + t[2 * tw]);
+      float gy = (t[2 * tw] + 2.0f * t[2 * tw + 1] + t[2 * tw + 2])
+                 - (t[0] + 2.0f * t[1] + t[2]);
 
-    v = sqrtf (gx * gx + gy * gy) * 0.25f;
-  }
-  texel_filter_store_f (p, k, x0 + tx, y0 + ty, texel_filter_quantize_f (p,
-          v));
+      v = sqrtf (gx * gx + gy * gy) * 0.25f;
+    }
+  texel_filter_store_f (p, k, x0 + tx, y0 + ty, texel_filter_quantize_f (p, v));
 }
 
 #endif /* TEXEL_FILTER_H */

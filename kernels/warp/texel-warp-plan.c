@@ -103,15 +103,16 @@ sincos_degrees (double degrees, double *s, double *c)
 
   if (turns < 0.0)
     turns += 360.0;
-  if (turns == 0.0 || turns == 90.0 || turns == 180.0 || turns == 270.0) {
-    static const double quarter_sin[4] = { 0.0, 1.0, 0.0, -1.0 };
-    static const double quarter_cos[4] = { 1.0, 0.0, -1.0, 0.0 };
-    int q = (int) (turns / 90.0);
+  if (turns == 0.0 || turns == 90.0 || turns == 180.0 || turns == 270.0)
+    {
+      static const double quarter_sin[4] = { 0.0, 1.0, 0.0, -1.0 };
+      static const double quarter_cos[4] = { 1.0, 0.0, -1.0, 0.0 };
+      int q = (int)(turns / 90.0);
 
-    *s = quarter_sin[q];
-    *c = quarter_cos[q];
-    return;
-  }
+      *s = quarter_sin[q];
+      *c = quarter_cos[q];
+      return;
+    }
   *s = sin (turns * M_PI / 180.0);
   *c = cos (turns * M_PI / 180.0);
 }
@@ -132,7 +133,7 @@ texel_warp_map_mode (TexelWarpMapMode mode)
 }
 
 void
-texel_warp_config_init (TexelWarpConfig * config)
+texel_warp_config_init (TexelWarpConfig *config)
 {
   static const TexelColorimetry bt709 = { TEXEL_MATRIX_BT709, 0, 0, 0 };
 
@@ -163,29 +164,28 @@ all_finite (const double *v, int n)
 
 /* Checks the parameters; returns NULL or what is wrong with which. */
 static const char *
-validate (const TexelWarpConfig * c)
+validate (const TexelWarpConfig *c)
 {
   const TexelCamera *cam = &c->camera;
-  const double view[] = { c->alpha, c->fov, c->pan, c->tilt, c->rotation,
-    c->scale, c->offset_x, c->offset_y
-  };
+  const double view[] = { c->alpha,    c->fov,   c->pan,      c->tilt,
+                          c->rotation, c->scale, c->offset_x, c->offset_y };
   int i;
 
-  if ((int) c->model < TEXEL_WARP_MODEL_NONE
-      || (int) c->model > TEXEL_WARP_MODEL_FISHEYE)
+  if ((int)c->model < TEXEL_WARP_MODEL_NONE
+      || (int)c->model > TEXEL_WARP_MODEL_FISHEYE)
     return "model: unknown lens model";
-  if ((int) c->border_mode < TEXEL_WARP_BORDER_CONSTANT
-      || (int) c->border_mode > TEXEL_WARP_BORDER_WRAP)
+  if ((int)c->border_mode < TEXEL_WARP_BORDER_CONSTANT
+      || (int)c->border_mode > TEXEL_WARP_BORDER_WRAP)
     return "border-mode: unknown border mode";
-  if (!all_finite (view, (int) (sizeof (view) / sizeof (view[0]))))
+  if (!all_finite (view, (int)(sizeof (view) / sizeof (view[0]))))
     return "alpha, fov, pan, tilt, rotation, scale or offset: not a finite "
-        "number";
+           "number";
   if (!all_finite (&c->homography[0][0], 9))
     return "homography: not finite";
   if (c->alpha < 0.0 || c->alpha > 1.0)
     return "alpha: outside [0, 1]";
-  if ((int) c->projection < TEXEL_PROJECTION_RECTILINEAR
-      || (int) c->projection > TEXEL_PROJECTION_EQUIRECTANGULAR)
+  if ((int)c->projection < TEXEL_PROJECTION_RECTILINEAR
+      || (int)c->projection > TEXEL_PROJECTION_EQUIRECTANGULAR)
     return "projection: unknown projection";
   if (c->fov < 0.0 || c->fov > TEXEL_WARP_EQUIRECT_FOV_MAX)
     return "fov: outside [0, 360] degrees";
@@ -246,11 +246,11 @@ validate (const TexelWarpConfig * c)
 }
 
 void
-texel_warp_camera_scale (const TexelCamera * cal, int in_width, int in_height,
-    TexelCamera * cam)
+texel_warp_camera_scale (const TexelCamera *cal, int in_width, int in_height,
+                         TexelCamera *cam)
 {
-  double sx = cal->cal_width ? (double) in_width / cal->cal_width : 1.0;
-  double sy = cal->cal_height ? (double) in_height / cal->cal_height : 1.0;
+  double sx = cal->cal_width ? (double)in_width / cal->cal_width : 1.0;
+  double sy = cal->cal_height ? (double)in_height / cal->cal_height : 1.0;
 
   *cam = *cal;
   cam->fx = cal->fx * sx;
@@ -264,42 +264,47 @@ texel_warp_camera_scale (const TexelCamera * cal, int in_width, int in_height,
 /* cv::getOptimalNewCameraMatrix (centerPrincipalPoint false) for an
  * input of @w x @h and a new frame of @new_w x @new_h. */
 static const char *
-optimal_new_camera_pinhole (const TexelCamera * cam, double alpha, int w,
-    int h, int new_w, int new_h, Mat3 knew)
+optimal_new_camera_pinhole (const TexelCamera *cam, double alpha, int w, int h,
+                            int new_w, int new_h, Mat3 knew)
 {
   enum
-  { N = 9 };
+  {
+    N = 9
+  };
   double ix0 = -DBL_MAX, ix1 = DBL_MAX, iy0 = -DBL_MAX, iy1 = DBL_MAX;
   double ox0 = DBL_MAX, ox1 = -DBL_MAX, oy0 = DBL_MAX, oy1 = -DBL_MAX;
   double fx0, fy0, cx0, cy0, fx1, fy1, cx1, cy1;
   int i, j;
 
-  for (j = 0; j < N; j++) {
-    for (i = 0; i < N; i++) {
-      double u = (double) i * w / (N - 1), v = (double) j * h / (N - 1);
-      double x, y;
+  for (j = 0; j < N; j++)
+    {
+      for (i = 0; i < N; i++)
+        {
+          double u = (double)i * w / (N - 1), v = (double)j * h / (N - 1);
+          double x, y;
 
-      if (!texel_warp_undistort_point (TEXEL_WARP_MODEL_PINHOLE, cam,
-              (u - cam->cx) / cam->fx, (v - cam->cy) / cam->fy, &x, &y))
-        return "distortion: cannot be inverted at the frame's edge (is it "
-            "that strong?)";
-      ox0 = fmin (ox0, x);
-      ox1 = fmax (ox1, x);
-      oy0 = fmin (oy0, y);
-      oy1 = fmax (oy1, y);
-      if (i == 0)
-        ix0 = fmax (ix0, x);
-      if (i == N - 1)
-        ix1 = fmin (ix1, x);
-      if (j == 0)
-        iy0 = fmax (iy0, y);
-      if (j == N - 1)
-        iy1 = fmin (iy1, y);
+          if (!texel_warp_undistort_point (TEXEL_WARP_MODEL_PINHOLE, cam,
+                                           (u - cam->cx) / cam->fx,
+                                           (v - cam->cy) / cam->fy, &x, &y))
+            return "distortion: cannot be inverted at the frame's edge (is it "
+                   "that strong?)";
+          ox0 = fmin (ox0, x);
+          ox1 = fmax (ox1, x);
+          oy0 = fmin (oy0, y);
+          oy1 = fmax (oy1, y);
+          if (i == 0)
+            ix0 = fmax (ix0, x);
+          if (i == N - 1)
+            ix1 = fmin (ix1, x);
+          if (j == 0)
+            iy0 = fmax (iy0, y);
+          if (j == N - 1)
+            iy1 = fmin (iy1, y);
+        }
     }
-  }
   if (!(ix1 > ix0 && iy1 > iy0))
     return "distortion: no undistorted rectangle inside the frame (alpha 0 "
-        "impossible)";
+           "impossible)";
 
   /* OpenCV maps the rectangles onto (size - 1) pixels; a 1-pixel frame
    * gets 1. */
@@ -324,46 +329,47 @@ optimal_new_camera_pinhole (const TexelCamera * cam, double alpha, int w,
  * fov_scale 1) with balance @alpha, edge points clamped to 80 degrees off
  * axis. */
 static const char *
-optimal_new_camera_fisheye (const TexelCamera * cam, double alpha, int w,
-    int h, int new_w, int new_h, Mat3 knew)
+optimal_new_camera_fisheye (const TexelCamera *cam, double alpha, int w, int h,
+                            int new_w, int new_h, Mat3 knew)
 {
   /* Integer halves, as OpenCV's Vec2d (w / 2, 0) of int sizes. */
-  const double pts[4][2] = {
-    {w / 2, 0}, {w, h / 2}, {w / 2, h}, {0, h / 2}
-  };
+  const double pts[4][2]
+      = { { w / 2, 0 }, { w, h / 2 }, { w / 2, h }, { 0, h / 2 } };
   double und[4][2], cnx = 0.0, cny = 0.0;
   double aspect = cam->fx / cam->fy;
   double minx = DBL_MAX, miny = DBL_MAX, maxx = -DBL_MAX, maxy = -DBL_MAX;
   double f[4], fmin_, fmax_, focal, ncx, ncy;
   int i;
 
-  for (i = 0; i < 4; i++) {
-    double xd = (pts[i][0] - cam->cx) / cam->fx;
-    double yd = (pts[i][1] - cam->cy) / cam->fy;
-    double theta_d = sqrt (xd * xd + yd * yd);
-    double theta, r;
+  for (i = 0; i < 4; i++)
+    {
+      double xd = (pts[i][0] - cam->cx) / cam->fx;
+      double yd = (pts[i][1] - cam->cy) / cam->fy;
+      double theta_d = sqrt (xd * xd + yd * yd);
+      double theta, r;
 
-    if (!texel_warp_undistort_fisheye_theta (cam, theta_d, &theta))
-      return "distortion: fisheye model cannot be inverted at the frame's "
-          "edge";
-    theta = fmin (theta, TEXEL_WARP_FISHEYE_EDGE_MAX);
-    r = tan (theta);
-    und[i][0] = theta_d > 0.0 ? xd * r / theta_d : 0.0;
-    und[i][1] = theta_d > 0.0 ? yd * r / theta_d : 0.0;
-    cnx += und[i][0] / 4.0;
-    cny += und[i][1] / 4.0;
-  }
+      if (!texel_warp_undistort_fisheye_theta (cam, theta_d, &theta))
+        return "distortion: fisheye model cannot be inverted at the frame's "
+               "edge";
+      theta = fmin (theta, TEXEL_WARP_FISHEYE_EDGE_MAX);
+      r = tan (theta);
+      und[i][0] = theta_d > 0.0 ? xd * r / theta_d : 0.0;
+      und[i][1] = theta_d > 0.0 ? yd * r / theta_d : 0.0;
+      cnx += und[i][0] / 4.0;
+      cny += und[i][1] / 4.0;
+    }
   /* To square pixels. */
   cny *= aspect;
-  for (i = 0; i < 4; i++) {
-    und[i][1] *= aspect;
-    minx = fmin (minx, und[i][0]);
-    maxx = fmax (maxx, und[i][0]);
-    miny = fmin (miny, und[i][1]);
-    maxy = fmax (maxy, und[i][1]);
-  }
+  for (i = 0; i < 4; i++)
+    {
+      und[i][1] *= aspect;
+      minx = fmin (minx, und[i][0]);
+      maxx = fmax (maxx, und[i][0]);
+      miny = fmin (miny, und[i][1]);
+      maxy = fmax (maxy, und[i][1]);
+    }
   if (!(cnx - minx > 0.0 && maxx - cnx > 0.0 && cny - miny > 0.0
-          && maxy - cny > 0.0))
+        && maxy - cny > 0.0))
     return "camera matrix: principal point outside the frame";
   f[0] = w * 0.5 / (cnx - minx);
   f[1] = w * 0.5 / (maxx - cnx);
@@ -463,15 +469,15 @@ pan_tilt_matrix (double pan, double tilt, Mat3 m)
 
 /* Step 1 of texel-warp.h: output luma -> rectified luma coordinates. */
 static void
-view_matrix (const TexelWarpConfig * c, int out_w, int out_h, int rect_w,
-    int rect_h, Mat3 m)
+view_matrix (const TexelWarpConfig *c, int out_w, int out_h, int rect_w,
+             int rect_h, Mat3 m)
 {
   double s, co;
   Mat3 step;
 
   sincos_degrees (c->rotation, &s, &co);
   mat3_translation (m, 0.5 * rect_w + c->offset_x * rect_w,
-      0.5 * rect_h + c->offset_y * rect_h);
+                    0.5 * rect_h + c->offset_y * rect_h);
   mat3_scaling (step, 1.0 / c->scale, 1.0 / c->scale);
   mat3_then (m, step);
   /* Rot (-rotation) = [cos, sin; -sin, cos]. */
@@ -492,9 +498,10 @@ is_portrait (int w, int h)
 }
 
 int
-texel_warp_plan_init (TexelWarpPlan * plan, const TexelWarpConfig * config,
-    TexelFormat in_format, int in_width, int in_height,
-    TexelFormat out_format, int out_width, int out_height, const char **error)
+texel_warp_plan_init (TexelWarpPlan *plan, const TexelWarpConfig *config,
+                      TexelFormat in_format, int in_width, int in_height,
+                      TexelFormat out_format, int out_width, int out_height,
+                      const char **error)
 {
   TexelConvertConfig sampling;
   TexelCamera cam;
@@ -504,67 +511,74 @@ texel_warp_plan_init (TexelWarpPlan * plan, const TexelWarpConfig * config,
 
   memset (plan, 0, sizeof (*plan));
   why = validate (config);
-  if (why == NULL) {
-    /* Formats, colour and border as texelconvert's whole-frame plan. */
-    memset (&sampling, 0, sizeof (sampling));
-    sampling.src_w = in_width;
-    sampling.src_h = in_height;
-    sampling.dst_w = out_width;
-    sampling.dst_h = out_height;
-    sampling.method = config->method;
-    sampling.direction = TEXEL_DIRECTION_IDENTITY;
-    sampling.in_color = config->in_color;
-    sampling.out_color = config->out_color;
-    memcpy (sampling.border_rgba, config->border_rgba,
-        sizeof (sampling.border_rgba));
-    if (texel_convert_plan_init (&plan->sampling, &sampling, in_format,
-            in_width, in_height, out_format, out_width, out_height,
-            &why) != 0)
-      memset (plan, 0, sizeof (*plan));
-    /* Chroma at its site: the taps' positions would need the warp's map
-     * at each, which the kernels do not compute. */
-    plan->sampling.chroma_filter = 0;
-  }
+  if (why == NULL)
+    {
+      /* Formats, colour and border as texelconvert's whole-frame plan. */
+      memset (&sampling, 0, sizeof (sampling));
+      sampling.src_w = in_width;
+      sampling.src_h = in_height;
+      sampling.dst_w = out_width;
+      sampling.dst_h = out_height;
+      sampling.method = config->method;
+      sampling.direction = TEXEL_DIRECTION_IDENTITY;
+      sampling.in_color = config->in_color;
+      sampling.out_color = config->out_color;
+      memcpy (sampling.border_rgba, config->border_rgba,
+              sizeof (sampling.border_rgba));
+      if (texel_convert_plan_init (&plan->sampling, &sampling, in_format,
+                                   in_width, in_height, out_format, out_width,
+                                   out_height, &why)
+          != 0)
+        memset (plan, 0, sizeof (*plan));
+      /* Chroma at its site: the taps' positions would need the warp's map
+       * at each, which the kernels do not compute. */
+      plan->sampling.chroma_filter = 0;
+    }
   /* (A copy: GCC 12 misreads the size of the struct member.) */
   memcpy (hinv, config->homography, sizeof (hinv));
   if (why == NULL && !mat3_inverse (hinv, hinv))
     why = "homography: singular matrix";
-  if (why != NULL) {
-    if (error != NULL)
-      *error = why;
-    return -1;
-  }
+  if (why != NULL)
+    {
+      if (error != NULL)
+        *error = why;
+      return -1;
+    }
 
   plan->model = config->model;
   plan->border_mode = config->border_mode;
   plan->map = texel_warp_map_mode (config->map);
-  plan->projection = config->model == TEXEL_WARP_MODEL_NONE ?
-      TEXEL_PROJECTION_RECTILINEAR : config->projection;
+  plan->projection = config->model == TEXEL_WARP_MODEL_NONE
+                         ? TEXEL_PROJECTION_RECTILINEAR
+                         : config->projection;
   mat3_identity (plan->rot);
   plan->rect_width = out_width;
   plan->rect_height = out_height;
-  if (is_portrait (in_width, in_height) != is_portrait (out_width,
-          out_height)) {
-    plan->rect_width = out_height;
-    plan->rect_height = out_width;
-  }
+  if (is_portrait (in_width, in_height) != is_portrait (out_width, out_height))
+    {
+      plan->rect_width = out_height;
+      plan->rect_height = out_width;
+    }
 
   /* Steps 1 and 2: output luma -> rectified, OpenCV convention. */
   view_matrix (config, out_width, out_height, plan->rect_width,
-      plan->rect_height, a);
+               plan->rect_height, a);
   mat3_translation (step, -0.5, -0.5);
   mat3_mul (a, step, a);
   mat3_mul (a, hinv, a);
 
   mat3_identity (plan->new_camera);
-  if (config->model == TEXEL_WARP_MODEL_NONE) {
-    /* Rectified (OpenCV) -> input luma: + 0.5, then scaled. */
-    mat3_translation (step, 0.5, 0.5);
-    mat3_mul (a, step, a);
-    mat3_scaling (step, (double) in_width / plan->rect_width,
-        (double) in_height / plan->rect_height);
-    mat3_mul (a, step, a);
-  } else {
+  if (config->model == TEXEL_WARP_MODEL_NONE)
+    {
+      /* Rectified (OpenCV) -> input luma: + 0.5, then scaled. */
+      mat3_translation (step, 0.5, 0.5);
+      mat3_mul (a, step, a);
+      mat3_scaling (step, (double)in_width / plan->rect_width,
+                    (double)in_height / plan->rect_height);
+      mat3_mul (a, step, a);
+    }
+  else
+    {
       Mat3 kinv, rinv;
 
       texel_warp_camera_scale (&config->camera, in_width, in_height, &cam);
@@ -599,47 +613,50 @@ texel_warp_plan_init (TexelWarpPlan * plan, const TexelWarpConfig * config,
           memset (plan, 0, sizeof (*plan));
           return -1;
         }
-    mat3_mul (a, kinv, a);
-    pan_tilt_matrix (config->pan, config->tilt, step);
-    mat3_mul (step, rinv, step);
-    if (config->projection == TEXEL_PROJECTION_EQUIRECTANGULAR)
-      memcpy (plan->rot, step, sizeof (plan->rot));
-    else
-      mat3_mul (a, step, a);
+      mat3_mul (a, kinv, a);
+      pan_tilt_matrix (config->pan, config->tilt, step);
+      mat3_mul (step, rinv, step);
+      if (config->projection == TEXEL_PROJECTION_EQUIRECTANGULAR)
+        memcpy (plan->rot, step, sizeof (plan->rot));
+      else
+        mat3_mul (a, step, a);
 
-    plan->fx = cam.fx;
-    plan->fy = cam.fy;
-    plan->cx = cam.cx + 0.5;
-    plan->cy = cam.cy + 0.5;
-    memcpy (plan->k, cam.k, sizeof (plan->k));
-    memcpy (plan->p, cam.p, sizeof (plan->p));
-    if (config->model == TEXEL_WARP_MODEL_FISHEYE) {
-      /* k1..k4 only. */
-      plan->k[4] = plan->k[5] = 0.0;
-      plan->p[0] = plan->p[1] = 0.0;
+      plan->fx = cam.fx;
+      plan->fy = cam.fy;
+      plan->cx = cam.cx + 0.5;
+      plan->cy = cam.cy + 0.5;
+      memcpy (plan->k, cam.k, sizeof (plan->k));
+      memcpy (plan->p, cam.p, sizeof (plan->p));
+      if (config->model == TEXEL_WARP_MODEL_FISHEYE)
+        {
+          /* k1..k4 only. */
+          plan->k[4] = plan->k[5] = 0.0;
+          plan->p[0] = plan->p[1] = 0.0;
+        }
+      plan->rational
+          = plan->model == TEXEL_WARP_MODEL_PINHOLE
+            && (plan->k[3] != 0.0 || plan->k[4] != 0.0 || plan->k[5] != 0.0);
+      plan->reach = texel_warp_model_reach (plan->model, &cam);
     }
-    plan->rational = plan->model == TEXEL_WARP_MODEL_PINHOLE
-        && (plan->k[3] != 0.0 || plan->k[4] != 0.0 || plan->k[5] != 0.0);
-    plan->reach = texel_warp_model_reach (plan->model, &cam);
-  }
   memcpy (plan->a, a, sizeof (plan->a));
 
   for (i = 0; i < 3; i++)
-    for (j = 0; j < 3; j++) {
-      plan->a_f[i][j] = (float) plan->a[i][j];
-      plan->rot_f[i][j] = (float) plan->rot[i][j];
-    }
-  plan->fx_f = (float) plan->fx;
-  plan->fy_f = (float) plan->fy;
-  plan->cx_f = (float) plan->cx;
-  plan->cy_f = (float) plan->cy;
+    for (j = 0; j < 3; j++)
+      {
+        plan->a_f[i][j] = (float)plan->a[i][j];
+        plan->rot_f[i][j] = (float)plan->rot[i][j];
+      }
+  plan->fx_f = (float)plan->fx;
+  plan->fy_f = (float)plan->fy;
+  plan->cx_f = (float)plan->cx;
+  plan->cy_f = (float)plan->cy;
   for (i = 0; i < 6; i++)
-    plan->k_f[i] = (float) plan->k[i];
+    plan->k_f[i] = (float)plan->k[i];
   for (i = 0; i < 2; i++)
-    plan->p_f[i] = (float) plan->p[i];
-  plan->reach_f = (float) plan->reach;
+    plan->p_f[i] = (float)plan->p[i];
+  plan->reach_f = (float)plan->reach;
   plan->affine = plan->model == TEXEL_WARP_MODEL_NONE && plan->a[2][0] == 0.0
-      && plan->a[2][1] == 0.0 && plan->a[2][2] == 1.0;
+                 && plan->a[2][1] == 0.0 && plan->a[2][2] == 1.0;
   /* Output rows read input rows anywhere. */
   plan->sampling.rows_monotonic = 0;
   return 0;

@@ -45,45 +45,49 @@
 /* Kernel parameters beyond 4 KiB need CUDA 12.1 and Volta; keep the plan,
  * source and sink within the limit every toolkit and GPU accepts. */
 static_assert (sizeof (TexelWarpPlan) + sizeof (TexelSource)
-    + sizeof (TexelSink) <= 4096
-    && sizeof (TexelWarpPlan) + sizeof (TexelFastSource)
-    + sizeof (TexelSink) <= 4096,
-    "texelwarp's kernel parameters must fit in 4 KiB");
+                           + sizeof (TexelSink)
+                       <= 4096
+                   && sizeof (TexelWarpPlan) + sizeof (TexelFastSource)
+                              + sizeof (TexelSink)
+                          <= 4096,
+               "texelwarp's kernel parameters must fit in 4 KiB");
 
 /* The input position of output sample (@i, @row) of @sink's group: false
  * where the sample gets the border colour. */
-template <int MODEL> static __device__ __forceinline__ bool
+template <int MODEL>
+static __device__ __forceinline__ bool
 texel_warp_position (const TexelWarpPlan &plan, const TexelSink &sink, int i,
-    int row, float *sx, float *sy)
+                     int row, float *sx, float *sy)
 {
   const TexelConvertPlan &sp = plan.sampling;
   float x = texel_sample_centre_f (i, sink.x_shift, sp.out_chroma_off[0]);
   float y = texel_sample_centre_f (row, sink.y_shift, sp.out_chroma_off[1]);
 
   return texel_warp_source_f (&plan, MODEL, x, y, sx, sy)
-      && texel_warp_border_f (plan.border_mode, sp.in_width, sp.in_height,
-      sx, sy);
+         && texel_warp_border_f (plan.border_mode, sp.in_width, sp.in_height,
+                                 sx, sy);
 }
 
-template <int METHOD, int MODEL, typename Source> static __global__ void
+template <int METHOD, int MODEL, typename Source>
+static __global__ void
 texel_warp_kernel (const TexelWarpPlan plan, const Source src,
-    const TexelSink sink)
+                   const TexelSink sink)
 {
   texel_thread_samples<Source> (sink, [&] (int i, int row) {
-        float sx = 0.0f, sy = 0.0f;
-        bool inside = texel_warp_position<MODEL> (plan, sink, i, row, &sx,
-            &sy);
+    float sx = 0.0f, sy = 0.0f;
+    bool inside = texel_warp_position<MODEL> (plan, sink, i, row, &sx, &sy);
 
-        texel_resample_store<METHOD> (plan.sampling, src, sink, i, row,
-            inside, sx, sy);
-      });
+    texel_resample_store<METHOD> (plan.sampling, src, sink, i, row, inside, sx,
+                                  sy);
+  });
 }
 
 /* One thread per sample of the whole group: its input position, NaN
  * where it gets the border. */
-template <int MODEL> static __global__ void
+template <int MODEL>
+static __global__ void
 texel_warp_map_fill_kernel (const TexelWarpPlan plan, const TexelSink sink,
-    float2 * map)
+                            float2 *map)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -93,62 +97,67 @@ texel_warp_map_fill_kernel (const TexelWarpPlan plan, const TexelSink sink,
     return;
   if (!texel_warp_position<MODEL> (plan, sink, i, row, &sx, &sy))
     sx = sy = __int_as_float (0x7fffffff);
-  map[(size_t) row * sink.width + i] = make_float2 (sx, sy);
+  map[(size_t)row * sink.width + i] = make_float2 (sx, sy);
 }
 
 /* texel_warp_kernel with the input positions read from @map. */
-template <int METHOD, typename Source> static __global__ void
+template <int METHOD, typename Source>
+static __global__ void
 texel_warp_map_kernel (const TexelConvertPlan sp, const Source src,
-    const TexelSink sink, const float2 * map)
+                       const TexelSink sink, const float2 *map)
 {
   texel_thread_samples<Source> (sink, [&] (int i, int row) {
-        float2 p = __ldg (&map[(size_t) row * sink.width + i]);
+    float2 p = __ldg (&map[(size_t)row * sink.width + i]);
 
-        texel_resample_store<METHOD> (sp, src, sink, i, row, p.x == p.x, p.x,
-            p.y);
-      });
+    texel_resample_store<METHOD> (sp, src, sink, i, row, p.x == p.x, p.x, p.y);
+  });
 }
 
-template <int METHOD, typename Source> static void
-texel_warp_launch_model (const TexelWarpPlan * plan, const Source * src,
-    const TexelSink * sink, cudaStream_t stream)
+template <int METHOD, typename Source>
+static void
+texel_warp_launch_model (const TexelWarpPlan *plan, const Source *src,
+                         const TexelSink *sink, cudaStream_t stream)
 {
   dim3 grid, block;
 
   texel_launch_grid<Source> (sink, &grid, &block);
-  switch (plan->model) {
-    case TEXEL_WARP_MODEL_NONE:
-      texel_warp_kernel<METHOD, TEXEL_WARP_MODEL_NONE> <<<grid, block, 0,
-          stream>>> (*plan, *src, *sink);
-      break;
-    case TEXEL_WARP_MODEL_PINHOLE:
-      texel_warp_kernel<METHOD, TEXEL_WARP_MODEL_PINHOLE> <<<grid, block, 0,
-          stream>>> (*plan, *src, *sink);
-      break;
-    default:
-      texel_warp_kernel<METHOD, TEXEL_WARP_MODEL_FISHEYE> <<<grid, block, 0,
-          stream>>> (*plan, *src, *sink);
-      break;
-  }
+  switch (plan->model)
+    {
+      case TEXEL_WARP_MODEL_NONE:
+        texel_warp_kernel<METHOD, TEXEL_WARP_MODEL_NONE>
+            <<<grid, block, 0, stream>>> (*plan, *src, *sink);
+        break;
+      case TEXEL_WARP_MODEL_PINHOLE:
+        texel_warp_kernel<METHOD, TEXEL_WARP_MODEL_PINHOLE>
+            <<<grid, block, 0, stream>>> (*plan, *src, *sink);
+        break;
+      default:
+        texel_warp_kernel<METHOD, TEXEL_WARP_MODEL_FISHEYE>
+            <<<grid, block, 0, stream>>> (*plan, *src, *sink);
+        break;
+    }
 }
 
-template <int METHOD, typename Source> static void
-texel_warp_launch_map (const TexelWarpPlan * plan, const Source * src,
-    const TexelSink * sink, const float2 * map, cudaStream_t stream)
+template <int METHOD, typename Source>
+static void
+texel_warp_launch_map (const TexelWarpPlan *plan, const Source *src,
+                       const TexelSink *sink, const float2 *map,
+                       cudaStream_t stream)
 {
   dim3 grid, block;
 
   texel_launch_grid<Source> (sink, &grid, &block);
-  texel_warp_map_kernel<METHOD> <<<grid, block, 0, stream>>> (plan->sampling,
-      *src, *sink, map);
+  texel_warp_map_kernel<METHOD>
+      <<<grid, block, 0, stream>>> (plan->sampling, *src, *sink, map);
 }
 
 /* Reads the positions from @map where it is not NULL, else computes
  * them. */
-template <int METHOD> static void
-texel_warp_launch_source (const TexelWarpPlan * plan, const TexelSource * src,
-    const TexelFastSource * fast, const TexelSink * sink, const float2 * map,
-    cudaStream_t stream)
+template <int METHOD>
+static void
+texel_warp_launch_source (const TexelWarpPlan *plan, const TexelSource *src,
+                          const TexelFastSource *fast, const TexelSink *sink,
+                          const float2 *map, cudaStream_t stream)
 {
   if (map != NULL && fast != NULL)
     texel_warp_launch_map<METHOD> (plan, fast, sink, map, stream);
@@ -164,7 +173,7 @@ texel_warp_launch_source (const TexelWarpPlan * plan, const TexelSource * src,
 static uint64_t
 texel_hash (uint64_t hash, const void *data, size_t size)
 {
-  const uint8_t *p = (const uint8_t *) data;
+  const uint8_t *p = (const uint8_t *)data;
   size_t i;
 
   for (i = 0; i < size; i++)
@@ -172,21 +181,20 @@ texel_hash (uint64_t hash, const void *data, size_t size)
   return hash;
 }
 
-#define TEXEL_HASH_FIELD(hash, field) texel_hash ((hash), &(field), \
-    sizeof (field))
+#define TEXEL_HASH_FIELD(hash, field)                                          \
+  texel_hash ((hash), &(field), sizeof (field))
 
 /* Digest of everything texel_warp_position reads for @sink's group (field
  * by field: a plan's padding bytes are not reliably set). */
 static uint64_t
-texel_warp_map_key (const TexelWarpPlan * p, const TexelSink * sink)
+texel_warp_map_key (const TexelWarpPlan *p, const TexelSink *sink)
 {
   uint64_t h = 14695981039346656037ull;
-  int geometry[6] = { p->sampling.in_width, p->sampling.in_height,
-    sink->width, sink->height, sink->x_shift, sink->y_shift
-  };
-  int choices[5] = { (int) p->model, (int) p->projection,
-    (int) p->border_mode, p->rational, p->affine
-  };
+  int geometry[6]
+      = { p->sampling.in_width, p->sampling.in_height, sink->width,
+          sink->height,         sink->x_shift,         sink->y_shift };
+  int choices[5] = { (int)p->model, (int)p->projection, (int)p->border_mode,
+                     p->rational, p->affine };
 
   h = TEXEL_HASH_FIELD (h, geometry);
   h = TEXEL_HASH_FIELD (h, choices);
@@ -205,28 +213,29 @@ texel_warp_map_key (const TexelWarpPlan * p, const TexelSink * sink)
 /* Fills @map with the positions of @sink's whole group, then waits for
  * it: frames in flight on other streams read it from the next call on. */
 static cudaError_t
-texel_warp_map_fill (const TexelWarpPlan * plan, const TexelSink * sink,
-    float2 * map, cudaStream_t stream)
+texel_warp_map_fill (const TexelWarpPlan *plan, const TexelSink *sink,
+                     float2 *map, cudaStream_t stream)
 {
   dim3 block (TEXEL_BLOCK_W, TEXEL_BLOCK_H);
   dim3 grid ((sink->width + TEXEL_BLOCK_W - 1) / TEXEL_BLOCK_W,
-      (sink->height + TEXEL_BLOCK_H - 1) / TEXEL_BLOCK_H);
+             (sink->height + TEXEL_BLOCK_H - 1) / TEXEL_BLOCK_H);
   cudaError_t err;
 
-  switch (plan->model) {
-    case TEXEL_WARP_MODEL_NONE:
-      texel_warp_map_fill_kernel<TEXEL_WARP_MODEL_NONE> <<<grid, block, 0,
-          stream>>> (*plan, *sink, map);
-      break;
-    case TEXEL_WARP_MODEL_PINHOLE:
-      texel_warp_map_fill_kernel<TEXEL_WARP_MODEL_PINHOLE> <<<grid, block, 0,
-          stream>>> (*plan, *sink, map);
-      break;
-    default:
-      texel_warp_map_fill_kernel<TEXEL_WARP_MODEL_FISHEYE> <<<grid, block, 0,
-          stream>>> (*plan, *sink, map);
-      break;
-  }
+  switch (plan->model)
+    {
+      case TEXEL_WARP_MODEL_NONE:
+        texel_warp_map_fill_kernel<TEXEL_WARP_MODEL_NONE>
+            <<<grid, block, 0, stream>>> (*plan, *sink, map);
+        break;
+      case TEXEL_WARP_MODEL_PINHOLE:
+        texel_warp_map_fill_kernel<TEXEL_WARP_MODEL_PINHOLE>
+            <<<grid, block, 0, stream>>> (*plan, *sink, map);
+        break;
+      default:
+        texel_warp_map_fill_kernel<TEXEL_WARP_MODEL_FISHEYE>
+            <<<grid, block, 0, stream>>> (*plan, *sink, map);
+        break;
+    }
   err = cudaGetLastError ();
   return err != cudaSuccess ? err : cudaStreamSynchronize (stream);
 }
@@ -238,19 +247,19 @@ texel_warp_map_fill (const TexelWarpPlan * plan, const TexelSink * sink,
  * few bytes a sample (NV12: 0.85x to 0.90x; RGBA: 1.09x to 1.14x); plain
  * geometries never (1.16x to 1.39x). */
 static int
-texel_warp_map_pays (const TexelWarpPlan * plan, const TexelSink * sink)
+texel_warp_map_pays (const TexelWarpPlan *plan, const TexelSink *sink)
 {
   int stored = sink->n_comp * plan->sampling.out.bytes_per_sample;
 
   return plan->model == TEXEL_WARP_MODEL_FISHEYE
-      || (plan->model == TEXEL_WARP_MODEL_PINHOLE && stored <= 2);
+         || (plan->model == TEXEL_WARP_MODEL_PINHOLE && stored <= 2);
 }
 
 /* The map @sink's group reads this call, filled where needed; NULL where
  * the positions are computed instead (see the header comment). */
 static cudaError_t
-texel_warp_map (TexelCudaContext * ctx, const TexelWarpPlan * plan,
-    const TexelSink * sink, cudaStream_t stream, const float2 ** map)
+texel_warp_map (TexelCudaContext *ctx, const TexelWarpPlan *plan,
+                const TexelSink *sink, cudaStream_t stream, const float2 **map)
 {
   TexelGroupBuffer *buffer;
   cudaError_t err;
@@ -259,35 +268,35 @@ texel_warp_map (TexelCudaContext * ctx, const TexelWarpPlan * plan,
   if (plan->map == TEXEL_WARP_MAP_NEVER)
     return cudaSuccess;
   err = texel_group_buffer (ctx, sink, texel_warp_map_key (plan, sink),
-      &buffer);
+                            &buffer);
   if (err != cudaSuccess)
     return err;
   if (plan->map == TEXEL_WARP_MAP_AUTO
       && !(texel_warp_map_pays (plan, sink) && buffer->calls >= 2))
     return cudaSuccess;
-  if (!buffer->filled) {
-    err = texel_group_buffer_reserve (buffer,
-        sizeof (float2) * sink->width * sink->height);
-    if (err == cudaSuccess)
-      err = texel_warp_map_fill (plan, sink, (float2 *) buffer->data, stream);
-    if (err != cudaSuccess)
-      return err;
-    buffer->filled = 1;
-  }
+  if (!buffer->filled)
+    {
+      err = texel_group_buffer_reserve (buffer, sizeof (float2) * sink->width
+                                                    * sink->height);
+      if (err == cudaSuccess)
+        err = texel_warp_map_fill (plan, sink, (float2 *)buffer->data, stream);
+      if (err != cudaSuccess)
+        return err;
+      buffer->filled = 1;
+    }
   buffer->read = 1;
-  *map = (const float2 *) buffer->data;
+  *map = (const float2 *)buffer->data;
   return cudaSuccess;
 }
 
 /* The resampler's launch callback: @data is the warp plan. */
 static cudaError_t
-texel_warp_launch (TexelCudaContext * ctx,
-    const TexelConvertPlan * sampling, const TexelSource * src,
-    const TexelFastSource * fast, const TexelSink * sink,
-    const TexelSink * next, int *next_done, cudaStream_t stream,
-    const void *data)
+texel_warp_launch (TexelCudaContext *ctx, const TexelConvertPlan *sampling,
+                   const TexelSource *src, const TexelFastSource *fast,
+                   const TexelSink *sink, const TexelSink *next, int *next_done,
+                   cudaStream_t stream, const void *data)
 {
-  const TexelWarpPlan *plan = (const TexelWarpPlan *) data;
+  const TexelWarpPlan *plan = (const TexelWarpPlan *)data;
   const float2 *map;
   cudaError_t err;
 
@@ -298,35 +307,36 @@ texel_warp_launch (TexelCudaContext * ctx,
     return err;
   if (texel_fault_hit (TEXEL_FAULT_LAUNCH))
     return cudaErrorLaunchFailure;
-  switch (sampling->method) {
-    case TEXEL_METHOD_NEAREST:
-      texel_warp_launch_source<TEXEL_METHOD_NEAREST> (plan, src, fast, sink,
-          map, stream);
-      break;
-    case TEXEL_METHOD_BILINEAR:
-      texel_warp_launch_source<TEXEL_METHOD_BILINEAR> (plan, src, fast, sink,
-          map, stream);
-      break;
-    case TEXEL_METHOD_BICUBIC:
-      texel_warp_launch_source<TEXEL_METHOD_BICUBIC> (plan, src, fast, sink,
-          map, stream);
-      break;
-    default:
-      return cudaErrorInvalidValue;
-  }
+  switch (sampling->method)
+    {
+      case TEXEL_METHOD_NEAREST:
+        texel_warp_launch_source<TEXEL_METHOD_NEAREST> (plan, src, fast, sink,
+                                                        map, stream);
+        break;
+      case TEXEL_METHOD_BILINEAR:
+        texel_warp_launch_source<TEXEL_METHOD_BILINEAR> (plan, src, fast, sink,
+                                                         map, stream);
+        break;
+      case TEXEL_METHOD_BICUBIC:
+        texel_warp_launch_source<TEXEL_METHOD_BICUBIC> (plan, src, fast, sink,
+                                                        map, stream);
+        break;
+      default:
+        return cudaErrorInvalidValue;
+    }
   return cudaGetLastError ();
 }
 
 extern "C" int
-texel_cuda_warp (TexelCudaContext * ctx, const TexelWarpPlan * plan,
-    const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelStream stream)
+texel_cuda_warp (TexelCudaContext *ctx, const TexelWarpPlan *plan,
+                 const TexelImage *in, const TexelImage *out, int row0,
+                 int row1, TexelStream stream)
 {
   if (plan == NULL)
     return cudaErrorInvalidValue;
-  if ((int) plan->model < TEXEL_WARP_MODEL_NONE
-      || (int) plan->model > TEXEL_WARP_MODEL_FISHEYE)
+  if ((int)plan->model < TEXEL_WARP_MODEL_NONE
+      || (int)plan->model > TEXEL_WARP_MODEL_FISHEYE)
     return cudaErrorInvalidValue;
-  return texel_cuda_resample (ctx, &plan->sampling, in, out, row0, row1,
-      stream, texel_warp_launch, plan);
+  return texel_cuda_resample (ctx, &plan->sampling, in, out, row0, row1, stream,
+                              texel_warp_launch, plan);
 }

@@ -149,9 +149,9 @@ TEXEL_BEGIN_DECLS
 
 typedef enum
 {
-  TEXEL_WARP_MODEL_NONE = 0,    /* rotation, homography, zoom and pan only */
-  TEXEL_WARP_MODEL_PINHOLE,     /* Brown-Conrady + rational terms */
-  TEXEL_WARP_MODEL_FISHEYE      /* Kannala-Brandt equidistant */
+  TEXEL_WARP_MODEL_NONE = 0, /* rotation, homography, zoom and pan only */
+  TEXEL_WARP_MODEL_PINHOLE,  /* Brown-Conrady + rational terms */
+  TEXEL_WARP_MODEL_FISHEYE   /* Kannala-Brandt equidistant */
 } TexelWarpModel;
 
 typedef enum
@@ -166,16 +166,16 @@ typedef enum
  * path; the CPU reference always computes it). */
 typedef enum
 {
-  TEXEL_WARP_MAP_AUTO = 0,      /* whichever measured faster for the model */
-  TEXEL_WARP_MAP_NEVER,         /* computed per sample, every frame */
-  TEXEL_WARP_MAP_ALWAYS         /* read from a map precomputed per plan */
+  TEXEL_WARP_MAP_AUTO = 0, /* whichever measured faster for the model */
+  TEXEL_WARP_MAP_NEVER,    /* computed per sample, every frame */
+  TEXEL_WARP_MAP_ALWAYS    /* read from a map precomputed per plan */
 } TexelWarpMapMode;
 
 /* The undistorted view's projection (camera models). */
 typedef enum
 {
-  TEXEL_PROJECTION_RECTILINEAR = 0,     /* a perspective camera */
-  TEXEL_PROJECTION_EQUIRECTANGULAR      /* longitude x latitude */
+  TEXEL_PROJECTION_RECTILINEAR = 0, /* a perspective camera */
+  TEXEL_PROJECTION_EQUIRECTANGULAR  /* longitude x latitude */
 } TexelProjection;
 
 /* Where the rectilinear view's camera K_new comes from when fov is 0. */
@@ -192,13 +192,13 @@ typedef enum
 } TexelNewCamera;
 
 /* Property ranges (the element's and the plan's checks). */
-#define TEXEL_WARP_EQUIRECT_FOV_MAX 360.0       /* degrees */
-#define TEXEL_WARP_COEF_MAX 1000.0      /* |k1..k6|, |p1|, |p2| */
-#define TEXEL_WARP_FOCAL_MAX 1e6        /* fx, fy, cx, cy in pixels */
+#define TEXEL_WARP_EQUIRECT_FOV_MAX 360.0 /* degrees */
+#define TEXEL_WARP_COEF_MAX 1000.0        /* |k1..k6|, |p1|, |p2| */
+#define TEXEL_WARP_FOCAL_MAX 1e6          /* fx, fy, cx, cy in pixels */
 #define TEXEL_WARP_SCALE_MIN 0.01
 #define TEXEL_WARP_SCALE_MAX 100.0
-#define TEXEL_WARP_OFFSET_MAX 10.0      /* |offset|, in frame sizes */
-#define TEXEL_WARP_FOV_MAX 179.0        /* degrees */
+#define TEXEL_WARP_OFFSET_MAX 10.0 /* |offset|, in frame sizes */
+#define TEXEL_WARP_FOV_MAX 179.0   /* degrees */
 /* How far off axis the default fisheye view reaches at most (radians of
  * 80 degrees). */
 #define TEXEL_WARP_FISHEYE_EDGE_MAX (80.0 * M_PI / 180.0)
@@ -210,31 +210,31 @@ typedef enum
 typedef struct
 {
   double fx, fy, cx, cy;
-  int cal_width, cal_height;    /* 0: the input's size */
-  double k[6];                  /* k1..k6 */
-  double p[2];                  /* p1, p2 */
+  int cal_width, cal_height; /* 0: the input's size */
+  double k[6];               /* k1..k6 */
+  double p[2];               /* p1, p2 */
 } TexelCamera;
 
 typedef struct
 {
   TexelWarpModel model;
-  TexelCamera camera;           /* pinhole and fisheye */
-  TexelProjection projection;   /* camera models */
-  TexelNewCamera new_camera;    /* rectilinear, fov = 0 */
+  TexelCamera camera;         /* pinhole and fisheye */
+  TexelProjection projection; /* camera models */
+  TexelNewCamera new_camera;  /* rectilinear, fov = 0 */
   /* TEXEL_NEW_CAMERA_MATRIX's K_new, [fx 0 cx; 0 fy cy; 0 0 1] in pixels
    * of the calibration frame (OpenCV convention) */
   double new_camera_matrix[3][3];
   /* R of initUndistortRectifyMap: camera -> rectified camera (camera
    * models, every view; identity by default) */
   double rectification[3][3];
-  double alpha;                 /* 0..1: new camera balance (fov = 0) */
-  double fov;                   /* degrees, 0: K_new from alpha (rectilinear)
-                                 * or 180 (equirectangular) */
-  double pan, tilt;             /* degrees */
-  double rotation;              /* degrees, clockwise */
-  double homography[3][3];      /* rectified -> view, OpenCV convention */
-  double scale;                 /* zoom: > 1 magnifies */
-  double offset_x, offset_y;    /* pan, in rectified frame sizes */
+  double alpha;              /* 0..1: new camera balance (fov = 0) */
+  double fov;                /* degrees, 0: K_new from alpha (rectilinear)
+                              * or 180 (equirectangular) */
+  double pan, tilt;          /* degrees */
+  double rotation;           /* degrees, clockwise */
+  double homography[3][3];   /* rectified -> view, OpenCV convention */
+  double scale;              /* zoom: > 1 magnifies */
+  double offset_x, offset_y; /* pan, in rectified frame sizes */
   TexelWarpBorder border_mode;
   /* GST_TEXEL_WARP_MAP=auto|never|always in the environment overrides it
    * (for tests and measurements). */
@@ -243,12 +243,12 @@ typedef struct
   TexelMethod method;
   TexelColorimetry in_color;
   TexelColorimetry out_color;
-  double border_rgba[4];        /* non-linear R'G'B'A in [0, 1] */
+  double border_rgba[4]; /* non-linear R'G'B'A in [0, 1] */
 } TexelWarpConfig;
 
 /* Identity: model none, unit homography and zoom, constant opaque black
  * border, bilinear, BT.709 limited range with centred chroma. */
-void texel_warp_config_init (TexelWarpConfig * config);
+void texel_warp_config_init (TexelWarpConfig *config);
 
 /* The fast CPU path's per-plan map (texel-warp-fast.h). */
 typedef struct TexelWarpFast TexelWarpFast;
@@ -285,7 +285,7 @@ typedef struct
   float rot_f[3][3];
   float fx_f, fy_f, cx_f, cy_f;
   float k_f[6], p_f[2];
-  int rational;                 /* pinhole: k4..k6 not all zero */
+  int rational; /* pinhole: k4..k6 not all zero */
   /* Model none without perspective: a's last row is exactly (0, 0, 1),
    * so the kernels skip the division (exact geometries, such as quarter
    * turns, stay exact whatever the GPU's reciprocal rounds to). */
@@ -302,62 +302,62 @@ typedef struct
 
 /* Fills @plan. Returns 0, or -1 with a static message in @error (the
  * parameter at fault named first). */
-int texel_warp_plan_init (TexelWarpPlan * plan, const TexelWarpConfig * config,
-    TexelFormat in_format, int in_width, int in_height,
-    TexelFormat out_format, int out_width, int out_height, const char **error);
+int texel_warp_plan_init (TexelWarpPlan *plan, const TexelWarpConfig *config,
+                          TexelFormat in_format, int in_width, int in_height,
+                          TexelFormat out_format, int out_width, int out_height,
+                          const char **error);
 
 /* @cal at a frame of @in_width x @in_height: its calibration frame scaled
  * per axis onto that frame (pixel corners aligned, OpenCV's pixel centres
  * at integers), as the plan scales it to the input. */
-void texel_warp_camera_scale (const TexelCamera * cal, int in_width,
-    int in_height, TexelCamera * cam);
+void texel_warp_camera_scale (const TexelCamera *cal, int in_width,
+                              int in_height, TexelCamera *cam);
 
 /* The lens model alone, in double (exposed for tests and the plan):
  * normalised undistorted coordinates (pinhole: x = X/Z, y = Y/Z; fisheye:
  * the same for rays in front) to distorted normalised coordinates, and
  * back (Newton's method to 1e-12; returns 0 when it does not converge). */
-void texel_warp_distort_pinhole (const TexelCamera * camera, double x,
-    double y, double *xd, double *yd);
-void texel_warp_distort_fisheye (const TexelCamera * camera, double x,
-    double y, double *xd, double *yd);
-int texel_warp_undistort_point (TexelWarpModel model,
-    const TexelCamera * camera, double xd, double yd, double *x, double *y);
+void texel_warp_distort_pinhole (const TexelCamera *camera, double x, double y,
+                                 double *xd, double *yd);
+void texel_warp_distort_fisheye (const TexelCamera *camera, double x, double y,
+                                 double *xd, double *yd);
+int texel_warp_undistort_point (TexelWarpModel model, const TexelCamera *camera,
+                                double xd, double yd, double *x, double *y);
 /* The lens's reach (header comment): largest r^2 (pinhole) or theta
  * (fisheye) before the distortion folds back. */
-double texel_warp_model_reach (TexelWarpModel model,
-    const TexelCamera * camera);
+double texel_warp_model_reach (TexelWarpModel model, const TexelCamera *camera);
 /* The fisheye's angle off axis theta for a distorted radius theta_d
  * (Newton's method; returns 0 when it does not converge or theta < 0). */
-int texel_warp_undistort_fisheye_theta (const TexelCamera * camera,
-    double theta_d, double *theta);
+int texel_warp_undistort_fisheye_theta (const TexelCamera *camera,
+                                        double theta_d, double *theta);
 
 /* The input luma position that output luma position (@x, @y) maps to
  * (before the border mode). Returns 0 where it has none (behind the
  * camera, beyond infinity, not finite). Double precision: the CPU
  * reference. */
-int texel_warp_source_d (const TexelWarpPlan * plan, double x, double y,
-    double *sx, double *sy);
+int texel_warp_source_d (const TexelWarpPlan *plan, double x, double y,
+                         double *sx, double *sy);
 
 /* texel_warp_source_d, then the border mode (header comment, step 4):
  * the input luma position that sample reads, mirrored or wrapped into
  * the frame, and 1; or 0 where it gets the border colour. The
  * reference's, shared with the fast path's map. */
-int texel_warp_source_border_d (const TexelWarpPlan * plan, double x,
-    double y, double *sx, double *sy);
+int texel_warp_source_border_d (const TexelWarpPlan *plan, double x, double y,
+                                double *sx, double *sy);
 
 /* CPU reference: double precision, written for clarity. Warps the output
  * rows [row0, row1) (luma rows; even for subsampled output). */
-void texel_warp_cpu (const TexelWarpPlan * plan, const TexelImage * in,
-    TexelImage * out, int row0, int row1);
+void texel_warp_cpu (const TexelWarpPlan *plan, const TexelImage *in,
+                     TexelImage *out, int row0, int row1);
 
 /* The CUDA side (built only with CUDA; returns 0 or a cudaError_t), as
  * texel_cuda_convert (texel-cuda.h), whose context (a texture cache on
  * one device) it may share: enqueues output rows [row0, row1) on @stream
  * (never the legacy default stream: NULL is refused) with the context's
  * device current; @in and @out hold device-accessible addresses. */
-int texel_cuda_warp (TexelCudaContext * ctx, const TexelWarpPlan * plan,
-    const TexelImage * in, const TexelImage * out, int row0, int row1,
-    TexelStream stream);
+int texel_cuda_warp (TexelCudaContext *ctx, const TexelWarpPlan *plan,
+                     const TexelImage *in, const TexelImage *out, int row0,
+                     int row1, TexelStream stream);
 
 TEXEL_END_DECLS
 
@@ -394,8 +394,8 @@ texel_warp_dot3_f (const float row[3], float x, float y)
 /* texel_warp_source_d in float, for the model @model (a compile-time
  * constant in the kernels). */
 TEXEL_HD int
-texel_warp_source_f (const TexelWarpPlan * p, int model, float x, float y,
-    float *sx, float *sy)
+texel_warp_source_f (const TexelWarpPlan *p, int model, float x, float y,
+                     float *sx, float *sy)
 {
   float vx = texel_warp_dot3_f (p->a_f[0], x, y);
   float vy = texel_warp_dot3_f (p->a_f[1], x, y);
@@ -403,81 +403,98 @@ texel_warp_source_f (const TexelWarpPlan * p, int model, float x, float y,
   float xd, yd;
 
   if (model != TEXEL_WARP_MODEL_NONE
-      && p->projection == TEXEL_PROJECTION_EQUIRECTANGULAR) {
-    float inv, slon, clon, slat, clat, rx, ry, rz;
+      && p->projection == TEXEL_PROJECTION_EQUIRECTANGULAR)
+    {
+      float inv, slon, clon, slat, clat, rx, ry, rz;
 
-    if (!(vz > 0.0f))
-      return 0;
-    inv = TEXEL_WARP_DIV (1.0f, vz);
-    TEXEL_WARP_SINCOS (vx * inv, &slon, &clon);
-    TEXEL_WARP_SINCOS (vy * inv, &slat, &clat);
-    rx = clat * slon;
-    ry = slat;
-    rz = clat * clon;
-    vx = fmaf (p->rot_f[0][0], rx, fmaf (p->rot_f[0][1], ry,
-            p->rot_f[0][2] * rz));
-    vy = fmaf (p->rot_f[1][0], rx, fmaf (p->rot_f[1][1], ry,
-            p->rot_f[1][2] * rz));
-    vz = fmaf (p->rot_f[2][0], rx, fmaf (p->rot_f[2][1], ry,
-            p->rot_f[2][2] * rz));
-  }
-
-  if (model == TEXEL_WARP_MODEL_NONE && p->affine) {
-    *sx = vx;
-    *sy = vy;
-  } else if (model == TEXEL_WARP_MODEL_NONE) {
-    float inv;
-
-    if (!(vz > 0.0f))
-      return 0;
-    inv = TEXEL_WARP_DIV (1.0f, vz);
-    *sx = vx * inv;
-    *sy = vy * inv;
-  } else if (model == TEXEL_WARP_MODEL_PINHOLE) {
-    float inv, xu, yu, r2, radial, xy2;
-
-    if (!(vz > 0.0f))
-      return 0;
-    inv = TEXEL_WARP_DIV (1.0f, vz);
-    xu = vx * inv;
-    yu = vy * inv;
-    r2 = fmaf (xu, xu, yu * yu);
-    if (!(r2 <= p->reach_f))
-      return 0;
-    radial = fmaf (fmaf (fmaf (p->k_f[2], r2, p->k_f[1]), r2, p->k_f[0]), r2,
-        1.0f);
-    if (p->rational)
-      radial = TEXEL_WARP_DIV (radial, fmaf (fmaf (fmaf (p->k_f[5], r2,
-                  p->k_f[4]), r2, p->k_f[3]), r2, 1.0f));
-    xy2 = 2.0f * xu * yu;
-    xd = fmaf (xu, radial, fmaf (p->p_f[0], xy2, p->p_f[1] * fmaf (2.0f * xu,
-                xu, r2)));
-    yd = fmaf (yu, radial, fmaf (p->p_f[0], fmaf (2.0f * yu, yu, r2),
-            p->p_f[1] * xy2));
-    *sx = fmaf (p->fx_f, xd, p->cx_f);
-    *sy = fmaf (p->fy_f, yd, p->cy_f);
-  } else {
-    float rho2 = fmaf (vx, vx, vy * vy);
-    float theta, t2, theta_d, s;
-
-    if (rho2 > 0.0f) {
-      float inv_rho = TEXEL_WARP_RSQRT (rho2);
-
-      theta = atan2f (rho2 * inv_rho, vz);
-      if (!(theta <= p->reach_f))
+      if (!(vz > 0.0f))
         return 0;
-      t2 = theta * theta;
-      theta_d = theta * fmaf (fmaf (fmaf (fmaf (p->k_f[3], t2, p->k_f[2]),
-                  t2, p->k_f[1]), t2, p->k_f[0]), t2, 1.0f);
-      s = theta_d * inv_rho;
-    } else if (vz > 0.0f) {
-      s = 0.0f;
-    } else {
-      return 0;
+      inv = TEXEL_WARP_DIV (1.0f, vz);
+      TEXEL_WARP_SINCOS (vx * inv, &slon, &clon);
+      TEXEL_WARP_SINCOS (vy * inv, &slat, &clat);
+      rx = clat * slon;
+      ry = slat;
+      rz = clat * clon;
+      vx = fmaf (p->rot_f[0][0], rx,
+                 fmaf (p->rot_f[0][1], ry, p->rot_f[0][2] * rz));
+      vy = fmaf (p->rot_f[1][0], rx,
+                 fmaf (p->rot_f[1][1], ry, p->rot_f[1][2] * rz));
+      vz = fmaf (p->rot_f[2][0], rx,
+                 fmaf (p->rot_f[2][1], ry, p->rot_f[2][2] * rz));
     }
-    *sx = fmaf (p->fx_f, vx * s, p->cx_f);
-    *sy = fmaf (p->fy_f, vy * s, p->cy_f);
-  }
+
+  if (model == TEXEL_WARP_MODEL_NONE && p->affine)
+    {
+      *sx = vx;
+      *sy = vy;
+    }
+  else if (model == TEXEL_WARP_MODEL_NONE)
+    {
+      float inv;
+
+      if (!(vz > 0.0f))
+        return 0;
+      inv = TEXEL_WARP_DIV (1.0f, vz);
+      *sx = vx * inv;
+      *sy = vy * inv;
+    }
+  else if (model == TEXEL_WARP_MODEL_PINHOLE)
+    {
+      float inv, xu, yu, r2, radial, xy2;
+
+      if (!(vz > 0.0f))
+        return 0;
+      inv = TEXEL_WARP_DIV (1.0f, vz);
+      xu = vx * inv;
+      yu = vy * inv;
+      r2 = fmaf (xu, xu, yu * yu);
+      if (!(r2 <= p->reach_f))
+        return 0;
+      radial = fmaf (fmaf (fmaf (p->k_f[2], r2, p->k_f[1]), r2, p->k_f[0]), r2,
+                     1.0f);
+      if (p->rational)
+        radial = TEXEL_WARP_DIV (
+            radial, fmaf (fmaf (fmaf (p->k_f[5], r2, p->k_f[4]), r2, p->k_f[3]),
+                          r2, 1.0f));
+      xy2 = 2.0f * xu * yu;
+      xd = fmaf (xu, radial,
+                 fmaf (p->p_f[0], xy2, p->p_f[1] * fmaf (2.0f * xu, xu, r2)));
+      yd = fmaf (yu, radial,
+                 fmaf (p->p_f[0], fmaf (2.0f * yu, yu, r2), p->p_f[1] * xy2));
+      *sx = fmaf (p->fx_f, xd, p->cx_f);
+      *sy = fmaf (p->fy_f, yd, p->cy_f);
+    }
+  else
+    {
+      float rho2 = fmaf (vx, vx, vy * vy);
+      float theta, t2, theta_d, s;
+
+      if (rho2 > 0.0f)
+        {
+          float inv_rho = TEXEL_WARP_RSQRT (rho2);
+
+          theta = atan2f (rho2 * inv_rho, vz);
+          if (!(theta <= p->reach_f))
+            return 0;
+          t2 = theta * theta;
+          theta_d = theta
+                    * fmaf (fmaf (fmaf (fmaf (p->k_f[3], t2, p->k_f[2]), t2,
+                                        p->k_f[1]),
+                                  t2, p->k_f[0]),
+                            t2, 1.0f);
+          s = theta_d * inv_rho;
+        }
+      else if (vz > 0.0f)
+        {
+          s = 0.0f;
+        }
+      else
+        {
+          return 0;
+        }
+      *sx = fmaf (p->fx_f, vx * s, p->cx_f);
+      *sy = fmaf (p->fy_f, vy * s, p->cy_f);
+    }
   /* NaN and infinities fail both comparisons' complements. */
   return fabsf (*sx) < 3.0e38f && fabsf (*sy) < 3.0e38f;
 }
@@ -491,11 +508,12 @@ texel_warp_fold_f (float p, float size, int mode)
     return p;
   if (mode == TEXEL_WARP_BORDER_WRAP)
     return p - size * floorf (p / size);
-  if (mode == TEXEL_WARP_BORDER_MIRROR) {
-    float t = p - 2.0f * size * floorf (p / (2.0f * size));
+  if (mode == TEXEL_WARP_BORDER_MIRROR)
+    {
+      float t = p - 2.0f * size * floorf (p / (2.0f * size));
 
-    return t > size ? 2.0f * size - t : t;
-  }
+      return t > size ? 2.0f * size - t : t;
+    }
   return p;
 }
 
@@ -506,10 +524,10 @@ TEXEL_HD int
 texel_warp_border_f (int mode, int width, int height, float *sx, float *sy)
 {
   if (mode == TEXEL_WARP_BORDER_CONSTANT)
-    return *sx >= 0.0f && *sx <= (float) width && *sy >= 0.0f
-        && *sy <= (float) height;
-  *sx = texel_warp_fold_f (*sx, (float) width, mode);
-  *sy = texel_warp_fold_f (*sy, (float) height, mode);
+    return *sx >= 0.0f && *sx <= (float)width && *sy >= 0.0f
+           && *sy <= (float)height;
+  *sx = texel_warp_fold_f (*sx, (float)width, mode);
+  *sy = texel_warp_fold_f (*sy, (float)height, mode);
   return 1;
 }
 

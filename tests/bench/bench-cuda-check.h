@@ -18,11 +18,11 @@ bench_check_cuda (int err, const char *what, const char *file, int line)
   if (err == cudaSuccess)
     return;
   fprintf (stderr, "%s:%d: %s failed: %s (%s)\n", file, line, what,
-      cudaGetErrorName ((cudaError_t) err),
-      cudaGetErrorString ((cudaError_t) err));
+           cudaGetErrorName ((cudaError_t)err),
+           cudaGetErrorString ((cudaError_t)err));
   exit (1);
 }
 
-#define CHECK(call) bench_check_cuda ((int) (call), #call, __FILE__, __LINE__)
+#define CHECK(call) bench_check_cuda ((int)(call), #call, __FILE__, __LINE__)
 
 #endif /* BENCH_CUDA_CHECK_H */

@@ -9,8 +9,8 @@
  * same stream; and a device-to-device copy of the same bytes (the
  * mosaic read once and the output written once), the memory-bandwidth
  * bound of the run; and to NV12 (a camera to an encoder), scaled down to
- * 1080p and 720p and 1:1 (NV12 in the RGBA buffer: it fits). Each timed with CUDA
- * events over ITERATIONS launches after a warm-up, with the host time of
+ * 1080p and 720p and 1:1 (NV12 in the RGBA buffer: it fits). Each timed with
+ * CUDA events over ITERATIONS launches after a warm-up, with the host time of
  * a launch call beside it; one markdown table. With --profile, one
  * launch a line (after one warm-up): for Nsight Compute.
  *
@@ -337,7 +337,10 @@ main (int argc, char **argv)
           snprintf (label, sizeof (label),
                     "texelconvert %d-bit -> %s NV12 (%s chroma), %s, black, "
                     "gains, matrix, sRGB",
-                    bits, scaled ? "1080p" : k == 4 ? "4K" : "720p",
+                    bits,
+                    scaled   ? "1080p"
+                    : k == 4 ? "4K"
+                             : "720p",
                     mpeg2 ? "MPEG-2" : "centred",
                     demosaic == TEXEL_DEMOSAIC_MHC ? "MHC" : "bilinear");
           print_line (&t, label,

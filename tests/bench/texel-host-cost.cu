@@ -33,7 +33,7 @@
 
 static const int pools[] = { 1, 6, 24, MAX_INPUTS };
 
-#define N_POOLS ((int) (sizeof (pools) / sizeof (pools[0])))
+#define N_POOLS ((int)(sizeof (pools) / sizeof (pools[0])))
 
 static __global__ void
 empty_kernel (int *never)
@@ -44,44 +44,45 @@ empty_kernel (int *never)
 
 /* A device image of @format, planes aligned as the elements' pools do. */
 static void
-device_image (TexelImage * img, TexelFormat format, int width, int height)
+device_image (TexelImage *img, TexelFormat format, int width, int height)
 {
-  size_t size = texel_image_layout (img, format, width, height, 256, 512,
-      NULL);
+  size_t size = texel_image_layout (img, format, width, height, 256, 512, NULL);
   void *mem;
 
   CHECK (cudaMalloc (&mem, size));
   CHECK (cudaMemset (mem, 0x40, size));
-  texel_image_layout (img, format, width, height, 256, 512, (uint8_t *) mem);
+  texel_image_layout (img, format, width, height, 256, 512, (uint8_t *)mem);
 }
 
 /* Mean host time of a call, in us, over CALLS calls cycling through
  * @n_inputs inputs. Each call is a unit of @fence, numbered on from the
  * previous round's. */
 static double
-time_converter (TexelCudaContext * kctx, TexelCudaFence * fence,
-    const TexelConvertPlan * plan, const TexelImage * in, int n_inputs,
-    const TexelImage * out, cudaStream_t stream)
+time_converter (TexelCudaContext *kctx, TexelCudaFence *fence,
+                const TexelConvertPlan *plan, const TexelImage *in,
+                int n_inputs, const TexelImage *out, cudaStream_t stream)
 {
   uint64_t first = fence->complete + 1;
   double total = 0;
   int i;
 
-  for (i = 0; i < CALLS; i++) {
-    double t;
+  for (i = 0; i < CALLS; i++)
+    {
+      double t;
 
-    fence->current = first + (uint64_t) i;
-    t = bench_now_us ();
-    CHECK (texel_cuda_convert (kctx, plan, &in[i % n_inputs],
-            &out[i % OUTPUTS], 0, plan->out_height,
-            (TexelStream) stream));
-    total += bench_now_us () - t;
-    fence->current = UINT64_MAX;
-    if (i % SYNC_EVERY == SYNC_EVERY - 1) {
-      CHECK (cudaStreamSynchronize (stream));
-      fence->complete = first + (uint64_t) i;
+      fence->current = first + (uint64_t)i;
+      t = bench_now_us ();
+      CHECK (texel_cuda_convert (kctx, plan, &in[i % n_inputs],
+                                 &out[i % OUTPUTS], 0, plan->out_height,
+                                 (TexelStream)stream));
+      total += bench_now_us () - t;
+      fence->current = UINT64_MAX;
+      if (i % SYNC_EVERY == SYNC_EVERY - 1)
+        {
+          CHECK (cudaStreamSynchronize (stream));
+          fence->complete = first + (uint64_t)i;
+        }
     }
-  }
   CHECK (cudaStreamSynchronize (stream));
   fence->complete = first + CALLS - 1;
   return total / CALLS;
@@ -93,14 +94,15 @@ time_bare_launch (cudaStream_t stream, dim3 grid, dim3 block)
   double total = 0;
   int i;
 
-  for (i = 0; i < CALLS; i++) {
-    double t = bench_now_us ();
+  for (i = 0; i < CALLS; i++)
+    {
+      double t = bench_now_us ();
 
-    empty_kernel <<<grid, block, 0, stream>>> (NULL);
-    total += bench_now_us () - t;
-    if (i % SYNC_EVERY == SYNC_EVERY - 1)
-      CHECK (cudaStreamSynchronize (stream));
-  }
+      empty_kernel<<<grid, block, 0, stream>>> (NULL);
+      total += bench_now_us () - t;
+      if (i % SYNC_EVERY == SYNC_EVERY - 1)
+        CHECK (cudaStreamSynchronize (stream));
+    }
   CHECK (cudaGetLastError ());
   CHECK (cudaStreamSynchronize (stream));
   return total / CALLS;
@@ -116,10 +118,11 @@ main (void)
   const char *why = NULL;
   int count = 0, fenced, p, i;
 
-  if (cudaGetDeviceCount (&count) != cudaSuccess || count == 0) {
-    printf ("SKIP: no usable CUDA device\n");
-    return EXIT_SKIP;
-  }
+  if (cudaGetDeviceCount (&count) != cudaSuccess || count == 0)
+    {
+      printf ("SKIP: no usable CUDA device\n");
+      return EXIT_SKIP;
+    }
   memset (&config, 0, sizeof (config));
   config.src_w = 3840;
   config.src_h = 2160;
@@ -130,10 +133,12 @@ main (void)
   config.out_color.matrix = TEXEL_MATRIX_RGB;
   config.out_color.full_range = 1;
   if (texel_convert_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 3840, 2160,
-          TEXEL_FORMAT_RGBA, 1280, 720, &why) != 0) {
-    fprintf (stderr, "plan: %s\n", why);
-    return 1;
-  }
+                               TEXEL_FORMAT_RGBA, 1280, 720, &why)
+      != 0)
+    {
+      fprintf (stderr, "plan: %s\n", why);
+      return 1;
+    }
   /* The kernels run on the caller's current device (texel-kernel.h). */
   CHECK (cudaSetDevice (0));
   CHECK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
@@ -143,27 +148,29 @@ main (void)
     device_image (&out[i], TEXEL_FORMAT_RGBA, 1280, 720);
 
   printf ("| tracking | inputs cycled | us a call | bare launch us | "
-      "above the launch us |\n|---|---:|---:|---:|---:|\n");
-  for (fenced = 0; fenced < 2; fenced++) {
-    TexelCudaContext *kctx;
-    TexelCudaFence fence = { UINT64_MAX, 0 };
+          "above the launch us |\n|---|---:|---:|---:|---:|\n");
+  for (fenced = 0; fenced < 2; fenced++)
+    {
+      TexelCudaContext *kctx;
+      TexelCudaFence fence = { UINT64_MAX, 0 };
 
-    CHECK (texel_cuda_context_new (0, &kctx));
-    if (fenced)
-      texel_cuda_context_set_fence (kctx, &fence);
-    /* A first round creates the textures the cache can keep. */
-    time_converter (kctx, &fence, &plan, in, MAX_INPUTS, out, stream);
-    for (p = 0; p < N_POOLS; p++) {
-      double call = time_converter (kctx, &fence, &plan, in, pools[p], out,
-          stream);
-      /* The converter's grid: 32 x 8 threads a block over 720p. */
-      double bare = time_bare_launch (stream, dim3 (40, 90), dim3 (32, 8));
+      CHECK (texel_cuda_context_new (0, &kctx));
+      if (fenced)
+        texel_cuda_context_set_fence (kctx, &fence);
+      /* A first round creates the textures the cache can keep. */
+      time_converter (kctx, &fence, &plan, in, MAX_INPUTS, out, stream);
+      for (p = 0; p < N_POOLS; p++)
+        {
+          double call
+              = time_converter (kctx, &fence, &plan, in, pools[p], out, stream);
+          /* The converter's grid: 32 x 8 threads a block over 720p. */
+          double bare = time_bare_launch (stream, dim3 (40, 90), dim3 (32, 8));
 
-      printf ("| %s | %d | %.2f | %.2f | %.2f |\n",
-          fenced ? "fence" : "event a call", pools[p], call, bare,
-          call - bare);
+          printf ("| %s | %d | %.2f | %.2f | %.2f |\n",
+                  fenced ? "fence" : "event a call", pools[p], call, bare,
+                  call - bare);
+        }
+      texel_cuda_context_free (kctx);
     }
-    texel_cuda_context_free (kctx);
-  }
   return 0;
 }

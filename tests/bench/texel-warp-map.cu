@@ -46,10 +46,10 @@ typedef struct
 } Bench;
 
 static void
-bench_init (Bench * b, TexelFormat format)
+bench_init (Bench *b, TexelFormat format)
 {
-  size_t size = texel_image_layout (&b->in, format, WIDTH, HEIGHT, 512, 512,
-      NULL);
+  size_t size
+      = texel_image_layout (&b->in, format, WIDTH, HEIGHT, 512, 512, NULL);
 
   b->format = format;
   /* The kernels run on the caller's current device (texel-kernel.h). */
@@ -61,27 +61,27 @@ bench_init (Bench * b, TexelFormat format)
   CHECK (cudaMalloc (&b->out_mem, size));
   CHECK (cudaMemset (b->in_mem, 0x5a, size));
   texel_image_layout (&b->in, format, WIDTH, HEIGHT, 512, 512,
-      (uint8_t *) b->in_mem);
+                      (uint8_t *)b->in_mem);
   texel_image_layout (&b->out, format, WIDTH, HEIGHT, 512, 512,
-      (uint8_t *) b->out_mem);
+                      (uint8_t *)b->out_mem);
   CHECK (texel_cuda_context_new (0, &b->kctx));
 }
 
 static void
-bench_warp (Bench * b, const TexelWarpPlan * plan)
+bench_warp (Bench *b, const TexelWarpPlan *plan)
 {
   CHECK (texel_cuda_warp (b->kctx, plan, &b->in, &b->out, 0, HEIGHT,
-          (TexelStream) b->stream));
+                          (TexelStream)b->stream));
 }
 
 /* Mean GPU time of one call with @plan over CALLS, in microseconds. */
 static double
-bench_time (Bench * b, const TexelWarpPlan * plan)
+bench_time (Bench *b, const TexelWarpPlan *plan)
 {
   float ms;
   int i;
 
-  bench_warp (b, plan);         /* warm-up, and the map's fill */
+  bench_warp (b, plan); /* warm-up, and the map's fill */
   CHECK (cudaEventRecord (b->start, b->stream));
   for (i = 0; i < CALLS; i++)
     bench_warp (b, plan);
@@ -92,7 +92,7 @@ bench_time (Bench * b, const TexelWarpPlan * plan)
 }
 
 static void
-bench_model (Bench * b, const char *label, TexelWarpConfig * config)
+bench_model (Bench *b, const char *label, TexelWarpConfig *config)
 {
   TexelWarpPlan computed, mapped;
   const char *error = NULL;
@@ -100,10 +100,12 @@ bench_model (Bench * b, const char *label, TexelWarpConfig * config)
 
   config->map = TEXEL_WARP_MAP_NEVER;
   if (texel_warp_plan_init (&computed, config, b->format, WIDTH, HEIGHT,
-          b->format, WIDTH, HEIGHT, &error) != 0) {
-    fprintf (stderr, "%s: %s\n", label, error);
-    exit (1);
-  }
+                            b->format, WIDTH, HEIGHT, &error)
+      != 0)
+    {
+      fprintf (stderr, "%s: %s\n", label, error);
+      exit (1);
+    }
   mapped = computed;
   mapped.map = TEXEL_WARP_MAP_ALWAYS;
 
@@ -116,8 +118,8 @@ bench_model (Bench * b, const char *label, TexelWarpConfig * config)
   fill_us = bench_now_us () - t0;
   map_us = bench_time (b, &mapped);
   printf ("| %s | %s | %.1f | %.1f | %.2fx | %.0f |\n",
-      texel_format_desc (b->format)->name, label, compute_us, map_us,
-      map_us / compute_us, fill_us - map_us);
+          texel_format_desc (b->format)->name, label, compute_us, map_us,
+          map_us / compute_us, fill_us - map_us);
   /* Next model's mapped plan: a new key, so a new fill. */
   bench_warp (b, &computed);
 }
@@ -125,8 +127,8 @@ bench_model (Bench * b, const char *label, TexelWarpConfig * config)
 /* A lens @model centred on the frame, focal length @f, first
  * distortion coefficient @k1. */
 static void
-bench_camera (TexelWarpConfig * config, TexelWarpModel model, double f,
-    double k1)
+bench_camera (TexelWarpConfig *config, TexelWarpModel model, double f,
+              double k1)
 {
   texel_warp_config_init (config);
   config->model = model;
@@ -137,7 +139,7 @@ bench_camera (TexelWarpConfig * config, TexelWarpModel model, double f,
 }
 
 static void
-bench_free (Bench * b)
+bench_free (Bench *b)
 {
   texel_cuda_context_free (b->kctx);
   CHECK (cudaFree (b->in_mem));
@@ -164,7 +166,7 @@ bench_format (TexelFormat format)
   bench_camera (&config, TEXEL_WARP_MODEL_PINHOLE, 2000.0, -0.3);
   config.camera.k[1] = 0.1;
   bench_model (&b, "pinhole (k1 -0.3, k2 0.1)", &config);
-  config.camera.k[3] = 0.05;    /* k4: the rational model's quotient */
+  config.camera.k[3] = 0.05; /* k4: the rational model's quotient */
   bench_model (&b, "pinhole, rational (k4 0.05)", &config);
 
   bench_camera (&config, TEXEL_WARP_MODEL_FISHEYE, 1200.0, 0.05);
@@ -179,14 +181,16 @@ main (void)
 {
   int n = 0;
 
-  if (cudaGetDeviceCount (&n) != cudaSuccess || n == 0) {
-    fprintf (stderr, "texel-warp-map: no CUDA device: skipped\n");
-    return EXIT_SKIP;
-  }
+  if (cudaGetDeviceCount (&n) != cudaSuccess || n == 0)
+    {
+      fprintf (stderr, "texel-warp-map: no CUDA device: skipped\n");
+      return EXIT_SKIP;
+    }
   printf ("%dx%d in and out, bilinear, frames on the GPU; GPU time per "
-      "call, mean of %d.\n\n", WIDTH, HEIGHT, CALLS);
+          "call, mean of %d.\n\n",
+          WIDTH, HEIGHT, CALLS);
   printf ("| format | model | computed per sample (us) | read from the map "
-      "(us) | map / computed | map fill, once per plan (us, host) |\n");
+          "(us) | map / computed | map fill, once per plan (us, host) |\n");
   printf ("|---|---|---:|---:|---:|---:|\n");
   bench_format (TEXEL_FORMAT_RGBA);
   bench_format (TEXEL_FORMAT_NV12);

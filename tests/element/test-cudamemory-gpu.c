@@ -345,8 +345,8 @@ GST_START_TEST (test_chain_stays_on_device)
 {
   const gchar *gpu_caps = "video/x-raw(memory:CUDAMemory)";
   gchar *gpu_desc = g_strdup_printf (
-      SOURCE CHAIN, "cudaupload ! " UPLOADED, "", gpu_caps, "", gpu_caps, "", gpu_caps,
-      "cudadownload ! video/x-raw,format=NV12 !");
+      SOURCE CHAIN, "cudaupload ! " UPLOADED, "", gpu_caps, "", gpu_caps, "",
+      gpu_caps, "cudadownload ! video/x-raw,format=NV12 !");
   gchar *cpu_desc = g_strdup_printf (
       SOURCE CHAIN, "", "backend=cpu", "video/x-raw", "backend=cpu",
       "video/x-raw", "backend=cpu", "video/x-raw", "");
@@ -383,10 +383,11 @@ GST_END_TEST;
  * within 1 code (the kernels are the same; only where frames live
  * differs). */
 #define SYSTEM_ENDS_CHAIN                                                      \
-  SOURCE "video/x-raw,format=NV12,width=640,height=480,framerate=30/1 ! "      \
-         "texeladjust name=a gamma=1.2 saturation=1.3 %s "                    \
-         "texelfilter name=b filter=gaussian sigma=1 %s texelconvert name=c ! " \
-         "video/x-raw,format=RGBA,width=320,height=240 ! fakesink name=out"
+  SOURCE                                                                       \
+  "video/x-raw,format=NV12,width=640,height=480,framerate=30/1 ! "             \
+  "texeladjust name=a gamma=1.2 saturation=1.3 %s "                            \
+  "texelfilter name=b filter=gaussian sigma=1 %s texelconvert name=c ! "       \
+  "video/x-raw,format=RGBA,width=320,height=240 ! fakesink name=out"
 
 GST_START_TEST (test_chain_system_memory_ends)
 {
@@ -688,8 +689,7 @@ GST_END_TEST;
 static GstPadProbeReturn
 break_video_meta (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 {
-  GstBuffer *buf
-      = gst_buffer_make_writable (GST_PAD_PROBE_INFO_BUFFER (info));
+  GstBuffer *buf = gst_buffer_make_writable (GST_PAD_PROBE_INFO_BUFFER (info));
   GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
 
   if (meta == NULL)
@@ -710,10 +710,11 @@ break_video_meta (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 GST_START_TEST (test_bad_meta_on_device)
 {
   GstElement *pipeline = gst_parse_launch (
-      SOURCE "video/x-raw,format=NV12,width=640,height=480 ! cudaupload ! "
-             UPLOADED "texelconvert name=t ! "
-             "video/x-raw(memory:CUDAMemory),format=RGBA,width=320,"
-             "height=240 ! cudadownload ! fakesink name=out",
+      SOURCE
+      "video/x-raw,format=NV12,width=640,height=480 ! cudaupload ! " UPLOADED
+      "texelconvert name=t ! "
+      "video/x-raw(memory:CUDAMemory),format=RGBA,width=320,"
+      "height=240 ! cudadownload ! fakesink name=out",
       NULL);
   GstElement *t = gst_bin_get_by_name (GST_BIN (pipeline), "t");
   GstPad *pad = gst_element_get_static_pad (t, "sink");
@@ -730,7 +731,8 @@ GST_START_TEST (test_bad_meta_on_device)
     {
       GstMessageType type = GST_MESSAGE_TYPE (msg);
 
-      if (type == GST_MESSAGE_WARNING && GST_MESSAGE_SRC (msg) == GST_OBJECT (t))
+      if (type == GST_MESSAGE_WARNING
+          && GST_MESSAGE_SRC (msg) == GST_OBJECT (t))
         warnings++;
       gst_message_unref (msg);
       if (type == GST_MESSAGE_WARNING)

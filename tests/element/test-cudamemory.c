@@ -188,8 +188,8 @@ GST_START_TEST (test_templates)
       if (p == 0 && g_str_equal (elements[__i__], "texelconvert"))
         {
           fail_unless_equals_int (gst_caps_get_size (templ), 4);
-          fail_unless (gst_structure_has_name (gst_caps_get_structure
-                                               (templ, 3), "video/x-bayer"));
+          fail_unless (gst_structure_has_name (
+              gst_caps_get_structure (templ, 3), "video/x-bayer"));
           fail_if (structure_on_device (templ, 3));
           templ = gst_caps_make_writable (templ);
           gst_caps_remove_structure (templ, 3);

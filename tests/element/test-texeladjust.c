@@ -37,18 +37,18 @@ typedef struct
 } DoubleProperty;
 
 static const DoubleProperty properties[] = {
-  {"brightness", 0, -1, 1},
-  {"contrast", 1, 0, 2},
-  {"saturation", 1, 0, 2},
-  {"hue", 0, -1, 1},
-  {"gamma", 1, 0.01, 10},
-  {"linear-gamma", 1, 0.01, 10},
-  {"exposure", 0, -10, 10},
-  {"red-gain", 1, 0, 4},
-  {"green-gain", 1, 0, 4},
-  {"blue-gain", 1, 0, 4},
-  {"white-point", 6500, 2500, 15000},
-  {"vignette-strength", 0, -1, 3},
+  { "brightness", 0, -1, 1 },
+  { "contrast", 1, 0, 2 },
+  { "saturation", 1, 0, 2 },
+  { "hue", 0, -1, 1 },
+  { "gamma", 1, 0.01, 10 },
+  { "linear-gamma", 1, 0.01, 10 },
+  { "exposure", 0, -10, 10 },
+  { "red-gain", 1, 0, 4 },
+  { "green-gain", 1, 0, 4 },
+  { "blue-gain", 1, 0, 4 },
+  { "white-point", 6500, 2500, 15000 },
+  { "vignette-strength", 0, -1, 3 },
 };
 
 /* ------------------------------------------------------------------ */
@@ -56,47 +56,52 @@ static const DoubleProperty properties[] = {
 /* Fixed caps; YUV formats BT.709 limited range, RGB sRGB, GRAY8 as
  * GStreamer defaults it (full range). */
 static gchar *
-make_caps (const gchar * format, gint width, gint height)
+make_caps (const gchar *format, gint width, gint height)
 {
   return texel_caps_new (format, width, height, "colorimetry=bt709",
-      "colorimetry=sRGB");
+                         "colorimetry=sRGB");
 }
 
 /* The colorimetry make_caps () gives, as the element reads it. */
 static void
-config_for (TexelAdjustConfig * cfg, const GstVideoInfo * info)
+config_for (TexelAdjustConfig *cfg, const GstVideoInfo *info)
 {
-  if (GST_VIDEO_INFO_IS_RGB (info)) {
-    cfg->transfer = TEXEL_TRANSFER_SRGB;
-  } else if (GST_VIDEO_INFO_IS_GRAY (info)) {
-    cfg->transfer = TEXEL_TRANSFER_BT709;
-    cfg->full_range = 1;
-    cfg->matrix = GST_VIDEO_INFO_HEIGHT (info) > 576 ? TEXEL_MATRIX_BT709 :
-        TEXEL_MATRIX_BT601;
-  } else {
-    cfg->transfer = TEXEL_TRANSFER_BT709;
-    cfg->full_range = 0;
-    cfg->matrix = TEXEL_MATRIX_BT709;
-  }
+  if (GST_VIDEO_INFO_IS_RGB (info))
+    {
+      cfg->transfer = TEXEL_TRANSFER_SRGB;
+    }
+  else if (GST_VIDEO_INFO_IS_GRAY (info))
+    {
+      cfg->transfer = TEXEL_TRANSFER_BT709;
+      cfg->full_range = 1;
+      cfg->matrix = GST_VIDEO_INFO_HEIGHT (info) > 576 ? TEXEL_MATRIX_BT709
+                                                       : TEXEL_MATRIX_BT601;
+    }
+  else
+    {
+      cfg->transfer = TEXEL_TRANSFER_BT709;
+      cfg->full_range = 0;
+      cfg->matrix = TEXEL_MATRIX_BT709;
+    }
 }
 
 /* The element's settings. */
 static void
-config_from_element (GstElement * e, TexelAdjustConfig * cfg)
+config_from_element (GstElement *e, TexelAdjustConfig *cfg)
 {
   texel_adjust_config_init (cfg);
-  g_object_get (e, "brightness", &cfg->brightness, "contrast",
-      &cfg->contrast, "saturation", &cfg->saturation, "hue", &cfg->hue,
-      "gamma", &cfg->gamma, "linear-gamma", &cfg->linear_gamma,
-      "exposure", &cfg->exposure, "red-gain",
-      &cfg->gain[0], "green-gain", &cfg->gain[1], "blue-gain", &cfg->gain[2],
-      "white-point", &cfg->white_point, "tone-map", &cfg->tone_map,
-      "vignette-strength", &cfg->vignette, NULL);
+  g_object_get (e, "brightness", &cfg->brightness, "contrast", &cfg->contrast,
+                "saturation", &cfg->saturation, "hue", &cfg->hue, "gamma",
+                &cfg->gamma, "linear-gamma", &cfg->linear_gamma, "exposure",
+                &cfg->exposure, "red-gain", &cfg->gain[0], "green-gain",
+                &cfg->gain[1], "blue-gain", &cfg->gain[2], "white-point",
+                &cfg->white_point, "tone-map", &cfg->tone_map,
+                "vignette-strength", &cfg->vignette, NULL);
 }
 
 /* Sets the field of @cfg that property @name stands for. */
 static void
-config_set (TexelAdjustConfig * cfg, const gchar * name, gdouble v)
+config_set (TexelAdjustConfig *cfg, const gchar *name, gdouble v)
 {
   static const gchar *gains[] = { "red-gain", "green-gain", "blue-gain" };
   guint c;
@@ -126,7 +131,7 @@ config_set (TexelAdjustConfig * cfg, const gchar * name, gdouble v)
 
 /* A value of property @p other than its default. */
 static gdouble
-changed_value (const DoubleProperty * p)
+changed_value (const DoubleProperty *p)
 {
   if (p->def == 6500)
     return 3000;
@@ -135,11 +140,11 @@ changed_value (const DoubleProperty * p)
 
 /* Fails unless @out is @in adjusted by the CPU reference with @cfg. */
 static void
-check_reference (const GstVideoInfo * info, GstBuffer * in, GstBuffer * out,
-    TexelAdjustConfig * cfg, const gchar * what)
+check_reference (const GstVideoInfo *info, GstBuffer *in, GstBuffer *out,
+                 TexelAdjustConfig *cfg, const gchar *what)
 {
-  GstBuffer *ref = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info),
-      NULL);
+  GstBuffer *ref
+      = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
   GstVideoFrame fin, fout, fref;
   TexelImage iin, iref;
   TexelAdjustPlan plan;
@@ -154,15 +159,17 @@ check_reference (const GstVideoInfo * info, GstBuffer * in, GstBuffer * out,
   texel_image_from_frame (&iin, &fin);
   texel_image_from_frame (&iref, &fref);
   fail_unless (texel_adjust_plan_init (&plan, cfg, iin.format, iin.width,
-          iin.height, &why) == 0, "plan: %s", why);
+                                       iin.height, &why)
+                   == 0,
+               "plan: %s", why);
   texel_adjust_cpu (&plan, &iin, &iref, 0, iin.height);
   for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&fout); c++)
     for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fout, c); y++)
       for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&fout, c); x++)
-        fail_unless (frame_get (&fout, c, x, y) == frame_get (&fref, c, x,
-                y), "%s: %s component %u at (%d, %d): %u, reference %u",
-            what, GST_VIDEO_INFO_NAME (info), c, x, y, frame_get (&fout, c,
-                x, y), frame_get (&fref, c, x, y));
+        fail_unless (frame_get (&fout, c, x, y) == frame_get (&fref, c, x, y),
+                     "%s: %s component %u at (%d, %d): %u, reference %u", what,
+                     GST_VIDEO_INFO_NAME (info), c, x, y,
+                     frame_get (&fout, c, x, y), frame_get (&fref, c, x, y));
   gst_video_frame_unmap (&fin);
   gst_video_frame_unmap (&fout);
   gst_video_frame_unmap (&fref);
@@ -172,7 +179,7 @@ check_reference (const GstVideoInfo * info, GstBuffer * in, GstBuffer * out,
 /* The element with backend=cpu and @props ("name=value ..."), in a
  * harness (which sets it PLAYING). */
 static GstHarness *
-adjust_harness_new (const gchar * props)
+adjust_harness_new (const gchar *props)
 {
   GstElement *e = gst_element_factory_make ("texeladjust", NULL);
   gchar **tokens = g_strsplit (props ? props : "", " ", -1);
@@ -181,14 +188,15 @@ adjust_harness_new (const gchar * props)
 
   fail_unless (e != NULL);
   gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
-  for (t = tokens; *t; t++) {
-    gchar *eq = strchr (*t, '=');
+  for (t = tokens; *t; t++)
+    {
+      gchar *eq = strchr (*t, '=');
 
-    if (eq == NULL)
-      continue;
-    *eq = '\0';
-    gst_util_set_object_arg (G_OBJECT (e), *t, eq + 1);
-  }
+      if (eq == NULL)
+        continue;
+      *eq = '\0';
+      gst_util_set_object_arg (G_OBJECT (e), *t, eq + 1);
+    }
   g_strfreev (tokens);
   h = gst_harness_new_with_element (e, "sink", "src");
   gst_object_unref (e);
@@ -203,26 +211,27 @@ GST_START_TEST (test_properties)
   guint i;
 
   fail_unless (e != NULL);
-  for (i = 0; i < G_N_ELEMENTS (properties); i++) {
-    const DoubleProperty *p = &properties[i];
-    GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-        p->name);
-    GParamSpecDouble *d;
-    gdouble v;
+  for (i = 0; i < G_N_ELEMENTS (properties); i++)
+    {
+      const DoubleProperty *p = &properties[i];
+      GParamSpec *pspec
+          = g_object_class_find_property (G_OBJECT_GET_CLASS (e), p->name);
+      GParamSpecDouble *d;
+      gdouble v;
 
-    fail_unless (pspec != NULL, "no property %s", p->name);
-    d = G_PARAM_SPEC_DOUBLE (pspec);
-    fail_unless (pspec->flags & GST_PARAM_CONTROLLABLE);
-    fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING);
-    fail_unless_equals_float (d->default_value, p->def);
-    fail_unless_equals_float (d->minimum, p->min);
-    fail_unless_equals_float (d->maximum, p->max);
-    g_object_get (e, p->name, &v, NULL);
-    fail_unless_equals_float (v, p->def);
-    g_object_set (e, p->name, p->max, NULL);
-    g_object_get (e, p->name, &v, NULL);
-    fail_unless_equals_float (v, p->max);
-  }
+      fail_unless (pspec != NULL, "no property %s", p->name);
+      d = G_PARAM_SPEC_DOUBLE (pspec);
+      fail_unless (pspec->flags & GST_PARAM_CONTROLLABLE);
+      fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING);
+      fail_unless_equals_float (d->default_value, p->def);
+      fail_unless_equals_float (d->minimum, p->min);
+      fail_unless_equals_float (d->maximum, p->max);
+      g_object_get (e, p->name, &v, NULL);
+      fail_unless_equals_float (v, p->def);
+      g_object_set (e, p->name, p->max, NULL);
+      g_object_get (e, p->name, &v, NULL);
+      fail_unless_equals_float (v, p->max);
+    }
   gst_object_unref (e);
 }
 
@@ -234,8 +243,8 @@ GST_START_TEST (test_tone_map_property)
 {
   static const gchar *nicks[] = { "none", "reinhard", "filmic" };
   GstElement *e = gst_element_factory_make ("texeladjust", NULL);
-  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-      "tone-map");
+  GParamSpec *pspec
+      = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "tone-map");
   GEnumClass *klass;
   guint i;
 
@@ -245,16 +254,17 @@ GST_START_TEST (test_tone_map_property)
   klass = G_PARAM_SPEC_ENUM (pspec)->enum_class;
   fail_unless_equals_int (klass->n_values, G_N_ELEMENTS (nicks));
   fail_unless_equals_int (G_PARAM_SPEC_ENUM (pspec)->default_value,
-      TEXEL_TONE_MAP_NONE);
-  for (i = 0; i < G_N_ELEMENTS (nicks); i++) {
-    GEnumValue *v = g_enum_get_value_by_nick (klass, nicks[i]);
-    gint got;
+                          TEXEL_TONE_MAP_NONE);
+  for (i = 0; i < G_N_ELEMENTS (nicks); i++)
+    {
+      GEnumValue *v = g_enum_get_value_by_nick (klass, nicks[i]);
+      gint got;
 
-    fail_unless (v != NULL, "no tone map %s", nicks[i]);
-    gst_util_set_object_arg (G_OBJECT (e), "tone-map", nicks[i]);
-    g_object_get (e, "tone-map", &got, NULL);
-    fail_unless_equals_int (got, v->value);
-  }
+      fail_unless (v != NULL, "no tone map %s", nicks[i]);
+      gst_util_set_object_arg (G_OBJECT (e), "tone-map", nicks[i]);
+      g_object_get (e, "tone-map", &got, NULL);
+      fail_unless_equals_int (got, v->value);
+    }
   gst_object_unref (e);
 }
 
@@ -272,8 +282,8 @@ GST_START_TEST (test_passthrough)
   in = texel_buffer_new_random (&info, rand, 0);
   out = texel_push_pull (h, in);
   fail_unless (out == in, "neutral settings: not passthrough");
-  fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
-          (h->element)));
+  fail_unless (
+      gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (h->element)));
   gst_buffer_unref (out);
   gst_harness_teardown (h);
   g_rand_free (rand);
@@ -304,33 +314,34 @@ GST_START_TEST (test_formats)
   };
   guint s;
 
-  for (s = 0; s < G_N_ELEMENTS (settings); s++) {
-    GstHarness *h = adjust_harness_new (settings[s]);
-    GstBuffer *in, *out;
-    GstCaps *out_caps;
-    TexelAdjustConfig cfg;
-
-    gst_harness_set_caps_str (h, caps, caps);
-    in = texel_buffer_new_random (&info, rand, 0);
-    gst_buffer_ref (in);
-    out = texel_push_pull (h, in);
-    fail_if (out == in, "%s %s: passthrough", format, settings[s]);
-    out_caps = gst_pad_get_current_caps (h->sinkpad);
+  for (s = 0; s < G_N_ELEMENTS (settings); s++)
     {
-      GstVideoInfo oinfo;
+      GstHarness *h = adjust_harness_new (settings[s]);
+      GstBuffer *in, *out;
+      GstCaps *out_caps;
+      TexelAdjustConfig cfg;
 
-      fail_unless (gst_video_info_from_caps (&oinfo, out_caps));
-      fail_unless (gst_video_info_is_equal (&oinfo, &info),
-          "output caps differ from the input's");
+      gst_harness_set_caps_str (h, caps, caps);
+      in = texel_buffer_new_random (&info, rand, 0);
+      gst_buffer_ref (in);
+      out = texel_push_pull (h, in);
+      fail_if (out == in, "%s %s: passthrough", format, settings[s]);
+      out_caps = gst_pad_get_current_caps (h->sinkpad);
+      {
+        GstVideoInfo oinfo;
+
+        fail_unless (gst_video_info_from_caps (&oinfo, out_caps));
+        fail_unless (gst_video_info_is_equal (&oinfo, &info),
+                     "output caps differ from the input's");
+      }
+      gst_caps_unref (out_caps);
+
+      config_from_element (h->element, &cfg);
+      check_reference (&info, in, out, &cfg, settings[s]);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      gst_harness_teardown (h);
     }
-    gst_caps_unref (out_caps);
-
-    config_from_element (h->element, &cfg);
-    check_reference (&info, in, out, &cfg, settings[s]);
-    gst_buffer_unref (in);
-    gst_buffer_unref (out);
-    gst_harness_teardown (h);
-  }
   g_rand_free (rand);
   g_free (caps);
 }
@@ -342,10 +353,9 @@ GST_END_TEST;
  * frames: every format both elements take, both ranges. The bound is 0
  * codes: texeladjust computes the elements' formulas with their
  * roundings (texel-adjust.h). */
-static const gchar *gst_formats[] = {
-  "I420", "YV12", "NV12", "NV21", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx",
-  "BGRx", "ARGB", "ABGR", "RGB", "BGR"
-};
+static const gchar *gst_formats[]
+    = { "I420", "YV12", "NV12", "NV21", "YUY2", "UYVY", "RGBA",
+        "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", "RGB",  "BGR" };
 
 typedef struct
 {
@@ -353,31 +363,31 @@ typedef struct
 } GstSettings;
 
 static const GstSettings gst_settings[] = {
-  {0.7, 0, 1, 1, 0},
-  {1, 0.3, 1, 1, 0},
-  {1, 0.1, 1, 1, 0},
-  {1.5, 0, 1, 1.3, 0},
-  {1, 0.1, 1.2, 1.5, 0.25},
-  {1, -0.3, 0.5, 0, 0},
-  {2.2, 0.05, 1.1, 0.3, -0.5},
-  {0.45, 0, 2, 2, -0.8},
-  {10, 0, 1, 1, 1},
+  { 0.7, 0, 1, 1, 0 },
+  { 1, 0.3, 1, 1, 0 },
+  { 1, 0.1, 1, 1, 0 },
+  { 1.5, 0, 1, 1.3, 0 },
+  { 1, 0.1, 1.2, 1.5, 0.25 },
+  { 1, -0.3, 0.5, 0, 0 },
+  { 2.2, 0.05, 1.1, 0.3, -0.5 },
+  { 0.45, 0, 2, 2, -0.8 },
+  { 10, 0, 1, 1, 1 },
 };
 
 /* "gamma=... ! videobalance ..." (@sep " ! videobalance") or the same
  * properties for texeladjust (@sep " "), hue times @hue_sign. */
 static gchar *
-gst_settings_string (const GstSettings * g, const gchar * sep,
-    gdouble hue_sign)
+gst_settings_string (const GstSettings *g, const gchar *sep, gdouble hue_sign)
 {
   return g_strdup_printf ("gamma=%g%sbrightness=%g contrast=%g "
-      "saturation=%g hue=%g", g->gamma, sep, g->brightness, g->contrast,
-      g->saturation, g->hue * hue_sign);
+                          "saturation=%g hue=%g",
+                          g->gamma, sep, g->brightness, g->contrast,
+                          g->saturation, g->hue * hue_sign);
 }
 
 /* @h's output for one random frame (@in: not taken). */
 static GstBuffer *
-run_harness (GstHarness * h, const gchar * caps, GstBuffer * in)
+run_harness (GstHarness *h, const gchar *caps, GstBuffer *in)
 {
   gst_harness_set_caps_str (h, caps, caps);
   return texel_push_pull (h, gst_buffer_copy_deep (in));
@@ -404,58 +414,64 @@ GST_START_TEST (test_gst_elements)
   GRand *rand = g_rand_new_with_seed (100 + __i__);
   guint s, full, c;
 
-  for (s = 0; s < G_N_ELEMENTS (gst_settings); s++) {
-    for (full = 0; full < 2; full++) {
-      gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=38,"
-          "height=22,framerate=30/1,colorimetry=%s", format,
-          full ? "1:4:0:0" : "bt709");
-      gchar *ref_props = gst_settings_string (&gst_settings[s],
-          " ! videobalance ", 1.0);
-      gchar *chain = g_strdup_printf ("gamma %s", ref_props);
-      /* videobalance reads YV12's first chroma plane (V) as U, so that
-       * its hue turns the other way there (gstvideobalance.c, planar
-       * YUV: plane 1 taken for U); texeladjust reads the components. */
-      gchar *props = gst_settings_string (&gst_settings[s], " ",
-          strcmp (format, "YV12") == 0 ? -1.0 : 1.0);
-      GstVideoInfo info = texel_video_info_from_caps_string (caps);
-      GstHarness *ref = gst_harness_new_parse (chain);
-      GstHarness *h = adjust_harness_new (props);
-      GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
-      GstBuffer *want = run_harness (ref, caps, in);
-      GstBuffer *got = run_harness (h, caps, in);
-      GstVideoFrame fw, fg;
-      gint x, y, differ = 0, max_diff = 0, samples = 0;
+  for (s = 0; s < G_N_ELEMENTS (gst_settings); s++)
+    {
+      for (full = 0; full < 2; full++)
+        {
+          gchar *caps
+              = g_strdup_printf ("video/x-raw,format=%s,width=38,"
+                                 "height=22,framerate=30/1,colorimetry=%s",
+                                 format, full ? "1:4:0:0" : "bt709");
+          gchar *ref_props
+              = gst_settings_string (&gst_settings[s], " ! videobalance ", 1.0);
+          gchar *chain = g_strdup_printf ("gamma %s", ref_props);
+          /* videobalance reads YV12's first chroma plane (V) as U, so that
+           * its hue turns the other way there (gstvideobalance.c, planar
+           * YUV: plane 1 taken for U); texeladjust reads the components. */
+          gchar *props = gst_settings_string (
+              &gst_settings[s], " ", strcmp (format, "YV12") == 0 ? -1.0 : 1.0);
+          GstVideoInfo info = texel_video_info_from_caps_string (caps);
+          GstHarness *ref = gst_harness_new_parse (chain);
+          GstHarness *h = adjust_harness_new (props);
+          GstBuffer *in = texel_buffer_new_random (&info, rand, 0);
+          GstBuffer *want = run_harness (ref, caps, in);
+          GstBuffer *got = run_harness (h, caps, in);
+          GstVideoFrame fw, fg;
+          gint x, y, differ = 0, max_diff = 0, samples = 0;
 
-      fail_unless (gst_video_frame_map (&fw, &info, want, GST_MAP_READ));
-      fail_unless (gst_video_frame_map (&fg, &info, got, GST_MAP_READ));
-      for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&fw); c++)
-        for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fw, c); y++)
-          for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&fw, c); x++) {
-            gint e = ABS ((gint) frame_get (&fw, c, x, y) -
-                (gint) frame_get (&fg, c, x, y));
+          fail_unless (gst_video_frame_map (&fw, &info, want, GST_MAP_READ));
+          fail_unless (gst_video_frame_map (&fg, &info, got, GST_MAP_READ));
+          for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&fw); c++)
+            for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fw, c); y++)
+              for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&fw, c); x++)
+                {
+                  gint e = ABS ((gint)frame_get (&fw, c, x, y)
+                                - (gint)frame_get (&fg, c, x, y));
 
-            differ += e > 0;
-            max_diff = MAX (max_diff, e);
-            samples++;
-          }
-      fail_unless (max_diff <= GST_ELEMENTS_MAX_CODES &&
-          differ * 100 <= samples * GST_ELEMENTS_MAX_DIFFER_PERCENT,
-          "%s, %s range, '%s': %d of %d samples differ from GStreamer's "
-          "elements (max %d codes)", format, full ? "full" : "limited", chain,
-          differ, samples, max_diff);
-      gst_video_frame_unmap (&fw);
-      gst_video_frame_unmap (&fg);
-      gst_buffer_unref (in);
-      gst_buffer_unref (want);
-      gst_buffer_unref (got);
-      gst_harness_teardown (ref);
-      gst_harness_teardown (h);
-      g_free (props);
-      g_free (ref_props);
-      g_free (chain);
-      g_free (caps);
+                  differ += e > 0;
+                  max_diff = MAX (max_diff, e);
+                  samples++;
+                }
+          fail_unless (
+              max_diff <= GST_ELEMENTS_MAX_CODES
+                  && differ * 100 <= samples * GST_ELEMENTS_MAX_DIFFER_PERCENT,
+              "%s, %s range, '%s': %d of %d samples differ from GStreamer's "
+              "elements (max %d codes)",
+              format, full ? "full" : "limited", chain, differ, samples,
+              max_diff);
+          gst_video_frame_unmap (&fw);
+          gst_video_frame_unmap (&fg);
+          gst_buffer_unref (in);
+          gst_buffer_unref (want);
+          gst_buffer_unref (got);
+          gst_harness_teardown (ref);
+          gst_harness_teardown (h);
+          g_free (props);
+          g_free (ref_props);
+          g_free (chain);
+          g_free (caps);
+        }
     }
-  }
   g_rand_free (rand);
 }
 
@@ -467,13 +483,12 @@ GST_END_TEST;
 GST_START_TEST (test_white_point_primaries)
 {
   static const double bt2020[4][2] = {
-    {0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}, {0.3127, 0.3290}
+    { 0.708, 0.292 }, { 0.170, 0.797 }, { 0.131, 0.046 }, { 0.3127, 0.3290 }
   };
-  static const double bt709[4][2] = {
-    {0.64, 0.33}, {0.30, 0.60}, {0.15, 0.06}, {0.3127, 0.3290}
-  };
+  static const double bt709[4][2]
+      = { { 0.64, 0.33 }, { 0.30, 0.60 }, { 0.15, 0.06 }, { 0.3127, 0.3290 } };
   const gchar *caps = "video/x-raw,format=NV12,width=32,height=16,"
-      "framerate=30/1,colorimetry=bt2020";
+                      "framerate=30/1,colorimetry=bt2020";
   GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (12);
   GstHarness *h = adjust_harness_new ("white-point=3000");
@@ -495,8 +510,9 @@ GST_START_TEST (test_white_point_primaries)
   cfg.matrix = TEXEL_MATRIX_BT2020;
   cfg.transfer = TEXEL_TRANSFER_BT709;
   memcpy (cfg.primaries, bt2020, sizeof (bt2020));
-  fail_unless (texel_adjust_plan_init (&plan, &cfg, TEXEL_FORMAT_NV12, 32, 16,
-          NULL) == 0);
+  fail_unless (
+      texel_adjust_plan_init (&plan, &cfg, TEXEL_FORMAT_NV12, 32, 16, NULL)
+      == 0);
   ref = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
   fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fref, &info, ref, GST_MAP_WRITE));
@@ -507,13 +523,14 @@ GST_START_TEST (test_white_point_primaries)
   for (c = 0; c < 3; c++)
     for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fout, c); y++)
       for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&fout, c); x++)
-        fail_unless_equals_int (frame_get (&fout, c, x, y), frame_get (&fref,
-                c, x, y));
+        fail_unless_equals_int (frame_get (&fout, c, x, y),
+                                frame_get (&fref, c, x, y));
 
   /* The same frame with BT.709 primaries comes out differently. */
   memcpy (cfg.primaries, bt709, sizeof (bt709));
-  fail_unless (texel_adjust_plan_init (&plan, &cfg, TEXEL_FORMAT_NV12, 32, 16,
-          NULL) == 0);
+  fail_unless (
+      texel_adjust_plan_init (&plan, &cfg, TEXEL_FORMAT_NV12, 32, 16, NULL)
+      == 0);
   texel_adjust_cpu (&plan, &iin, &iref, 0, 16);
   for (c = 0; c < 3; c++)
     for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fout, c); y++)
@@ -542,20 +559,22 @@ GST_START_TEST (test_known_values)
   gchar *caps = make_caps ("RGBA", 4, 4);
   GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GstHarness *h = adjust_harness_new ("saturation=0");
-  GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info),
-      NULL), *out;
+  GstBuffer *in
+      = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL),
+      *out;
   GstVideoFrame f;
   gint x, y;
 
   gst_harness_set_caps_str (h, caps, caps);
   fail_unless (gst_video_frame_map (&f, &info, in, GST_MAP_WRITE));
   for (y = 0; y < 4; y++)
-    for (x = 0; x < 4; x++) {
-      frame_set (&f, 0, x, y, 200);
-      frame_set (&f, 1, x, y, 100);
-      frame_set (&f, 2, x, y, 50);
-      frame_set (&f, 3, x, y, 77);
-    }
+    for (x = 0; x < 4; x++)
+      {
+        frame_set (&f, 0, x, y, 200);
+        frame_set (&f, 1, x, y, 100);
+        frame_set (&f, 2, x, y, 50);
+        frame_set (&f, 3, x, y, 77);
+      }
   gst_video_frame_unmap (&f);
   out = texel_push_pull (h, in);
   fail_unless (gst_video_frame_map (&f, &info, out, GST_MAP_READ));
@@ -597,47 +616,52 @@ GST_START_TEST (test_change_while_playing)
   guint i;
 
   gst_harness_set_caps_str (h, caps, caps);
-  for (i = 0; i < G_N_ELEMENTS (properties); i++) {
-    const gchar *name = properties[i].name;
-    gdouble v = changed_value (&properties[i]);
+  for (i = 0; i < G_N_ELEMENTS (properties); i++)
+    {
+      const gchar *name = properties[i].name;
+      gdouble v = changed_value (&properties[i]);
 
-    in = texel_buffer_new_random (&info, rand, i * GST_SECOND / 30);
-    out = texel_push_pull (h, in);
-    fail_unless (out == in, "%s: neutral but not passthrough", name);
-    gst_buffer_unref (out);
+      in = texel_buffer_new_random (&info, rand, i * GST_SECOND / 30);
+      out = texel_push_pull (h, in);
+      fail_unless (out == in, "%s: neutral but not passthrough", name);
+      gst_buffer_unref (out);
 
-    g_object_set (h->element, name, v, NULL);
-    in = texel_buffer_new_random (&info, rand, i * GST_SECOND / 30);
-    gst_buffer_ref (in);
-    out = texel_push_pull (h, in);
-    fail_if (out == in, "%s=%g: passthrough", name, v);
-    texel_adjust_config_init (&cfg);
-    config_set (&cfg, name, v);
-    check_reference (&info, in, out, &cfg, name);
-    gst_buffer_unref (in);
-    gst_buffer_unref (out);
-    g_object_set (h->element, name, properties[i].def, NULL);
-  }
-  /* The tone map, each way, and back to neutral. */
-  for (i = TEXEL_TONE_MAP_REINHARD; i <= TEXEL_TONE_MAP_FILMIC + 1; i++) {
-    TexelToneMap tm = i <= TEXEL_TONE_MAP_FILMIC ? (TexelToneMap) i :
-        TEXEL_TONE_MAP_NONE;
-
-    g_object_set (h->element, "tone-map", tm, NULL);
-    in = texel_buffer_new_random (&info, rand, 0);
-    gst_buffer_ref (in);
-    out = texel_push_pull (h, in);
-    if (tm == TEXEL_TONE_MAP_NONE) {
-      fail_unless (out == in, "tone-map=none: not passthrough");
-    } else {
-      fail_if (out == in, "tone-map=%d: passthrough", tm);
+      g_object_set (h->element, name, v, NULL);
+      in = texel_buffer_new_random (&info, rand, i * GST_SECOND / 30);
+      gst_buffer_ref (in);
+      out = texel_push_pull (h, in);
+      fail_if (out == in, "%s=%g: passthrough", name, v);
       texel_adjust_config_init (&cfg);
-      cfg.tone_map = tm;
-      check_reference (&info, in, out, &cfg, "tone-map");
+      config_set (&cfg, name, v);
+      check_reference (&info, in, out, &cfg, name);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      g_object_set (h->element, name, properties[i].def, NULL);
     }
-    gst_buffer_unref (in);
-    gst_buffer_unref (out);
-  }
+  /* The tone map, each way, and back to neutral. */
+  for (i = TEXEL_TONE_MAP_REINHARD; i <= TEXEL_TONE_MAP_FILMIC + 1; i++)
+    {
+      TexelToneMap tm
+          = i <= TEXEL_TONE_MAP_FILMIC ? (TexelToneMap)i : TEXEL_TONE_MAP_NONE;
+
+      g_object_set (h->element, "tone-map", tm, NULL);
+      in = texel_buffer_new_random (&info, rand, 0);
+      gst_buffer_ref (in);
+      out = texel_push_pull (h, in);
+      if (tm == TEXEL_TONE_MAP_NONE)
+        {
+          fail_unless (out == in, "tone-map=none: not passthrough");
+        }
+      else
+        {
+          fail_if (out == in, "tone-map=%d: passthrough", tm);
+          texel_adjust_config_init (&cfg);
+          cfg.tone_map = tm;
+          check_reference (&info, in, out, &cfg, "tone-map");
+        }
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+    }
   gst_harness_teardown (h);
   g_rand_free (rand);
   g_free (caps);
@@ -654,17 +678,17 @@ GST_END_TEST;
  * log function would leak under valgrind). The next frame is adjusted
  * with the kept value, in and out of passthrough. */
 static void
-set_nan (GstElement * e, const gchar * name)
+set_nan (GstElement *e, const gchar *name)
 {
-  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-      name);
+  GParamSpec *pspec
+      = g_object_class_find_property (G_OBJECT_GET_CLASS (e), name);
   GValue v = G_VALUE_INIT;
 
   ASSERT_WARNING (g_object_set (e, name, NAN, NULL));
   g_value_init (&v, G_TYPE_DOUBLE);
   g_value_set_double (&v, NAN);
   G_OBJECT_GET_CLASS (e)->set_property (G_OBJECT (e), pspec->param_id, &v,
-      pspec);
+                                        pspec);
   g_value_unset (&v);
 }
 
@@ -677,37 +701,38 @@ GST_START_TEST (test_nan_rejected)
   guint i;
 
   gst_harness_set_caps_str (h, caps, caps);
-  for (i = 0; i < G_N_ELEMENTS (properties); i++) {
-    const gchar *name = properties[i].name;
-    gdouble v = changed_value (&properties[i]), got;
-    GstBuffer *in, *out;
-    TexelAdjustConfig cfg;
+  for (i = 0; i < G_N_ELEMENTS (properties); i++)
+    {
+      const gchar *name = properties[i].name;
+      gdouble v = changed_value (&properties[i]), got;
+      GstBuffer *in, *out;
+      TexelAdjustConfig cfg;
 
-    /* Neutral: NaN leaves it passthrough. */
-    set_nan (h->element, name);
-    g_object_get (h->element, name, &got, NULL);
-    fail_unless_equals_float (got, properties[i].def);
-    in = texel_buffer_new_random (&info, rand, 0);
-    out = texel_push_pull (h, in);
-    fail_unless (out == in, "%s=NaN: left passthrough", name);
-    gst_buffer_unref (out);
+      /* Neutral: NaN leaves it passthrough. */
+      set_nan (h->element, name);
+      g_object_get (h->element, name, &got, NULL);
+      fail_unless_equals_float (got, properties[i].def);
+      in = texel_buffer_new_random (&info, rand, 0);
+      out = texel_push_pull (h, in);
+      fail_unless (out == in, "%s=NaN: left passthrough", name);
+      gst_buffer_unref (out);
 
-    /* Adjusting: NaN keeps the value set before. */
-    g_object_set (h->element, name, v, NULL);
-    set_nan (h->element, name);
-    g_object_get (h->element, name, &got, NULL);
-    fail_unless_equals_float (got, v);
-    in = texel_buffer_new_random (&info, rand, 0);
-    gst_buffer_ref (in);
-    out = texel_push_pull (h, in);
-    fail_if (out == in, "%s=%g then NaN: passthrough", name, v);
-    texel_adjust_config_init (&cfg);
-    config_set (&cfg, name, v);
-    check_reference (&info, in, out, &cfg, name);
-    gst_buffer_unref (in);
-    gst_buffer_unref (out);
-    g_object_set (h->element, name, properties[i].def, NULL);
-  }
+      /* Adjusting: NaN keeps the value set before. */
+      g_object_set (h->element, name, v, NULL);
+      set_nan (h->element, name);
+      g_object_get (h->element, name, &got, NULL);
+      fail_unless_equals_float (got, v);
+      in = texel_buffer_new_random (&info, rand, 0);
+      gst_buffer_ref (in);
+      out = texel_push_pull (h, in);
+      fail_if (out == in, "%s=%g then NaN: passthrough", name, v);
+      texel_adjust_config_init (&cfg);
+      config_set (&cfg, name, v);
+      check_reference (&info, in, out, &cfg, name);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      g_object_set (h->element, name, properties[i].def, NULL);
+    }
   gst_harness_teardown (h);
   g_rand_free (rand);
   g_free (caps);
@@ -734,9 +759,9 @@ GST_START_TEST (test_controller)
   /* Direct bindings map [0, 1] onto the property's range (0..2). */
   gst_timed_value_control_source_set (tv, 0, 0.5);
   gst_timed_value_control_source_set (tv, GST_SECOND, 0.0);
-  gst_object_add_control_binding (GST_OBJECT (h->element),
-      gst_direct_control_binding_new (GST_OBJECT (h->element), "saturation",
-          cs));
+  gst_object_add_control_binding (
+      GST_OBJECT (h->element), gst_direct_control_binding_new (
+                                   GST_OBJECT (h->element), "saturation", cs));
   gst_harness_set_caps_str (h, caps, caps);
 
   in = texel_buffer_new_random (&info, rand, GST_SECOND / 2);
@@ -764,14 +789,14 @@ GST_END_TEST;
 /* lut-file */
 
 static gchar *
-data_path (const gchar * name)
+data_path (const gchar *name)
 {
   return g_build_filename (TEXEL_TEST_DATA_DIR, name, NULL);
 }
 
 /* The table of a committed .cube file, as the test reads it. */
 static TexelCube *
-load_cube (const gchar * name)
+load_cube (const gchar *name)
 {
   gchar *path = data_path (name), *text = NULL;
   gsize length = 0;
@@ -781,7 +806,7 @@ load_cube (const gchar * name)
   fail_unless (g_file_get_contents (path, &text, &length, NULL), "%s", path);
   cube = texel_cube_parse (text, length, &error);
   fail_unless (cube != NULL, "%s, line %d: %s", path, error.line,
-      error.message);
+               error.message);
   g_free (text);
   g_free (path);
   return cube;
@@ -790,8 +815,8 @@ load_cube (const gchar * name)
 GST_START_TEST (test_lut_property)
 {
   GstElement *e = gst_element_factory_make ("texeladjust", NULL);
-  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-      "lut-file");
+  GParamSpec *pspec
+      = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "lut-file");
   gchar *file = NULL;
 
   fail_unless (pspec != NULL && G_IS_PARAM_SPEC_STRING (pspec));
@@ -820,52 +845,54 @@ GST_START_TEST (test_lut_known)
     const gchar *file;
     const gchar *format;
   } cases[] = {
-    {"identity-2.cube", "RGBA"}, {"identity-9.cube", "BGR"},
-    {"identity-9.cube", "GRAY8"}, {"identity-2.cube", "ARGB"},
-    {"invert-2-crlf.cube", "RGBx"}, {"invert-2-crlf.cube", "ABGR"},
-    {"swap-rb-3.cube", "RGBA"}, {"swap-rb-3.cube", "BGRx"},
+    { "identity-2.cube", "RGBA" },    { "identity-9.cube", "BGR" },
+    { "identity-9.cube", "GRAY8" },   { "identity-2.cube", "ARGB" },
+    { "invert-2-crlf.cube", "RGBx" }, { "invert-2-crlf.cube", "ABGR" },
+    { "swap-rb-3.cube", "RGBA" },     { "swap-rb-3.cube", "BGRx" },
   };
   GRand *rand = g_rand_new_with_seed (51);
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
-    gchar *caps = make_caps (cases[i].format, 19, 7);
-    GstVideoInfo info = texel_video_info_from_caps_string (caps);
-    gchar *path = data_path (cases[i].file);
-    gchar *props = g_strdup_printf ("lut-file=%s", path);
-    GstHarness *h = adjust_harness_new (props);
-    GstBuffer *in, *out;
-    GstVideoFrame fin, fout;
-    guint c, n = GST_VIDEO_INFO_N_COMPONENTS (&info);
-    gint x, y;
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gchar *caps = make_caps (cases[i].format, 19, 7);
+      GstVideoInfo info = texel_video_info_from_caps_string (caps);
+      gchar *path = data_path (cases[i].file);
+      gchar *props = g_strdup_printf ("lut-file=%s", path);
+      GstHarness *h = adjust_harness_new (props);
+      GstBuffer *in, *out;
+      GstVideoFrame fin, fout;
+      guint c, n = GST_VIDEO_INFO_N_COMPONENTS (&info);
+      gint x, y;
 
-    gst_harness_set_caps_str (h, caps, caps);
-    in = texel_buffer_new_random (&info, rand, 0);
-    gst_buffer_ref (in);
-    out = texel_push_pull (h, in);
-    fail_if (out == in, "%s: passthrough", cases[i].file);
-    fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
-    fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
-    for (c = 0; c < n; c++)
-      for (y = 0; y < 7; y++)
-        for (x = 0; x < 19; x++) {
-          guint v = frame_get (&fin, c, x, y), want = v;
+      gst_harness_set_caps_str (h, caps, caps);
+      in = texel_buffer_new_random (&info, rand, 0);
+      gst_buffer_ref (in);
+      out = texel_push_pull (h, in);
+      fail_if (out == in, "%s: passthrough", cases[i].file);
+      fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+      for (c = 0; c < n; c++)
+        for (y = 0; y < 7; y++)
+          for (x = 0; x < 19; x++)
+            {
+              guint v = frame_get (&fin, c, x, y), want = v;
 
-          if (c < 3 && g_str_has_prefix (cases[i].file, "invert"))
-            want = 255 - v;
-          else if (c < 3 && g_str_has_prefix (cases[i].file, "swap"))
-            want = frame_get (&fin, 2 - c, x, y);
-          fail_unless_equals_int (frame_get (&fout, c, x, y), want);
-        }
-    gst_video_frame_unmap (&fin);
-    gst_video_frame_unmap (&fout);
-    gst_buffer_unref (in);
-    gst_buffer_unref (out);
-    gst_harness_teardown (h);
-    g_free (props);
-    g_free (path);
-    g_free (caps);
-  }
+              if (c < 3 && g_str_has_prefix (cases[i].file, "invert"))
+                want = 255 - v;
+              else if (c < 3 && g_str_has_prefix (cases[i].file, "swap"))
+                want = frame_get (&fin, 2 - c, x, y);
+              fail_unless_equals_int (frame_get (&fout, c, x, y), want);
+            }
+      gst_video_frame_unmap (&fin);
+      gst_video_frame_unmap (&fout);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      gst_harness_teardown (h);
+      g_free (props);
+      g_free (path);
+      g_free (caps);
+    }
   g_rand_free (rand);
 }
 
@@ -879,8 +906,7 @@ GST_START_TEST (test_lut_formats)
   gchar *caps = make_caps (format, 21, 13);
   GstVideoInfo info = texel_video_info_from_caps_string (caps);
   gchar *path = data_path ("squares-5.cube");
-  gchar *props = g_strdup_printf ("lut-file=%s gamma=1.2 saturation=1.2",
-      path);
+  gchar *props = g_strdup_printf ("lut-file=%s gamma=1.2 saturation=1.2", path);
   GRand *rand = g_rand_new_with_seed (60 + __i__);
   GstHarness *h = adjust_harness_new (props);
   TexelCube *cube = load_cube ("squares-5.cube");
@@ -908,7 +934,7 @@ GST_END_TEST;
 
 /* The first error message on @e's bus; fails without one. */
 static gchar *
-pop_error (GstElement * e)
+pop_error (GstElement *e)
 {
   GstBus *bus = gst_element_get_bus (e);
   GstMessage *msg;
@@ -936,39 +962,40 @@ GST_START_TEST (test_lut_broken_at_start)
     const gchar *file;
     const gchar *says;
   } cases[] = {
-    {"broken-bad-number.cube", "line 5: entry: bad number '1,0'"},
-    {"broken-nan.cube", "line 7: entry: 'nan' is not a finite number"},
-    {"broken-1d.cube", "line 2: 1D LUTs (LUT_1D_SIZE) are not supported"},
-    {"broken-short.cube", "line 9: 7 entries, LUT_3D_SIZE 2 needs 8"},
-    {"broken-size-range.cube", "line 1: LUT_3D_SIZE 300 out of range"},
-    {"broken-empty.cube", ": no LUT_3D_SIZE"},
-    {"no-such-file.cube", "Cannot read the 3D LUT file"},
-    {"", "not a regular file"},
+    { "broken-bad-number.cube", "line 5: entry: bad number '1,0'" },
+    { "broken-nan.cube", "line 7: entry: 'nan' is not a finite number" },
+    { "broken-1d.cube", "line 2: 1D LUTs (LUT_1D_SIZE) are not supported" },
+    { "broken-short.cube", "line 9: 7 entries, LUT_3D_SIZE 2 needs 8" },
+    { "broken-size-range.cube", "line 1: LUT_3D_SIZE 300 out of range" },
+    { "broken-empty.cube", ": no LUT_3D_SIZE" },
+    { "no-such-file.cube", "Cannot read the 3D LUT file" },
+    { "", "not a regular file" },
   };
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
-    GstElement *e = gst_element_factory_make ("texeladjust", NULL);
-    GstBus *bus = gst_bus_new ();
-    gchar *path = data_path (cases[i].file), *text;
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      GstElement *e = gst_element_factory_make ("texeladjust", NULL);
+      GstBus *bus = gst_bus_new ();
+      gchar *path = data_path (cases[i].file), *text;
 
-    gst_element_set_bus (e, bus);
-    g_object_set (e, "backend", 2, "lut-file", path, NULL);
-    fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
-        GST_STATE_CHANGE_FAILURE);
-    text = pop_error (e);
-    GST_INFO ("%s: %s", cases[i].file, text);
-    fail_unless (strstr (text, path) != NULL, "\"%s\" does not name %s",
-        text, path);
-    fail_unless (strstr (text, cases[i].says) != NULL,
-        "\"%s\" does not say \"%s\"", text, cases[i].says);
-    g_free (text);
-    gst_element_set_state (e, GST_STATE_NULL);
-    drop_bus_messages (e);
-    gst_object_unref (bus);
-    gst_object_unref (e);
-    g_free (path);
-  }
+      gst_element_set_bus (e, bus);
+      g_object_set (e, "backend", 2, "lut-file", path, NULL);
+      fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+                              GST_STATE_CHANGE_FAILURE);
+      text = pop_error (e);
+      GST_INFO ("%s: %s", cases[i].file, text);
+      fail_unless (strstr (text, path) != NULL, "\"%s\" does not name %s", text,
+                   path);
+      fail_unless (strstr (text, cases[i].says) != NULL,
+                   "\"%s\" does not say \"%s\"", text, cases[i].says);
+      g_free (text);
+      gst_element_set_state (e, GST_STATE_NULL);
+      drop_bus_messages (e);
+      gst_object_unref (bus);
+      gst_object_unref (e);
+      g_free (path);
+    }
 }
 
 GST_END_TEST;
@@ -1001,8 +1028,8 @@ GST_START_TEST (test_lut_while_playing)
   fail_if (out == in, "lut-file set: passthrough");
   fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
-  fail_unless_equals_int (frame_get (&fout, 1, 3, 2), 255 - frame_get (&fin,
-          1, 3, 2));
+  fail_unless_equals_int (frame_get (&fout, 1, 3, 2),
+                          255 - frame_get (&fin, 1, 3, 2));
   gst_video_frame_unmap (&fin);
   gst_video_frame_unmap (&fout);
   gst_buffer_unref (in);
@@ -1022,7 +1049,8 @@ GST_START_TEST (test_lut_while_playing)
   text = pop_error (h->element);
   fail_unless (strstr (text, broken) != NULL, "%s", text);
   fail_unless (strstr (text, "line 4: entry: expected 3 numbers, found 2")
-      != NULL, "%s", text);
+                   != NULL,
+               "%s", text);
   g_free (text);
 
   texel_harness_teardown (h);
@@ -1041,12 +1069,12 @@ GST_START_TEST (test_pipeline)
 {
   static const gchar *lines[] = {
     "videotestsrc num-buffers=10 ! texeladjust gamma=1.5 saturation=1.3 "
-        "backend=cpu ! fakesink",
+    "backend=cpu ! fakesink",
     "videotestsrc num-buffers=10 ! video/x-raw,format=P010_10LE ! "
-        "texeladjust exposure=-1 hue=0.5 backend=cpu ! fakesink",
+    "texeladjust exposure=-1 hue=0.5 backend=cpu ! fakesink",
     "videotestsrc num-buffers=10 ! video/x-raw,format=P010_10LE ! "
-        "texeladjust exposure=2 tone-map=filmic white-point=4000 "
-        "backend=cpu ! fakesink",
+    "texeladjust exposure=2 tone-map=filmic white-point=4000 "
+    "backend=cpu ! fakesink",
     "videotestsrc num-buffers=10 ! texeladjust backend=cpu ! fakesink",
   };
 

@@ -66,43 +66,52 @@
 typedef guint (*PixelFunc) (gint x, gint y, guint comp, gpointer user_data);
 
 static void
-frame_fill (GstVideoFrame * f, PixelFunc func, gpointer user_data)
+frame_fill (GstVideoFrame *f, PixelFunc func, gpointer user_data)
 {
   guint c;
   gint x, y;
 
-  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (f); c++) {
-    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (f, c); y++) {
-      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (f, c); x++)
-        frame_set (f, c, x, y, func (x, y, c, user_data));
+  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (f); c++)
+    {
+      for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (f, c); y++)
+        {
+          for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (f, c); x++)
+            frame_set (f, c, x, y, func (x, y, c, user_data));
+        }
     }
-  }
 }
 
 /* Fails unless every sample of every component of @f is within @tol codes
  * of @expect. */
 static void
-check_frame (const GstVideoFrame * f, PixelFunc expect, gpointer user_data,
-    guint tol, const gchar * what)
+check_frame (const GstVideoFrame *f, PixelFunc expect, gpointer user_data,
+             guint tol, const gchar *what)
 {
   guint c;
   gint x, y;
 
-  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (f); c++) {
-    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (f, c); y++) {
-      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (f, c); x++) {
-        guint got = frame_get (f, c, x, y);
-        guint want = expect (x, y, c, user_data);
+  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (f); c++)
+    {
+      for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (f, c); y++)
+        {
+          for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (f, c); x++)
+            {
+              guint got = frame_get (f, c, x, y);
+              guint want = expect (x, y, c, user_data);
 
-        if (ABS ((gint) got - (gint) want) > (gint) tol)
-          fail ("%s: %s %dx%d, component %u at (%d, %d): got %u, expected "
-              "%u (+-%u)", what, GST_VIDEO_FRAME_FORMAT (f) ?
-              gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (f)) : "?",
-              GST_VIDEO_FRAME_WIDTH (f), GST_VIDEO_FRAME_HEIGHT (f), c, x, y,
-              got, want, tol);
-      }
+              if (ABS ((gint)got - (gint)want) > (gint)tol)
+                fail (
+                    "%s: %s %dx%d, component %u at (%d, %d): got %u, expected "
+                    "%u (+-%u)",
+                    what,
+                    GST_VIDEO_FRAME_FORMAT (f) ? gst_video_format_to_string (
+                        GST_VIDEO_FRAME_FORMAT (f))
+                                               : "?",
+                    GST_VIDEO_FRAME_WIDTH (f), GST_VIDEO_FRAME_HEIGHT (f), c, x,
+                    y, got, want, tol);
+            }
+        }
     }
-  }
 }
 
 /* Component codes of a solid colour: R, G, B, A for RGB formats, Y, U, V
@@ -115,7 +124,7 @@ typedef struct
 static guint
 solid_func (gint x, gint y, guint comp, gpointer user_data)
 {
-  return ((const Codes *) user_data)->v[comp];
+  return ((const Codes *)user_data)->v[comp];
 }
 
 /* A pattern in which every pixel of a frame up to 16x16 differs in R and
@@ -123,16 +132,17 @@ solid_func (gint x, gint y, guint comp, gpointer user_data)
 static guint
 pattern_unique (gint x, gint y, guint comp, gpointer user_data)
 {
-  switch (comp) {
-    case 0:
-      return (x * 16 + y) & 0xff;
-    case 1:
-      return ((y * 16 + x) ^ 0x5a) & 0xff;
-    case 2:
-      return ((x + y) * 20 + 7) & 0xff;
-    default:
-      return 255 - ((x + 2 * y) & 7) * 8;
-  }
+  switch (comp)
+    {
+      case 0:
+        return (x * 16 + y) & 0xff;
+      case 1:
+        return ((y * 16 + x) ^ 0x5a) & 0xff;
+      case 2:
+        return ((x + y) * 20 + 7) & 0xff;
+      default:
+        return 255 - ((x + 2 * y) & 7) * 8;
+    }
 }
 
 /* A pattern for any format and size: smooth ramps plus some texture, in
@@ -149,26 +159,27 @@ pattern_any (gint x, gint y, guint comp, gpointer user_data)
 /* Fixed caps with square pixels; YUV formats get BT.601 limited range
  * unless @extra names a colorimetry. */
 static gchar *
-make_caps (const gchar * format, gint width, gint height, const gchar * extra)
+make_caps (const gchar *format, gint width, gint height, const gchar *extra)
 {
-  const GstVideoFormatInfo *finfo =
-      gst_video_format_get_info (gst_video_format_from_string (format));
+  const GstVideoFormatInfo *finfo
+      = gst_video_format_get_info (gst_video_format_from_string (format));
   gboolean yuv = finfo && GST_VIDEO_FORMAT_INFO_IS_YUV (finfo);
   gboolean has_colorimetry = extra && strstr (extra, "colorimetry") != NULL;
 
   fail_unless (finfo != NULL, "unknown format %s", format);
   return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1,pixel-aspect-ratio=1/1%s%s%s", format, width, height,
-      (yuv && !has_colorimetry) ? ",colorimetry=bt601" : "",
-      extra ? "," : "", extra ? extra : "");
+                          "framerate=30/1,pixel-aspect-ratio=1/1%s%s%s",
+                          format, width, height,
+                          (yuv && !has_colorimetry) ? ",colorimetry=bt601" : "",
+                          extra ? "," : "", extra ? extra : "");
 }
 
 /* A buffer in the default layout of @info (no GstVideoMeta). */
 static GstBuffer *
-make_buffer (const GstVideoInfo * info, PixelFunc func, gpointer user_data)
+make_buffer (const GstVideoInfo *info, PixelFunc func, gpointer user_data)
 {
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info),
-      NULL);
+  GstBuffer *buf
+      = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
   GstVideoFrame f;
 
   gst_buffer_memset (buf, 0, 0, GST_VIDEO_INFO_SIZE (info));
@@ -185,17 +196,17 @@ make_buffer (const GstVideoInfo * info, PixelFunc func, gpointer user_data)
  * plane, @gap bytes between planes), described by a GstVideoMeta. Padding
  * bytes are 0xa5 so that reading them shows. */
 static GstBuffer *
-make_padded_buffer (const GstVideoInfo * info, gint extra_stride, gsize lead,
-    gsize gap, PixelFunc func, gpointer user_data)
+make_padded_buffer (const GstVideoInfo *info, gint extra_stride, gsize lead,
+                    gsize gap, PixelFunc func, gpointer user_data)
 {
   GstVideoInfo pinfo;
-  GstBuffer *buf = texel_buffer_new_padded (info, extra_stride, lead, gap,
-      &pinfo);
+  GstBuffer *buf
+      = texel_buffer_new_padded (info, extra_stride, lead, gap, &pinfo);
   GstVideoFrame f;
 
   fail_unless (gst_video_frame_map (&f, &pinfo, buf, GST_MAP_WRITE));
   fail_unless_equals_int (GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0),
-      pinfo.stride[0]);
+                          pinfo.stride[0]);
   frame_fill (&f, func, user_data);
   gst_video_frame_unmap (&f);
   GST_BUFFER_PTS (buf) = 0;
@@ -220,52 +231,56 @@ static const RefMatrix ref_bt2020 = { 0.2627, 0.0593, FALSE };
 static guint
 ref_round (gdouble v, gdouble max)
 {
-  return (guint) CLAMP (floor (v + 0.5), 0.0, max);
+  return (guint)CLAMP (floor (v + 0.5), 0.0, max);
 }
 
 /* 8-bit R'G'B' -> Y'CbCr codes of @bits bits (limited range codes scale
  * with the bit depth: 16..235 at 8 bits is 64..940 at 10). */
 static void
-ref_rgb_to_yuv (const RefMatrix * m, gint bits, const guint rgb[3],
-    guint yuv[3])
+ref_rgb_to_yuv (const RefMatrix *m, gint bits, const guint rgb[3], guint yuv[3])
 {
   gdouble r = rgb[0] / 255.0, g = rgb[1] / 255.0, b = rgb[2] / 255.0;
   gdouble kg = 1.0 - m->kr - m->kb;
   gdouble y = m->kr * r + kg * g + m->kb * b;
   gdouble pb = (b - y) / (2.0 * (1.0 - m->kb));
   gdouble pr = (r - y) / (2.0 * (1.0 - m->kr));
-  gdouble s = (gdouble) (1 << (bits - 8));
-  gdouble max = (gdouble) ((1 << bits) - 1);
+  gdouble s = (gdouble)(1 << (bits - 8));
+  gdouble max = (gdouble)((1 << bits) - 1);
 
-  if (m->full_range) {
-    yuv[0] = ref_round (y * max, max);
-    yuv[1] = ref_round (128.0 * s + pb * max, max);
-    yuv[2] = ref_round (128.0 * s + pr * max, max);
-  } else {
-    yuv[0] = ref_round ((16.0 + 219.0 * y) * s, max);
-    yuv[1] = ref_round ((128.0 + 224.0 * pb) * s, max);
-    yuv[2] = ref_round ((128.0 + 224.0 * pr) * s, max);
-  }
+  if (m->full_range)
+    {
+      yuv[0] = ref_round (y * max, max);
+      yuv[1] = ref_round (128.0 * s + pb * max, max);
+      yuv[2] = ref_round (128.0 * s + pr * max, max);
+    }
+  else
+    {
+      yuv[0] = ref_round ((16.0 + 219.0 * y) * s, max);
+      yuv[1] = ref_round ((128.0 + 224.0 * pb) * s, max);
+      yuv[2] = ref_round ((128.0 + 224.0 * pr) * s, max);
+    }
 }
 
 static void
-ref_yuv_to_rgb (const RefMatrix * m, gint bits, const guint yuv[3],
-    guint rgb[3])
+ref_yuv_to_rgb (const RefMatrix *m, gint bits, const guint yuv[3], guint rgb[3])
 {
-  gdouble s = (gdouble) (1 << (bits - 8));
-  gdouble max = (gdouble) ((1 << bits) - 1);
+  gdouble s = (gdouble)(1 << (bits - 8));
+  gdouble max = (gdouble)((1 << bits) - 1);
   gdouble kg = 1.0 - m->kr - m->kb;
   gdouble y, pb, pr, r, g, b;
 
-  if (m->full_range) {
-    y = yuv[0] / max;
-    pb = (yuv[1] - 128.0 * s) / max;
-    pr = (yuv[2] - 128.0 * s) / max;
-  } else {
-    y = (yuv[0] / s - 16.0) / 219.0;
-    pb = (yuv[1] / s - 128.0) / 224.0;
-    pr = (yuv[2] / s - 128.0) / 224.0;
-  }
+  if (m->full_range)
+    {
+      y = yuv[0] / max;
+      pb = (yuv[1] - 128.0 * s) / max;
+      pr = (yuv[2] - 128.0 * s) / max;
+    }
+  else
+    {
+      y = (yuv[0] / s - 16.0) / 219.0;
+      pb = (yuv[1] / s - 128.0) / 224.0;
+      pr = (yuv[2] / s - 128.0) / 224.0;
+    }
   r = y + 2.0 * (1.0 - m->kr) * pr;
   b = y + 2.0 * (1.0 - m->kb) * pb;
   g = (y - m->kr * r - m->kb * b) / kg;
@@ -282,7 +297,7 @@ ref_yuv_to_rgb (const RefMatrix * m, gint bits, const guint yuv[3],
  * posts (texel-strategy, errors) can be read although no pipeline holds
  * it. */
 static GstElement *
-texel_element_new (const gchar * props)
+texel_element_new (const gchar *props)
 {
   GstElement *e = texel_test_element_new (TEXEL_TEST_FACTORY, NULL);
 
@@ -296,24 +311,25 @@ texel_element_new (const gchar * props)
 
 /* The harness sets the element to PLAYING right away. */
 static GstHarness *
-texel_harness_new (const gchar * props)
+texel_harness_new (const gchar *props)
 {
   return texel_harness_new_with (texel_element_new (props));
 }
 
 static GstBuffer *
-push_pull (GstHarness * h, GstBuffer * in)
+push_pull (GstHarness *h, GstBuffer *in)
 {
   GstFlowReturn ret = gst_harness_push (h, in);
   GstBuffer *out;
 
-  if (ret != GST_FLOW_OK) {
-    gchar *errors = bus_messages_text (h->element,
-        GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+  if (ret != GST_FLOW_OK)
+    {
+      gchar *errors = bus_messages_text (h->element, GST_MESSAGE_ERROR
+                                                         | GST_MESSAGE_WARNING);
 
-    fail ("push returned %s; bus: %s", gst_flow_get_name (ret), errors);
-    g_free (errors);
-  }
+      fail ("push returned %s; bus: %s", gst_flow_get_name (ret), errors);
+      g_free (errors);
+    }
   out = gst_harness_try_pull (h);
   fail_unless (out != NULL, "no output buffer after a push");
   return out;
@@ -322,8 +338,8 @@ push_pull (GstHarness * h, GstBuffer * in)
 /* One buffer through a fresh element: @in_caps upstream, @out_caps (fixed
  * or not) downstream. Returns the output and its video info. */
 static GstBuffer *
-convert_one (const gchar * props, const gchar * in_caps,
-    const gchar * out_caps, GstBuffer * in, GstVideoInfo * out_info)
+convert_one (const gchar *props, const gchar *in_caps, const gchar *out_caps,
+             GstBuffer *in, GstVideoInfo *out_info)
 {
   GstHarness *h = texel_harness_new (props);
   GstBuffer *out;
@@ -337,9 +353,9 @@ convert_one (const gchar * props, const gchar * in_caps,
 
 /* Converts a solid colour and checks the output against @want. */
 static void
-check_solid_conversion (const gchar * props, const gchar * in_caps,
-    const Codes * in, const gchar * out_caps, const Codes * want, guint tol,
-    const gchar * what)
+check_solid_conversion (const gchar *props, const gchar *in_caps,
+                        const Codes *in, const gchar *out_caps,
+                        const Codes *want, guint tol, const gchar *what)
 {
   GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
   GstVideoInfo out_info;
@@ -347,15 +363,16 @@ check_solid_conversion (const gchar * props, const gchar * in_caps,
   GstVideoFrame f;
 
   out = convert_one (props, in_caps, out_caps,
-      make_buffer (&in_info, solid_func, (gpointer) in), &out_info);
+                     make_buffer (&in_info, solid_func, (gpointer)in),
+                     &out_info);
   fail_unless (gst_video_frame_map (&f, &out_info, out, GST_MAP_READ));
-  check_frame (&f, solid_func, (gpointer) want, tol, what);
+  check_frame (&f, solid_func, (gpointer)want, tol, what);
   gst_video_frame_unmap (&f);
   gst_buffer_unref (out);
 }
 
 static guint
-get_uint_prop (gpointer obj, const gchar * name)
+get_uint_prop (gpointer obj, const gchar *name)
 {
   guint v = 0;
 
@@ -364,7 +381,7 @@ get_uint_prop (gpointer obj, const gchar * name)
 }
 
 static gboolean
-get_bool_prop (gpointer obj, const gchar * name)
+get_bool_prop (gpointer obj, const gchar *name)
 {
   gboolean v = FALSE;
 
@@ -381,10 +398,11 @@ cuda_device_count (void)
   int n = 0;
   int r = texel_cuda_device_count (&n);
 
-  if (r < 0) {
-    GST_INFO ("no CUDA device: %s", texel_cuda_error_string (-r));
-    return 0;
-  }
+  if (r < 0)
+    {
+      GST_INFO ("no CUDA device: %s", texel_cuda_error_string (-r));
+      return 0;
+    }
   return n > 0 ? n : r;
 #else
   return 0;
@@ -404,7 +422,7 @@ GST_START_TEST (test_create)
   fail_unless (e != NULL, "could not create " TEXEL_TEST_FACTORY);
   fail_unless_equals_string (G_OBJECT_TYPE_NAME (e), "GstTexelConvert");
   fail_unless_equals_string (g_type_name (g_type_parent (G_OBJECT_TYPE (e))),
-      "GstTexelBase");
+                             "GstTexelBase");
   fail_unless (GST_IS_VIDEO_FILTER (e));
   fail_unless (GST_IS_BASE_TRANSFORM (e));
   fail_unless (GST_IS_VIDEO_DIRECTION (e));
@@ -414,28 +432,31 @@ GST_START_TEST (test_create)
   fail_unless (sink != NULL && src != NULL);
 
   /* Every format, any size 1..32767, on both pads. */
-  for (i = 0; i < TEXEL_N_FORMATS; i++) {
-    const gint sizes[][2] = { {1, 1}, {32767, 32767}, {1921, 1081} };
-    guint k;
+  for (i = 0; i < TEXEL_N_FORMATS; i++)
+    {
+      const gint sizes[][2] = { { 1, 1 }, { 32767, 32767 }, { 1921, 1081 } };
+      guint k;
 
-    for (k = 0; k < G_N_ELEMENTS (sizes); k++) {
-      gchar *s = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d",
-          texel_all_formats[i], sizes[k][0], sizes[k][1]);
-      GstCaps *c = gst_caps_from_string (s);
+      for (k = 0; k < G_N_ELEMENTS (sizes); k++)
+        {
+          gchar *s = g_strdup_printf (
+              "video/x-raw,format=%s,width=%d,height=%d", texel_all_formats[i],
+              sizes[k][0], sizes[k][1]);
+          GstCaps *c = gst_caps_from_string (s);
 
-      tmpl = gst_pad_get_pad_template_caps (sink);
-      fail_unless (gst_caps_can_intersect (tmpl, c), "sink refuses %s", s);
-      gst_caps_unref (tmpl);
-      tmpl = gst_pad_get_pad_template_caps (src);
-      fail_unless (gst_caps_can_intersect (tmpl, c), "src refuses %s", s);
-      gst_caps_unref (tmpl);
-      gst_caps_unref (c);
-      g_free (s);
+          tmpl = gst_pad_get_pad_template_caps (sink);
+          fail_unless (gst_caps_can_intersect (tmpl, c), "sink refuses %s", s);
+          gst_caps_unref (tmpl);
+          tmpl = gst_pad_get_pad_template_caps (src);
+          fail_unless (gst_caps_can_intersect (tmpl, c), "src refuses %s", s);
+          gst_caps_unref (tmpl);
+          gst_caps_unref (c);
+          g_free (s);
+        }
     }
-  }
   {
     GstCaps *c = gst_caps_from_string ("video/x-raw,format=RGBA,width=32768,"
-        "height=16");
+                                       "height=16");
 
     tmpl = gst_pad_get_pad_template_caps (sink);
     fail_if (gst_caps_can_intersect (tmpl, c), "sink accepts width 32768");
@@ -451,8 +472,8 @@ GST_START_TEST (test_create)
 GST_END_TEST;
 
 static void
-check_enum_pspec (GObjectClass * klass, const gchar * name, gint def,
-    const gchar * const *nicks, guint n_nicks, gboolean writable)
+check_enum_pspec (GObjectClass *klass, const gchar *name, gint def,
+                  const gchar *const *nicks, guint n_nicks, gboolean writable)
 {
   GParamSpec *ps = g_object_class_find_property (klass, name);
   GEnumClass *ec;
@@ -461,20 +482,21 @@ check_enum_pspec (GObjectClass * klass, const gchar * name, gint def,
   fail_unless (ps != NULL, "no property '%s'", name);
   fail_unless (G_IS_PARAM_SPEC_ENUM (ps), "'%s' is not an enum", name);
   fail_unless (ps->flags & G_PARAM_READABLE, "'%s' is not readable", name);
-  fail_unless_equals_int (! !(ps->flags & G_PARAM_WRITABLE), ! !writable);
+  fail_unless_equals_int (!!(ps->flags & G_PARAM_WRITABLE), !!writable);
   fail_unless_equals_int (G_PARAM_SPEC_ENUM (ps)->default_value, def);
   ec = G_PARAM_SPEC_ENUM (ps)->enum_class;
-  for (i = 0; i < n_nicks; i++) {
-    GEnumValue *ev = g_enum_get_value (ec, i);
+  for (i = 0; i < n_nicks; i++)
+    {
+      GEnumValue *ev = g_enum_get_value (ec, i);
 
-    fail_unless (ev != NULL, "'%s' has no value %u", name, i);
-    fail_unless_equals_string (ev->value_nick, nicks[i]);
-  }
+      fail_unless (ev != NULL, "'%s' has no value %u", name, i);
+      fail_unless_equals_string (ev->value_nick, nicks[i]);
+    }
 }
 
 static void
-check_int_pspec (GObjectClass * klass, const gchar * name, gint min, gint max,
-    gint def)
+check_int_pspec (GObjectClass *klass, const gchar *name, gint min, gint max,
+                 gint def)
 {
   GParamSpec *ps = g_object_class_find_property (klass, name);
 
@@ -489,14 +511,13 @@ check_int_pspec (GObjectClass * klass, const gchar * name, gint min, gint max,
 GST_START_TEST (test_property_defaults)
 {
   static const gchar *const backend_nicks[] = { "auto", "cuda", "cpu" };
-  static const gchar *const memory_nicks[] =
-      { "auto", "zero-copy", "staged" };
-  static const gchar *const active_memory_nicks[] =
-      { "none", "system", "zero-copy", "staged" };
-  static const gchar *const method_nicks[] =
-      { "nearest", "bilinear", "bicubic" };
-  static const gchar *const crops[] =
-      { "crop-left", "crop-right", "crop-top", "crop-bottom" };
+  static const gchar *const memory_nicks[] = { "auto", "zero-copy", "staged" };
+  static const gchar *const active_memory_nicks[]
+      = { "none", "system", "zero-copy", "staged" };
+  static const gchar *const method_nicks[]
+      = { "nearest", "bilinear", "bicubic" };
+  static const gchar *const crops[]
+      = { "crop-left", "crop-right", "crop-top", "crop-bottom" };
   GstElement *e = gst_element_factory_make (TEXEL_TEST_FACTORY, NULL);
   GObjectClass *klass;
   GParamSpec *ps;
@@ -510,12 +531,13 @@ GST_START_TEST (test_property_defaults)
   check_enum_pspec (klass, "backend", BACKEND_AUTO, backend_nicks, 3, TRUE);
   check_enum_pspec (klass, "memory-mode", MEMORY_AUTO, memory_nicks, 3, TRUE);
   check_enum_pspec (klass, "active-backend", BACKEND_AUTO, backend_nicks, 3,
-      FALSE);
+                    FALSE);
   check_enum_pspec (klass, "active-memory-mode", ACTIVE_MEMORY_NONE,
-      active_memory_nicks, 4, FALSE);
-  fail_unless (g_object_class_find_property (klass, "active-backend")->
-      value_type == g_object_class_find_property (klass, "backend")->
-      value_type, "active-backend and backend have different enum types");
+                    active_memory_nicks, 4, FALSE);
+  fail_unless (
+      g_object_class_find_property (klass, "active-backend")->value_type
+          == g_object_class_find_property (klass, "backend")->value_type,
+      "active-backend and backend have different enum types");
 
   /* GstTexelConvert */
   check_enum_pspec (klass, "method", METHOD_BILINEAR, method_nicks, 3, TRUE);
@@ -526,13 +548,12 @@ GST_START_TEST (test_property_defaults)
   fail_unless (G_PARAM_SPEC_BOOLEAN (ps)->default_value == TRUE);
   ps = g_object_class_find_property (klass, "border-color");
   fail_unless (ps != NULL && G_IS_PARAM_SPEC_UINT (ps));
-  fail_unless_equals_uint64 (G_PARAM_SPEC_UINT (ps)->default_value,
-      0xff000000);
+  fail_unless_equals_uint64 (G_PARAM_SPEC_UINT (ps)->default_value, 0xff000000);
   ps = g_object_class_find_property (klass, "video-direction");
   fail_unless (ps != NULL && G_IS_PARAM_SPEC_ENUM (ps));
   fail_unless (ps->value_type == GST_TYPE_VIDEO_ORIENTATION_METHOD);
   fail_unless_equals_int (G_PARAM_SPEC_ENUM (ps)->default_value,
-      GST_VIDEO_ORIENTATION_IDENTITY);
+                          GST_VIDEO_ORIENTATION_IDENTITY);
 
   /* And the values a new instance reports. */
   fail_unless_equals_int (texel_get_int (e, "device-id"), -1);
@@ -540,14 +561,14 @@ GST_START_TEST (test_property_defaults)
   fail_unless_equals_int (texel_get_int (e, "memory-mode"), MEMORY_AUTO);
   fail_unless_equals_int (texel_get_int (e, "active-backend"), BACKEND_AUTO);
   fail_unless_equals_int (texel_get_int (e, "active-memory-mode"),
-      ACTIVE_MEMORY_NONE);
+                          ACTIVE_MEMORY_NONE);
   fail_unless_equals_int (texel_get_int (e, "method"), METHOD_BILINEAR);
   for (i = 0; i < G_N_ELEMENTS (crops); i++)
     fail_unless_equals_int (texel_get_int (e, crops[i]), 0);
   fail_unless (get_bool_prop (e, "add-borders") == TRUE);
   fail_unless_equals_uint64 (get_uint_prop (e, "border-color"), 0xff000000);
   fail_unless_equals_int (texel_get_int (e, "video-direction"),
-      GST_VIDEO_ORIENTATION_IDENTITY);
+                          GST_VIDEO_ORIENTATION_IDENTITY);
 
   gst_object_unref (e);
 }
@@ -556,8 +577,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_property_set_get)
 {
-  static const gchar *const crops[] =
-      { "crop-left", "crop-right", "crop-top", "crop-bottom" };
+  static const gchar *const crops[]
+      = { "crop-left", "crop-right", "crop-top", "crop-bottom" };
   GstElement *e = gst_element_factory_make (TEXEL_TEST_FACTORY, NULL);
   gint v;
   guint i;
@@ -574,12 +595,13 @@ GST_START_TEST (test_property_set_get)
   g_object_set (e, "device-id", -1, NULL);
   fail_unless_equals_int (texel_get_int (e, "device-id"), -1);
 
-  for (v = 0; v <= 2; v++) {
-    g_object_set (e, "backend", v, "memory-mode", v, "method", v, NULL);
-    fail_unless_equals_int (texel_get_int (e, "backend"), v);
-    fail_unless_equals_int (texel_get_int (e, "memory-mode"), v);
-    fail_unless_equals_int (texel_get_int (e, "method"), v);
-  }
+  for (v = 0; v <= 2; v++)
+    {
+      g_object_set (e, "backend", v, "memory-mode", v, "method", v, NULL);
+      fail_unless_equals_int (texel_get_int (e, "backend"), v);
+      fail_unless_equals_int (texel_get_int (e, "memory-mode"), v);
+      fail_unless_equals_int (texel_get_int (e, "method"), v);
+    }
   gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
   fail_unless_equals_int (texel_get_int (e, "backend"), BACKEND_CPU);
   gst_util_set_object_arg (G_OBJECT (e), "memory-mode", "zero-copy");
@@ -587,14 +609,15 @@ GST_START_TEST (test_property_set_get)
   gst_util_set_object_arg (G_OBJECT (e), "method", "bicubic");
   fail_unless_equals_int (texel_get_int (e, "method"), METHOD_BICUBIC);
 
-  for (i = 0; i < G_N_ELEMENTS (crops); i++) {
-    g_object_set (e, crops[i], 5 + i, NULL);
-    fail_unless_equals_int (texel_get_int (e, crops[i]), 5 + i);
-    g_object_set (e, crops[i], G_MAXINT, NULL);
-    fail_unless_equals_int (texel_get_int (e, crops[i]), G_MAXINT);
-    g_object_set (e, crops[i], 0, NULL);
-    fail_unless_equals_int (texel_get_int (e, crops[i]), 0);
-  }
+  for (i = 0; i < G_N_ELEMENTS (crops); i++)
+    {
+      g_object_set (e, crops[i], 5 + i, NULL);
+      fail_unless_equals_int (texel_get_int (e, crops[i]), 5 + i);
+      g_object_set (e, crops[i], G_MAXINT, NULL);
+      fail_unless_equals_int (texel_get_int (e, crops[i]), G_MAXINT);
+      g_object_set (e, crops[i], 0, NULL);
+      fail_unless_equals_int (texel_get_int (e, crops[i]), 0);
+    }
 
   g_object_set (e, "add-borders", FALSE, NULL);
   fail_unless (get_bool_prop (e, "add-borders") == FALSE);
@@ -608,19 +631,19 @@ GST_START_TEST (test_property_set_get)
   g_object_set (e, "border-color", G_MAXUINT, NULL);
   fail_unless_equals_uint64 (get_uint_prop (e, "border-color"), G_MAXUINT);
 
-  for (v = GST_VIDEO_ORIENTATION_IDENTITY; v <= GST_VIDEO_ORIENTATION_AUTO;
-      v++) {
-    g_object_set (e, "video-direction", v, NULL);
-    fail_unless_equals_int (texel_get_int (e, "video-direction"), v);
-  }
+  for (v = GST_VIDEO_ORIENTATION_IDENTITY; v <= GST_VIDEO_ORIENTATION_AUTO; v++)
+    {
+      g_object_set (e, "video-direction", v, NULL);
+      fail_unless_equals_int (texel_get_int (e, "video-direction"), v);
+    }
   gst_util_set_object_arg (G_OBJECT (e), "video-direction", "90r");
   fail_unless_equals_int (texel_get_int (e, "video-direction"),
-      GST_VIDEO_ORIENTATION_90R);
+                          GST_VIDEO_ORIENTATION_90R);
 
   /* Out of range: the param spec rejects the value (GLib warns) and the
    * property keeps its value. */
   g_object_set (e, "device-id", 2, "backend", BACKEND_CPU, "memory-mode",
-      MEMORY_STAGED, "method", METHOD_NEAREST, "crop-left", 4, NULL);
+                MEMORY_STAGED, "method", METHOD_NEAREST, "crop-left", 4, NULL);
   ASSERT_WARNING (g_object_set (e, "device-id", -2, NULL));
   fail_unless_equals_int (texel_get_int (e, "device-id"), 2);
   ASSERT_WARNING (g_object_set (e, "backend", 3, NULL));
@@ -631,14 +654,15 @@ GST_START_TEST (test_property_set_get)
   fail_unless_equals_int (texel_get_int (e, "method"), METHOD_NEAREST);
   ASSERT_WARNING (g_object_set (e, "method", -1, NULL));
   fail_unless_equals_int (texel_get_int (e, "method"), METHOD_NEAREST);
-  for (i = 0; i < G_N_ELEMENTS (crops); i++) {
-    g_object_set (e, crops[i], 4, NULL);
-    ASSERT_WARNING (g_object_set (e, crops[i], -1, NULL));
-    fail_unless_equals_int (texel_get_int (e, crops[i]), 4);
-  }
+  for (i = 0; i < G_N_ELEMENTS (crops); i++)
+    {
+      g_object_set (e, crops[i], 4, NULL);
+      ASSERT_WARNING (g_object_set (e, crops[i], -1, NULL));
+      fail_unless_equals_int (texel_get_int (e, crops[i]), 4);
+    }
   ASSERT_WARNING (g_object_set (e, "video-direction", 42, NULL));
   fail_unless_equals_int (texel_get_int (e, "video-direction"),
-      GST_VIDEO_ORIENTATION_90R);
+                          GST_VIDEO_ORIENTATION_90R);
 
   gst_object_unref (e);
 }
@@ -647,24 +671,24 @@ GST_END_TEST;
 
 GST_START_TEST (test_property_read_only)
 {
-  static const gchar *const names[] = { "active-backend",
-    "active-memory-mode"
-  };
+  static const gchar *const names[]
+      = { "active-backend", "active-memory-mode" };
   GstElement *e = gst_element_factory_make (TEXEL_TEST_FACTORY, NULL);
   guint i;
 
   fail_unless (e != NULL);
-  for (i = 0; i < G_N_ELEMENTS (names); i++) {
-    GParamSpec *ps =
-        g_object_class_find_property (G_OBJECT_GET_CLASS (e), names[i]);
+  for (i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GParamSpec *ps
+          = g_object_class_find_property (G_OBJECT_GET_CLASS (e), names[i]);
 
-    fail_unless (ps != NULL, "no property %s", names[i]);
-    fail_if (ps->flags & G_PARAM_WRITABLE, "%s is writable", names[i]);
-    fail_if (ps->flags & G_PARAM_CONSTRUCT_ONLY);
-    /* GLib refuses with a warning; the value stays. */
-    ASSERT_WARNING (g_object_set (e, names[i], 1, NULL));
-    fail_unless_equals_int (texel_get_int (e, names[i]), 0);
-  }
+      fail_unless (ps != NULL, "no property %s", names[i]);
+      fail_if (ps->flags & G_PARAM_WRITABLE, "%s is writable", names[i]);
+      fail_if (ps->flags & G_PARAM_CONSTRUCT_ONLY);
+      /* GLib refuses with a warning; the value stays. */
+      ASSERT_WARNING (g_object_set (e, names[i], 1, NULL));
+      fail_unless_equals_int (texel_get_int (e, names[i]), 0);
+    }
   gst_object_unref (e);
 }
 
@@ -674,29 +698,29 @@ GST_END_TEST;
 /* Caps negotiation. */
 
 static void
-check_out_caps (GstHarness * h, const gchar * format, gint width, gint height)
+check_out_caps (GstHarness *h, const gchar *format, gint width, gint height)
 {
   GstVideoInfo info;
 
   texel_harness_out_info (h, &info);
-  fail_unless_equals_string (gst_video_format_to_string
-      (GST_VIDEO_INFO_FORMAT (&info)), format);
+  fail_unless_equals_string (
+      gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)), format);
   fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), width);
   fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&info), height);
 }
 
 /* Pushes one solid buffer of @in_caps and checks the output caps. */
 static void
-negotiate_and_check (const gchar * props, const gchar * in_caps,
-    const gchar * out_caps, const gchar * format, gint width, gint height)
+negotiate_and_check (const gchar *props, const gchar *in_caps,
+                     const gchar *out_caps, const gchar *format, gint width,
+                     gint height)
 {
   GstHarness *h = texel_harness_new (props);
   GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
-  Codes grey = { {128, 128, 128, 255} };
+  Codes grey = { { 128, 128, 128, 255 } };
 
   gst_harness_set_caps_str (h, in_caps, out_caps);
-  gst_buffer_unref (push_pull (h, make_buffer (&in_info, solid_func,
-              &grey)));
+  gst_buffer_unref (push_pull (h, make_buffer (&in_info, solid_func, &grey)));
   check_out_caps (h, format, width, height);
   texel_harness_teardown (h);
 }
@@ -718,17 +742,20 @@ GST_START_TEST (test_caps_fixate_same_size)
   gchar *in = make_caps ("RGBA", 64, 48, NULL);
 
   /* Downstream allows any size: keep the input's. */
-  negotiate_and_check ("backend=cpu", in, "video/x-raw,format=I420",
-      "I420", 64, 48);
-  negotiate_and_check ("backend=cpu", in,
+  negotiate_and_check ("backend=cpu", in, "video/x-raw,format=I420", "I420", 64,
+                       48);
+  negotiate_and_check (
+      "backend=cpu", in,
       "video/x-raw,format=NV12,width=[1,32767],height=[1,32767]", "NV12", 64,
       48);
   /* Downstream fixes the width only: the height keeps the display aspect
    * ratio. */
-  negotiate_and_check ("backend=cpu", in,
+  negotiate_and_check (
+      "backend=cpu", in,
       "video/x-raw,format=RGBA,width=32,pixel-aspect-ratio=1/1", "RGBA", 32,
       24);
-  negotiate_and_check ("backend=cpu", in,
+  negotiate_and_check (
+      "backend=cpu", in,
       "video/x-raw,format=RGBA,height=96,pixel-aspect-ratio=1/1", "RGBA", 128,
       96);
   g_free (in);
@@ -740,7 +767,8 @@ GST_START_TEST (test_caps_pixel_aspect_ratio)
 {
   /* 64x48 with 2:1 pixels is 128x48 on screen; downstream wants square
    * pixels and height 48: width 128. */
-  negotiate_and_check ("backend=cpu",
+  negotiate_and_check (
+      "backend=cpu",
       "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1,"
       "pixel-aspect-ratio=2/1",
       "video/x-raw,format=RGBA,height=48,pixel-aspect-ratio=1/1", "RGBA", 128,
@@ -753,16 +781,17 @@ GST_START_TEST (test_scale_down)
 {
   gchar *in = make_caps ("RGBA", 64, 48, NULL);
   gchar *out = make_caps ("RGBA", 32, 24, NULL);
-  Codes c = { {37, 142, 201, 255} };
+  Codes c = { { 37, 142, 201, 255 } };
   guint m;
 
   negotiate_and_check ("backend=cpu", in, out, "RGBA", 32, 24);
-  for (m = 0; m <= 2; m++) {
-    gchar *props = g_strdup_printf ("backend=cpu method=%u", m);
+  for (m = 0; m <= 2; m++)
+    {
+      gchar *props = g_strdup_printf ("backend=cpu method=%u", m);
 
-    check_solid_conversion (props, in, &c, out, &c, 1, "scale 64x48->32x24");
-    g_free (props);
-  }
+      check_solid_conversion (props, in, &c, out, &c, 1, "scale 64x48->32x24");
+      g_free (props);
+    }
   g_free (in);
   g_free (out);
 }
@@ -780,8 +809,8 @@ GST_START_TEST (test_passthrough)
   gst_harness_set_caps_str (h, caps, caps);
   in = make_buffer (&info, pattern_unique, NULL);
   out = push_pull (h, in);
-  fail_unless (out == in, "passthrough: output buffer %p is not input %p",
-      out, in);
+  fail_unless (out == in, "passthrough: output buffer %p is not input %p", out,
+               in);
   fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (conv)));
   gst_buffer_unref (out);
 
@@ -811,21 +840,23 @@ GST_START_TEST (test_no_passthrough_when_changing)
   GstVideoInfo info = texel_video_info_from_caps_string (caps);
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (props); i++) {
-    GstHarness *h = texel_harness_new (props[i]);
-    GstBuffer *in, *out;
+  for (i = 0; i < G_N_ELEMENTS (props); i++)
+    {
+      GstHarness *h = texel_harness_new (props[i]);
+      GstBuffer *in, *out;
 
-    gst_harness_set_caps_str (h, caps, caps);
-    in = make_buffer (&info, pattern_unique, NULL);
-    gst_buffer_ref (in);
-    out = push_pull (h, in);
-    fail_if (out == in, "%s: the input came out unchanged", props[i]);
-    fail_if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
-            (h->element)), "%s: passthrough", props[i]);
-    gst_buffer_unref (in);
-    gst_buffer_unref (out);
-    texel_harness_teardown (h);
-  }
+      gst_harness_set_caps_str (h, caps, caps);
+      in = make_buffer (&info, pattern_unique, NULL);
+      gst_buffer_ref (in);
+      out = push_pull (h, in);
+      fail_if (out == in, "%s: the input came out unchanged", props[i]);
+      fail_if (
+          gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (h->element)),
+          "%s: passthrough", props[i]);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      texel_harness_teardown (h);
+    }
   g_free (caps);
 }
 
@@ -834,8 +865,8 @@ GST_END_TEST;
 /* ------------------------------------------------------------------------ */
 /* Colour. */
 
-static const gchar *yuv8_formats[] =
-    { "I420", "YV12", "NV12", "NV21", "YUY2", "UYVY" };
+static const gchar *yuv8_formats[]
+    = { "I420", "YV12", "NV12", "NV21", "YUY2", "UYVY" };
 
 GST_START_TEST (test_colour_known_bt601)
 {
@@ -847,45 +878,53 @@ GST_START_TEST (test_colour_known_bt601)
     guint rgb[3];
     guint yuv[3];
   } known[] = {
-    {{255, 0, 0}, {81, 90, 240}},
-    {{255, 255, 255}, {235, 128, 128}},
-    {{0, 0, 0}, {16, 128, 128}},
-    {{0, 255, 0}, {145, 54, 34}},
-    {{0, 0, 255}, {41, 240, 110}},
+    { { 255, 0, 0 }, { 81, 90, 240 } },
+    { { 255, 255, 255 }, { 235, 128, 128 } },
+    { { 0, 0, 0 }, { 16, 128, 128 } },
+    { { 0, 255, 0 }, { 145, 54, 34 } },
+    { { 0, 0, 255 }, { 41, 240, 110 } },
   };
   gchar *in = make_caps ("RGBA", 16, 8, NULL);
   guint i, k;
 
-  for (i = 0; i < G_N_ELEMENTS (known); i++) {
-    Codes rgba = { {known[i].rgb[0], known[i].rgb[1], known[i].rgb[2], 255} };
-    Codes yuv = { {known[i].yuv[0], known[i].yuv[1], known[i].yuv[2], 0} };
-    Codes ref = { {0,} };
-
-    /* The table agrees with the reference formula. */
-    ref_rgb_to_yuv (&ref_bt601, 8, known[i].rgb, ref.v);
-    for (k = 0; k < 3; k++)
-      fail_unless_equals_int (ref.v[k], yuv.v[k]);
-
-    for (k = 0; k < G_N_ELEMENTS (yuv8_formats); k++) {
-      gchar *out = make_caps (yuv8_formats[k], 16, 8, NULL);
-      gchar *what = g_strdup_printf ("RGBA (%u,%u,%u) -> %s bt601",
-          rgba.v[0], rgba.v[1], rgba.v[2], yuv8_formats[k]);
-
-      check_solid_conversion ("backend=cpu", in, &rgba, out, &yuv, 1, what);
-      g_free (what);
-      g_free (out);
-    }
-    /* P010: the same colour in 10-bit codes. */
+  for (i = 0; i < G_N_ELEMENTS (known); i++)
     {
-      gchar *out = make_caps ("P010_10LE", 16, 8, NULL);
-      Codes yuv10 = { {0,} };
+      Codes rgba
+          = { { known[i].rgb[0], known[i].rgb[1], known[i].rgb[2], 255 } };
+      Codes yuv = { { known[i].yuv[0], known[i].yuv[1], known[i].yuv[2], 0 } };
+      Codes ref = { {
+          0,
+      } };
 
-      ref_rgb_to_yuv (&ref_bt601, 10, known[i].rgb, yuv10.v);
-      check_solid_conversion ("backend=cpu", in, &rgba, out, &yuv10, 1,
-          "RGBA -> P010_10LE bt601");
-      g_free (out);
+      /* The table agrees with the reference formula. */
+      ref_rgb_to_yuv (&ref_bt601, 8, known[i].rgb, ref.v);
+      for (k = 0; k < 3; k++)
+        fail_unless_equals_int (ref.v[k], yuv.v[k]);
+
+      for (k = 0; k < G_N_ELEMENTS (yuv8_formats); k++)
+        {
+          gchar *out = make_caps (yuv8_formats[k], 16, 8, NULL);
+          gchar *what
+              = g_strdup_printf ("RGBA (%u,%u,%u) -> %s bt601", rgba.v[0],
+                                 rgba.v[1], rgba.v[2], yuv8_formats[k]);
+
+          check_solid_conversion ("backend=cpu", in, &rgba, out, &yuv, 1, what);
+          g_free (what);
+          g_free (out);
+        }
+      /* P010: the same colour in 10-bit codes. */
+      {
+        gchar *out = make_caps ("P010_10LE", 16, 8, NULL);
+        Codes yuv10 = { {
+            0,
+        } };
+
+        ref_rgb_to_yuv (&ref_bt601, 10, known[i].rgb, yuv10.v);
+        check_solid_conversion ("backend=cpu", in, &rgba, out, &yuv10, 1,
+                                "RGBA -> P010_10LE bt601");
+        g_free (out);
+      }
     }
-  }
   g_free (in);
 }
 
@@ -895,19 +934,19 @@ GST_START_TEST (test_colour_known_other_matrices)
 {
   gchar *in = make_caps ("RGBA", 16, 8, NULL);
   gchar *out;
-  Codes red = { {255, 0, 0, 255} };
-  Codes white = { {255, 255, 255, 255} };
+  Codes red = { { 255, 0, 0, 255 } };
+  Codes white = { { 255, 255, 255, 255 } };
   Codes want;
   const guint red_rgb[3] = { 255, 0, 0 };
 
   /* BT.709 limited: red 63/102/240 (given), white 235/128/128. */
   out = make_caps ("I420", 16, 8, "colorimetry=bt709");
-  want = (Codes) { {63, 102, 240, 0} };
+  want = (Codes){ { 63, 102, 240, 0 } };
   check_solid_conversion ("backend=cpu", in, &red, out, &want, 1,
-      "red -> I420 bt709");
-  want = (Codes) { {235, 128, 128, 0} };
+                          "red -> I420 bt709");
+  want = (Codes){ { 235, 128, 128, 0 } };
   check_solid_conversion ("backend=cpu", in, &white, out, &want, 1,
-      "white -> I420 bt709");
+                          "white -> I420 bt709");
   ref_rgb_to_yuv (&ref_bt709, 8, red_rgb, want.v);
   fail_unless_equals_int (want.v[0], 63);
   fail_unless_equals_int (want.v[1], 102);
@@ -917,25 +956,25 @@ GST_START_TEST (test_colour_known_other_matrices)
   out = make_caps ("I420", 16, 8, "colorimetry=bt2020");
   ref_rgb_to_yuv (&ref_bt2020, 8, red_rgb, want.v);
   check_solid_conversion ("backend=cpu", in, &red, out, &want, 1,
-      "red -> I420 bt2020");
+                          "red -> I420 bt2020");
   g_free (out);
 
   /* Full-range BT.601 (range 0-255, matrix bt601, transfer bt709,
    * primaries smpte170m): white 255/128/128, black 0/128/128, red
    * 76/85/255 (Cr clips at 255 whatever the chroma scale convention). */
   out = make_caps ("I420", 16, 8, "colorimetry=1:4:5:4");
-  want = (Codes) { {255, 128, 128, 0} };
+  want = (Codes){ { 255, 128, 128, 0 } };
   check_solid_conversion ("backend=cpu", in, &white, out, &want, 1,
-      "white -> I420 full range");
-  want = (Codes) { {76, 85, 255, 0} };
+                          "white -> I420 full range");
+  want = (Codes){ { 76, 85, 255, 0 } };
   check_solid_conversion ("backend=cpu", in, &red, out, &want, 1,
-      "red -> I420 full range");
+                          "red -> I420 full range");
   {
-    Codes black = { {0, 0, 0, 255} };
+    Codes black = { { 0, 0, 0, 255 } };
 
-    want = (Codes) { {0, 128, 128, 0} };
+    want = (Codes){ { 0, 128, 128, 0 } };
     check_solid_conversion ("backend=cpu", in, &black, out, &want, 1,
-        "black -> I420 full range");
+                            "black -> I420 full range");
   }
   g_free (out);
   g_free (in);
@@ -947,48 +986,48 @@ GST_START_TEST (test_colour_known_yuv_to_rgb)
 {
   gchar *in = make_caps ("I420", 16, 8, NULL);
   gchar *out = make_caps ("RGBA", 16, 8, NULL);
-  Codes yuv = { {81, 90, 240, 0} };
-  Codes want = { {255, 0, 0, 255} };
+  Codes yuv = { { 81, 90, 240, 0 } };
+  Codes want = { { 255, 0, 0, 255 } };
   gchar *in709;
   gchar *gray;
 
   /* Limited BT.601 red back to RGB: R = 254.4 before rounding, G and B
    * clip at 0. */
   check_solid_conversion ("backend=cpu", in, &yuv, out, &want, 1,
-      "I420 81/90/240 bt601 -> RGBA");
-  yuv = (Codes) { {235, 128, 128, 0} };
-  want = (Codes) { {255, 255, 255, 255} };
+                          "I420 81/90/240 bt601 -> RGBA");
+  yuv = (Codes){ { 235, 128, 128, 0 } };
+  want = (Codes){ { 255, 255, 255, 255 } };
   check_solid_conversion ("backend=cpu", in, &yuv, out, &want, 1,
-      "I420 white -> RGBA");
-  yuv = (Codes) { {16, 128, 128, 0} };
-  want = (Codes) { {0, 0, 0, 255} };
+                          "I420 white -> RGBA");
+  yuv = (Codes){ { 16, 128, 128, 0 } };
+  want = (Codes){ { 0, 0, 0, 255 } };
   check_solid_conversion ("backend=cpu", in, &yuv, out, &want, 1,
-      "I420 black -> RGBA");
+                          "I420 black -> RGBA");
 
   in709 = make_caps ("I420", 16, 8, "colorimetry=bt709");
-  yuv = (Codes) { {63, 102, 240, 0} };
-  want = (Codes) { {255, 0, 0, 255} };
+  yuv = (Codes){ { 63, 102, 240, 0 } };
+  want = (Codes){ { 255, 0, 0, 255 } };
   check_solid_conversion ("backend=cpu", in709, &yuv, out, &want, 1,
-      "I420 63/102/240 bt709 -> RGBA");
+                          "I420 63/102/240 bt709 -> RGBA");
 
   /* GRAY8 is full-range grey: R = G = B = Y, both ways. */
   gray = make_caps ("GRAY8", 16, 8, NULL);
-  yuv = (Codes) { {100, 0, 0, 0} };
-  want = (Codes) { {100, 100, 100, 255} };
+  yuv = (Codes){ { 100, 0, 0, 0 } };
+  want = (Codes){ { 100, 100, 100, 255 } };
   check_solid_conversion ("backend=cpu", gray, &yuv, out, &want, 1,
-      "GRAY8 100 -> RGBA");
-  want = (Codes) { {100, 100, 100, 255} };
-  yuv = (Codes) { {100, 0, 0, 0} };
+                          "GRAY8 100 -> RGBA");
+  want = (Codes){ { 100, 100, 100, 255 } };
+  yuv = (Codes){ { 100, 0, 0, 0 } };
   check_solid_conversion ("backend=cpu", out, &want, gray, &yuv, 1,
-      "RGBA grey 100 -> GRAY8");
+                          "RGBA grey 100 -> GRAY8");
   /* GRAY8 100 into limited BT.601: Y = 16 + 219 * 100 / 255 = 101.9. */
   {
     gchar *i420 = make_caps ("I420", 16, 8, NULL);
-    Codes g = { {100, 0, 0, 0} };
-    Codes w = { {102, 128, 128, 0} };
+    Codes g = { { 100, 0, 0, 0 } };
+    Codes w = { { 102, 128, 128, 0 } };
 
     check_solid_conversion ("backend=cpu", gray, &g, i420, &w, 1,
-        "GRAY8 100 -> I420");
+                            "GRAY8 100 -> I420");
     g_free (i420);
   }
 
@@ -1023,22 +1062,18 @@ static const struct
   guint rgb[3];
   gboolean clips;
 } rt_colours[] = {
-  {{255, 0, 0}, TRUE},
-  {{0, 255, 0}, TRUE},
-  {{0, 0, 255}, TRUE},
-  {{255, 255, 255}, FALSE},
-  {{0, 0, 0}, FALSE},
-  {{180, 120, 60}, FALSE},
-  {{20, 200, 150}, FALSE},
-  {{128, 128, 128}, FALSE},
-  {{90, 30, 220}, TRUE},
+  { { 255, 0, 0 }, TRUE },     { { 0, 255, 0 }, TRUE },
+  { { 0, 0, 255 }, TRUE },     { { 255, 255, 255 }, FALSE },
+  { { 0, 0, 0 }, FALSE },      { { 180, 120, 60 }, FALSE },
+  { { 20, 200, 150 }, FALSE }, { { 128, 128, 128 }, FALSE },
+  { { 90, 30, 220 }, TRUE },
 };
 
 GST_START_TEST (test_round_trip)
 {
   const gchar *fmt = texel_all_formats[__i__];
-  const GstVideoFormatInfo *finfo =
-      gst_video_format_get_info (gst_video_format_from_string (fmt));
+  const GstVideoFormatInfo *finfo
+      = gst_video_format_get_info (gst_video_format_from_string (fmt));
   gboolean yuv = GST_VIDEO_FORMAT_INFO_IS_YUV (finfo);
   gboolean gray = GST_VIDEO_FORMAT_INFO_IS_GRAY (finfo);
   gboolean alpha = GST_VIDEO_FORMAT_INFO_HAS_ALPHA (finfo);
@@ -1049,76 +1084,91 @@ GST_START_TEST (test_round_trip)
   GstVideoInfo rgba_info = texel_video_info_from_caps_string (rgba_caps);
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (rt_colours); i++) {
-    Codes x_in = { {0,} }, rgba_want = { {0,} }, rgba_got = { {0,} };
-    guint tol_rgba, tol_x;
-    GstBuffer *mid, *back;
-    GstVideoInfo mid_info, back_info;
-    GstVideoFrame f;
-    gchar *what;
-
-    if (bits > 8 && rt_colours[i].clips)
-      continue;
-
-    if (yuv) {
-      ref_rgb_to_yuv (&ref_bt601, bits, rt_colours[i].rgb, x_in.v);
-      memcpy (rgba_want.v, rt_colours[i].rgb, sizeof (rt_colours[i].rgb));
-      /* AYUV's alpha is carried both ways. */
-      x_in.v[3] = alpha ? 77 : 0;
-      rgba_want.v[3] = alpha ? 77 : 255;
-      tol_rgba = 2;
-      tol_x = bits > 8 ? 2 : 1;
-    } else if (gray) {
-      /* Any colour's R as a grey level. */
-      x_in.v[0] = rt_colours[i].rgb[0];
-      rgba_want = (Codes) { {x_in.v[0], x_in.v[0], x_in.v[0], 255} };
-      tol_rgba = 0;
-      tol_x = 0;
-    } else {
-      memcpy (x_in.v, rt_colours[i].rgb, sizeof (rt_colours[i].rgb));
-      x_in.v[3] = alpha ? (i % 2 ? 77 : 255) : 0;
-      memcpy (rgba_want.v, x_in.v, sizeof (x_in.v));
-      rgba_want.v[3] = alpha ? x_in.v[3] : 255;
-      tol_rgba = 0;
-      tol_x = 0;
-    }
-
-    /* X -> RGBA */
-    what = g_strdup_printf ("%s (%u,%u,%u) -> RGBA", fmt, x_in.v[0],
-        x_in.v[1], x_in.v[2]);
-    mid = convert_one ("backend=cpu", x_caps, rgba_caps,
-        make_buffer (&x_info, solid_func, &x_in), &mid_info);
-    fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&mid_info),
-        GST_VIDEO_FORMAT_RGBA);
-    fail_unless (gst_video_frame_map (&f, &mid_info, mid, GST_MAP_READ));
-    check_frame (&f, solid_func, &rgba_want, tol_rgba, what);
-    /* Solid in, solid out: take the value for the way back. */
+  for (i = 0; i < G_N_ELEMENTS (rt_colours); i++)
     {
-      guint c;
+      Codes x_in = { {
+                0,
+            } },
+            rgba_want = { {
+                0,
+            } },
+            rgba_got = { {
+                0,
+            } };
+      guint tol_rgba, tol_x;
+      GstBuffer *mid, *back;
+      GstVideoInfo mid_info, back_info;
+      GstVideoFrame f;
+      gchar *what;
 
-      for (c = 0; c < 4; c++)
-        rgba_got.v[c] = frame_get (&f, c, 0, 0);
-      check_frame (&f, solid_func, &rgba_got, 0, what);
+      if (bits > 8 && rt_colours[i].clips)
+        continue;
+
+      if (yuv)
+        {
+          ref_rgb_to_yuv (&ref_bt601, bits, rt_colours[i].rgb, x_in.v);
+          memcpy (rgba_want.v, rt_colours[i].rgb, sizeof (rt_colours[i].rgb));
+          /* AYUV's alpha is carried both ways. */
+          x_in.v[3] = alpha ? 77 : 0;
+          rgba_want.v[3] = alpha ? 77 : 255;
+          tol_rgba = 2;
+          tol_x = bits > 8 ? 2 : 1;
+        }
+      else if (gray)
+        {
+          /* Any colour's R as a grey level. */
+          x_in.v[0] = rt_colours[i].rgb[0];
+          rgba_want = (Codes){ { x_in.v[0], x_in.v[0], x_in.v[0], 255 } };
+          tol_rgba = 0;
+          tol_x = 0;
+        }
+      else
+        {
+          memcpy (x_in.v, rt_colours[i].rgb, sizeof (rt_colours[i].rgb));
+          x_in.v[3] = alpha ? (i % 2 ? 77 : 255) : 0;
+          memcpy (rgba_want.v, x_in.v, sizeof (x_in.v));
+          rgba_want.v[3] = alpha ? x_in.v[3] : 255;
+          tol_rgba = 0;
+          tol_x = 0;
+        }
+
+      /* X -> RGBA */
+      what = g_strdup_printf ("%s (%u,%u,%u) -> RGBA", fmt, x_in.v[0],
+                              x_in.v[1], x_in.v[2]);
+      mid = convert_one ("backend=cpu", x_caps, rgba_caps,
+                         make_buffer (&x_info, solid_func, &x_in), &mid_info);
+      fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&mid_info),
+                              GST_VIDEO_FORMAT_RGBA);
+      fail_unless (gst_video_frame_map (&f, &mid_info, mid, GST_MAP_READ));
+      check_frame (&f, solid_func, &rgba_want, tol_rgba, what);
+      /* Solid in, solid out: take the value for the way back. */
+      {
+        guint c;
+
+        for (c = 0; c < 4; c++)
+          rgba_got.v[c] = frame_get (&f, c, 0, 0);
+        check_frame (&f, solid_func, &rgba_got, 0, what);
+      }
+      gst_video_frame_unmap (&f);
+      gst_buffer_unref (mid);
+      g_free (what);
+
+      /* RGBA -> X: back where we started. */
+      what = g_strdup_printf ("RGBA (%u,%u,%u,%u) -> %s", rgba_got.v[0],
+                              rgba_got.v[1], rgba_got.v[2], rgba_got.v[3], fmt);
+      if (!yuv && !gray && alpha)
+        rgba_got.v[3] = x_in.v[3];
+      back = convert_one ("backend=cpu", rgba_caps, x_caps,
+                          make_buffer (&rgba_info, solid_func, &rgba_got),
+                          &back_info);
+      fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&back_info),
+                              GST_VIDEO_INFO_FORMAT (&x_info));
+      fail_unless (gst_video_frame_map (&f, &back_info, back, GST_MAP_READ));
+      check_frame (&f, solid_func, &x_in, tol_x, what);
+      gst_video_frame_unmap (&f);
+      gst_buffer_unref (back);
+      g_free (what);
     }
-    gst_video_frame_unmap (&f);
-    gst_buffer_unref (mid);
-    g_free (what);
-
-    /* RGBA -> X: back where we started. */
-    what = g_strdup_printf ("RGBA (%u,%u,%u,%u) -> %s", rgba_got.v[0],
-        rgba_got.v[1], rgba_got.v[2], rgba_got.v[3], fmt);
-    if (!yuv && !gray && alpha)
-      rgba_got.v[3] = x_in.v[3];
-    back = convert_one ("backend=cpu", rgba_caps, x_caps,
-        make_buffer (&rgba_info, solid_func, &rgba_got), &back_info);
-    fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&back_info),
-        GST_VIDEO_INFO_FORMAT (&x_info));
-    fail_unless (gst_video_frame_map (&f, &back_info, back, GST_MAP_READ));
-    check_frame (&f, solid_func, &x_in, tol_x, what);
-    gst_video_frame_unmap (&f);
-    gst_buffer_unref (back);
-    g_free (what);
-  }
   g_free (x_caps);
   g_free (rgba_caps);
 }
@@ -1135,17 +1185,19 @@ GST_START_TEST (test_gray16)
   gchar *rgba = make_caps ("RGBA", 16, 12, NULL);
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (levels8); i++) {
-    guint l = levels8[i];
-    Codes c16 = { {l * 257, 0, 0, 0} }, c8 = { {l, 0, 0, 0} };
-    Codes grey = { {l, l, l, 255} };
-    gchar *what = g_strdup_printf ("GRAY16_LE %u", l * 257);
+  for (i = 0; i < G_N_ELEMENTS (levels8); i++)
+    {
+      guint l = levels8[i];
+      Codes c16 = { { l * 257, 0, 0, 0 } }, c8 = { { l, 0, 0, 0 } };
+      Codes grey = { { l, l, l, 255 } };
+      gchar *what = g_strdup_printf ("GRAY16_LE %u", l * 257);
 
-    check_solid_conversion ("backend=cpu", gray16, &c16, gray8, &c8, 0, what);
-    check_solid_conversion ("backend=cpu", gray16, &c16, rgba, &grey, 0, what);
-    check_solid_conversion ("backend=cpu", gray8, &c8, gray16, &c16, 0, what);
-    g_free (what);
-  }
+      check_solid_conversion ("backend=cpu", gray16, &c16, gray8, &c8, 0, what);
+      check_solid_conversion ("backend=cpu", gray16, &c16, rgba, &grey, 0,
+                              what);
+      check_solid_conversion ("backend=cpu", gray8, &c8, gray16, &c16, 0, what);
+      g_free (what);
+    }
   g_free (rgba);
   g_free (gray8);
   g_free (gray16);
@@ -1158,35 +1210,37 @@ GST_END_TEST;
 
 GST_START_TEST (test_odd_sizes)
 {
-  static const gint sizes[][2] = { {1, 1}, {3, 3}, {1, 3}, {3, 1}, {5, 7} };
-  Codes red = { {255, 0, 0, 255} };
-  Codes red_yuv = { {81, 90, 240, 0} };
-  Codes grey_rgba = { {100, 100, 100, 255} };
-  Codes grey = { {100, 0, 0, 0} };
+  static const gint sizes[][2]
+      = { { 1, 1 }, { 3, 3 }, { 1, 3 }, { 3, 1 }, { 5, 7 } };
+  Codes red = { { 255, 0, 0, 255 } };
+  Codes red_yuv = { { 81, 90, 240, 0 } };
+  Codes grey_rgba = { { 100, 100, 100, 255 } };
+  Codes grey = { { 100, 0, 0, 0 } };
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
-    gint w = sizes[i][0], h = sizes[i][1];
-    gchar *rgba = make_caps ("RGBA", w, h, NULL);
-    gchar *i420 = make_caps ("I420", w, h, NULL);
-    gchar *gray8 = make_caps ("GRAY8", w, h, NULL);
-    gchar *what = g_strdup_printf ("%dx%d", w, h);
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      gint w = sizes[i][0], h = sizes[i][1];
+      gchar *rgba = make_caps ("RGBA", w, h, NULL);
+      gchar *i420 = make_caps ("I420", w, h, NULL);
+      gchar *gray8 = make_caps ("GRAY8", w, h, NULL);
+      gchar *what = g_strdup_printf ("%dx%d", w, h);
 
-    check_solid_conversion ("backend=cpu", rgba, &red, i420, &red_yuv, 1,
-        what);
-    check_solid_conversion ("backend=cpu", i420, &red_yuv, rgba, &red, 1,
-        what);
-    check_solid_conversion ("backend=cpu", rgba, &grey_rgba, gray8, &grey, 1,
-        what);
-    check_solid_conversion ("backend=cpu", gray8, &grey, rgba, &grey_rgba, 1,
-        what);
-    check_solid_conversion ("backend=cpu", gray8, &grey, i420,
-        &(Codes) { {102, 128, 128, 0} }, 1, what);
-    g_free (what);
-    g_free (rgba);
-    g_free (i420);
-    g_free (gray8);
-  }
+      check_solid_conversion ("backend=cpu", rgba, &red, i420, &red_yuv, 1,
+                              what);
+      check_solid_conversion ("backend=cpu", i420, &red_yuv, rgba, &red, 1,
+                              what);
+      check_solid_conversion ("backend=cpu", rgba, &grey_rgba, gray8, &grey, 1,
+                              what);
+      check_solid_conversion ("backend=cpu", gray8, &grey, rgba, &grey_rgba, 1,
+                              what);
+      check_solid_conversion ("backend=cpu", gray8, &grey, i420,
+                              &(Codes){ { 102, 128, 128, 0 } }, 1, what);
+      g_free (what);
+      g_free (rgba);
+      g_free (i420);
+      g_free (gray8);
+    }
 
   /* Scaling to and from single pixels. */
   {
@@ -1195,15 +1249,16 @@ GST_START_TEST (test_odd_sizes)
     gchar *i420_3 = make_caps ("I420", 3, 3, NULL);
     guint m;
 
-    for (m = 0; m <= 2; m++) {
-      gchar *props = g_strdup_printf ("backend=cpu method=%u", m);
+    for (m = 0; m <= 2; m++)
+      {
+        gchar *props = g_strdup_printf ("backend=cpu method=%u", m);
 
-      check_solid_conversion (props, one, &red, three, &red, 1, "1x1->3x3");
-      check_solid_conversion (props, three, &red, one, &red, 1, "3x3->1x1");
-      check_solid_conversion (props, one, &red, i420_3, &red_yuv, 1,
-          "RGBA 1x1->I420 3x3");
-      g_free (props);
-    }
+        check_solid_conversion (props, one, &red, three, &red, 1, "1x1->3x3");
+        check_solid_conversion (props, three, &red, one, &red, 1, "3x3->1x1");
+        check_solid_conversion (props, one, &red, i420_3, &red_yuv, 1,
+                                "RGBA 1x1->I420 3x3");
+        g_free (props);
+      }
     g_free (one);
     g_free (three);
     g_free (i420_3);
@@ -1219,12 +1274,12 @@ GST_START_TEST (test_odd_sizes)
     gint x, y;
 
     out = convert_one ("backend=cpu video-direction=180", caps, caps,
-        make_buffer (&info, pattern_unique, NULL), &out_info);
+                       make_buffer (&info, pattern_unique, NULL), &out_info);
     fail_unless (gst_video_frame_map (&f, &out_info, out, GST_MAP_READ));
     for (y = 0; y < 3; y++)
       for (x = 0; x < 3; x++)
         fail_unless_equals_int (frame_get (&f, 0, x, y),
-            pattern_unique (2 - x, 2 - y, 0, NULL));
+                                pattern_unique (2 - x, 2 - y, 0, NULL));
     gst_video_frame_unmap (&f);
     gst_buffer_unref (out);
     g_free (caps);
@@ -1240,24 +1295,27 @@ GST_START_TEST (test_odd_large)
    * aspect ratios differ by 0.04 %). */
   gchar *in = make_caps ("I420", 1921, 1081, NULL);
   gchar *out = make_caps ("RGBA", 640, 360, NULL);
-  Codes yuv = { {81, 90, 240, 0} };
-  Codes red = { {255, 0, 0, 255} };
-  Codes yuv2 = { {120, 150, 100, 0} };
-  Codes want2 = { {0,} };
+  Codes yuv = { { 81, 90, 240, 0 } };
+  Codes red = { { 255, 0, 0, 255 } };
+  Codes yuv2 = { { 120, 150, 100, 0 } };
+  Codes want2 = { {
+      0,
+  } };
   guint m;
 
   ref_yuv_to_rgb (&ref_bt601, 8, yuv2.v, want2.v);
   want2.v[3] = 255;
-  for (m = 0; m <= 2; m++) {
-    gchar *props = g_strdup_printf ("backend=cpu add-borders=false method=%u",
-        m);
+  for (m = 0; m <= 2; m++)
+    {
+      gchar *props
+          = g_strdup_printf ("backend=cpu add-borders=false method=%u", m);
 
-    check_solid_conversion (props, in, &yuv, out, &red, 1,
-        "I420 1921x1081 -> RGBA 640x360");
-    check_solid_conversion (props, in, &yuv2, out, &want2, 1,
-        "I420 1921x1081 -> RGBA 640x360");
-    g_free (props);
-  }
+      check_solid_conversion (props, in, &yuv, out, &red, 1,
+                              "I420 1921x1081 -> RGBA 640x360");
+      check_solid_conversion (props, in, &yuv2, out, &want2, 1,
+                              "I420 1921x1081 -> RGBA 640x360");
+      g_free (props);
+    }
   g_free (in);
   g_free (out);
 }
@@ -1267,67 +1325,74 @@ GST_END_TEST;
 /* Input buffers with a GstVideoMeta: rows 64 bytes longer than the
  * default, planes at other offsets. The output must be byte-identical to
  * that of the same picture in the default layout. */
-static const gchar *padded_formats[] = {
-  "I420", "YV12", "NV12", "NV21", "YUY2", "UYVY", "RGBA", "ARGB", "RGBx",
-  "RGB", "BGR", "GRAY8", "P010_10LE"
-};
+static const gchar *padded_formats[]
+    = { "I420", "YV12", "NV12", "NV21", "YUY2",  "UYVY",     "RGBA",
+        "ARGB", "RGBx", "RGB",  "BGR",  "GRAY8", "P010_10LE" };
 
 GST_START_TEST (test_padded_strides)
 {
   const gchar *fmt = padded_formats[__i__];
-  const GstVideoFormatInfo *finfo =
-      gst_video_format_get_info (gst_video_format_from_string (fmt));
-  const gchar *out_fmt = GST_VIDEO_FORMAT_INFO_IS_RGB (finfo) ? "I420" :
-      "RGBA";
-  static const gint out_sizes[][2] = { {62, 46}, {40, 30} };
+  const GstVideoFormatInfo *finfo
+      = gst_video_format_get_info (gst_video_format_from_string (fmt));
+  const gchar *out_fmt = GST_VIDEO_FORMAT_INFO_IS_RGB (finfo) ? "I420" : "RGBA";
+  static const gint out_sizes[][2] = { { 62, 46 }, { 40, 30 } };
   gchar *in_caps = make_caps (fmt, 62, 46, NULL);
   GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
-  gpointer max = GUINT_TO_POINTER ((1u << GST_VIDEO_FORMAT_INFO_DEPTH (finfo,
-              0)) - 1);
+  gpointer max
+      = GUINT_TO_POINTER ((1u << GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0)) - 1);
   guint s, m;
 
-  for (s = 0; s < G_N_ELEMENTS (out_sizes); s++) {
-    gchar *out_caps = make_caps (out_fmt, out_sizes[s][0], out_sizes[s][1],
-        NULL);
+  for (s = 0; s < G_N_ELEMENTS (out_sizes); s++)
+    {
+      gchar *out_caps
+          = make_caps (out_fmt, out_sizes[s][0], out_sizes[s][1], NULL);
 
-    for (m = 0; m <= 2; m++) {
-      gchar *props = g_strdup_printf ("backend=cpu add-borders=false "
-          "method=%u", m);
-      GstVideoInfo info_a, info_b;
-      GstBuffer *a, *b;
-      GstVideoFrame fa, fb;
-      guint c;
-      gint x, y;
+      for (m = 0; m <= 2; m++)
+        {
+          gchar *props = g_strdup_printf ("backend=cpu add-borders=false "
+                                          "method=%u",
+                                          m);
+          GstVideoInfo info_a, info_b;
+          GstBuffer *a, *b;
+          GstVideoFrame fa, fb;
+          guint c;
+          gint x, y;
 
-      a = convert_one (props, in_caps, out_caps,
-          make_buffer (&in_info, pattern_any, max), &info_a);
-      b = convert_one (props, in_caps, out_caps,
-          make_padded_buffer (&in_info, 64, 40, 24, pattern_any, max),
-          &info_b);
-      fail_unless (gst_video_info_is_equal (&info_a, &info_b));
-      fail_unless (gst_video_frame_map (&fa, &info_a, a, GST_MAP_READ));
-      fail_unless (gst_video_frame_map (&fb, &info_b, b, GST_MAP_READ));
-      for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&fa); c++) {
-        for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fa, c); y++) {
-          for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&fa, c); x++) {
-            guint va = frame_get (&fa, c, x, y), vb = frame_get (&fb, c, x, y);
+          a = convert_one (props, in_caps, out_caps,
+                           make_buffer (&in_info, pattern_any, max), &info_a);
+          b = convert_one (
+              props, in_caps, out_caps,
+              make_padded_buffer (&in_info, 64, 40, 24, pattern_any, max),
+              &info_b);
+          fail_unless (gst_video_info_is_equal (&info_a, &info_b));
+          fail_unless (gst_video_frame_map (&fa, &info_a, a, GST_MAP_READ));
+          fail_unless (gst_video_frame_map (&fb, &info_b, b, GST_MAP_READ));
+          for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&fa); c++)
+            {
+              for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fa, c); y++)
+                {
+                  for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&fa, c); x++)
+                    {
+                      guint va = frame_get (&fa, c, x, y),
+                            vb = frame_get (&fb, c, x, y);
 
-            if (va != vb)
-              fail ("%s %dx%d (padded) -> %s %dx%d method %u: component %u "
-                  "at (%d, %d) is %u, %u without padding", fmt, 62, 46,
-                  out_fmt, out_sizes[s][0], out_sizes[s][1], m, c, x, y, vb,
-                  va);
-          }
+                      if (va != vb)
+                        fail ("%s %dx%d (padded) -> %s %dx%d method %u: "
+                              "component %u "
+                              "at (%d, %d) is %u, %u without padding",
+                              fmt, 62, 46, out_fmt, out_sizes[s][0],
+                              out_sizes[s][1], m, c, x, y, vb, va);
+                    }
+                }
+            }
+          gst_video_frame_unmap (&fa);
+          gst_video_frame_unmap (&fb);
+          gst_buffer_unref (a);
+          gst_buffer_unref (b);
+          g_free (props);
         }
-      }
-      gst_video_frame_unmap (&fa);
-      gst_video_frame_unmap (&fb);
-      gst_buffer_unref (a);
-      gst_buffer_unref (b);
-      g_free (props);
+      g_free (out_caps);
     }
-    g_free (out_caps);
-  }
   g_free (in_caps);
 }
 
@@ -1360,23 +1425,26 @@ GST_START_TEST (test_crop)
    * and bilinear copy it exactly (samples fall on pixel centres; the cubic
    * B-spline is a smoothing filter, not interpolating, so it is left
    * out). */
-  for (m = METHOD_NEAREST; m <= METHOD_BILINEAR; m++) {
-    gchar *props = g_strdup_printf ("backend=cpu method=%u crop-left=2 "
-        "crop-right=2 crop-top=2 crop-bottom=2", m);
-    Offset o = { 2, 2 };
-    GstVideoInfo out_info;
-    GstBuffer *out;
-    GstVideoFrame f;
+  for (m = METHOD_NEAREST; m <= METHOD_BILINEAR; m++)
+    {
+      gchar *props = g_strdup_printf ("backend=cpu method=%u crop-left=2 "
+                                      "crop-right=2 crop-top=2 crop-bottom=2",
+                                      m);
+      Offset o = { 2, 2 };
+      GstVideoInfo out_info;
+      GstBuffer *out;
+      GstVideoFrame f;
 
-    out = convert_one (props, in, out4,
-        make_buffer (&in_info, pattern_unique, NULL), &out_info);
-    fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&out_info), 4);
-    fail_unless (gst_video_frame_map (&f, &out_info, out, GST_MAP_READ));
-    check_frame (&f, pattern_shifted, &o, 0, props);
-    gst_video_frame_unmap (&f);
-    gst_buffer_unref (out);
-    g_free (props);
-  }
+      out = convert_one (props, in, out4,
+                         make_buffer (&in_info, pattern_unique, NULL),
+                         &out_info);
+      fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&out_info), 4);
+      fail_unless (gst_video_frame_map (&f, &out_info, out, GST_MAP_READ));
+      check_frame (&f, pattern_shifted, &o, 0, props);
+      gst_video_frame_unmap (&f);
+      gst_buffer_unref (out);
+      g_free (props);
+    }
   g_free (in);
   g_free (out4);
 }
@@ -1392,11 +1460,11 @@ GST_START_TEST (test_crop_caps_follow)
   GstVideoFrame f;
   Offset o = { 2, 2 };
   const gchar *props = "backend=cpu crop-left=2 crop-right=2 crop-top=2 "
-      "crop-bottom=2";
+                       "crop-bottom=2";
 
   /* Downstream does not fix the size: the output is the cropped size. */
-  out = convert_one (props, in, "video/x-raw,format=RGBA", make_buffer
-      (&in_info, pattern_unique, NULL), &out_info);
+  out = convert_one (props, in, "video/x-raw,format=RGBA",
+                     make_buffer (&in_info, pattern_unique, NULL), &out_info);
   fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&out_info), 4);
   fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&out_info), 4);
   fail_unless (gst_video_frame_map (&f, &out_info, out, GST_MAP_READ));
@@ -1408,8 +1476,8 @@ GST_START_TEST (test_crop_caps_follow)
   props = "backend=cpu crop-left=1 crop-right=3 crop-top=0 crop-bottom=2";
   o.dx = 1;
   o.dy = 0;
-  out = convert_one (props, in, "video/x-raw,format=RGBA", make_buffer
-      (&in_info, pattern_unique, NULL), &out_info);
+  out = convert_one (props, in, "video/x-raw,format=RGBA",
+                     make_buffer (&in_info, pattern_unique, NULL), &out_info);
   fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&out_info), 4);
   fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&out_info), 6);
   fail_unless (gst_video_frame_map (&f, &out_info, out, GST_MAP_READ));
@@ -1424,7 +1492,7 @@ GST_END_TEST;
 typedef struct
 {
   Codes image, border;
-  gint x0, y0, x1, y1;          /* image rectangle, in component samples */
+  gint x0, y0, x1, y1; /* image rectangle, in component samples */
 } Boxed;
 
 static guint
@@ -1440,33 +1508,38 @@ boxed_func (gint x, gint y, guint comp, gpointer user_data)
 /* Like check_frame, with the rectangle scaled per component (4:2:0
  * chroma). */
 static void
-check_boxed (const GstVideoFrame * f, const Boxed * box, guint tol,
-    const gchar * what)
+check_boxed (const GstVideoFrame *f, const Boxed *box, guint tol,
+             const gchar *what)
 {
   guint c;
 
-  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (f); c++) {
-    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (f->info.finfo, c);
-    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (f->info.finfo, c);
-    Boxed b = *box;
-    gint x, y;
+  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (f); c++)
+    {
+      gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (f->info.finfo, c);
+      gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (f->info.finfo, c);
+      Boxed b = *box;
+      gint x, y;
 
-    b.x0 >>= ws;
-    b.x1 >>= ws;
-    b.y0 >>= hs;
-    b.y1 >>= hs;
-    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (f, c); y++) {
-      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (f, c); x++) {
-        guint got = frame_get (f, c, x, y);
-        guint want = boxed_func (x, y, c, &b);
+      b.x0 >>= ws;
+      b.x1 >>= ws;
+      b.y0 >>= hs;
+      b.y1 >>= hs;
+      for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (f, c); y++)
+        {
+          for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (f, c); x++)
+            {
+              guint got = frame_get (f, c, x, y);
+              guint want = boxed_func (x, y, c, &b);
 
-        if (ABS ((gint) got - (gint) want) > (gint) tol)
-          fail ("%s: component %u at (%d, %d): got %u, expected %u (%s)",
-              what, c, x, y, got, want, (x >= b.x0 && x < b.x1 && y >= b.y0
-                  && y < b.y1) ? "image" : "border");
-      }
+              if (ABS ((gint)got - (gint)want) > (gint)tol)
+                fail ("%s: component %u at (%d, %d): got %u, expected %u (%s)",
+                      what, c, x, y, got, want,
+                      (x >= b.x0 && x < b.x1 && y >= b.y0 && y < b.y1)
+                          ? "image"
+                          : "border");
+            }
+        }
     }
-  }
 }
 
 GST_START_TEST (test_add_borders)
@@ -1484,14 +1557,14 @@ GST_START_TEST (test_add_borders)
 
   /* 4:3 into a square: 48 image rows in the middle, 8 border rows above
    * and below, in the default border colour (opaque black). */
-  box.image = (Codes) { {200, 100, 50, 255} };
-  box.border = (Codes) { {0, 0, 0, 255} };
+  box.image = (Codes){ { 200, 100, 50, 255 } };
+  box.border = (Codes){ { 0, 0, 0, 255 } };
   box.x0 = 0;
   box.x1 = 64;
   box.y0 = 8;
   box.y1 = 56;
   buf = convert_one ("backend=cpu add-borders=true", in, out,
-      make_buffer (&in_info, solid_func, &box.image), &out_info);
+                     make_buffer (&in_info, solid_func, &box.image), &out_info);
   fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
   check_boxed (&f, &box, 1, "64x48 -> 64x64 letterbox");
   gst_video_frame_unmap (&f);
@@ -1503,7 +1576,8 @@ GST_START_TEST (test_add_borders)
   box.y0 = 0;
   box.y1 = 64;
   buf = convert_one ("backend=cpu", in_tall, out,
-      make_buffer (&tall_info, solid_func, &box.image), &out_info);
+                     make_buffer (&tall_info, solid_func, &box.image),
+                     &out_info);
   fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
   check_boxed (&f, &box, 1, "48x64 -> 64x64 pillarbox");
   gst_video_frame_unmap (&f);
@@ -1514,9 +1588,9 @@ GST_START_TEST (test_add_borders)
   box.x1 = 64;
   box.y0 = 8;
   box.y1 = 56;
-  box.border = (Codes) { {255, 0, 0, 128} };
+  box.border = (Codes){ { 255, 0, 0, 128 } };
   buf = convert_one ("backend=cpu border-color=0x80ff0000", in, out,
-      make_buffer (&in_info, solid_func, &box.image), &out_info);
+                     make_buffer (&in_info, solid_func, &box.image), &out_info);
   fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
   check_boxed (&f, &box, 1, "border-color 0x80ff0000");
   gst_video_frame_unmap (&f);
@@ -1525,12 +1599,12 @@ GST_START_TEST (test_add_borders)
   /* Into I420: green border (BT.601 145/54/34) around a red image
    * (81/90/240); the image rows 8..55 are even, so chroma rows 4..27. */
   {
-    Codes red = { {255, 0, 0, 255} };
+    Codes red = { { 255, 0, 0, 255 } };
 
-    box.image = (Codes) { {81, 90, 240, 0} };
-    box.border = (Codes) { {145, 54, 34, 0} };
+    box.image = (Codes){ { 81, 90, 240, 0 } };
+    box.border = (Codes){ { 145, 54, 34, 0 } };
     buf = convert_one ("backend=cpu border-color=0xff00ff00", in, out_i420,
-        make_buffer (&in_info, solid_func, &red), &out_info);
+                       make_buffer (&in_info, solid_func, &red), &out_info);
     fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
     check_boxed (&f, &box, 1, "RGBA 64x48 -> I420 64x64, green border");
     gst_video_frame_unmap (&f);
@@ -1549,17 +1623,19 @@ GST_START_TEST (test_no_borders_stretch)
 {
   gchar *in = make_caps ("RGBA", 64, 48, NULL);
   gchar *out = make_caps ("RGBA", 64, 64, NULL);
-  Codes c = { {200, 100, 50, 255} };
+  Codes c = { { 200, 100, 50, 255 } };
   guint m;
 
   /* add-borders=false: the picture is stretched over the whole frame. */
-  for (m = 0; m <= 2; m++) {
-    gchar *props = g_strdup_printf ("backend=cpu add-borders=false "
-        "border-color=0xff00ff00 method=%u", m);
+  for (m = 0; m <= 2; m++)
+    {
+      gchar *props = g_strdup_printf ("backend=cpu add-borders=false "
+                                      "border-color=0xff00ff00 method=%u",
+                                      m);
 
-    check_solid_conversion (props, in, &c, out, &c, 1, props);
-    g_free (props);
-  }
+      check_solid_conversion (props, in, &c, out, &c, 1, props);
+      g_free (props);
+    }
   g_free (in);
   g_free (out);
 }
@@ -1569,87 +1645,92 @@ GST_END_TEST;
 /* out(x, y) = in(sx, sy) for a W x H input, per GstVideoOrientationMethod
  * (as videoflip). */
 static void
-direction_source (gint method, gint w, gint h, gint x, gint y, gint * sx,
-    gint * sy)
+direction_source (gint method, gint w, gint h, gint x, gint y, gint *sx,
+                  gint *sy)
 {
-  switch (method) {
-    case GST_VIDEO_ORIENTATION_IDENTITY:
-      *sx = x;
-      *sy = y;
-      break;
-    case GST_VIDEO_ORIENTATION_90R:
-      *sx = y;
-      *sy = h - 1 - x;
-      break;
-    case GST_VIDEO_ORIENTATION_180:
-      *sx = w - 1 - x;
-      *sy = h - 1 - y;
-      break;
-    case GST_VIDEO_ORIENTATION_90L:
-      *sx = w - 1 - y;
-      *sy = x;
-      break;
-    case GST_VIDEO_ORIENTATION_HORIZ:
-      *sx = w - 1 - x;
-      *sy = y;
-      break;
-    case GST_VIDEO_ORIENTATION_VERT:
-      *sx = x;
-      *sy = h - 1 - y;
-      break;
-    case GST_VIDEO_ORIENTATION_UL_LR:
-      *sx = y;
-      *sy = x;
-      break;
-    case GST_VIDEO_ORIENTATION_UR_LL:
-      *sx = w - 1 - y;
-      *sy = h - 1 - x;
-      break;
-    default:
-      g_assert_not_reached ();
-  }
+  switch (method)
+    {
+      case GST_VIDEO_ORIENTATION_IDENTITY:
+        *sx = x;
+        *sy = y;
+        break;
+      case GST_VIDEO_ORIENTATION_90R:
+        *sx = y;
+        *sy = h - 1 - x;
+        break;
+      case GST_VIDEO_ORIENTATION_180:
+        *sx = w - 1 - x;
+        *sy = h - 1 - y;
+        break;
+      case GST_VIDEO_ORIENTATION_90L:
+        *sx = w - 1 - y;
+        *sy = x;
+        break;
+      case GST_VIDEO_ORIENTATION_HORIZ:
+        *sx = w - 1 - x;
+        *sy = y;
+        break;
+      case GST_VIDEO_ORIENTATION_VERT:
+        *sx = x;
+        *sy = h - 1 - y;
+        break;
+      case GST_VIDEO_ORIENTATION_UL_LR:
+        *sx = y;
+        *sy = x;
+        break;
+      case GST_VIDEO_ORIENTATION_UR_LL:
+        *sx = w - 1 - y;
+        *sy = h - 1 - x;
+        break;
+      default:
+        g_assert_not_reached ();
+    }
 }
 
 static gboolean
 direction_swaps (gint method)
 {
-  return method == GST_VIDEO_ORIENTATION_90R ||
-      method == GST_VIDEO_ORIENTATION_90L ||
-      method == GST_VIDEO_ORIENTATION_UL_LR ||
-      method == GST_VIDEO_ORIENTATION_UR_LL;
+  return method == GST_VIDEO_ORIENTATION_90R
+         || method == GST_VIDEO_ORIENTATION_90L
+         || method == GST_VIDEO_ORIENTATION_UL_LR
+         || method == GST_VIDEO_ORIENTATION_UR_LL;
 }
 
 static void
-check_direction (const GstVideoFrame * f, gint method, gint w, gint h,
-    const gchar * what)
+check_direction (const GstVideoFrame *f, gint method, gint w, gint h,
+                 const gchar *what)
 {
   gint x, y;
   guint c;
 
   fail_unless_equals_int (GST_VIDEO_FRAME_WIDTH (f),
-      direction_swaps (method) ? h : w);
+                          direction_swaps (method) ? h : w);
   fail_unless_equals_int (GST_VIDEO_FRAME_HEIGHT (f),
-      direction_swaps (method) ? w : h);
-  for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (f); y++) {
-    for (x = 0; x < GST_VIDEO_FRAME_WIDTH (f); x++) {
-      gint sx, sy;
+                          direction_swaps (method) ? w : h);
+  for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (f); y++)
+    {
+      for (x = 0; x < GST_VIDEO_FRAME_WIDTH (f); x++)
+        {
+          gint sx, sy;
 
-      direction_source (method, w, h, x, y, &sx, &sy);
-      for (c = 0; c < 4; c++) {
-        guint got = frame_get (f, c, x, y);
-        guint want = pattern_unique (sx, sy, c, NULL);
+          direction_source (method, w, h, x, y, &sx, &sy);
+          for (c = 0; c < 4; c++)
+            {
+              guint got = frame_get (f, c, x, y);
+              guint want = pattern_unique (sx, sy, c, NULL);
 
-        if (got != want)
-          fail ("%s: output (%d, %d) component %u is %u, expected %u (input "
-              "pixel (%d, %d))", what, x, y, c, got, want, sx, sy);
-      }
+              if (got != want)
+                fail ("%s: output (%d, %d) component %u is %u, expected %u "
+                      "(input "
+                      "pixel (%d, %d))",
+                      what, x, y, c, got, want, sx, sy);
+            }
+        }
     }
-  }
 }
 
-static const gchar *direction_nicks[] = {
-  "identity", "90r", "180", "90l", "horiz", "vert", "ul-lr", "ur-ll"
-};
+static const gchar *direction_nicks[]
+    = { "identity", "90r", "180", "90l", "horiz", "vert", "ul-lr", "ur-ll" };
 
 GST_START_TEST (test_direction)
 {
@@ -1663,21 +1744,24 @@ GST_START_TEST (test_direction)
   guint m;
 
   /* 1:1: nearest and bilinear sample pixel centres exactly. */
-  for (m = METHOD_NEAREST; m <= METHOD_BILINEAR; m++) {
-    gchar *props = g_strdup_printf ("backend=cpu method=%u "
-        "video-direction=%s", m, direction_nicks[method]);
-    GstVideoInfo out_info;
-    GstBuffer *buf;
-    GstVideoFrame f;
+  for (m = METHOD_NEAREST; m <= METHOD_BILINEAR; m++)
+    {
+      gchar *props = g_strdup_printf ("backend=cpu method=%u "
+                                      "video-direction=%s",
+                                      m, direction_nicks[method]);
+      GstVideoInfo out_info;
+      GstBuffer *buf;
+      GstVideoFrame f;
 
-    buf = convert_one (props, in, out,
-        make_buffer (&in_info, pattern_unique, NULL), &out_info);
-    fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
-    check_direction (&f, method, w, h, props);
-    gst_video_frame_unmap (&f);
-    gst_buffer_unref (buf);
-    g_free (props);
-  }
+      buf = convert_one (props, in, out,
+                         make_buffer (&in_info, pattern_unique, NULL),
+                         &out_info);
+      fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
+      check_direction (&f, method, w, h, props);
+      gst_video_frame_unmap (&f);
+      gst_buffer_unref (buf);
+      g_free (props);
+    }
   g_free (in);
   g_free (out);
 }
@@ -1691,14 +1775,16 @@ GST_START_TEST (test_direction_caps)
 
   /* Downstream leaves the size free: rotations and transpositions swap
    * width and height in the output caps, flips do not. */
-  for (i = 0; i < G_N_ELEMENTS (direction_nicks); i++) {
-    gchar *props = g_strdup_printf ("backend=cpu video-direction=%s",
-        direction_nicks[i]);
+  for (i = 0; i < G_N_ELEMENTS (direction_nicks); i++)
+    {
+      gchar *props = g_strdup_printf ("backend=cpu video-direction=%s",
+                                      direction_nicks[i]);
 
-    negotiate_and_check (props, in, "video/x-raw,format=RGBA", "RGBA",
-        direction_swaps (i) ? 2 : 4, direction_swaps (i) ? 4 : 2);
-    g_free (props);
-  }
+      negotiate_and_check (props, in, "video/x-raw,format=RGBA", "RGBA",
+                           direction_swaps (i) ? 2 : 4,
+                           direction_swaps (i) ? 4 : 2);
+      g_free (props);
+    }
   g_free (in);
 }
 
@@ -1715,9 +1801,9 @@ GST_START_TEST (test_direction_auto_tag)
 
   gst_harness_set_caps_str (h, in, "video/x-raw,format=RGBA");
   /* image-orientation rotate-90: the picture is to be turned clockwise. */
-  fail_unless (gst_harness_push_event (h,
-          gst_event_new_tag (gst_tag_list_new (GST_TAG_IMAGE_ORIENTATION,
-                  "rotate-90", NULL))));
+  fail_unless (gst_harness_push_event (
+      h, gst_event_new_tag (
+             gst_tag_list_new (GST_TAG_IMAGE_ORIENTATION, "rotate-90", NULL))));
   buf = push_pull (h, make_buffer (&in_info, pattern_unique, NULL));
   texel_harness_out_info (h, &out_info);
   fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&out_info), 2);
@@ -1728,14 +1814,14 @@ GST_START_TEST (test_direction_auto_tag)
   gst_buffer_unref (buf);
 
   /* flip-rotate-0 mid-stream: horizontal flip, size back to 4x2. */
-  fail_unless (gst_harness_push_event (h,
-          gst_event_new_tag (gst_tag_list_new (GST_TAG_IMAGE_ORIENTATION,
-                  "flip-rotate-0", NULL))));
+  fail_unless (gst_harness_push_event (
+      h, gst_event_new_tag (gst_tag_list_new (GST_TAG_IMAGE_ORIENTATION,
+                                              "flip-rotate-0", NULL))));
   buf = push_pull (h, make_buffer (&in_info, pattern_unique, NULL));
   texel_harness_out_info (h, &out_info);
   fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
   check_direction (&f, GST_VIDEO_ORIENTATION_HORIZ, 4, 2,
-      "auto, flip-rotate-0");
+                   "auto, flip-rotate-0");
   gst_video_frame_unmap (&f);
   gst_buffer_unref (buf);
 
@@ -1748,7 +1834,7 @@ GST_END_TEST;
 /* Pushes a frame and says whether the element passed it through (the
  * input buffer itself came out); the output in *@out if asked for. */
 static gboolean
-passed_through (GstHarness * h, const GstVideoInfo * info, GstBuffer ** out)
+passed_through (GstHarness *h, const GstVideoInfo *info, GstBuffer **out)
 {
   GstBuffer *in = make_buffer (info, pattern_unique, NULL);
   GstBuffer *buf;
@@ -1791,7 +1877,7 @@ GST_START_TEST (test_live_changes_from_passthrough)
   fail_unless_equals_uint64 (texel_stats_get (h->element, "frames"), 1);
 
   gst_util_set_object_arg (G_OBJECT (h->element), "video-direction",
-      "identity");
+                           "identity");
   fail_unless (passed_through (h, &info, NULL), "not back to passthrough");
 
   g_object_set (h->element, "crop-left", 4, NULL);
@@ -1811,24 +1897,25 @@ GST_START_TEST (test_methods_constant)
   /* Each method's weights sum to one: a constant picture stays constant,
    * up- and downscaled, in RGBA and in I420 (chroma interpolated too). */
   gint m = __i__;
-  gchar *props = g_strdup_printf ("backend=cpu add-borders=false method=%d",
-      m);
-  static const gint outs[][2] = { {37, 29}, {100, 75}, {64, 48}, {7, 5} };
+  gchar *props = g_strdup_printf ("backend=cpu add-borders=false method=%d", m);
+  static const gint outs[][2]
+      = { { 37, 29 }, { 100, 75 }, { 64, 48 }, { 7, 5 } };
   gchar *in_rgba = make_caps ("RGBA", 64, 48, NULL);
   gchar *in_i420 = make_caps ("I420", 64, 48, NULL);
-  Codes c = { {37, 142, 201, 255} };
-  Codes y = { {120, 150, 100, 0} };
+  Codes c = { { 37, 142, 201, 255 } };
+  Codes y = { { 120, 150, 100, 0 } };
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (outs); i++) {
-    gchar *o = make_caps ("RGBA", outs[i][0], outs[i][1], NULL);
-    gchar *oi = make_caps ("I420", outs[i][0] + 1, outs[i][1] + 1, NULL);
+  for (i = 0; i < G_N_ELEMENTS (outs); i++)
+    {
+      gchar *o = make_caps ("RGBA", outs[i][0], outs[i][1], NULL);
+      gchar *oi = make_caps ("I420", outs[i][0] + 1, outs[i][1] + 1, NULL);
 
-    check_solid_conversion (props, in_rgba, &c, o, &c, 1, o);
-    check_solid_conversion (props, in_i420, &y, oi, &y, 1, oi);
-    g_free (o);
-    g_free (oi);
-  }
+      check_solid_conversion (props, in_rgba, &c, o, &c, 1, o);
+      check_solid_conversion (props, in_i420, &y, oi, &y, 1, oi);
+      g_free (o);
+      g_free (oi);
+    }
   g_free (in_rgba);
   g_free (in_i420);
   g_free (props);
@@ -1860,7 +1947,7 @@ GST_START_TEST (test_nearest_upscale)
   GstVideoFrame f;
 
   buf = convert_one ("backend=cpu method=nearest", in, out,
-      make_buffer (&in_info, pattern_2x2, NULL), &out_info);
+                     make_buffer (&in_info, pattern_2x2, NULL), &out_info);
   fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
   check_frame (&f, blocks_of_2, NULL, 0, "nearest 3x2 -> 6x4");
   gst_video_frame_unmap (&f);
@@ -1889,33 +1976,39 @@ GST_START_TEST (test_downscale_average)
   GstVideoInfo in_info = texel_video_info_from_caps_string (in);
   guint m;
 
-  for (m = METHOD_BILINEAR; m <= METHOD_BICUBIC; m++) {
-    gchar *props = g_strdup_printf ("backend=cpu method=%u", m);
-    GstVideoInfo out_info;
-    GstBuffer *buf;
-    GstVideoFrame f;
-    gint x, y;
-    guint c;
+  for (m = METHOD_BILINEAR; m <= METHOD_BICUBIC; m++)
+    {
+      gchar *props = g_strdup_printf ("backend=cpu method=%u", m);
+      GstVideoInfo out_info;
+      GstBuffer *buf;
+      GstVideoFrame f;
+      gint x, y;
+      guint c;
 
-    buf = convert_one (props, in, out, make_buffer (&in_info, stripes, NULL),
-        &out_info);
-    fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
-    for (y = 0; y < 4; y++) {
-      for (x = (m == METHOD_BICUBIC ? 1 : 0); x < (m == METHOD_BICUBIC ? 3 :
-              4); x++) {
-        for (c = 0; c < 3; c++) {
-          guint v = frame_get (&f, c, x, y);
+      buf = convert_one (props, in, out, make_buffer (&in_info, stripes, NULL),
+                         &out_info);
+      fail_unless (gst_video_frame_map (&f, &out_info, buf, GST_MAP_READ));
+      for (y = 0; y < 4; y++)
+        {
+          for (x = (m == METHOD_BICUBIC ? 1 : 0);
+               x < (m == METHOD_BICUBIC ? 3 : 4); x++)
+            {
+              for (c = 0; c < 3; c++)
+                {
+                  guint v = frame_get (&f, c, x, y);
 
-          fail_unless (v >= 99 && v <= 101, "%s: (%d, %d) component %u is "
-              "%u, expected 100", props, x, y, c, v);
+                  fail_unless (v >= 99 && v <= 101,
+                               "%s: (%d, %d) component %u is "
+                               "%u, expected 100",
+                               props, x, y, c, v);
+                }
+              fail_unless_equals_int (frame_get (&f, 3, x, y), 255);
+            }
         }
-        fail_unless_equals_int (frame_get (&f, 3, x, y), 255);
-      }
+      gst_video_frame_unmap (&f);
+      gst_buffer_unref (buf);
+      g_free (props);
     }
-    gst_video_frame_unmap (&f);
-    gst_buffer_unref (buf);
-    g_free (props);
-  }
   g_free (in);
   g_free (out);
 }
@@ -1931,7 +2024,7 @@ GST_START_TEST (test_strategy_message_cpu)
   gchar *out = make_caps ("I420", 16, 8, NULL);
   GstVideoInfo in_info = texel_video_info_from_caps_string (in);
   GstHarness *h = texel_harness_new ("backend=cpu");
-  Codes red = { {255, 0, 0, 255} };
+  Codes red = { { 255, 0, 0, 255 } };
   GstMessage *msg;
   const GstStructure *s;
   gint device = 0;
@@ -1945,16 +2038,16 @@ GST_START_TEST (test_strategy_message_cpu)
   s = gst_message_get_structure (msg);
   fail_unless_equals_string (gst_structure_get_string (s, "backend"), "cpu");
   fail_unless_equals_string (gst_structure_get_string (s, "memory-mode"),
-      "system");
+                             "system");
   fail_unless (gst_structure_get_int (s, "device", &device),
-      "no int field 'device' in the texel-strategy message");
+               "no int field 'device' in the texel-strategy message");
   fail_unless_equals_int (device, -1);
   gst_message_unref (msg);
 
   fail_unless_equals_int (texel_get_int (h->element, "active-backend"),
-      BACKEND_CPU);
+                          BACKEND_CPU);
   fail_unless_equals_int (texel_get_int (h->element, "active-memory-mode"),
-      ACTIVE_MEMORY_SYSTEM);
+                          ACTIVE_MEMORY_SYSTEM);
 
   texel_harness_teardown (h);
   g_free (in);
@@ -1969,8 +2062,8 @@ GST_START_TEST (test_backend_auto)
   gchar *out = make_caps ("I420", 16, 8, NULL);
   GstVideoInfo in_info = texel_video_info_from_caps_string (in);
   GstHarness *h = texel_harness_new ("backend=auto");
-  Codes red = { {255, 0, 0, 255} };
-  Codes red_yuv = { {81, 90, 240, 0} };
+  Codes red = { { 255, 0, 0, 255 } };
+  Codes red_yuv = { { 81, 90, 240, 0 } };
   gboolean have_gpu = cuda_device_count () > 0;
   GstVideoInfo out_info;
   GstBuffer *buf;
@@ -1991,22 +2084,27 @@ GST_START_TEST (test_backend_auto)
   active = texel_get_int (h->element, "active-backend");
   msg = texel_pop_strategy_message (h->element);
   fail_unless (msg != NULL, "no texel-strategy element message");
-  if (!have_gpu) {
-    /* Falls back to the CPU: a debug-log warning, no bus warning. */
-    fail_unless_equals_int (active, BACKEND_CPU);
-    fail_unless_equals_int (texel_get_int (h->element, "active-memory-mode"),
-        ACTIVE_MEMORY_SYSTEM);
-    fail_unless_equals_string (gst_structure_get_string
-        (gst_message_get_structure (msg), "backend"), "cpu");
-    warnings = bus_messages_text (h->element,
-        GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
-    fail_unless_equals_string (warnings, "");
-    g_free (warnings);
-  } else {
-    fail_unless_equals_int (active, BACKEND_CUDA);
-    fail_unless_equals_string (gst_structure_get_string
-        (gst_message_get_structure (msg), "backend"), "cuda");
-  }
+  if (!have_gpu)
+    {
+      /* Falls back to the CPU: a debug-log warning, no bus warning. */
+      fail_unless_equals_int (active, BACKEND_CPU);
+      fail_unless_equals_int (texel_get_int (h->element, "active-memory-mode"),
+                              ACTIVE_MEMORY_SYSTEM);
+      fail_unless_equals_string (
+          gst_structure_get_string (gst_message_get_structure (msg), "backend"),
+          "cpu");
+      warnings = bus_messages_text (h->element,
+                                    GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+      fail_unless_equals_string (warnings, "");
+      g_free (warnings);
+    }
+  else
+    {
+      fail_unless_equals_int (active, BACKEND_CUDA);
+      fail_unless_equals_string (
+          gst_structure_get_string (gst_message_get_structure (msg), "backend"),
+          "cuda");
+    }
   gst_message_unref (msg);
 
   texel_harness_teardown (h);
@@ -2023,10 +2121,11 @@ GST_START_TEST (test_backend_cuda_without_gpu)
   GstBus *bus;
   GstMessage *msg;
 
-  if (cuda_device_count () > 0) {
-    g_print ("test_backend_cuda_without_gpu: a GPU is present, skipped\n");
-    return;
-  }
+  if (cuda_device_count () > 0)
+    {
+      g_print ("test_backend_cuda_without_gpu: a GPU is present, skipped\n");
+      return;
+    }
 
   e = texel_element_new ("backend=cuda");
   ret = gst_element_set_state (e, GST_STATE_PAUSED);
@@ -2052,7 +2151,7 @@ GST_START_TEST (test_backend_cuda_without_gpu)
 
   fail_unless_equals_int (texel_get_int (e, "active-backend"), BACKEND_AUTO);
   fail_unless_equals_int (gst_element_set_state (e, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
+                          GST_STATE_CHANGE_SUCCESS);
   drop_bus_messages (e);
   gst_object_unref (e);
 }
@@ -2060,44 +2159,45 @@ GST_START_TEST (test_backend_cuda_without_gpu)
 GST_END_TEST;
 
 static void
-run_cycle (GstHarness * h, guint i, gboolean restart)
+run_cycle (GstHarness *h, guint i, gboolean restart)
 {
   static const struct
   {
     const gchar *in, *out;
     gint w, h;
   } cfg[] = {
-    {"RGBA", "I420", 64, 48},
-    {"NV12", "RGBA", 32, 32},
-    {"I420", "I420", 48, 32},   /* passthrough */
-    {"YUY2", "BGR", 20, 10},
-    {"P010_10LE", "NV12", 16, 16},
+    { "RGBA", "I420", 64, 48 }, { "NV12", "RGBA", 32, 32 },
+    { "I420", "I420", 48, 32 }, /* passthrough */
+    { "YUY2", "BGR", 20, 10 },  { "P010_10LE", "NV12", 16, 16 },
   };
   guint k = i % G_N_ELEMENTS (cfg);
   gchar *in = make_caps (cfg[k].in, cfg[k].w, cfg[k].h, NULL);
   gchar *out = make_caps (cfg[k].out, cfg[k].w, cfg[k].h, NULL);
   GstVideoInfo in_info = texel_video_info_from_caps_string (in);
-  Codes grey = { {128, 128, 128, 255} };
+  Codes grey = { { 128, 128, 128, 255 } };
   guint n;
 
-  if (restart) {
-    fail_unless_equals_int (gst_element_set_state (h->element,
-            GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
-    fail_unless_equals_int (gst_element_set_state (h->element,
-            GST_STATE_PLAYING), GST_STATE_CHANGE_SUCCESS);
-    fail_unless (gst_harness_push_event (h,
-            gst_event_new_stream_start ("texel-cycle")));
-  }
+  if (restart)
+    {
+      fail_unless_equals_int (
+          gst_element_set_state (h->element, GST_STATE_READY),
+          GST_STATE_CHANGE_SUCCESS);
+      fail_unless_equals_int (
+          gst_element_set_state (h->element, GST_STATE_PLAYING),
+          GST_STATE_CHANGE_SUCCESS);
+      fail_unless (gst_harness_push_event (
+          h, gst_event_new_stream_start ("texel-cycle")));
+    }
   gst_harness_set_caps_str (h, in, out);
-  for (n = 0; n < 2; n++) {
-    GstBuffer *buf = push_pull (h, make_buffer (&in_info, solid_func,
-            &grey));
+  for (n = 0; n < 2; n++)
+    {
+      GstBuffer *buf = push_pull (h, make_buffer (&in_info, solid_func, &grey));
 
-    gst_buffer_unref (buf);
-  }
+      gst_buffer_unref (buf);
+    }
   check_out_caps (h, cfg[k].out, cfg[k].w, cfg[k].h);
-  fail_unless_equals_int (gst_element_set_state (h->element,
-          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (gst_element_set_state (h->element, GST_STATE_NULL),
+                          GST_STATE_CHANGE_SUCCESS);
   g_free (in);
   g_free (out);
 }
@@ -2118,24 +2218,25 @@ GST_START_TEST (test_state_cycles)
     g_signal_emit_by_name (leaks, "activity-start-tracking");
   else
     g_print ("test_state_cycles: leaks tracer not active (GST_TRACERS=%s), "
-        "object leak check skipped\n", GST_STR_NULL (g_getenv
-            ("GST_TRACERS")));
+             "object leak check skipped\n",
+             GST_STR_NULL (g_getenv ("GST_TRACERS")));
 
   h = texel_harness_new ("backend=cpu");
   for (i = 0; i < 50; i++)
     run_cycle (h, i, i > 0);
   texel_harness_teardown (h);
 
-  if (leaks) {
-    GstStructure *cp = NULL;
+  if (leaks)
+    {
+      GstStructure *cp = NULL;
 
-    g_signal_emit_by_name (leaks, "activity-get-checkpoint", &cp);
-    g_signal_emit_by_name (leaks, "activity-stop-tracking");
-    fail_unless (cp != NULL);
-    texel_check_checkpoint_empty (cp, "50 state cycles");
-    gst_structure_free (cp);
-    gst_object_unref (leaks);
-  }
+      g_signal_emit_by_name (leaks, "activity-get-checkpoint", &cp);
+      g_signal_emit_by_name (leaks, "activity-stop-tracking");
+      fail_unless (cp != NULL);
+      texel_check_checkpoint_empty (cp, "50 state cycles");
+      gst_structure_free (cp);
+      gst_object_unref (leaks);
+    }
 }
 
 GST_END_TEST;
@@ -2149,10 +2250,10 @@ GST_START_TEST (test_renegotiation)
   GstVideoInfo info2 = texel_video_info_from_caps_string (in2);
   GstVideoInfo info3 = texel_video_info_from_caps_string (in3);
   GstHarness *h = texel_harness_new ("backend=cpu");
-  Codes red = { {255, 0, 0, 255} };
-  Codes red_yuv = { {81, 90, 240, 0} };
-  Codes green = { {0, 255, 0, 255} };
-  Codes green_yuv = { {145, 54, 34, 0} };
+  Codes red = { { 255, 0, 0, 255 } };
+  Codes red_yuv = { { 81, 90, 240, 0 } };
+  Codes green = { { 0, 255, 0, 255 } };
+  Codes green_yuv = { { 145, 54, 34, 0 } };
   GstVideoInfo out_info;
   GstBuffer *buf;
   GstVideoFrame f;
@@ -2212,8 +2313,8 @@ GST_END_TEST;
  * texel_chroma_sites. */
 GST_START_TEST (test_chroma_encode_exact)
 {
-  texel_check_encode_exact ("backend=cpu",
-      texel_chroma_formats[__i__ / texel_chroma_n_sites],
+  texel_check_encode_exact (
+      "backend=cpu", texel_chroma_formats[__i__ / texel_chroma_n_sites],
       texel_chroma_sites[__i__ % texel_chroma_n_sites], CHROMA_CPU_TOL);
 }
 
@@ -2226,8 +2327,8 @@ GST_START_TEST (test_chroma_decode_exact)
   guint m;
 
   for (m = 0; m < G_N_ELEMENTS (methods); m++)
-    texel_check_decode_exact ("backend=cpu",
-        texel_chroma_formats[__i__ / texel_chroma_n_sites],
+    texel_check_decode_exact (
+        "backend=cpu", texel_chroma_formats[__i__ / texel_chroma_n_sites],
         texel_chroma_sites[__i__ % texel_chroma_n_sites], methods[m],
         CHROMA_CPU_TOL);
 }
@@ -2238,8 +2339,8 @@ GST_END_TEST;
  * arithmetic is within a code of exact. */
 GST_START_TEST (test_chroma_videoconvert)
 {
-  texel_check_against_videoconvert ("backend=cpu",
-      texel_chroma_formats[__i__ / texel_chroma_n_sites],
+  texel_check_against_videoconvert (
+      "backend=cpu", texel_chroma_formats[__i__ / texel_chroma_n_sites],
       texel_chroma_sites[__i__ % texel_chroma_n_sites], VIDEOCONVERT_TOL);
 }
 
@@ -2282,7 +2383,7 @@ texelconvert_suite (void)
   tcase_add_test (tc, test_odd_sizes);
   tcase_add_test (tc, test_odd_large);
   tcase_add_loop_test (tc, test_padded_strides, 0,
-      G_N_ELEMENTS (padded_formats));
+                       G_N_ELEMENTS (padded_formats));
   tcase_add_test (tc, test_crop);
   tcase_add_test (tc, test_crop_caps_follow);
   tcase_add_test (tc, test_add_borders);
@@ -2299,11 +2400,11 @@ texelconvert_suite (void)
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 120);
   tcase_add_loop_test (tc, test_chroma_encode_exact, 0,
-      texel_chroma_n_formats * texel_chroma_n_sites);
+                       texel_chroma_n_formats * texel_chroma_n_sites);
   tcase_add_loop_test (tc, test_chroma_decode_exact, 0,
-      texel_chroma_n_formats * texel_chroma_n_sites);
+                       texel_chroma_n_formats * texel_chroma_n_sites);
   tcase_add_loop_test (tc, test_chroma_videoconvert, 0,
-      texel_chroma_n_formats * texel_chroma_n_sites);
+                       texel_chroma_n_formats * texel_chroma_n_sites);
 
   tc = tcase_create ("backend");
   suite_add_tcase (s, tc);
@@ -2323,6 +2424,5 @@ main (int argc, char **argv)
     g_setenv ("GST_TRACERS", "leaks", TRUE);
 
   gst_check_init (&argc, &argv);
-  return gst_check_run_suite (texelconvert_suite (), "texelconvert",
-      __FILE__);
+  return gst_check_run_suite (texelconvert_suite (), "texelconvert", __FILE__);
 }

@@ -48,52 +48,56 @@ static const struct
   const gchar *name;
   gdouble min, max, def;
 } doubles[] = {
-  {"fx", 0, 1e6, 0}, {"fy", 0, 1e6, 0}, {"cx", -1, 1e6, -1},
-  {"cy", -1, 1e6, -1}, {"k1", -1000, 1000, 0}, {"k2", -1000, 1000, 0},
-  {"k3", -1000, 1000, 0}, {"k4", -1000, 1000, 0}, {"k5", -1000, 1000, 0},
-  {"k6", -1000, 1000, 0}, {"p1", -1000, 1000, 0}, {"p2", -1000, 1000, 0},
-  {"alpha", 0, 1, 0}, {"fov", 0, 360, 0}, {"pan", -180, 180, 0},
-  {"tilt", -180, 180, 0}, {"rotation", -360, 360, 0}, {"scale", 0.01, 100, 1},
-  {"offset-x", -10, 10, 0}, {"offset-y", -10, 10, 0},
+  { "fx", 0, 1e6, 0 },          { "fy", 0, 1e6, 0 },
+  { "cx", -1, 1e6, -1 },        { "cy", -1, 1e6, -1 },
+  { "k1", -1000, 1000, 0 },     { "k2", -1000, 1000, 0 },
+  { "k3", -1000, 1000, 0 },     { "k4", -1000, 1000, 0 },
+  { "k5", -1000, 1000, 0 },     { "k6", -1000, 1000, 0 },
+  { "p1", -1000, 1000, 0 },     { "p2", -1000, 1000, 0 },
+  { "alpha", 0, 1, 0 },         { "fov", 0, 360, 0 },
+  { "pan", -180, 180, 0 },      { "tilt", -180, 180, 0 },
+  { "rotation", -360, 360, 0 }, { "scale", 0.01, 100, 1 },
+  { "offset-x", -10, 10, 0 },   { "offset-y", -10, 10, 0 },
 };
 
 /* ------------------------------------------------------------------ */
 /* Helpers */
 
 static gchar *
-make_caps (const gchar * format, gint width, gint height)
+make_caps (const gchar *format, gint width, gint height)
 {
   return texel_caps_new (format, width, height,
-      "colorimetry=bt709,chroma-site=mpeg2", NULL);
+                         "colorimetry=bt709,chroma-site=mpeg2", NULL);
 }
 
 /* A smooth pattern plus noise: every code used, and structure to move. */
 static guint
 pattern_code (gpointer rand, guint c, gint x, gint y, guint max)
 {
-  return (guint) ((x * 7 + y * 3 + c * 50 + g_rand_int_range (rand, 0,
-              20)) % (max + 1));
+  return (guint)((x * 7 + y * 3 + c * 50 + g_rand_int_range (rand, 0, 20))
+                 % (max + 1));
 }
 
 static GstBuffer *
-make_buffer (const GstVideoInfo * info, GRand * rand, GstClockTime pts)
+make_buffer (const GstVideoInfo *info, GRand *rand, GstClockTime pts)
 {
   return texel_buffer_new_filled (info, pattern_code, rand, pts);
 }
 
 /* The caps of make_caps () as the kernels take them. */
 static void
-colorimetry_for (TexelColorimetry * c, const GstVideoInfo * info)
+colorimetry_for (TexelColorimetry *c, const GstVideoInfo *info)
 {
   memset (c, 0, sizeof (*c));
-  if (GST_VIDEO_INFO_IS_RGB (info)) {
-    c->matrix = TEXEL_MATRIX_RGB;
-    c->full_range = 1;
-    return;
-  }
+  if (GST_VIDEO_INFO_IS_RGB (info))
+    {
+      c->matrix = TEXEL_MATRIX_RGB;
+      c->full_range = 1;
+      return;
+    }
   c->matrix = TEXEL_MATRIX_BT709;
   c->full_range = 0;
-  c->chroma_h_cosited = 1;      /* mpeg2: left-cosited, vertically centred */
+  c->chroma_h_cosited = 1; /* mpeg2: left-cosited, vertically centred */
 }
 
 /* The @n values (9 at most) of array property @name; returns @n. */
@@ -118,23 +122,23 @@ array_values (GstElement *e, const gchar *name, gdouble *values)
  * new-camera=auto is taken as the new-camera-matrix where one is set and
  * alpha is 0 (no test here sets alpha=0 explicitly). */
 static void
-config_from_element (GstElement * e, TexelWarpConfig * cfg)
+config_from_element (GstElement *e, TexelWarpConfig *cfg)
 {
   gint model, border, method, projection, new_camera;
   gdouble m[9];
   guint argb;
 
   texel_warp_config_init (cfg);
-  g_object_get (e, "model", &model, "projection", &projection,
-      "border-mode", &border, "method",
-      &method, "border-color", &argb, "fx", &cfg->camera.fx, "fy",
+  g_object_get (
+      e, "model", &model, "projection", &projection, "border-mode", &border,
+      "method", &method, "border-color", &argb, "fx", &cfg->camera.fx, "fy",
       &cfg->camera.fy, "cx", &cfg->camera.cx, "cy", &cfg->camera.cy, "k1",
-      &cfg->camera.k[0], "k2", &cfg->camera.k[1], "k3", &cfg->camera.k[2],
-      "k4", &cfg->camera.k[3], "k5", &cfg->camera.k[4], "k6",
-      &cfg->camera.k[5], "p1", &cfg->camera.p[0], "p2", &cfg->camera.p[1],
-      "alpha", &cfg->alpha, "fov", &cfg->fov, "pan", &cfg->pan, "tilt",
-      &cfg->tilt, "rotation", &cfg->rotation, "scale", &cfg->scale,
-      "offset-x", &cfg->offset_x, "offset-y", &cfg->offset_y, NULL);
+      &cfg->camera.k[0], "k2", &cfg->camera.k[1], "k3", &cfg->camera.k[2], "k4",
+      &cfg->camera.k[3], "k5", &cfg->camera.k[4], "k6", &cfg->camera.k[5], "p1",
+      &cfg->camera.p[0], "p2", &cfg->camera.p[1], "alpha", &cfg->alpha, "fov",
+      &cfg->fov, "pan", &cfg->pan, "tilt", &cfg->tilt, "rotation",
+      &cfg->rotation, "scale", &cfg->scale, "offset-x", &cfg->offset_x,
+      "offset-y", &cfg->offset_y, NULL);
   cfg->model = model;
   cfg->projection = projection;
   cfg->border_mode = border;
@@ -162,11 +166,12 @@ config_from_element (GstElement * e, TexelWarpConfig * cfg)
 /* Fails unless @out is @in warped by the CPU reference with @cfg, within
  * the fast path's bound where it covers the plan. */
 static void
-check_reference (const GstVideoInfo * in_info, const GstVideoInfo * out_info,
-    GstBuffer * in, GstBuffer * out, TexelWarpConfig * cfg, const gchar * what)
+check_reference (const GstVideoInfo *in_info, const GstVideoInfo *out_info,
+                 GstBuffer *in, GstBuffer *out, TexelWarpConfig *cfg,
+                 const gchar *what)
 {
-  GstBuffer *ref = gst_buffer_new_allocate (NULL,
-      GST_VIDEO_INFO_SIZE (out_info), NULL);
+  GstBuffer *ref
+      = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (out_info), NULL);
   GstVideoFrame fin, fout, fref;
   TexelImage iin, iref;
   TexelWarpPlan plan;
@@ -179,19 +184,27 @@ check_reference (const GstVideoInfo * in_info, const GstVideoInfo * out_info,
   colorimetry_for (&cfg->out_color, out_info);
   /* A negative principal point: the calibration frame's centre. */
   if (cfg->camera.cx < 0)
-    cfg->camera.cx = 0.5 * (cfg->camera.cal_width ? cfg->camera.cal_width :
-        GST_VIDEO_INFO_WIDTH (in_info)) - 0.5;
+    cfg->camera.cx
+        = 0.5
+              * (cfg->camera.cal_width ? cfg->camera.cal_width
+                                       : GST_VIDEO_INFO_WIDTH (in_info))
+          - 0.5;
   if (cfg->camera.cy < 0)
-    cfg->camera.cy = 0.5 * (cfg->camera.cal_height ? cfg->camera.cal_height :
-        GST_VIDEO_INFO_HEIGHT (in_info)) - 0.5;
+    cfg->camera.cy
+        = 0.5
+              * (cfg->camera.cal_height ? cfg->camera.cal_height
+                                        : GST_VIDEO_INFO_HEIGHT (in_info))
+          - 0.5;
   fail_unless (gst_video_frame_map (&fin, in_info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fout, out_info, out, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fref, out_info, ref, GST_MAP_WRITE));
   texel_image_from_frame (&iin, &fin);
   texel_image_from_frame (&iref, &fref);
   fail_unless (texel_warp_plan_init (&plan, cfg, iin.format, iin.width,
-          iin.height, iref.format, iref.width, iref.height, &why) == 0,
-      "plan: %s", why);
+                                     iin.height, iref.format, iref.width,
+                                     iref.height, &why)
+                   == 0,
+               "plan: %s", why);
   texel_warp_cpu (&plan, &iin, &iref, 0, iref.height);
   fast = texel_warp_fast_new (&plan);
   bound = fast != NULL && cfg->method == TEXEL_METHOD_BILINEAR ? 1 : 0;
@@ -199,10 +212,12 @@ check_reference (const GstVideoInfo * in_info, const GstVideoInfo * out_info,
   for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&fout); c++)
     for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fout, c); y++)
       for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&fout, c); x++)
-        fail_unless (ABS ((gint) frame_get (&fout, c, x, y) -
-                (gint) frame_get (&fref, c, x, y)) <= bound,
-            "%s: component %u at (%d, %d): %u, reference %u", what,
-            c, x, y, frame_get (&fout, c, x, y), frame_get (&fref, c, x, y));
+        fail_unless (ABS ((gint)frame_get (&fout, c, x, y)
+                          - (gint)frame_get (&fref, c, x, y))
+                         <= bound,
+                     "%s: component %u at (%d, %d): %u, reference %u", what, c,
+                     x, y, frame_get (&fout, c, x, y),
+                     frame_get (&fref, c, x, y));
   gst_video_frame_unmap (&fin);
   gst_video_frame_unmap (&fout);
   gst_video_frame_unmap (&fref);
@@ -212,7 +227,7 @@ check_reference (const GstVideoInfo * in_info, const GstVideoInfo * out_info,
 /* The element with backend=cpu and @props ("name=value ..."), a bus of
  * its own, in a harness (which sets it PLAYING). */
 static GstHarness *
-warp_harness_new (const gchar * props)
+warp_harness_new (const gchar *props)
 {
   GstElement *e = gst_element_factory_make ("texelwarp", NULL);
   gchar **tokens = g_strsplit (props ? props : "", " ", -1);
@@ -224,16 +239,18 @@ warp_harness_new (const gchar * props)
   gst_element_set_bus (e, bus);
   gst_object_unref (bus);
   gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
-  for (t = tokens; *t; t++) {
-    gchar *eq = strchr (*t, '=');
+  for (t = tokens; *t; t++)
+    {
+      gchar *eq = strchr (*t, '=');
 
-    if (eq == NULL)
-      continue;
-    *eq = '\0';
-    fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (e), *t)
-        != NULL, "no property %s", *t);
-    gst_util_set_object_arg (G_OBJECT (e), *t, eq + 1);
-  }
+      if (eq == NULL)
+        continue;
+      *eq = '\0';
+      fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (e), *t)
+                       != NULL,
+                   "no property %s", *t);
+      gst_util_set_object_arg (G_OBJECT (e), *t, eq + 1);
+    }
   g_strfreev (tokens);
   h = gst_harness_new_with_element (e, "sink", "src");
   gst_object_unref (e);
@@ -242,7 +259,7 @@ warp_harness_new (const gchar * props)
 
 /* The first error message on @e's bus, as "message (debug)", or NULL. */
 static gchar *
-bus_error (GstElement * e)
+bus_error (GstElement *e)
 {
   GstBus *bus = gst_element_get_bus (e);
   GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
@@ -263,8 +280,8 @@ bus_error (GstElement * e)
 /* Pushes one frame of @caps through a warp with @props: the frame the
  * element made and the one it was made from (both to unref). */
 static void
-warp_one (GstHarness * h, const gchar * in_caps, const gchar * out_caps,
-    GRand * rand, GstBuffer ** in, GstBuffer ** out)
+warp_one (GstHarness *h, const gchar *in_caps, const gchar *out_caps,
+          GRand *rand, GstBuffer **in, GstBuffer **out)
 {
   GstVideoInfo info = texel_video_info_from_caps_string (in_caps);
 
@@ -352,67 +369,69 @@ check_cv_rectify (const CvRectify *c, const GstVideoInfo *info, GstBuffer *in,
 GST_START_TEST (test_properties)
 {
   GstElement *e = gst_element_factory_make ("texelwarp", NULL);
-  static const gchar *others[] = { "model", "projection", "calibration-file",
-    "camera-matrix", "distortion", "homography", "border-mode",
-    "border-color", "method"
-  };
+  static const gchar *others[]
+      = { "model",         "projection",   "calibration-file",
+          "camera-matrix", "distortion",   "homography",
+          "border-mode",   "border-color", "method" };
   guint i;
 
   fail_unless (e != NULL);
-  for (i = 0; i < G_N_ELEMENTS (doubles); i++) {
-    GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-        doubles[i].name);
-    GParamSpecDouble *d;
-    gdouble v;
-
-    fail_unless (pspec != NULL, "no property %s", doubles[i].name);
-    d = G_PARAM_SPEC_DOUBLE (pspec);
-    fail_unless (pspec->flags & GST_PARAM_CONTROLLABLE, "%s",
-        doubles[i].name);
-    fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING, "%s",
-        doubles[i].name);
-    fail_unless_equals_float (d->minimum, doubles[i].min);
-    fail_unless_equals_float (d->maximum, doubles[i].max);
-    fail_unless_equals_float (d->default_value, doubles[i].def);
-    g_object_get (e, doubles[i].name, &v, NULL);
-    fail_unless_equals_float (v, doubles[i].def);
-    g_object_set (e, doubles[i].name, doubles[i].max, NULL);
-    g_object_get (e, doubles[i].name, &v, NULL);
-    fail_unless_equals_float (v, doubles[i].max);
-    /* NaN: the element keeps the old value. (GLib 2.74's g_object_set
-     * refuses it already, with a warning; older GLib passes it on, and
-     * so might a binding: straight to the class's set_property here.) */
+  for (i = 0; i < G_N_ELEMENTS (doubles); i++)
     {
-      GValue nan = G_VALUE_INIT;
+      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+                                                        doubles[i].name);
+      GParamSpecDouble *d;
+      gdouble v;
 
-      g_value_init (&nan, G_TYPE_DOUBLE);
-      g_value_set_double (&nan, NAN);
-      G_OBJECT_GET_CLASS (e)->set_property (G_OBJECT (e), pspec->param_id,
-          &nan, pspec);
-      /* Out of range the same way: the old value stays. */
-      g_value_set_double (&nan, doubles[i].max + 1.0);
-      G_OBJECT_GET_CLASS (e)->set_property (G_OBJECT (e), pspec->param_id,
-          &nan, pspec);
-      g_value_unset (&nan);
+      fail_unless (pspec != NULL, "no property %s", doubles[i].name);
+      d = G_PARAM_SPEC_DOUBLE (pspec);
+      fail_unless (pspec->flags & GST_PARAM_CONTROLLABLE, "%s",
+                   doubles[i].name);
+      fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING, "%s",
+                   doubles[i].name);
+      fail_unless_equals_float (d->minimum, doubles[i].min);
+      fail_unless_equals_float (d->maximum, doubles[i].max);
+      fail_unless_equals_float (d->default_value, doubles[i].def);
+      g_object_get (e, doubles[i].name, &v, NULL);
+      fail_unless_equals_float (v, doubles[i].def);
+      g_object_set (e, doubles[i].name, doubles[i].max, NULL);
+      g_object_get (e, doubles[i].name, &v, NULL);
+      fail_unless_equals_float (v, doubles[i].max);
+      /* NaN: the element keeps the old value. (GLib 2.74's g_object_set
+       * refuses it already, with a warning; older GLib passes it on, and
+       * so might a binding: straight to the class's set_property here.) */
+      {
+        GValue nan = G_VALUE_INIT;
+
+        g_value_init (&nan, G_TYPE_DOUBLE);
+        g_value_set_double (&nan, NAN);
+        G_OBJECT_GET_CLASS (e)->set_property (G_OBJECT (e), pspec->param_id,
+                                              &nan, pspec);
+        /* Out of range the same way: the old value stays. */
+        g_value_set_double (&nan, doubles[i].max + 1.0);
+        G_OBJECT_GET_CLASS (e)->set_property (G_OBJECT (e), pspec->param_id,
+                                              &nan, pspec);
+        g_value_unset (&nan);
+      }
+      g_object_get (e, doubles[i].name, &v, NULL);
+      fail_unless_equals_float (v, doubles[i].max);
+      g_object_set (e, doubles[i].name, doubles[i].def, NULL);
     }
-    g_object_get (e, doubles[i].name, &v, NULL);
-    fail_unless_equals_float (v, doubles[i].max);
-    g_object_set (e, doubles[i].name, doubles[i].def, NULL);
-  }
-  for (i = 0; i < G_N_ELEMENTS (others); i++) {
-    GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-        others[i]);
+  for (i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      GParamSpec *pspec
+          = g_object_class_find_property (G_OBJECT_GET_CLASS (e), others[i]);
 
-    fail_unless (pspec != NULL, "no property %s", others[i]);
-    fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING, "%s", others[i]);
-  }
+      fail_unless (pspec != NULL, "no property %s", others[i]);
+      fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING, "%s", others[i]);
+    }
   gst_object_unref (e);
 }
 
 GST_END_TEST;
 
 static gdouble
-array_at (GstElement * e, const gchar * name, guint i, guint * n)
+array_at (GstElement *e, const gchar *name, guint i, guint *n)
 {
   GValue v = G_VALUE_INIT;
   gdouble d;
@@ -435,7 +454,7 @@ GST_START_TEST (test_array_properties)
   guint n;
 
   gst_util_set_object_arg (G_OBJECT (e), "camera-matrix",
-      "<500, 0, 319.5, 0, 510.0, 239.5, 0, 0, 1>");
+                           "<500, 0, 319.5, 0, 510.0, 239.5, 0, 0, 1>");
   g_object_get (e, "fx", &fx, "cy", &cy, NULL);
   fail_unless_equals_float (fx, 500);
   fail_unless_equals_float (cy, 239.5);
@@ -444,28 +463,30 @@ GST_START_TEST (test_array_properties)
 
   /* Refused: skew, NaN, a wrong count (a g_warning, not only a debug
    * line). */
-  gst_util_set_object_arg (G_OBJECT (e), "camera-matrix",
+  gst_util_set_object_arg (
+      G_OBJECT (e), "camera-matrix",
       "<400.0, 1.0, 319.5, 0.0, 400.0, 239.5, 0.0, 0.0, 1.0>");
-  ASSERT_WARNING (gst_util_set_object_arg (G_OBJECT (e), "camera-matrix",
-          "<400.0, 0.0, 319.5, 0.0, 400.0, 239.5, 0.0, 0.0>"));
+  ASSERT_WARNING (gst_util_set_object_arg (
+      G_OBJECT (e), "camera-matrix",
+      "<400.0, 0.0, 319.5, 0.0, 400.0, 239.5, 0.0, 0.0>"));
   g_object_get (e, "fx", &fx, NULL);
   fail_unless_equals_float (fx, 500);
 
   gst_util_set_object_arg (G_OBJECT (e), "distortion",
-      "<-0.3, 0.1, 0.001, -0.002, 0.02>");
+                           "<-0.3, 0.1, 0.001, -0.002, 0.02>");
   g_object_get (e, "k1", &k1, "k3", &k3, "p1", &p1, "p2", &p2, NULL);
   fail_unless_equals_float (k1, -0.3);
   fail_unless_equals_float (k3, 0.02);
   fail_unless_equals_float (p1, 0.001);
   fail_unless_equals_float (p2, -0.002);
-  ASSERT_WARNING (gst_util_set_object_arg (G_OBJECT (e), "distortion",
-          "<0.1, 0.2, 0.3>"));
+  ASSERT_WARNING (
+      gst_util_set_object_arg (G_OBJECT (e), "distortion", "<0.1, 0.2, 0.3>"));
   g_object_get (e, "k1", &k1, NULL);
   fail_unless_equals_float (k1, -0.3);
 
   /* Four: k1 k2 p1 p2 of a pinhole, k1..k4 of a fisheye. */
   gst_util_set_object_arg (G_OBJECT (e), "distortion",
-      "<0.01, 0.02, 0.03, 0.04>");
+                           "<0.01, 0.02, 0.03, 0.04>");
   gst_util_set_object_arg (G_OBJECT (e), "model", "fisheye");
   g_object_get (e, "k3", &k3, "k4", &k4, "p1", &p1, NULL);
   fail_unless_equals_float (k3, 0.03);
@@ -482,21 +503,21 @@ GST_START_TEST (test_array_properties)
   fail_unless_equals_float (array_at (e, "distortion", 0, &n), 0.5);
 
   gst_util_set_object_arg (G_OBJECT (e), "homography",
-      "<1, 0, 5, 0, 1, -3, 0, 0, 1>");
+                           "<1, 0, 5, 0, 1, -3, 0, 0, 1>");
   fail_unless_equals_float (array_at (e, "homography", 2, &n), 5);
   fail_unless_equals_float (array_at (e, "homography", 5, &n), -3);
   /* 8 values: h33 = 1, as cv2.getPerspectiveTransform normalises it. */
   gst_util_set_object_arg (G_OBJECT (e), "homography",
-      "<2, 0, 7, 0, 2, -1, 0.001, 0>");
+                           "<2, 0, 7, 0, 2, -1, 0.001, 0>");
   fail_unless_equals_float (array_at (e, "homography", 2, &n), 7);
   fail_unless_equals_int (n, 9);
   fail_unless_equals_float (array_at (e, "homography", 6, &n), 0.001);
   fail_unless_equals_float (array_at (e, "homography", 8, &n), 1);
   /* Any other count: a g_warning, the old value kept. */
+  ASSERT_WARNING (
+      gst_util_set_object_arg (G_OBJECT (e), "homography", "<1, 0, 5>"));
   ASSERT_WARNING (gst_util_set_object_arg (G_OBJECT (e), "homography",
-          "<1, 0, 5>"));
-  ASSERT_WARNING (gst_util_set_object_arg (G_OBJECT (e), "homography",
-          "<1, 0, 5, 0, 1, 0, 0, 0, 1, 0>"));
+                                           "<1, 0, 5, 0, 1, 0, 0, 0, 1, 0>"));
   fail_unless_equals_float (array_at (e, "homography", 2, &n), 7);
   fail_unless_equals_float (array_at (e, "homography", 8, &n), 1);
   gst_object_unref (e);
@@ -512,7 +533,7 @@ GST_START_TEST (test_homography_counts)
   GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (11);
   GstHarness *h = warp_harness_new ("homography=<1.02,0.03,-3,-0.02,0.98,2,"
-      "0.0002,-0.0001>");
+                                    "0.0002,-0.0001>");
   GstBuffer *in, *out;
   TexelWarpConfig cfg;
   gchar *error;
@@ -529,10 +550,10 @@ GST_START_TEST (test_homography_counts)
   h = warp_harness_new ("homography=<1,0,0,0,0,0,0,0>");
   gst_harness_set_caps_str (h, caps, caps);
   fail_if (gst_harness_push (h, make_buffer (&info, rand, 0)) == GST_FLOW_OK,
-      "singular homography: frame accepted");
+           "singular homography: frame accepted");
   error = bus_error (h->element);
   fail_unless (error != NULL && strstr (error, "homography: singular"),
-      "singular homography: %s", GST_STR_NULL (error));
+               "singular homography: %s", GST_STR_NULL (error));
   g_free (error);
   texel_harness_teardown (h);
   g_rand_free (rand);
@@ -543,16 +564,17 @@ GST_END_TEST;
 
 /* The reason of @e's texel-strategy message (to g_free), or NULL. */
 static gchar *
-strategy_reason (GstElement * e)
+strategy_reason (GstElement *e)
 {
   GstMessage *msg = texel_pop_strategy_message (e);
   gchar *reason = NULL;
 
-  if (msg) {
-    reason = g_strdup (gst_structure_get_string (gst_message_get_structure
-            (msg), "reason"));
-    gst_message_unref (msg);
-  }
+  if (msg)
+    {
+      reason = g_strdup (
+          gst_structure_get_string (gst_message_get_structure (msg), "reason"));
+      gst_message_unref (msg);
+    }
   return reason;
 }
 
@@ -563,8 +585,8 @@ strategy_reason (GstElement * e)
  * elsewhere. */
 GST_START_TEST (test_no_driver_reason)
 {
-  GModule *libcuda = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY |
-      G_MODULE_BIND_LOCAL);
+  GModule *libcuda = g_module_open ("libcuda.so.1",
+                                    G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
   GstElement *e = gst_element_factory_make ("texelwarp", NULL);
   GstBus *bus = gst_bus_new ();
   GstHarness *h;
@@ -579,10 +601,11 @@ GST_START_TEST (test_no_driver_reason)
   fail_unless (reason != NULL, "no texel-strategy message");
   if (libcuda != NULL)
     g_print ("test_no_driver_reason: skipped, an NVIDIA driver is installed "
-        "(texel-strategy reason: %s)\n", reason);
+             "(texel-strategy reason: %s)\n",
+             reason);
   else if (strcmp (reason, "built without CUDA") == 0)
     g_print ("test_no_driver_reason: skipped, the plugin was built without "
-        "CUDA\n");
+             "CUDA\n");
   else
     fail_unless_equals_string (reason, "no NVIDIA driver found");
   g_free (reason);
@@ -604,51 +627,56 @@ GST_START_TEST (test_pinhole_wide_view)
     const gchar *props;
     guint warnings;
   } cases[] = {
-    {"calibration-file=" CALIB ("opencv-fisheye.yaml")
-          " projection=equirectangular fov=200", 1},
-    {"model=pinhole fx=20 fy=20 projection=equirectangular", 1},
-    {"model=fisheye calibration-file=" CALIB ("opencv-fisheye.yaml")
-          " projection=equirectangular fov=200", 0},
-    {"model=pinhole fx=20 fy=20 projection=equirectangular fov=170", 0},
-    {"model=pinhole fx=20 fy=20 fov=120", 0},
+    { "calibration-file=" CALIB (
+          "opencv-fisheye.yaml") " projection=equirectangular fov=200",
+      1 },
+    { "model=pinhole fx=20 fy=20 projection=equirectangular", 1 },
+    { "model=fisheye calibration-file=" CALIB (
+          "opencv-fisheye.yaml") " projection=equirectangular fov=200",
+      0 },
+    { "model=pinhole fx=20 fy=20 projection=equirectangular fov=170", 0 },
+    { "model=pinhole fx=20 fy=20 fov=120", 0 },
   };
   gchar *caps = make_caps ("RGBA", 32, 18);
   GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (12);
   guint i, frame;
 
-  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
-    GstHarness *h = warp_harness_new (cases[i].props);
-    gchar *text;
-    guint n;
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      GstHarness *h = warp_harness_new (cases[i].props);
+      gchar *text;
+      guint n;
 
-    gst_harness_set_caps_str (h, caps, caps);
-    for (frame = 0; frame < 3; frame++) {
-      /* A new plan each frame: another pan. */
-      g_object_set (h->element, "pan", 5.0 * frame, NULL);
-      gst_buffer_unref (texel_push_pull (h, make_buffer (&info, rand,
-                  frame * GST_SECOND / 30)));
-    }
-    n = pop_messages (h->element, GST_MESSAGE_WARNING, &text);
-    fail_unless (n == cases[i].warnings, "%s: %u warnings (%s)",
-        cases[i].props, n, GST_STR_NULL (text));
-    if (n)
-      fail_unless (strstr (text, "model=pinhole") != NULL
-          && strstr (text, "set model=fisheye") != NULL,
-          "%s: the warning says \"%s\"", cases[i].props, text);
-    g_free (text);
-    /* Another field of view is another configuration: warned again. */
-    if (n) {
-      g_object_set (h->element, "fov", 300.0, NULL);
-      gst_buffer_unref (texel_push_pull (h, make_buffer (&info, rand,
-                  GST_SECOND)));
-      fail_unless_equals_int (pop_messages (h->element, GST_MESSAGE_WARNING,
-              &text), 1);
-      fail_unless (strstr (text, "300-degree") != NULL, "%s", text);
+      gst_harness_set_caps_str (h, caps, caps);
+      for (frame = 0; frame < 3; frame++)
+        {
+          /* A new plan each frame: another pan. */
+          g_object_set (h->element, "pan", 5.0 * frame, NULL);
+          gst_buffer_unref (texel_push_pull (
+              h, make_buffer (&info, rand, frame * GST_SECOND / 30)));
+        }
+      n = pop_messages (h->element, GST_MESSAGE_WARNING, &text);
+      fail_unless (n == cases[i].warnings, "%s: %u warnings (%s)",
+                   cases[i].props, n, GST_STR_NULL (text));
+      if (n)
+        fail_unless (strstr (text, "model=pinhole") != NULL
+                         && strstr (text, "set model=fisheye") != NULL,
+                     "%s: the warning says \"%s\"", cases[i].props, text);
       g_free (text);
+      /* Another field of view is another configuration: warned again. */
+      if (n)
+        {
+          g_object_set (h->element, "fov", 300.0, NULL);
+          gst_buffer_unref (
+              texel_push_pull (h, make_buffer (&info, rand, GST_SECOND)));
+          fail_unless_equals_int (
+              pop_messages (h->element, GST_MESSAGE_WARNING, &text), 1);
+          fail_unless (strstr (text, "300-degree") != NULL, "%s", text);
+          g_free (text);
+        }
+      texel_harness_teardown (h);
     }
-    texel_harness_teardown (h);
-  }
   g_rand_free (rand);
   g_free (caps);
 }
@@ -659,8 +687,7 @@ GST_END_TEST;
  * frame scaled exactly as the reference does. */
 GST_START_TEST (test_identity)
 {
-  gchar *caps = make_caps ("RGBA", 32, 24), *small = make_caps ("RGBA", 16,
-      12);
+  gchar *caps = make_caps ("RGBA", 32, 24), *small = make_caps ("RGBA", 16, 12);
   GstVideoInfo in_info = texel_video_info_from_caps_string (caps);
   GstVideoInfo out_info = texel_video_info_from_caps_string (small);
   GRand *rand = g_rand_new_with_seed (1);
@@ -699,61 +726,69 @@ GST_START_TEST (test_models)
     const gchar *out_format;
     gint out_w, out_h;
   } cases[] = {
-    {"rotation=17 scale=1.3 offset-x=0.05 border-mode=mirror "
-          "homography=<1.02,0.03,-3,-0.02,0.98,2,0.0002,-0.0001,1>", "RGBA",
-        48, 32},
-    {"model=pinhole fx=40 fy=41 cx=31 cy=23.5 k1=-0.28 k2=0.09 p1=0.001 "
-          "k3=-0.01 alpha=0.5 method=bicubic border-color=0xff2080c0",
-        "NV12", 64, 48},
-    {"model=fisheye fx=20 fy=20 k1=0.03 k2=-0.008 fov=90 pan=30 tilt=-10 "
-          "method=nearest border-mode=clamp", "RGBA", 40, 30},
-    {"calibration-file=" CALIB ("opencv-pinhole.yaml") " alpha=1",
-        "RGBA", 64, 48},
-    {"calibration-file=" CALIB ("ros-equidistant.yaml") " fov=100 "
-          "rotation=90 border-mode=wrap", "NV12", 48, 64},
-    {"model=fisheye fx=20 fy=20 k1=0.03 projection=equirectangular fov=220 "
-          "tilt=20", "RGBA", 80, 40},
+    { "rotation=17 scale=1.3 offset-x=0.05 border-mode=mirror "
+      "homography=<1.02,0.03,-3,-0.02,0.98,2,0.0002,-0.0001,1>",
+      "RGBA", 48, 32 },
+    { "model=pinhole fx=40 fy=41 cx=31 cy=23.5 k1=-0.28 k2=0.09 p1=0.001 "
+      "k3=-0.01 alpha=0.5 method=bicubic border-color=0xff2080c0",
+      "NV12", 64, 48 },
+    { "model=fisheye fx=20 fy=20 k1=0.03 k2=-0.008 fov=90 pan=30 tilt=-10 "
+      "method=nearest border-mode=clamp",
+      "RGBA", 40, 30 },
+    { "calibration-file=" CALIB ("opencv-pinhole.yaml") " alpha=1", "RGBA", 64,
+      48 },
+    { "calibration-file=" CALIB (
+          "ros-equidistant.yaml") " fov=100 "
+                                  "rotation=90 border-mode=wrap",
+      "NV12", 48, 64 },
+    { "model=fisheye fx=20 fy=20 k1=0.03 projection=equirectangular fov=220 "
+      "tilt=20",
+      "RGBA", 80, 40 },
   };
   gchar *in_caps = make_caps ("NV12", 64, 48);
   GstVideoInfo in_info = texel_video_info_from_caps_string (in_caps);
   GRand *rand = g_rand_new_with_seed (2);
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
-    gchar *out_caps = make_caps (cases[i].out_format, cases[i].out_w,
-        cases[i].out_h);
-    GstVideoInfo out_info = texel_video_info_from_caps_string (out_caps);
-    GstHarness *h = warp_harness_new (cases[i].props);
-    GstBuffer *in, *out;
-    TexelWarpConfig cfg;
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gchar *out_caps
+          = make_caps (cases[i].out_format, cases[i].out_w, cases[i].out_h);
+      GstVideoInfo out_info = texel_video_info_from_caps_string (out_caps);
+      GstHarness *h = warp_harness_new (cases[i].props);
+      GstBuffer *in, *out;
+      TexelWarpConfig cfg;
 
-    warp_one (h, in_caps, out_caps, rand, &in, &out);
-    config_from_element (h->element, &cfg);
-    if (strstr (cases[i].props, "calibration-file") != NULL) {
-      /* The file's calibration size: intrinsics scaled to the stream. */
-      TexelCalibration calib;
-      gchar *path = g_strdup (strchr (cases[i].props, '=') + 1), *data;
-      gsize size;
-      char error[256];
+      warp_one (h, in_caps, out_caps, rand, &in, &out);
+      config_from_element (h->element, &cfg);
+      if (strstr (cases[i].props, "calibration-file") != NULL)
+        {
+          /* The file's calibration size: intrinsics scaled to the stream. */
+          TexelCalibration calib;
+          gchar *path = g_strdup (strchr (cases[i].props, '=') + 1), *data;
+          gsize size;
+          char error[256];
 
-      *strchr (path, ' ') = '\0';
-      fail_unless (g_file_get_contents (path, &data, &size, NULL));
-      fail_unless (texel_calib_parse (data, size, &calib, error,
-              sizeof (error)) == 0, "%s", error);
-      cfg.camera.cal_width = calib.width;
-      cfg.camera.cal_height = calib.height;
-      fail_unless_equals_int (cfg.model, calib.model ? calib.model :
-          TEXEL_WARP_MODEL_PINHOLE);
-      fail_unless_equals_float (cfg.camera.fx, calib.camera_matrix[0][0]);
-      g_free (data);
-      g_free (path);
+          *strchr (path, ' ') = '\0';
+          fail_unless (g_file_get_contents (path, &data, &size, NULL));
+          fail_unless (
+              texel_calib_parse (data, size, &calib, error, sizeof (error))
+                  == 0,
+              "%s", error);
+          cfg.camera.cal_width = calib.width;
+          cfg.camera.cal_height = calib.height;
+          fail_unless_equals_int (
+              cfg.model, calib.model ? calib.model : TEXEL_WARP_MODEL_PINHOLE);
+          fail_unless_equals_float (cfg.camera.fx, calib.camera_matrix[0][0]);
+          g_free (data);
+          g_free (path);
+        }
+      check_reference (&in_info, &out_info, in, out, &cfg, cases[i].props);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      texel_harness_teardown (h);
+      g_free (out_caps);
     }
-    check_reference (&in_info, &out_info, in, out, &cfg, cases[i].props);
-    gst_buffer_unref (in);
-    gst_buffer_unref (out);
-    texel_harness_teardown (h);
-    g_free (out_caps);
-  }
   g_rand_free (rand);
   g_free (in_caps);
 }
@@ -801,25 +836,26 @@ GST_START_TEST (test_calibration_errors)
   GRand *rand = g_rand_new_with_seed (3);
   guint i, j;
 
-  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
-    GstHarness *h = warp_harness_new (cases[i].props);
-    GstFlowReturn ret;
-    gchar *error;
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      GstHarness *h = warp_harness_new (cases[i].props);
+      GstFlowReturn ret;
+      gchar *error;
 
-    gst_harness_set_caps_str (h, caps, caps);
-    ret = gst_harness_push (h, make_buffer (&info, rand, 0));
-    fail_if (ret == GST_FLOW_OK, "%s: frame accepted", cases[i].props);
-    fail_unless (gst_harness_try_pull (h) == NULL);
-    error = bus_error (h->element);
-    fail_unless (error != NULL, "%s: no error message", cases[i].props);
-    GST_INFO ("%s: %s", cases[i].props, error);
-    for (j = 0; j < 2; j++)
-      fail_unless (strstr (error, cases[i].expect[j]) != NULL,
-          "%s: \"%s\" does not say \"%s\"", cases[i].props, error,
-          cases[i].expect[j]);
-    g_free (error);
-    texel_harness_teardown (h);
-  }
+      gst_harness_set_caps_str (h, caps, caps);
+      ret = gst_harness_push (h, make_buffer (&info, rand, 0));
+      fail_if (ret == GST_FLOW_OK, "%s: frame accepted", cases[i].props);
+      fail_unless (gst_harness_try_pull (h) == NULL);
+      error = bus_error (h->element);
+      fail_unless (error != NULL, "%s: no error message", cases[i].props);
+      GST_INFO ("%s: %s", cases[i].props, error);
+      for (j = 0; j < 2; j++)
+        fail_unless (strstr (error, cases[i].expect[j]) != NULL,
+                     "%s: \"%s\" does not say \"%s\"", cases[i].props, error,
+                     cases[i].expect[j]);
+      g_free (error);
+      texel_harness_teardown (h);
+    }
   g_rand_free (rand);
   g_free (caps);
 }
@@ -879,7 +915,8 @@ GST_START_TEST (test_rectify_views)
   } cases[] = {
     { "calibration-file=" CALIB ("ros-stereo-left.yaml"),
       1,
-      { FALSE, STEREO_LEFT_K, STEREO_LEFT_D, CV_TEST_STEREO_LEFT_R, STEREO_LEFT_P } },
+      { FALSE, STEREO_LEFT_K, STEREO_LEFT_D, CV_TEST_STEREO_LEFT_R,
+        STEREO_LEFT_P } },
     { "calibration-file=" CALIB ("ros-stereo-fisheye.yaml"),
       1,
       { TRUE,
@@ -921,7 +958,8 @@ GST_START_TEST (test_rectify_views)
         { { 44, 0, 30 }, { 0, 45, 25.5 }, { 0, 0, 1 } } } },
     { "calibration-file=" CALIB ("ros-stereo-left.yaml"),
       2,
-      { FALSE, STEREO_LEFT_K, STEREO_LEFT_D, CV_TEST_STEREO_LEFT_R, STEREO_LEFT_P } },
+      { FALSE, STEREO_LEFT_K, STEREO_LEFT_D, CV_TEST_STEREO_LEFT_R,
+        STEREO_LEFT_P } },
   };
   GRand *rand = g_rand_new_with_seed (7);
   guint i;
@@ -1202,8 +1240,8 @@ GST_START_TEST (test_calibration_scaled)
   gchar *caps = make_caps ("RGBA", 64, 36);
   GstVideoInfo info = texel_video_info_from_caps_string (caps);
   GRand *rand = g_rand_new_with_seed (4);
-  GstHarness *h = warp_harness_new ("calibration-file="
-      CALIB ("opencv-pinhole.yaml"));
+  GstHarness *h
+      = warp_harness_new ("calibration-file=" CALIB ("opencv-pinhole.yaml"));
   GstBuffer *in, *out;
   TexelWarpConfig cfg;
 
@@ -1250,34 +1288,37 @@ GST_START_TEST (test_change_while_playing)
   guint i;
 
   gst_harness_set_caps_str (h, caps, caps);
-  for (i = 0; i < G_N_ELEMENTS (steps); i++) {
-    gchar **settings = g_strsplit (steps[i], " ", -1), **s;
-    GstBuffer *in, *out;
-    TexelWarpConfig cfg;
+  for (i = 0; i < G_N_ELEMENTS (steps); i++)
+    {
+      gchar **settings = g_strsplit (steps[i], " ", -1), **s;
+      GstBuffer *in, *out;
+      TexelWarpConfig cfg;
 
-    for (s = settings; *s; s++) {
-      gchar *eq = strchr (*s, '=');
+      for (s = settings; *s; s++)
+        {
+          gchar *eq = strchr (*s, '=');
 
-      *eq = '\0';
-      gst_util_set_object_arg (G_OBJECT (h->element), *s, eq + 1);
+          *eq = '\0';
+          gst_util_set_object_arg (G_OBJECT (h->element), *s, eq + 1);
+        }
+      g_strfreev (settings);
+      in = make_buffer (&info, rand, i * GST_SECOND / 30);
+      gst_buffer_ref (in);
+      out = texel_push_pull (h, in);
+      config_from_element (h->element, &cfg);
+      if (i == 3)
+        {
+          cfg.camera.cal_width = 640;
+          cfg.camera.cal_height = 480;
+        }
+      if (i == G_N_ELEMENTS (steps) - 1)
+        fail_unless (out == in, "back to the identity: not passthrough");
+      else
+        fail_if (out == in, "%s: passthrough", steps[i]);
+      check_reference (&info, &info, in, out, &cfg, steps[i]);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
     }
-    g_strfreev (settings);
-    in = make_buffer (&info, rand, i * GST_SECOND / 30);
-    gst_buffer_ref (in);
-    out = texel_push_pull (h, in);
-    config_from_element (h->element, &cfg);
-    if (i == 3) {
-      cfg.camera.cal_width = 640;
-      cfg.camera.cal_height = 480;
-    }
-    if (i == G_N_ELEMENTS (steps) - 1)
-      fail_unless (out == in, "back to the identity: not passthrough");
-    else
-      fail_if (out == in, "%s: passthrough", steps[i]);
-    check_reference (&info, &info, in, out, &cfg, steps[i]);
-    gst_buffer_unref (in);
-    gst_buffer_unref (out);
-  }
   texel_harness_teardown (h);
   g_rand_free (rand);
   g_free (caps);
@@ -1304,7 +1345,8 @@ GST_START_TEST (test_controller)
   /* Direct bindings map [0, 1] onto the property's range (-180..180). */
   gst_timed_value_control_source_set (tv, 0, (180.0 - 30.0) / 360.0);
   gst_timed_value_control_source_set (tv, GST_SECOND, (180.0 + 30.0) / 360.0);
-  gst_object_add_control_binding (GST_OBJECT (h->element),
+  gst_object_add_control_binding (
+      GST_OBJECT (h->element),
       gst_direct_control_binding_new (GST_OBJECT (h->element), "pan", cs));
   gst_harness_set_caps_str (h, caps, caps);
 
@@ -1333,12 +1375,15 @@ GST_START_TEST (test_pipeline)
 {
   static const gchar *lines[] = {
     "videotestsrc num-buffers=5 ! video/x-raw,width=320,height=240 ! "
-        "texelwarp backend=cpu calibration-file=" CALIB ("opencv-pinhole.yaml")
-        " ! video/x-raw,format=NV12,width=160,height=120 ! fakesink",
-    "videotestsrc num-buffers=5 ! texelwarp backend=cpu calibration-file="
-        CALIB ("ros-equidistant.yaml") " fov=90 pan=20 ! fakesink",
+    "texelwarp backend=cpu calibration-file=" CALIB (
+        "opencv-pinhole.yaml") " ! "
+                               "video/x-raw,format=NV12,width=160,height=120 ! "
+                               "fakesink",
+    "videotestsrc num-buffers=5 ! texelwarp backend=cpu "
+    "calibration-file=" CALIB (
+        "ros-equidistant.yaml") " fov=90 pan=20 ! fakesink",
     "videotestsrc num-buffers=5 ! texelwarp backend=cpu rotation=15 "
-        "border-mode=mirror method=bicubic ! fakesink",
+    "border-mode=mirror method=bicubic ! fakesink",
   };
 
   texel_run_launch_lines (lines, G_N_ELEMENTS (lines), 60 * GST_SECOND);

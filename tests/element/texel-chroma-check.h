@@ -21,21 +21,22 @@ extern const guint texel_chroma_n_sites;
  * @site, in BT.601 limited and BT.709 full range, for every test pattern:
  * every output sample within @tol codes of the exact encoding (chroma the
  * mean over its footprint). */
-void texel_check_encode_exact (
-    const gchar *props, const gchar *format, const gchar *site, guint tol);
+void texel_check_encode_exact (const gchar *props, const gchar *format,
+                               const gchar *site, guint tol);
 
 /* @format (chroma-site @site, BT.601 limited) 1:1 to RGBA through
  * "texelconvert @props method=@method": every R, G, B within @tol codes of
  * the exact decoding, chroma reconstructed at its sites linearly (method
  * bilinear, and bicubic, which is bilinear at 1:1) or by nearest. */
 void texel_check_decode_exact (const gchar *props, const gchar *format,
-    const gchar *site, const gchar *method, guint tol);
+                               const gchar *site, const gchar *method,
+                               guint tol);
 
 /* RGBA 1:1 to @format (chroma-site @site, BT.601 limited) through
  * texelconvert and through videoconvert: every sample within @tol 8-bit
  * codes, for every test pattern, but where videoconvert's right edge
  * differs by design (see max_diff_but_edge). */
-void texel_check_against_videoconvert (
-    const gchar *props, const gchar *format, const gchar *site, guint tol);
+void texel_check_against_videoconvert (const gchar *props, const gchar *format,
+                                       const gchar *site, guint tol);
 
 #endif

@@ -21,27 +21,27 @@ extern const gchar *const texel_all_formats[TEXEL_N_FORMATS];
 
 /* Code of component @comp at its sample (@x, @y), whatever the format:
  * planar, semi-planar, packed or 10-bit (P010 read as 10-bit codes). */
-guint frame_get (const GstVideoFrame * f, guint comp, gint x, gint y);
-void frame_set (GstVideoFrame * f, guint comp, gint x, gint y, guint v);
+guint frame_get (const GstVideoFrame *f, guint comp, gint x, gint y);
+void frame_set (GstVideoFrame *f, guint comp, gint x, gint y, guint v);
 
 /* Largest difference between two frames of the same format and size, over
  * every sample of every component; where in @where (free it), which names
  * @a the CPU's frame (the reference) and @b the one under test. */
-guint frames_max_diff (const GstVideoFrame * a, const GstVideoFrame * b,
-    gchar ** where);
+guint frames_max_diff (const GstVideoFrame *a, const GstVideoFrame *b,
+                       gchar **where);
 
 /* The messages on an element's bus hold references to the element: drop
  * them (and whatever the state change to NULL posts) before a harness lets
  * the element go, or it would never be finalized. */
-void drop_bus_messages (GstElement * e);
+void drop_bus_messages (GstElement *e);
 
 /* Tears a harness down once its element's bus messages are dropped (see
  * drop_bus_messages). */
-void texel_harness_teardown (GstHarness * h);
+void texel_harness_teardown (GstHarness *h);
 
 /* Error and warning messages (@types) waiting on an element's bus, popped,
  * as one line of text ("" where there are none; free it). */
-gchar *bus_messages_text (GstElement * e, GstMessageType types);
+gchar *bus_messages_text (GstElement *e, GstMessageType types);
 
 /* Before gst_check_init: objects alive when a test's process ends fail
  * it (the leaks tracer, unless GST_TRACERS or TEXEL_TEST_NO_LEAKS_TRACER
@@ -49,7 +49,7 @@ gchar *bus_messages_text (GstElement * e, GstMessageType types);
 void texel_check_init (int *argc, char ***argv);
 
 /* A test case @name of @s, with a timeout of @timeout s where > 0. */
-TCase *texel_suite_add_tcase (Suite * s, const gchar * name, gint timeout);
+TCase *texel_suite_add_tcase (Suite *s, const gchar *name, gint timeout);
 
 /* One entry of texel_suite_new's list: a test and its name (which
  * GST_CHECKS selects by). */
@@ -58,69 +58,73 @@ typedef struct
   const gchar *name;
   TFun func;
 } TexelTest;
-#define TEXEL_TEST(func) { #func, func }
+#define TEXEL_TEST(func)                                                       \
+  {                                                                            \
+#func, func                                                                \
+  }
 
 /* A suite @name of one test case @tcase (timeout @timeout s where > 0)
  * holding @tests, in order. */
-Suite *texel_suite_new (const gchar * name, const gchar * tcase,
-    gint timeout, const TexelTest * tests, guint n_tests);
+Suite *texel_suite_new (const gchar *name, const gchar *tcase, gint timeout,
+                        const TexelTest *tests, guint n_tests);
 
 /* Fixed caps "video/x-raw,format=@format,width=@width,height=@height,
  * framerate=30/1,pixel-aspect-ratio=1/1", then ",@yuv_fields" for YUV
  * formats or ",@rgb_fields" for RGB ones where given (free it). */
-gchar *texel_caps_new (const gchar * format, gint width, gint height,
-    const gchar * yuv_fields, const gchar * rgb_fields);
-GstVideoInfo texel_video_info_from_caps_string (const gchar * s);
+gchar *texel_caps_new (const gchar *format, gint width, gint height,
+                       const gchar *yuv_fields, const gchar *rgb_fields);
+GstVideoInfo texel_video_info_from_caps_string (const gchar *s);
 /* The video info of @h's output caps. */
-void texel_harness_out_info (GstHarness * h, GstVideoInfo * info);
+void texel_harness_out_info (GstHarness *h, GstVideoInfo *info);
 /* Field @field of texel element @e's stats property (fails the test where
  * it has none). */
-guint64 texel_stats_get (GstElement * e, const gchar * field);
+guint64 texel_stats_get (GstElement *e, const gchar *field);
 /* Pops messages off @e's bus up to its texel-strategy element message,
  * which it returns (NULL if there is none). */
-GstMessage *texel_pop_strategy_message (GstElement * e);
+GstMessage *texel_pop_strategy_message (GstElement *e);
 
 /* "name=value name=value" on @object: every name must be a property of
  * it, unless @skip_unknown. */
-void texel_set_properties (GObject * object, const gchar * props,
-    gboolean skip_unknown);
+void texel_set_properties (GObject *object, const gchar *props,
+                           gboolean skip_unknown);
 /* @factory with @props (texel_set_properties), on a bus of its own so
  * that its messages can be read. */
-GstElement *texel_test_element_new (const gchar * factory,
-    const gchar * props);
+GstElement *texel_test_element_new (const gchar *factory, const gchar *props);
 /* @e (taken) in a harness, which sets it to PLAYING right away. */
-GstHarness *texel_harness_new_with (GstElement * e);
-gint texel_get_int (gpointer object, const gchar * name);
+GstHarness *texel_harness_new_with (GstElement *e);
+gint texel_get_int (gpointer object, const gchar *name);
 
 /* The code of component @c at (@x, @y), at most @max. */
 typedef guint (*TexelCodeFunc) (gpointer user_data, guint c, gint x, gint y,
-    guint max);
+                                guint max);
 /* A buffer in the default layout of @info (padding bytes 0xff) holding
  * @code's codes (P010: 10-bit codes), at @pts, 1/30 s long. */
-GstBuffer *texel_buffer_new_filled (const GstVideoInfo * info,
-    TexelCodeFunc code, gpointer user_data, GstClockTime pts);
+GstBuffer *texel_buffer_new_filled (const GstVideoInfo *info,
+                                    TexelCodeFunc code, gpointer user_data,
+                                    GstClockTime pts);
 /* The same with random valid codes from @rand. */
-GstBuffer *texel_buffer_new_random (const GstVideoInfo * info, GRand * rand,
-    GstClockTime pts);
+GstBuffer *texel_buffer_new_random (const GstVideoInfo *info, GRand *rand,
+                                    GstClockTime pts);
 
 /* Rows of plane @plane of @info. */
-gint texel_info_plane_height (const GstVideoInfo * info, guint plane);
+gint texel_info_plane_height (const GstVideoInfo *info, guint plane);
 /* A buffer whose rows are @extra_stride bytes longer than the default and
  * whose planes start at non-default offsets (@lead bytes before the first
  * plane, @gap bytes between planes), described by a GstVideoMeta and by
  * @padded; all bytes 0xa5 (so that reading padding shows) until filled. */
-GstBuffer *texel_buffer_new_padded (const GstVideoInfo * info,
-    gint extra_stride, gsize lead, gsize gap, GstVideoInfo * padded);
+GstBuffer *texel_buffer_new_padded (const GstVideoInfo *info, gint extra_stride,
+                                    gsize lead, gsize gap,
+                                    GstVideoInfo *padded);
 
 /* Pushes @in, which must be accepted, and pulls the output. */
-GstBuffer *texel_push_pull (GstHarness * h, GstBuffer * in);
+GstBuffer *texel_push_pull (GstHarness *h, GstBuffer *in);
 
 /* @f's planes as the kernels' CPU reference takes them. */
-void texel_image_from_frame (TexelImage * img, GstVideoFrame * f);
+void texel_image_from_frame (TexelImage *img, GstVideoFrame *f);
 
 /* Runs each gst-launch line of @lines to EOS (no error, within
  * @timeout). */
-void texel_run_launch_lines (const gchar * const *lines, guint n_lines,
-    GstClockTime timeout);
+void texel_run_launch_lines (const gchar *const *lines, guint n_lines,
+                             GstClockTime timeout);
 
 #endif

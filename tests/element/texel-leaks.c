@@ -12,11 +12,12 @@ texel_find_leaks_tracer (void)
   GList *l;
   GstTracer *found = NULL;
 
-  for (l = tracers; l; l = l->next) {
-    if (!found && g_str_equal (G_OBJECT_TYPE_NAME (l->data),
-            "GstLeaksTracer"))
-      found = gst_object_ref (l->data);
-  }
+  for (l = tracers; l; l = l->next)
+    {
+      if (!found
+          && g_str_equal (G_OBJECT_TYPE_NAME (l->data), "GstLeaksTracer"))
+        found = gst_object_ref (l->data);
+    }
   g_list_free_full (tracers, gst_object_unref);
   return found;
 }
@@ -25,53 +26,57 @@ texel_find_leaks_tracer (void)
  * leaks tracer's checkpoint @cp) is still alive: created minus removed,
  * counted per address (addresses can be reused). */
 void
-texel_check_checkpoint_empty (const GstStructure * cp, const gchar * what)
+texel_check_checkpoint_empty (const GstStructure *cp, const gchar *what)
 {
-  const GValue *created = gst_structure_get_value (cp,
-      "objects-created-list");
-  const GValue *removed = gst_structure_get_value (cp,
-      "objects-removed-list");
+  const GValue *created = gst_structure_get_value (cp, "objects-created-list");
+  const GValue *removed = gst_structure_get_value (cp, "objects-removed-list");
   GHashTable *count = g_hash_table_new (g_str_hash, g_str_equal);
   GString *types = g_string_new (NULL);
   guint k, n_alive = 0;
 
   fail_unless (created != NULL && removed != NULL);
-  for (k = 0; k < gst_value_list_get_size (created); k++) {
-    const GstStructure *o =
-        gst_value_get_structure (gst_value_list_get_value (created, k));
-    const gchar *addr = gst_structure_get_string (o, "address");
-    gint c = GPOINTER_TO_INT (g_hash_table_lookup (count, addr));
+  for (k = 0; k < gst_value_list_get_size (created); k++)
+    {
+      const GstStructure *o
+          = gst_value_get_structure (gst_value_list_get_value (created, k));
+      const gchar *addr = gst_structure_get_string (o, "address");
+      gint c = GPOINTER_TO_INT (g_hash_table_lookup (count, addr));
 
-    g_hash_table_insert (count, (gpointer) addr, GINT_TO_POINTER (c + 1));
-  }
-  for (k = 0; k < gst_value_list_get_size (removed); k++) {
-    const GstStructure *o =
-        gst_value_get_structure (gst_value_list_get_value (removed, k));
-    const gchar *addr = gst_structure_get_string (o, "address");
-    gint c = GPOINTER_TO_INT (g_hash_table_lookup (count, addr));
-
-    if (c > 0)
-      g_hash_table_insert (count, (gpointer) addr, GINT_TO_POINTER (c - 1));
-  }
-  for (k = 0; k < gst_value_list_get_size (created); k++) {
-    const GstStructure *o =
-        gst_value_get_structure (gst_value_list_get_value (created, k));
-    const gchar *addr = gst_structure_get_string (o, "address");
-    gint c = GPOINTER_TO_INT (g_hash_table_lookup (count, addr));
-
-    if (c > 0) {
-      n_alive++;
-      g_hash_table_insert (count, (gpointer) addr, GINT_TO_POINTER (c - 1));
-      if (types->len < 800)
-        g_string_append_printf (types, "%s%s", types->len ? ", " : "",
-            GST_STR_NULL (gst_structure_get_string (o, "type-name")));
+      g_hash_table_insert (count, (gpointer)addr, GINT_TO_POINTER (c + 1));
     }
-  }
+  for (k = 0; k < gst_value_list_get_size (removed); k++)
+    {
+      const GstStructure *o
+          = gst_value_get_structure (gst_value_list_get_value (removed, k));
+      const gchar *addr = gst_structure_get_string (o, "address");
+      gint c = GPOINTER_TO_INT (g_hash_table_lookup (count, addr));
+
+      if (c > 0)
+        g_hash_table_insert (count, (gpointer)addr, GINT_TO_POINTER (c - 1));
+    }
+  for (k = 0; k < gst_value_list_get_size (created); k++)
+    {
+      const GstStructure *o
+          = gst_value_get_structure (gst_value_list_get_value (created, k));
+      const gchar *addr = gst_structure_get_string (o, "address");
+      gint c = GPOINTER_TO_INT (g_hash_table_lookup (count, addr));
+
+      if (c > 0)
+        {
+          n_alive++;
+          g_hash_table_insert (count, (gpointer)addr, GINT_TO_POINTER (c - 1));
+          if (types->len < 800)
+            g_string_append_printf (
+                types, "%s%s", types->len ? ", " : "",
+                GST_STR_NULL (gst_structure_get_string (o, "type-name")));
+        }
+    }
   g_hash_table_destroy (count);
-  if (n_alive > 0) {
-    g_printerr ("%s: still alive: %s\n", what, types->str);
-    fail ("%u objects created during %s are still alive (%.800s)", n_alive,
-        what, types->str);
-  }
+  if (n_alive > 0)
+    {
+      g_printerr ("%s: still alive: %s\n", what, types->str);
+      fail ("%u objects created during %s are still alive (%.800s)", n_alive,
+            what, types->str);
+    }
   g_string_free (types, TRUE);
 }

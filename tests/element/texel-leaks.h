@@ -13,7 +13,6 @@
 GstTracer *texel_find_leaks_tracer (void);
 /* Fails the test if an object listed in the checkpoint @cp as created is
  * still alive. */
-void texel_check_checkpoint_empty (const GstStructure * cp,
-    const gchar * what);
+void texel_check_checkpoint_empty (const GstStructure *cp, const gchar *what);
 
 #endif

@@ -19,7 +19,7 @@
 #include "texel-calib.h"
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t * data, size_t size);
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
@@ -35,22 +35,23 @@ check_message (const char *error, size_t size)
 }
 
 int
-LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  static const TexelWarpModel models[] = { TEXEL_WARP_MODEL_PINHOLE,
-    TEXEL_WARP_MODEL_FISHEYE
-  };
+  static const TexelWarpModel models[]
+      = { TEXEL_WARP_MODEL_PINHOLE, TEXEL_WARP_MODEL_FISHEYE };
   TexelCalibration calib;
   char error[256];
   size_t m;
   int i;
 
   memset (error, 0x55, sizeof (error));
-  if (texel_calib_parse ((const char *) data, size, &calib, error,
-          sizeof (error)) != 0) {
-    check_message (error, sizeof (error));
-    return 0;
-  }
+  if (texel_calib_parse ((const char *)data, size, &calib, error,
+                         sizeof (error))
+      != 0)
+    {
+      check_message (error, sizeof (error));
+      return 0;
+    }
   /* R finite (non-singular, checked by the parser), P a camera. */
   for (i = 0; i < 9; i++)
     if (!isfinite (calib.rectification[i / 3][i % 3]))
@@ -59,13 +60,14 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
       && !(calib.projection[0][0] > 0.0 && calib.projection[1][1] > 0.0
            && calib.projection[2][2] == 1.0))
     abort ();
-  for (m = 0; m < sizeof (models) / sizeof (models[0]); m++) {
-    TexelCamera camera;
+  for (m = 0; m < sizeof (models) / sizeof (models[0]); m++)
+    {
+      TexelCamera camera;
 
-    memset (error, 0x55, sizeof (error));
-    if (texel_calib_camera (&calib, models[m], &camera, error,
-            sizeof (error)) != 0)
-      check_message (error, sizeof (error));
-  }
+      memset (error, 0x55, sizeof (error));
+      if (texel_calib_camera (&calib, models[m], &camera, error, sizeof (error))
+          != 0)
+        check_message (error, sizeof (error));
+    }
   return 0;
 }

@@ -14,7 +14,7 @@
 #include "texel-cube.h"
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t * data, size_t size);
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
@@ -23,23 +23,25 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
 }
 
 int
-LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   TexelCubeError error;
   TexelCube *cube;
   size_t i, n;
 
   memset (&error, 0x55, sizeof (error));
-  cube = texel_cube_parse ((const char *) data, size, &error);
-  if (!cube) {
-    /* The message is a terminated string. */
-    if (!memchr (error.message, '\0', sizeof (error.message)) || error.line < 0)
-      abort ();
-    return 0;
-  }
+  cube = texel_cube_parse ((const char *)data, size, &error);
+  if (!cube)
+    {
+      /* The message is a terminated string. */
+      if (!memchr (error.message, '\0', sizeof (error.message))
+          || error.line < 0)
+        abort ();
+      return 0;
+    }
   if (cube->size < 2 || cube->size > 129)
     abort ();
-  n = (size_t) cube->size * cube->size * cube->size * 3;
+  n = (size_t)cube->size * cube->size * cube->size * 3;
   for (i = 0; i < n; i++)
     if (!isfinite (cube->table[i]))
       abort ();

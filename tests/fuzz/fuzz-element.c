@@ -34,24 +34,24 @@
 #include <gst/video/video.h>
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t * data, size_t size);
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
 /* Frames are allocated and converted for real: keep them small so that an
  * input runs in milliseconds. */
 #define FUZZ_MAX_FRAME_BYTES (1 << 20)
 #define FUZZ_MAX_LINES 32
 
-static gchar **fuzz_elements;   /* the plugin's element names */
-static gboolean fuzz_parsing_caps;      /* inside gst_caps_from_string */
+static gchar **fuzz_elements;      /* the plugin's element names */
+static gboolean fuzz_parsing_caps; /* inside gst_caps_from_string */
 
 /* Properties the fuzzer leaves alone: what selects the hardware (the target
  * runs on the CPU path) and file names (the file parsers have their own
  * targets; a path like /dev/zero would only test the disk). */
 static gboolean
-fuzz_property_allowed (GObject * obj, const gchar * name)
+fuzz_property_allowed (GObject *obj, const gchar *name)
 {
-  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (obj),
-      name);
+  GParamSpec *pspec
+      = g_object_class_find_property (G_OBJECT_GET_CLASS (obj), name);
 
   if (!pspec || !(pspec->flags & G_PARAM_WRITABLE)
       || (pspec->flags & G_PARAM_CONSTRUCT_ONLY))
@@ -64,31 +64,33 @@ fuzz_property_allowed (GObject * obj, const gchar * name)
 }
 
 static void
-fuzz_set_property (GstElement * element, const gchar * line)
+fuzz_set_property (GstElement *element, const gchar *line)
 {
   gchar **kv = g_strsplit (line, "=", 2);
 
-  if (kv[0] && kv[1]) {
-    g_strstrip (kv[0]);
-    if (fuzz_property_allowed (G_OBJECT (element), kv[0]))
-      gst_util_set_object_arg (G_OBJECT (element), kv[0], kv[1]);
-  }
+  if (kv[0] && kv[1])
+    {
+      g_strstrip (kv[0]);
+      if (fuzz_property_allowed (G_OBJECT (element), kv[0]))
+        gst_util_set_object_arg (G_OBJECT (element), kv[0], kv[1]);
+    }
   g_strfreev (kv);
 }
 
 static void
-fuzz_set_properties (GstElement * element, gchar ** lines, gboolean late)
+fuzz_set_properties (GstElement *element, gchar **lines, gboolean late)
 {
   guint i;
 
-  for (i = 3; lines[i] && i < FUZZ_MAX_LINES; i++) {
-    if ((lines[i][0] == '!') == late)
-      fuzz_set_property (element, lines[i] + (late ? 1 : 0));
-  }
+  for (i = 3; lines[i] && i < FUZZ_MAX_LINES; i++)
+    {
+      if ((lines[i][0] == '!') == late)
+        fuzz_set_property (element, lines[i] + (late ? 1 : 0));
+    }
 }
 
 static const gchar *
-fuzz_pick_element (const gchar * line)
+fuzz_pick_element (const gchar *line)
 {
   guint i;
 
@@ -100,7 +102,7 @@ fuzz_pick_element (const gchar * line)
 
 /* Frame size of fixed video caps, or 0 when there is no frame to push. */
 static gsize
-fuzz_frame_size (GstCaps * caps)
+fuzz_frame_size (GstCaps *caps)
 {
   GstVideoInfo info;
 
@@ -118,10 +120,11 @@ fuzz_frame (gsize size, guint32 seed, GstClockTime pts)
   gsize i;
 
   gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  for (i = 0; i < size; i++) {
-    seed = seed * 1664525u + 1013904223u;
-    map.data[i] = seed >> 24;
-  }
+  for (i = 0; i < size; i++)
+    {
+      seed = seed * 1664525u + 1013904223u;
+      map.data[i] = seed >> 24;
+    }
   gst_buffer_unmap (buf, &map);
   GST_BUFFER_PTS (buf) = pts;
   GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
@@ -129,7 +132,7 @@ fuzz_frame (gsize size, guint32 seed, GstClockTime pts)
 }
 
 static void
-fuzz_push_frame (GstHarness * h, gsize size, guint32 seed, GstClockTime pts)
+fuzz_push_frame (GstHarness *h, gsize size, guint32 seed, GstClockTime pts)
 {
   GstBuffer *out;
 
@@ -142,19 +145,19 @@ fuzz_push_frame (GstHarness * h, gsize size, guint32 seed, GstClockTime pts)
 
 /* Output frames as large as the input's at most: caps may ask for 32767^2. */
 static gboolean
-fuzz_output_small_enough (GstHarness * h)
+fuzz_output_small_enough (GstHarness *h)
 {
   GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
   GstVideoInfo info;
   gboolean ok = caps && gst_video_info_from_caps (&info, caps)
-      && info.size <= FUZZ_MAX_FRAME_BYTES;
+                && info.size <= FUZZ_MAX_FRAME_BYTES;
 
   gst_clear_caps (&caps);
   return ok;
 }
 
 static GstCaps *
-fuzz_parse_caps (const gchar * text)
+fuzz_parse_caps (const gchar *text)
 {
   GstCaps *caps;
 
@@ -165,7 +168,7 @@ fuzz_parse_caps (const gchar * text)
 }
 
 static void
-fuzz_run (gchar ** lines)
+fuzz_run (gchar **lines)
 {
   const gchar *factory = fuzz_pick_element (lines[0]);
   GstCaps *in_caps = fuzz_parse_caps (lines[1]);
@@ -174,33 +177,35 @@ fuzz_run (gchar ** lines)
   gsize size = fuzz_frame_size (in_caps);
   GstSegment segment;
 
-  g_object_set (h->element, "backend", 2 /* cpu */ , NULL);
+  g_object_set (h->element, "backend", 2 /* cpu */, NULL);
   fuzz_set_properties (h->element, lines, FALSE);
   if (out_caps)
     gst_harness_set_sink_caps (h, gst_caps_ref (out_caps));
   gst_harness_play (h);
   gst_harness_push_event (h, gst_event_new_stream_start ("fuzz"));
   if (in_caps && gst_caps_is_fixed (in_caps)
-      && gst_harness_push_event (h, gst_event_new_caps (in_caps))) {
-    gst_segment_init (&segment, GST_FORMAT_TIME);
-    gst_harness_push_event (h, gst_event_new_segment (&segment));
-    if (size > 0 && fuzz_output_small_enough (h)) {
-      fuzz_push_frame (h, size, g_str_hash (lines[1]), 0);
-      fuzz_set_properties (h->element, lines, TRUE);
-      if (fuzz_output_small_enough (h))
-        fuzz_push_frame (h, size, g_str_hash (lines[2]), GST_SECOND / 30);
+      && gst_harness_push_event (h, gst_event_new_caps (in_caps)))
+    {
+      gst_segment_init (&segment, GST_FORMAT_TIME);
+      gst_harness_push_event (h, gst_event_new_segment (&segment));
+      if (size > 0 && fuzz_output_small_enough (h))
+        {
+          fuzz_push_frame (h, size, g_str_hash (lines[1]), 0);
+          fuzz_set_properties (h->element, lines, TRUE);
+          if (fuzz_output_small_enough (h))
+            fuzz_push_frame (h, size, g_str_hash (lines[2]), GST_SECOND / 30);
+        }
+      gst_harness_push_event (h, gst_event_new_eos ());
     }
-    gst_harness_push_event (h, gst_event_new_eos ());
-  }
   gst_harness_teardown (h);
   gst_clear_caps (&in_caps);
   gst_clear_caps (&out_caps);
 }
 
 int
-LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  gchar *text = g_strndup ((const gchar *) data, size);
+  gchar *text = g_strndup ((const gchar *)data, size);
   gchar **lines = g_strsplit (text, "\n", FUZZ_MAX_LINES + 1);
 
   if (g_strv_length (lines) >= 3)
@@ -222,8 +227,8 @@ fuzz_load_plugin (void)
   plugin = gst_plugin_load_file (path ? path : TEXEL_FUZZ_PLUGIN, &error);
   if (!plugin)
     g_error ("cannot load the plugin: %s", error->message);
-  features = gst_registry_get_feature_list_by_plugin (gst_registry_get (),
-      gst_plugin_get_name (plugin));
+  features = gst_registry_get_feature_list_by_plugin (
+      gst_registry_get (), gst_plugin_get_name (plugin));
   fuzz_elements = g_new0 (gchar *, g_list_length (features) + 1);
   for (l = features; l; l = l->next)
     if (GST_IS_ELEMENT_FACTORY (l->data))
@@ -238,8 +243,8 @@ fuzz_load_plugin (void)
  * that the fuzzer records the input. Warnings (out-of-range property values
  * rejected by GLib) are expected. */
 static void
-fuzz_log_handler (const gchar * domain, GLogLevelFlags level,
-    const gchar * message, gpointer user_data)
+fuzz_log_handler (const gchar *domain, GLogLevelFlags level,
+                  const gchar *message, gpointer user_data)
 {
   g_log_default_handler (domain, level, message, user_data);
   if ((level & (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR))
@@ -266,12 +271,15 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
 
   /* What every process creates once (types, classes, pools) is created
    * here, so that the leak check of the first inputs sees only leaks. */
-  for (i = 0; fuzz_elements[i]; i++) {
-    gchar *warm = g_strdup_printf ("%s\nvideo/x-raw,format=NV12,width=16,"
-        "height=8,framerate=30/1\nvideo/x-raw,format=RGBA\n", fuzz_elements[i]);
+  for (i = 0; fuzz_elements[i]; i++)
+    {
+      gchar *warm = g_strdup_printf (
+          "%s\nvideo/x-raw,format=NV12,width=16,"
+          "height=8,framerate=30/1\nvideo/x-raw,format=RGBA\n",
+          fuzz_elements[i]);
 
-    LLVMFuzzerTestOneInput ((const uint8_t *) warm, strlen (warm));
-    g_free (warm);
-  }
+      LLVMFuzzerTestOneInput ((const uint8_t *)warm, strlen (warm));
+      g_free (warm);
+    }
   return 0;
 }

@@ -57,12 +57,12 @@ typedef struct
   double brightness, contrast, saturation, hue, linear_gamma, exposure;
   double gain[3];
   int informative;
-  double white_point;           /* 0: neutral */
+  double white_point; /* 0: neutral */
   TexelToneMap tone_map;
   double vignette;
-  int lut;                      /* test_cube () index, 0: none */
-  int force_hw;                 /* hardware LUT filtering regardless */
-  double gamma;                 /* the gamma element's, on Y' (0: 1) */
+  int lut;      /* test_cube () index, 0: none */
+  int force_hw; /* hardware LUT filtering regardless */
+  double gamma; /* the gamma element's, on Y' (0: 1) */
 } Settings;
 
 /* ------------------------------------------------------------------ */
@@ -104,26 +104,29 @@ static TexelCudaContext *test_kctx;
 
 /* LUT @which, on the host and on device 0 (made once). */
 static const TexelCube *
-test_cube (int which, TexelCudaLut3d ** gpu)
+test_cube (int which, TexelCudaLut3d **gpu)
 {
   *gpu = NULL;
   if (which == LUT_NONE)
     return NULL;
-  if (test_cubes[which] == NULL) {
-    if (which == LUT_IDENTITY_33)
-      test_cubes[which] = cube_new (33, lut_identity, 0.0, 1.0);
-    else if (which == LUT_IDENTITY_2)
-      test_cubes[which] = cube_new (2, lut_identity, 0.0, 1.0);
-    else if (which == LUT_INVERT_2)
-      test_cubes[which] = cube_new (2, lut_invert, 0.0, 1.0);
-    else if (which == LUT_GRADE_17)
-      test_cubes[which] = cube_new (17, lut_grade, 0.0, 1.0);
-    else
-      test_cubes[which] = cube_new (65, lut_grade, -0.1, 1.1);
-    if (test_cubes[which] != NULL && texel_cuda_lut3d_new (test_kctx,
-            test_cubes[which], &test_gpu_luts[which]) != 0)
-      printf ("cannot copy LUT %d to the GPU\n", which);
-  }
+  if (test_cubes[which] == NULL)
+    {
+      if (which == LUT_IDENTITY_33)
+        test_cubes[which] = cube_new (33, lut_identity, 0.0, 1.0);
+      else if (which == LUT_IDENTITY_2)
+        test_cubes[which] = cube_new (2, lut_identity, 0.0, 1.0);
+      else if (which == LUT_INVERT_2)
+        test_cubes[which] = cube_new (2, lut_invert, 0.0, 1.0);
+      else if (which == LUT_GRADE_17)
+        test_cubes[which] = cube_new (17, lut_grade, 0.0, 1.0);
+      else
+        test_cubes[which] = cube_new (65, lut_grade, -0.1, 1.1);
+      if (test_cubes[which] != NULL
+          && texel_cuda_lut3d_new (test_kctx, test_cubes[which],
+                                   &test_gpu_luts[which])
+                 != 0)
+        printf ("cannot copy LUT %d to the GPU\n", which);
+    }
   *gpu = test_gpu_luts[which];
   return test_cubes[which];
 }
@@ -133,69 +136,250 @@ test_cubes_free (void)
 {
   int i;
 
-  for (i = 0; i < N_LUTS; i++) {
-    texel_cuda_lut3d_free (test_gpu_luts[i]);
-    texel_cube_free (test_cubes[i]);
-  }
+  for (i = 0; i < N_LUTS; i++)
+    {
+      texel_cuda_lut3d_free (test_gpu_luts[i]);
+      texel_cube_free (test_cubes[i]);
+    }
 }
 
 static const Settings settings[] = {
-  {"balance", 0.1, 1.2, 1.5, 0.25, 1, 0, {1, 1, 1}, 0},
-  {"desaturate", -0.2, 0.6, 0.0, -0.7, 1, 0, {1, 1, 1}, 0},
-  {"gamma 2.2", 0, 1, 1, 0, 2.2, 0, {1, 1, 1}, 0},
-  {"gamma 0.45", 0, 1, 1, 0, 0.45, 0, {1, 1, 1}, 0},
-  {"gamma 10", 0, 1, 1, 0, 10, 0, {1, 1, 1}, 0},
-  {"gamma 0.01", 0, 1, 1, 0, 0.01, 0, {1, 1, 1}, 0},
-  {"exposure +1", 0, 1, 1, 0, 1, 1, {1, 1, 1}, 0},
-  {"exposure -3", 0, 1, 1, 0, 1, -3, {1, 1, 1}, 0},
-  {"exposure +10", 0, 1, 1, 0, 1, 10, {1, 1, 1}, 0},
-  {"exposure +3 gamma 1.5", 0, 1, 1, 0, 1.5, 3, {1, 1, 1}, 0},
-  {"white balance", 0, 1, 1, 0, 1, 0, {1.3, 1.0, 0.7}, 0},
-  {"gains 0 and 4", 0, 1, 1, 0, 1, 0, {0, 4, 1}, 0},
-  {"everything", 0.05, 1.1, 1.2, 0.1, 1.3, 0.5, {1.1, 0.95, 1.2}, 0},
-  {"white point 2500", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 2500},
-  {"wp 12000, gains", 0, 1, 1.2, 0, 1.2, 0, {1.2, 1, 0.8}, 0, 12000},
-  {"reinhard", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, TEXEL_TONE_MAP_REINHARD},
-  {"reinhard +3, wp, gamma", 0, 1.1, 1, 0, 1.4, 3, {1, 1, 1}, 0, 4000,
-      TEXEL_TONE_MAP_REINHARD},
-  {"filmic", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, TEXEL_TONE_MAP_FILMIC},
-  {"filmic +2, gamma 2.2", 0, 1, 1.1, 0, 2.2, 2, {1, 1, 1}, 0, 0,
-      TEXEL_TONE_MAP_FILMIC},
-  {"filmic +10, gamma 0.5", 0, 1, 1, 0, 0.5, 10, {4, 2, 1}, 0, 0,
-      TEXEL_TONE_MAP_FILMIC},
-  {"vignette 1.5", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 1.5},
-  {"vignette -1", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, -1},
-  {"vignette 3, filmic", 0.02, 1, 1.2, 0, 1.6, 0.5, {1, 1, 1}, 0,
-      5000, TEXEL_TONE_MAP_FILMIC, 3},
-  {"LUT identity 33", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0,
-      LUT_IDENTITY_33},
-  {"LUT identity 2", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0,
-      LUT_IDENTITY_2},
-  {"LUT invert 2, balance", 0.05, 1.1, 1.3, 0.1, 1, 0, {1, 1, 1}, 0, 0, 0, 0,
-      LUT_INVERT_2},
-  {"LUT grade 17, gamma", 0, 1, 1, 0, 1.3, 0, {1, 1, 1}, 0, 0, 0, 0,
-      LUT_GRADE_17},
-  {"LUT grade 65, vignette", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 1,
-      LUT_GRADE_65_WIDE},
-  {"gamma 0.7 (element)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0, 0, 0,
-      0.7},
-  {"gamma 1.5 saturation 1.3", 0, 1, 1.3, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0, 0,
-      0, 1.5},
-  {"gamma 2.2 after exposure", 0.05, 1.2, 1, 0.1, 1, 1, {1, 1, 1}, 0, 0, 0,
-      0, 0, 0, 2.2},
-  {"gamma 0.8 before LUT", 0.1, 1, 0.8, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0,
-      LUT_GRADE_17, 0, 0.8},
-  {"(LUT identity 2, hw)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 1, 0, 0, 0,
-      LUT_IDENTITY_2, 1},
-  {"(LUT invert 2, hw)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 1, 0, 0, 0,
-      LUT_INVERT_2, 1},
-  {"(LUT grade 17, hw)", 0, 1, 1, 0, 1.3, 0, {1, 1, 1}, 1, 0, 0, 0,
-      LUT_GRADE_17, 1},
-  {"(gamma 10 exposure +6)", 0, 1, 1, 0, 10, 6, {1, 1, 1}, 1},
-  {"(gamma 10 exposure +10)", 0, 1, 1, 0, 10, 10, {4, 4, 4}, 1},
+  { "balance", 0.1, 1.2, 1.5, 0.25, 1, 0, { 1, 1, 1 }, 0 },
+  { "desaturate", -0.2, 0.6, 0.0, -0.7, 1, 0, { 1, 1, 1 }, 0 },
+  { "gamma 2.2", 0, 1, 1, 0, 2.2, 0, { 1, 1, 1 }, 0 },
+  { "gamma 0.45", 0, 1, 1, 0, 0.45, 0, { 1, 1, 1 }, 0 },
+  { "gamma 10", 0, 1, 1, 0, 10, 0, { 1, 1, 1 }, 0 },
+  { "gamma 0.01", 0, 1, 1, 0, 0.01, 0, { 1, 1, 1 }, 0 },
+  { "exposure +1", 0, 1, 1, 0, 1, 1, { 1, 1, 1 }, 0 },
+  { "exposure -3", 0, 1, 1, 0, 1, -3, { 1, 1, 1 }, 0 },
+  { "exposure +10", 0, 1, 1, 0, 1, 10, { 1, 1, 1 }, 0 },
+  { "exposure +3 gamma 1.5", 0, 1, 1, 0, 1.5, 3, { 1, 1, 1 }, 0 },
+  { "white balance", 0, 1, 1, 0, 1, 0, { 1.3, 1.0, 0.7 }, 0 },
+  { "gains 0 and 4", 0, 1, 1, 0, 1, 0, { 0, 4, 1 }, 0 },
+  { "everything", 0.05, 1.1, 1.2, 0.1, 1.3, 0.5, { 1.1, 0.95, 1.2 }, 0 },
+  { "white point 2500", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 2500 },
+  { "wp 12000, gains", 0, 1, 1.2, 0, 1.2, 0, { 1.2, 1, 0.8 }, 0, 12000 },
+  { "reinhard", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, TEXEL_TONE_MAP_REINHARD },
+  { "reinhard +3, wp, gamma",
+    0,
+    1.1,
+    1,
+    0,
+    1.4,
+    3,
+    { 1, 1, 1 },
+    0,
+    4000,
+    TEXEL_TONE_MAP_REINHARD },
+  { "filmic", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, TEXEL_TONE_MAP_FILMIC },
+  { "filmic +2, gamma 2.2",
+    0,
+    1,
+    1.1,
+    0,
+    2.2,
+    2,
+    { 1, 1, 1 },
+    0,
+    0,
+    TEXEL_TONE_MAP_FILMIC },
+  { "filmic +10, gamma 0.5",
+    0,
+    1,
+    1,
+    0,
+    0.5,
+    10,
+    { 4, 2, 1 },
+    0,
+    0,
+    TEXEL_TONE_MAP_FILMIC },
+  { "vignette 1.5", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, 0, 1.5 },
+  { "vignette -1", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, 0, -1 },
+  { "vignette 3, filmic",
+    0.02,
+    1,
+    1.2,
+    0,
+    1.6,
+    0.5,
+    { 1, 1, 1 },
+    0,
+    5000,
+    TEXEL_TONE_MAP_FILMIC,
+    3 },
+  { "LUT identity 33",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    LUT_IDENTITY_33 },
+  { "LUT identity 2",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    LUT_IDENTITY_2 },
+  { "LUT invert 2, balance",
+    0.05,
+    1.1,
+    1.3,
+    0.1,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    LUT_INVERT_2 },
+  { "LUT grade 17, gamma",
+    0,
+    1,
+    1,
+    0,
+    1.3,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    LUT_GRADE_17 },
+  { "LUT grade 65, vignette",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    1,
+    LUT_GRADE_65_WIDE },
+  { "gamma 0.7 (element)",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0.7 },
+  { "gamma 1.5 saturation 1.3",
+    0,
+    1,
+    1.3,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1.5 },
+  { "gamma 2.2 after exposure",
+    0.05,
+    1.2,
+    1,
+    0.1,
+    1,
+    1,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    2.2 },
+  { "gamma 0.8 before LUT",
+    0.1,
+    1,
+    0.8,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    LUT_GRADE_17,
+    0,
+    0.8 },
+  { "(LUT identity 2, hw)",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    1,
+    0,
+    0,
+    0,
+    LUT_IDENTITY_2,
+    1 },
+  { "(LUT invert 2, hw)",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    1,
+    0,
+    0,
+    0,
+    LUT_INVERT_2,
+    1 },
+  { "(LUT grade 17, hw)",
+    0,
+    1,
+    1,
+    0,
+    1.3,
+    0,
+    { 1, 1, 1 },
+    1,
+    0,
+    0,
+    0,
+    LUT_GRADE_17,
+    1 },
+  { "(gamma 10 exposure +6)", 0, 1, 1, 0, 10, 6, { 1, 1, 1 }, 1 },
+  { "(gamma 10 exposure +10)", 0, 1, 1, 0, 10, 10, { 4, 4, 4 }, 1 },
 };
 
-#define N_SETTINGS ((int) (sizeof (settings) / sizeof (settings[0])))
+#define N_SETTINGS ((int)(sizeof (settings) / sizeof (settings[0])))
 
 typedef struct
 {
@@ -205,26 +389,27 @@ typedef struct
 } Colorimetry;
 
 static const Colorimetry colorimetries[] = {
-  {TEXEL_MATRIX_BT709, 0, TEXEL_TRANSFER_BT709},
-  {TEXEL_MATRIX_BT601, 1, TEXEL_TRANSFER_SRGB},
-  {TEXEL_MATRIX_BT2020, 0, TEXEL_TRANSFER_GAMMA22},
+  { TEXEL_MATRIX_BT709, 0, TEXEL_TRANSFER_BT709 },
+  { TEXEL_MATRIX_BT601, 1, TEXEL_TRANSFER_SRGB },
+  { TEXEL_MATRIX_BT2020, 0, TEXEL_TRANSFER_GAMMA22 },
 };
 
-#define N_COLORIMETRIES \
-  ((int) (sizeof (colorimetries) / sizeof (colorimetries[0])))
+#define N_COLORIMETRIES                                                        \
+  ((int)(sizeof (colorimetries) / sizeof (colorimetries[0])))
 
 static const TexelFormat all_formats[] = {
-  TEXEL_FORMAT_NV12, TEXEL_FORMAT_NV21, TEXEL_FORMAT_I420, TEXEL_FORMAT_YV12,
-  TEXEL_FORMAT_YUY2, TEXEL_FORMAT_UYVY, TEXEL_FORMAT_RGBA, TEXEL_FORMAT_BGRA,
-  TEXEL_FORMAT_RGBX, TEXEL_FORMAT_BGRX, TEXEL_FORMAT_ARGB, TEXEL_FORMAT_ABGR,
-  TEXEL_FORMAT_RGB, TEXEL_FORMAT_BGR, TEXEL_FORMAT_GRAY8,
+  TEXEL_FORMAT_NV12,      TEXEL_FORMAT_NV21,      TEXEL_FORMAT_I420,
+  TEXEL_FORMAT_YV12,      TEXEL_FORMAT_YUY2,      TEXEL_FORMAT_UYVY,
+  TEXEL_FORMAT_RGBA,      TEXEL_FORMAT_BGRA,      TEXEL_FORMAT_RGBX,
+  TEXEL_FORMAT_BGRX,      TEXEL_FORMAT_ARGB,      TEXEL_FORMAT_ABGR,
+  TEXEL_FORMAT_RGB,       TEXEL_FORMAT_BGR,       TEXEL_FORMAT_GRAY8,
   TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_I420_10LE, TEXEL_FORMAT_I422_10LE,
-  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B, TEXEL_FORMAT_Y444,
-  TEXEL_FORMAT_NV16, TEXEL_FORMAT_YVYU, TEXEL_FORMAT_AYUV, TEXEL_FORMAT_VUYA,
-  TEXEL_FORMAT_XRGB,
+  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B,      TEXEL_FORMAT_Y444,
+  TEXEL_FORMAT_NV16,      TEXEL_FORMAT_YVYU,      TEXEL_FORMAT_AYUV,
+  TEXEL_FORMAT_VUYA,      TEXEL_FORMAT_XRGB,
 };
 
-#define N_FORMATS ((int) (sizeof (all_formats) / sizeof (all_formats[0])))
+#define N_FORMATS ((int)(sizeof (all_formats) / sizeof (all_formats[0])))
 
 /* ------------------------------------------------------------------ */
 /* Running one case */
@@ -239,28 +424,28 @@ typedef struct
 } Context;
 
 static cudaError_t
-launch_adjust (void *data, const TexelImage * in, const TexelImage * out,
-    int row0, int row1, cudaStream_t stream)
+launch_adjust (void *data, const TexelImage *in, const TexelImage *out,
+               int row0, int row1, cudaStream_t stream)
 {
   const TexelAdjustPlan *plan = data;
 
-  return (cudaError_t) texel_cuda_adjust (test_kctx, plan, in, out, row0,
-      row1, (TexelStream) stream);
+  return (cudaError_t)texel_cuda_adjust (test_kctx, plan, in, out, row0, row1,
+                                         (TexelStream)stream);
 }
 
 /* Adjusts on the GPU into @gpu (two runs, poisons A and B); @plan holds
  * its 3D LUT on the GPU, where it has one. */
 static int
-run_gpu (Context * ctx, const TexelAdjustPlan * plan, const HostImage * in,
-    HostImage gpu[2], MemoryMode mode, int bands)
+run_gpu (Context *ctx, const TexelAdjustPlan *plan, const HostImage *in,
+         HostImage gpu[2], MemoryMode mode, int bands)
 {
-  return gpu_run_twice (ctx->stream, launch_adjust, (void *) plan, "adjust",
-      in, gpu, mode, 3, plan->kernel.height, bands);
+  return gpu_run_twice (ctx->stream, launch_adjust, (void *)plan, "adjust", in,
+                        gpu, mode, 3, plan->kernel.height, bands);
 }
 
 static void
-config_for (TexelAdjustConfig * config, const Settings * st,
-    const Colorimetry * col)
+config_for (TexelAdjustConfig *config, const Settings *st,
+            const Colorimetry *col)
 {
   texel_adjust_config_init (config);
   config->brightness = st->brightness;
@@ -282,8 +467,8 @@ config_for (TexelAdjustConfig * config, const Settings * st,
 }
 
 static void
-run_case (Context * ctx, int s, TexelFormat format, int ci, int width,
-    int height, const MemoryMode * modes, int n_modes, int bands)
+run_case (Context *ctx, int s, TexelFormat format, int ci, int width,
+          int height, const MemoryMode *modes, int n_modes, int bands)
 {
   const Settings *st = &settings[s];
   TexelAdjustConfig config;
@@ -296,60 +481,68 @@ run_case (Context * ctx, int s, TexelFormat format, int ci, int width,
   config_for (&config, st, &colorimetries[ci]);
   config.cube = test_cube (st->lut, &lut);
   if ((st->lut && (config.cube == NULL || lut == NULL))
-      || texel_adjust_plan_init (&plan, &config, format, width, height,
-          &why) != 0) {
-    printf ("FAIL %s %s: plan: %s\n", texel_format_desc (format)->name,
-        st->name, why ? why : "no LUT");
-    ctx->failed++;
-    return;
-  }
+      || texel_adjust_plan_init (&plan, &config, format, width, height, &why)
+             != 0)
+    {
+      printf ("FAIL %s %s: plan: %s\n", texel_format_desc (format)->name,
+              st->name, why ? why : "no LUT");
+      ctx->failed++;
+      return;
+    }
   plan.lut3d = lut;
   if (st->force_hw && plan.kernel.lut3d)
     plan.kernel.lut3d_hw = 1;
   if (plan.kernel.lut3d_hw && plan.lut3d_hw_error > ctx->lut_bound[s])
     ctx->lut_bound[s] = plan.lut3d_hw_error;
   case_images_init (&in, cpu, gpu, format, width, height, format, width,
-      height);
+                    height);
   for (i = 0; i < 2; i++)
     texel_adjust_cpu (&plan, &in.img, &cpu[i].img, 0, height);
 
-  for (m = 0; m < n_modes; m++) {
-    Comparison cmp;
-    int ok;
+  for (m = 0; m < n_modes; m++)
+    {
+      Comparison cmp;
+      int ok;
 
-    if (run_gpu (ctx, &plan, &in, gpu, modes[m], bands) != 0) {
-      printf ("FAIL %s %s colorimetry %d %s: CUDA error\n",
-          texel_format_desc (format)->name, st->name, ci,
-          memory_names[modes[m]]);
-      ctx->failed++;
-      continue;
-    }
-    compare_outputs (cpu, gpu, &cmp);
-    ok = !cmp.unwritten && !cmp.stray && !cmp.bad_padding;
-    /* With stage 1 and stage 2 both active, a stage-1 code within float
-     * error of a half code may round the other way, and stage 2 maps that
-     * code as the elements would (RGB: through their coarse matrices, up
-     * to 4 codes): rare, not bounded by 2. */
-    if (!st->informative)
-      ok = ok && (cmp.over2 == 0 || (plan.kernel.linear
-              && (plan.kernel.gst.gamma || plan.kernel.gst.balance)))
-          && cmp.over1 * 1000 <= cmp.samples;
-    /* Forced hardware filtering: within the plan's bound E. */
-    if (st->force_hw && plan.kernel.lut3d)
-      ok = ok && cmp.max_error <= (int) floor (plan.lut3d_hw_error) + 1;
-    if (!ok) {
-      char label[160];
+      if (run_gpu (ctx, &plan, &in, gpu, modes[m], bands) != 0)
+        {
+          printf ("FAIL %s %s colorimetry %d %s: CUDA error\n",
+                  texel_format_desc (format)->name, st->name, ci,
+                  memory_names[modes[m]]);
+          ctx->failed++;
+          continue;
+        }
+      compare_outputs (cpu, gpu, &cmp);
+      ok = !cmp.unwritten && !cmp.stray && !cmp.bad_padding;
+      /* With stage 1 and stage 2 both active, a stage-1 code within float
+       * error of a half code may round the other way, and stage 2 maps that
+       * code as the elements would (RGB: through their coarse matrices, up
+       * to 4 codes): rare, not bounded by 2. */
+      if (!st->informative)
+        ok = ok
+             && (cmp.over2 == 0
+                 || (plan.kernel.linear
+                     && (plan.kernel.gst.gamma || plan.kernel.gst.balance)))
+             && cmp.over1 * 1000 <= cmp.samples;
+      /* Forced hardware filtering: within the plan's bound E. */
+      if (st->force_hw && plan.kernel.lut3d)
+        ok = ok && cmp.max_error <= (int)floor (plan.lut3d_hw_error) + 1;
+      if (!ok)
+        {
+          char label[160];
 
-      snprintf (label, sizeof (label), "%s %s colorimetry %d %s%s",
-          texel_format_desc (format)->name, st->name, ci,
-          memory_names[modes[m]], bands ? " bands" : "");
-      comparison_print_failure (label, &cmp);
-      ctx->failed++;
-    } else {
-      ctx->passed++;
+          snprintf (label, sizeof (label), "%s %s colorimetry %d %s%s",
+                    texel_format_desc (format)->name, st->name, ci,
+                    memory_names[modes[m]], bands ? " bands" : "");
+          comparison_print_failure (label, &cmp);
+          ctx->failed++;
+        }
+      else
+        {
+          ctx->passed++;
+        }
+      tally_add (&ctx->tally[s], &cmp);
     }
-    tally_add (&ctx->tally[s], &cmp);
-  }
 
   case_images_clear (&in, cpu, gpu);
 }
@@ -358,137 +551,151 @@ run_case (Context * ctx, int s, TexelFormat format, int ci, int width,
 /* gamma ! videobalance against their definitions */
 
 static unsigned
-code_at (const HostImage * h, int c, int x, int y)
+code_at (const HostImage *h, int c, int x, int y)
 {
-  return read_code (texel_format_desc (h->img.format), host_sample (h, c, x,
-          y));
+  return read_code (texel_format_desc (h->img.format),
+                    host_sample (h, c, x, y));
 }
 
 /* What `gamma ! videobalance` make of component @c at (@x, @y) of @in
  * (alpha: carried over). */
 static int
-def_code (const GstSettings * g, const HostImage * in, int c, int x, int y)
+def_code (const GstSettings *g, const HostImage *in, int c, int x, int y)
 {
   const TexelFormatDesc *desc = texel_format_desc (in->img.format);
   int s = desc->bits == 10 ? 4 : 1, k, v[3];
 
   if (c == 3)
-    return (int) code_at (in, 3, x, y);
-  if (!desc->is_yuv) {
-    for (k = 0; k < 3; k++)
-      v[k] = (int) code_at (in, k, x, y);
-    def_rgb (g, v);
-    return v[c];
-  }
+    return (int)code_at (in, 3, x, y);
+  if (!desc->is_yuv)
+    {
+      for (k = 0; k < 3; k++)
+        v[k] = (int)code_at (in, k, x, y);
+      def_rgb (g, v);
+      return v[c];
+    }
   if (c == 0)
-    return def_luma (g, def_gamma (g, (int) code_at (in, 0, x, y), s), s);
-  def_chroma (g, (int) code_at (in, 1, x, y), (int) code_at (in, 2, x, y),
-      s, v);
+    return def_luma (g, def_gamma (g, (int)code_at (in, 0, x, y), s), s);
+  def_chroma (g, (int)code_at (in, 1, x, y), (int)code_at (in, 2, x, y), s, v);
   return v[c - 1];
 }
 
 /* Samples of @out more than @tolerance codes from the definition. */
 static long
-count_off_definition (const GstSettings * g, const HostImage * in,
-    const HostImage * out, int tolerance, long *samples, int *max_error)
+count_off_definition (const GstSettings *g, const HostImage *in,
+                      const HostImage *out, int tolerance, long *samples,
+                      int *max_error)
 {
   const TexelFormatDesc *desc = texel_format_desc (in->img.format);
   long off = 0;
   int c, x, y;
 
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    const TexelComponent *comp = &desc->comp[c];
-    int w = -((-in->img.width) >> comp->x_shift);
-    int h = -((-in->img.height) >> comp->y_shift);
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    {
+      const TexelComponent *comp = &desc->comp[c];
+      int w = -((-in->img.width) >> comp->x_shift);
+      int h = -((-in->img.height) >> comp->y_shift);
 
-    if (comp->plane < 0)
-      continue;
-    for (y = 0; y < h; y++)
-      for (x = 0; x < w; x++) {
-        int e = abs ((int) code_at (out, c, x, y) - def_code (g, in, c, x,
-                y));
+      if (comp->plane < 0)
+        continue;
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+          {
+            int e
+                = abs ((int)code_at (out, c, x, y) - def_code (g, in, c, x, y));
 
-        (*samples)++;
-        off += e > tolerance;
-        if (e > *max_error)
-          *max_error = e;
-      }
-  }
+            (*samples)++;
+            off += e > tolerance;
+            if (e > *max_error)
+              *max_error = e;
+          }
+    }
   return off;
 }
 
 static void
-check_gst_definition (Context * ctx, int width, int height)
+check_gst_definition (Context *ctx, int width, int height)
 {
-  static const MemoryMode modes[] = {
-    MEMORY_DEVICE, MEMORY_MAPPED, MEMORY_MISALIGNED
-  };
+  static const MemoryMode modes[]
+      = { MEMORY_DEVICE, MEMORY_MAPPED, MEMORY_MISALIGNED };
   long samples = 0;
   int s, f, full, m, n = 0, max_error = 0;
 
   for (s = 0; s < DEF_N_SETTINGS; s++)
     for (f = 0; f < N_FORMATS; f++)
-      for (full = 0; full < 2; full++) {
-        const GstSettings *g = &def_settings[s];
-        TexelFormat format = all_formats[f];
-        TexelAdjustConfig config;
-        TexelAdjustPlan plan;
-        HostImage in, gpu[2];
-        int i, tolerance;
+      for (full = 0; full < 2; full++)
+        {
+          const GstSettings *g = &def_settings[s];
+          TexelFormat format = all_formats[f];
+          TexelAdjustConfig config;
+          TexelAdjustPlan plan;
+          HostImage in, gpu[2];
+          int i, tolerance;
 
-        texel_adjust_config_init (&config);
-        config.gamma = g->gamma;
-        config.brightness = g->brightness;
-        config.contrast = g->contrast;
-        config.saturation = g->saturation;
-        config.hue = g->hue;
-        config.full_range = full;
-        config.matrix = full ? TEXEL_MATRIX_BT601 : TEXEL_MATRIX_BT709;
-        if (texel_adjust_plan_init (&plan, &config, format, width, height,
-                NULL) != 0) {
-          printf ("FAIL %s gamma/videobalance %d: plan\n",
-              texel_format_desc (format)->name, s);
-          ctx->failed++;
-          continue;
-        }
-        tolerance = texel_format_desc (format)->bits == 10
-            && g->gamma != 1.0 ? 1 : 0;
-        host_image_init (&in, format, width, height);
-        host_image_randomize (&in);
-        for (i = 0; i < 2; i++)
-          host_image_init (&gpu[i], format, width, height);
-        for (m = 0; m < MEMORY_MODES; m++) {
-          long off;
+          texel_adjust_config_init (&config);
+          config.gamma = g->gamma;
+          config.brightness = g->brightness;
+          config.contrast = g->contrast;
+          config.saturation = g->saturation;
+          config.hue = g->hue;
+          config.full_range = full;
+          config.matrix = full ? TEXEL_MATRIX_BT601 : TEXEL_MATRIX_BT709;
+          if (texel_adjust_plan_init (&plan, &config, format, width, height,
+                                      NULL)
+              != 0)
+            {
+              printf ("FAIL %s gamma/videobalance %d: plan\n",
+                      texel_format_desc (format)->name, s);
+              ctx->failed++;
+              continue;
+            }
+          tolerance = texel_format_desc (format)->bits == 10 && g->gamma != 1.0
+                          ? 1
+                          : 0;
+          host_image_init (&in, format, width, height);
+          host_image_randomize (&in);
+          for (i = 0; i < 2; i++)
+            host_image_init (&gpu[i], format, width, height);
+          for (m = 0; m < MEMORY_MODES; m++)
+            {
+              long off;
 
-          if (run_gpu (ctx, &plan, &in, gpu, modes[m], n++ % 2) != 0) {
-            printf ("FAIL %s gamma/videobalance %d %s: CUDA error\n",
-                texel_format_desc (format)->name, s, memory_names[modes[m]]);
-            ctx->failed++;
-            continue;
-          }
-          off = count_off_definition (g, &in, &gpu[0], tolerance, &samples,
-              &max_error);
-          if (off) {
-            printf ("FAIL %s gamma/videobalance %d, %s range, %s: %ld "
-                "samples more than %d code(s) from the definition\n",
-                texel_format_desc (format)->name, s, full ? "full" :
-                "limited", memory_names[modes[m]], off, tolerance);
-            ctx->failed++;
-          } else {
-            ctx->passed++;
-          }
+              if (run_gpu (ctx, &plan, &in, gpu, modes[m], n++ % 2) != 0)
+                {
+                  printf ("FAIL %s gamma/videobalance %d %s: CUDA error\n",
+                          texel_format_desc (format)->name, s,
+                          memory_names[modes[m]]);
+                  ctx->failed++;
+                  continue;
+                }
+              off = count_off_definition (g, &in, &gpu[0], tolerance, &samples,
+                                          &max_error);
+              if (off)
+                {
+                  printf ("FAIL %s gamma/videobalance %d, %s range, %s: %ld "
+                          "samples more than %d code(s) from the definition\n",
+                          texel_format_desc (format)->name, s,
+                          full ? "full" : "limited", memory_names[modes[m]],
+                          off, tolerance);
+                  ctx->failed++;
+                }
+              else
+                {
+                  ctx->passed++;
+                }
+            }
+          host_image_clear (&in);
+          for (i = 0; i < 2; i++)
+            host_image_clear (&gpu[i]);
         }
-        host_image_clear (&in);
-        for (i = 0; i < 2; i++)
-          host_image_clear (&gpu[i]);
-      }
   printf ("gamma ! videobalance definitions: %ld samples, max error %d "
-      "code(s)\n", samples, max_error);
+          "code(s)\n",
+          samples, max_error);
 }
 
 /* Contract checks that need no comparison. */
 static void
-check_api (Context * ctx)
+check_api (Context *ctx)
 {
   TexelAdjustConfig config;
   TexelAdjustPlan plan;
@@ -506,9 +713,9 @@ check_api (Context * ctx)
   expect_refused (err, "the default stream", &ctx->passed, &ctx->failed);
   /* An output image that does not match the plan. */
   err = texel_cuda_adjust (test_kctx, &plan, &in.img, &out.img, 0, 48,
-      (TexelStream) ctx->stream[0]);
+                           (TexelStream)ctx->stream[0]);
   expect_refused (err, "a mismatching output image", &ctx->passed,
-      &ctx->failed);
+                  &ctx->failed);
   /* A plan with a 3D LUT but no LUT on the GPU. */
   {
     TexelAdjustPlan with_lut;
@@ -516,25 +723,27 @@ check_api (Context * ctx)
 
     config.cube = test_cube (LUT_IDENTITY_33, &lut);
     texel_adjust_plan_init (&with_lut, &config, TEXEL_FORMAT_NV12, 64, 48,
-        NULL);
+                            NULL);
     config.cube = NULL;
     err = texel_cuda_adjust (test_kctx, &with_lut, &in.img, &in.img, 0, 48,
-        (TexelStream) ctx->stream[0]);
-    if (err == 0) {
-      printf ("FAIL: a plan with a 3D LUT ran without its GPU LUT\n");
-      ctx->failed++;
-    } else {
-      ctx->passed++;
-    }
+                             (TexelStream)ctx->stream[0]);
+    if (err == 0)
+      {
+        printf ("FAIL: a plan with a 3D LUT ran without its GPU LUT\n");
+        ctx->failed++;
+      }
+    else
+      {
+        ctx->passed++;
+      }
   }
   /* A band starting on an odd row of a 4:2:0 frame. */
   err = texel_cuda_adjust (test_kctx, &plan, &in.img, &in.img, 1, 48,
-      (TexelStream) ctx->stream[0]);
-  expect_refused (err, "an odd first row of 4:2:0", &ctx->passed,
-      &ctx->failed);
+                           (TexelStream)ctx->stream[0]);
+  expect_refused (err, "an odd first row of 4:2:0", &ctx->passed, &ctx->failed);
   /* No context. */
   err = texel_cuda_adjust (NULL, &plan, &in.img, &in.img, 0, 48,
-      (TexelStream) ctx->stream[0]);
+                           (TexelStream)ctx->stream[0]);
   expect_refused (err, "a call without a context", &ctx->passed, &ctx->failed);
   host_image_clear (&in);
   host_image_clear (&out);
@@ -543,9 +752,8 @@ check_api (Context * ctx)
 int
 main (int argc, char **argv)
 {
-  static const MemoryMode all_modes[] = {
-    MEMORY_DEVICE, MEMORY_MAPPED, MEMORY_MISALIGNED
-  };
+  static const MemoryMode all_modes[]
+      = { MEMORY_DEVICE, MEMORY_MAPPED, MEMORY_MISALIGNED };
   GpuTestOptions opts;
   Context ctx;
   int quick, width, height;
@@ -561,34 +769,36 @@ main (int argc, char **argv)
   memset (&ctx, 0, sizeof (ctx));
   /* gpu_test_streams_create makes device 0 current, the context's. */
   if (gpu_test_streams_create (ctx.stream, 2)
-      || check_cuda ((cudaError_t) texel_cuda_context_new (0, &test_kctx),
-          "kernel context"))
+      || check_cuda ((cudaError_t)texel_cuda_context_new (0, &test_kctx),
+                     "kernel context"))
     return 1;
 
   check_api (&ctx);
   check_gst_definition (&ctx, width, height);
   for (s = 0; s < N_SETTINGS; s++)
     for (f = 0; f < N_FORMATS; f++)
-      for (ci = 0; ci < N_COLORIMETRIES; ci++) {
-        if (quick && ci != (s + f) % N_COLORIMETRIES)
-          continue;
-        run_case (&ctx, s, all_formats[f], ci, width, height, all_modes,
-            MEMORY_MODES, n++ % 2);
-      }
+      for (ci = 0; ci < N_COLORIMETRIES; ci++)
+        {
+          if (quick && ci != (s + f) % N_COLORIMETRIES)
+            continue;
+          run_case (&ctx, s, all_formats[f], ci, width, height, all_modes,
+                    MEMORY_MODES, n++ % 2);
+        }
 
-  for (s = 0; s < N_SETTINGS; s++) {
-    char label[64];
+  for (s = 0; s < N_SETTINGS; s++)
+    {
+      char label[64];
 
-    snprintf (label, sizeof (label), "%-24s", settings[s].name);
-    tally_print (label, &ctx.tally[s],
-        settings[s].informative ? " (informative)" : "");
-    if (ctx.lut_bound[s] > 0.0)
-      printf ("%-24s hardware LUT filtering, bound E up to %.2f codes\n", "",
-          ctx.lut_bound[s]);
-    if (settings[s].informative)
-      continue;
-    tally_add_tally (&asserted, &ctx.tally[s]);
-  }
+      snprintf (label, sizeof (label), "%-24s", settings[s].name);
+      tally_print (label, &ctx.tally[s],
+                   settings[s].informative ? " (informative)" : "");
+      if (ctx.lut_bound[s] > 0.0)
+        printf ("%-24s hardware LUT filtering, bound E up to %.2f codes\n", "",
+                ctx.lut_bound[s]);
+      if (settings[s].informative)
+        continue;
+      tally_add_tally (&asserted, &ctx.tally[s]);
+    }
   tally_print_total ("asserted settings", &asserted);
 
   test_cubes_free ();

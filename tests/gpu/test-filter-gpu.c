@@ -45,9 +45,8 @@
 /* ------------------------------------------------------------------ */
 /* Settings */
 
-static const char *const filter_names[TEXEL_FILTER_N_KINDS] = {
-  "gaussian", "unsharp", "bilateral", "box", "sobel"
-};
+static const char *const filter_names[TEXEL_FILTER_N_KINDS]
+    = { "gaussian", "unsharp", "bilateral", "box", "sobel" };
 
 typedef struct
 {
@@ -60,36 +59,37 @@ typedef struct
 } Settings;
 
 static const Settings settings[] = {
-  {"gaussian 0.7", TEXEL_FILTER_GAUSSIAN, 0.7, 1, 1, 0.1, 1, 0},
-  {"gaussian 1", TEXEL_FILTER_GAUSSIAN, 1.0, 1, 1, 0.1, 1, 0},
-  {"gaussian 3.3", TEXEL_FILTER_GAUSSIAN, 3.3, 1, 1, 0.1, 1, 0},
-  {"gaussian 10 (R 30)", TEXEL_FILTER_GAUSSIAN, 10.0, 1, 1, 0.1, 1, 0},
-  {"unsharp 1 1", TEXEL_FILTER_UNSHARP, 1.0, 1.0, 1, 0.1, 1, 0},
-  {"unsharp 10 2", TEXEL_FILTER_UNSHARP, 2.0, 10.0, 1, 0.1, 1, 0},
-  {"bilateral 5x5", TEXEL_FILTER_BILATERAL, 1, 1, 1.0, 0.1, 1, 0},
-  {"bilateral 2.5 0.03", TEXEL_FILTER_BILATERAL, 1, 1, 2.5, 0.03, 1, 0},
-  {"bilateral 0.6 1", TEXEL_FILTER_BILATERAL, 1, 1, 0.6, 1.0, 1, 0},
-  {"bilateral 16 (R 32)", TEXEL_FILTER_BILATERAL, 1, 1, 16.0, 0.2, 1, 1},
-  {"box 1", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 1, 0},
-  {"box 5", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 5, 0},
-  {"box 32", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 32, 0},
-  {"sobel", TEXEL_FILTER_SOBEL, 1, 1, 1, 0.1, 1, 0},
+  { "gaussian 0.7", TEXEL_FILTER_GAUSSIAN, 0.7, 1, 1, 0.1, 1, 0 },
+  { "gaussian 1", TEXEL_FILTER_GAUSSIAN, 1.0, 1, 1, 0.1, 1, 0 },
+  { "gaussian 3.3", TEXEL_FILTER_GAUSSIAN, 3.3, 1, 1, 0.1, 1, 0 },
+  { "gaussian 10 (R 30)", TEXEL_FILTER_GAUSSIAN, 10.0, 1, 1, 0.1, 1, 0 },
+  { "unsharp 1 1", TEXEL_FILTER_UNSHARP, 1.0, 1.0, 1, 0.1, 1, 0 },
+  { "unsharp 10 2", TEXEL_FILTER_UNSHARP, 2.0, 10.0, 1, 0.1, 1, 0 },
+  { "bilateral 5x5", TEXEL_FILTER_BILATERAL, 1, 1, 1.0, 0.1, 1, 0 },
+  { "bilateral 2.5 0.03", TEXEL_FILTER_BILATERAL, 1, 1, 2.5, 0.03, 1, 0 },
+  { "bilateral 0.6 1", TEXEL_FILTER_BILATERAL, 1, 1, 0.6, 1.0, 1, 0 },
+  { "bilateral 16 (R 32)", TEXEL_FILTER_BILATERAL, 1, 1, 16.0, 0.2, 1, 1 },
+  { "box 1", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 1, 0 },
+  { "box 5", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 5, 0 },
+  { "box 32", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 32, 0 },
+  { "sobel", TEXEL_FILTER_SOBEL, 1, 1, 1, 0.1, 1, 0 },
 };
 
-#define N_SETTINGS ((int) (sizeof (settings) / sizeof (settings[0])))
+#define N_SETTINGS ((int)(sizeof (settings) / sizeof (settings[0])))
 
 static const TexelFormat all_formats[] = {
-  TEXEL_FORMAT_NV12, TEXEL_FORMAT_NV21, TEXEL_FORMAT_I420, TEXEL_FORMAT_YV12,
-  TEXEL_FORMAT_YUY2, TEXEL_FORMAT_UYVY, TEXEL_FORMAT_RGBA, TEXEL_FORMAT_BGRA,
-  TEXEL_FORMAT_RGBX, TEXEL_FORMAT_BGRX, TEXEL_FORMAT_ARGB, TEXEL_FORMAT_ABGR,
-  TEXEL_FORMAT_RGB, TEXEL_FORMAT_BGR, TEXEL_FORMAT_GRAY8,
+  TEXEL_FORMAT_NV12,      TEXEL_FORMAT_NV21,      TEXEL_FORMAT_I420,
+  TEXEL_FORMAT_YV12,      TEXEL_FORMAT_YUY2,      TEXEL_FORMAT_UYVY,
+  TEXEL_FORMAT_RGBA,      TEXEL_FORMAT_BGRA,      TEXEL_FORMAT_RGBX,
+  TEXEL_FORMAT_BGRX,      TEXEL_FORMAT_ARGB,      TEXEL_FORMAT_ABGR,
+  TEXEL_FORMAT_RGB,       TEXEL_FORMAT_BGR,       TEXEL_FORMAT_GRAY8,
   TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_I420_10LE, TEXEL_FORMAT_I422_10LE,
-  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B, TEXEL_FORMAT_Y444,
-  TEXEL_FORMAT_NV16, TEXEL_FORMAT_YVYU, TEXEL_FORMAT_AYUV, TEXEL_FORMAT_VUYA,
-  TEXEL_FORMAT_XRGB,
+  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B,      TEXEL_FORMAT_Y444,
+  TEXEL_FORMAT_NV16,      TEXEL_FORMAT_YVYU,      TEXEL_FORMAT_AYUV,
+  TEXEL_FORMAT_VUYA,      TEXEL_FORMAT_XRGB,
 };
 
-#define N_FORMATS ((int) (sizeof (all_formats) / sizeof (all_formats[0])))
+#define N_FORMATS ((int)(sizeof (all_formats) / sizeof (all_formats[0])))
 
 /* ------------------------------------------------------------------ */
 /* Inputs of the staged path's bands */
@@ -97,8 +97,8 @@ static const TexelFormat all_formats[] = {
 /* Rows of plane @p that luma rows [row0, row1) cover (as the staged path
  * copies them). */
 static void
-plane_row_range (const TexelImage * img, int p, int row0, int row1,
-    int *first, int *end)
+plane_row_range (const TexelImage *img, int p, int row0, int row1, int *first,
+                 int *end)
 {
   int shift = plane_rows (img, p) < img->height ? 1 : 0;
 
@@ -109,22 +109,22 @@ plane_row_range (const TexelImage * img, int p, int row0, int row1,
 /* @src with the rows outside luma rows [row0, row1) poisoned, into @dst
  * (same layout). */
 static void
-host_image_keep_rows (HostImage * dst, const HostImage * src, int row0,
-    int row1)
+host_image_keep_rows (HostImage *dst, const HostImage *src, int row0, int row1)
 {
   const TexelFormatDesc *desc = texel_format_desc (src->img.format);
   int p, r;
 
   memcpy (dst->mem, src->mem, src->size);
-  for (p = 0; p < desc->n_planes; p++) {
-    int first, end;
+  for (p = 0; p < desc->n_planes; p++)
+    {
+      int first, end;
 
-    plane_row_range (&src->img, p, row0, row1, &first, &end);
-    for (r = 0; r < plane_rows (&src->img, p); r++)
-      if (r < first || r >= end)
-        memset (dst->img.data[p] + (size_t) r * dst->img.stride[p],
-            POISON_INPUT, dst->img.stride[p]);
-  }
+      plane_row_range (&src->img, p, row0, row1, &first, &end);
+      for (r = 0; r < plane_rows (&src->img, p); r++)
+        if (r < first || r >= end)
+          memset (dst->img.data[p] + (size_t)r * dst->img.stride[p],
+                  POISON_INPUT, dst->img.stride[p]);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -150,8 +150,8 @@ band_rows (int height, int b, int *row0, int *row1)
 /* Filters @in on the GPU into @gpu (two runs, poisons A and B); in bands,
  * each from an input holding only the rows it may read. */
 static int
-run_gpu (Context * ctx, const TexelFilterPlan * plan, const HostImage * in,
-    HostImage gpu[2], MemoryMode mode, int bands)
+run_gpu (Context *ctx, const TexelFilterPlan *plan, const HostImage *in,
+         HostImage gpu[2], MemoryMode mode, int bands)
 {
   static const int poison[2] = { POISON_A, POISON_B };
   GpuImage gin, gout;
@@ -159,46 +159,55 @@ run_gpu (Context * ctx, const TexelFilterPlan * plan, const HostImage * in,
   int failed = 0, run, b;
 
   failed |= host_image_init (&partial, in->img.format, in->img.width,
-      in->img.height);
+                             in->img.height);
   failed |= check_cuda (gpu_image_alloc (&gin, mode, in, 3), "input alloc");
-  failed |= check_cuda (gpu_image_alloc (&gout, mode, &gpu[0], 1),
-      "output alloc");
+  failed
+      |= check_cuda (gpu_image_alloc (&gout, mode, &gpu[0], 1), "output alloc");
   if (!failed && !bands)
-    failed |= check_cuda (gpu_image_upload (&gin, in, ctx->stream[0]),
-        "upload");
+    failed
+        |= check_cuda (gpu_image_upload (&gin, in, ctx->stream[0]), "upload");
 
-  for (run = 0; run < 2 && !failed; run++) {
-    failed |= check_cuda (gpu_image_poison (&gout, poison[run],
-            ctx->stream[0]), "poison");
-    if (!failed && bands) {
-      for (b = 0; b < N_BANDS && !failed; b++) {
-        int r0, r1, in0, in1;
+  for (run = 0; run < 2 && !failed; run++)
+    {
+      failed |= check_cuda (
+          gpu_image_poison (&gout, poison[run], ctx->stream[0]), "poison");
+      if (!failed && bands)
+        {
+          for (b = 0; b < N_BANDS && !failed; b++)
+            {
+              int r0, r1, in0, in1;
 
-        band_rows (plan->height, b, &r0, &r1);
-        texel_filter_input_rows (plan, r0, r1, &in0, &in1);
-        host_image_keep_rows (&partial, in, in0, in1);
-        failed |= check_cuda (gpu_image_upload (&gin, &partial,
-                ctx->stream[b]), "upload band");
-        if (!failed)
-          failed |= check_cuda ((cudaError_t) texel_cuda_filter (ctx->kctx,
-                  plan, &gin.dev, &gout.dev, r0, r1,
-                  (TexelStream) ctx->stream[b]), "filter band");
-        if (!failed)
-          failed |= check_cuda (cudaStreamSynchronize (ctx->stream[b]),
-              "sync band");
-      }
-    } else if (!failed) {
-      failed |= check_cuda ((cudaError_t) texel_cuda_filter (ctx->kctx, plan,
-              &gin.dev, &gout.dev, 0, plan->height,
-              (TexelStream) ctx->stream[0]), "filter");
+              band_rows (plan->height, b, &r0, &r1);
+              texel_filter_input_rows (plan, r0, r1, &in0, &in1);
+              host_image_keep_rows (&partial, in, in0, in1);
+              failed |= check_cuda (
+                  gpu_image_upload (&gin, &partial, ctx->stream[b]),
+                  "upload band");
+              if (!failed)
+                failed |= check_cuda ((cudaError_t)texel_cuda_filter (
+                                          ctx->kctx, plan, &gin.dev, &gout.dev,
+                                          r0, r1, (TexelStream)ctx->stream[b]),
+                                      "filter band");
+              if (!failed)
+                failed |= check_cuda (cudaStreamSynchronize (ctx->stream[b]),
+                                      "sync band");
+            }
+        }
+      else if (!failed)
+        {
+          failed |= check_cuda ((cudaError_t)texel_cuda_filter (
+                                    ctx->kctx, plan, &gin.dev, &gout.dev, 0,
+                                    plan->height, (TexelStream)ctx->stream[0]),
+                                "filter");
+          if (!failed)
+            failed
+                |= check_cuda (cudaStreamSynchronize (ctx->stream[0]), "sync");
+        }
       if (!failed)
-        failed |= check_cuda (cudaStreamSynchronize (ctx->stream[0]),
-            "sync");
+        failed |= check_cuda (
+            gpu_image_download (&gout, &gpu[run], poison[run], ctx->stream[0]),
+            "download");
     }
-    if (!failed)
-      failed |= check_cuda (gpu_image_download (&gout, &gpu[run],
-              poison[run], ctx->stream[0]), "download");
-  }
   gpu_image_free (&gin);
   gpu_image_free (&gout);
   host_image_clear (&partial);
@@ -206,8 +215,7 @@ run_gpu (Context * ctx, const TexelFilterPlan * plan, const HostImage * in,
 }
 
 static void
-config_for (TexelFilterConfig * cfg, const Settings * st, int border,
-    int planes)
+config_for (TexelFilterConfig *cfg, const Settings *st, int border, int planes)
 {
   texel_filter_config_init (cfg);
   cfg->filter = st->filter;
@@ -221,8 +229,9 @@ config_for (TexelFilterConfig * cfg, const Settings * st, int border,
 }
 
 static void
-run_case (Context * ctx, int s, TexelFormat format, int border, int planes,
-    int width, int height, const MemoryMode * modes, int n_modes, int bands)
+run_case (Context *ctx, int s, TexelFormat format, int border, int planes,
+          int width, int height, const MemoryMode *modes, int n_modes,
+          int bands)
 {
   const Settings *st = &settings[s];
   const char *fmt = texel_format_desc (format)->name;
@@ -233,61 +242,68 @@ run_case (Context * ctx, int s, TexelFormat format, int border, int planes,
   int i, m;
 
   config_for (&cfg, st, border, planes);
-  if (texel_filter_plan_init (&plan, &cfg, format, width, height,
-          &why) != 0) {
-    printf ("FAIL %s %s: plan: %s\n", fmt, st->name, why);
-    ctx->failed++;
-    return;
-  }
+  if (texel_filter_plan_init (&plan, &cfg, format, width, height, &why) != 0)
+    {
+      printf ("FAIL %s %s: plan: %s\n", fmt, st->name, why);
+      ctx->failed++;
+      return;
+    }
   if (case_images_init (&in, cpu, gpu, format, width, height, format, width,
-          height) != 0) {
-    printf ("FAIL: out of memory\n");
-    ctx->failed++;
-    return;
-  }
+                        height)
+      != 0)
+    {
+      printf ("FAIL: out of memory\n");
+      ctx->failed++;
+      return;
+    }
   for (i = 0; i < 2; i++)
     texel_filter_cpu (&plan, &in.img, &cpu[i].img, 0, height);
 
-  for (m = 0; m < n_modes; m++) {
-    Comparison cmp;
-    int ok;
+  for (m = 0; m < n_modes; m++)
+    {
+      Comparison cmp;
+      int ok;
 
-    if (run_gpu (ctx, &plan, &in, gpu, modes[m], bands) != 0) {
-      printf ("FAIL %s %dx%d %s %s %s %s: CUDA error\n", fmt, width, height,
-          st->name, border ? "mirror" : "clamp", planes ? "all" : "luma",
-          memory_names[modes[m]]);
-      ctx->failed++;
-      continue;
-    }
-    compare_outputs (cpu, gpu, &cmp);
-    ok = !cmp.unwritten && !cmp.stray && !cmp.bad_padding
-        && cmp.over2 == 0 && cmp.over1 * 1000 <= cmp.samples;
-    if (!ok) {
-      char label[160];
+      if (run_gpu (ctx, &plan, &in, gpu, modes[m], bands) != 0)
+        {
+          printf ("FAIL %s %dx%d %s %s %s %s: CUDA error\n", fmt, width, height,
+                  st->name, border ? "mirror" : "clamp",
+                  planes ? "all" : "luma", memory_names[modes[m]]);
+          ctx->failed++;
+          continue;
+        }
+      compare_outputs (cpu, gpu, &cmp);
+      ok = !cmp.unwritten && !cmp.stray && !cmp.bad_padding && cmp.over2 == 0
+           && cmp.over1 * 1000 <= cmp.samples;
+      if (!ok)
+        {
+          char label[160];
 
-      snprintf (label, sizeof (label), "%s %dx%d %s %s %s %s%s", fmt, width,
-          height, st->name, border ? "mirror" : "clamp",
-          planes ? "all" : "luma", memory_names[modes[m]],
-          bands ? " bands" : "");
-      comparison_print_failure (label, &cmp);
-      ctx->failed++;
-    } else {
-      ctx->passed++;
+          snprintf (label, sizeof (label), "%s %dx%d %s %s %s %s%s", fmt, width,
+                    height, st->name, border ? "mirror" : "clamp",
+                    planes ? "all" : "luma", memory_names[modes[m]],
+                    bands ? " bands" : "");
+          comparison_print_failure (label, &cmp);
+          ctx->failed++;
+        }
+      else
+        {
+          ctx->passed++;
+        }
+      tally_add (&ctx->tally[s], &cmp);
     }
-    tally_add (&ctx->tally[s], &cmp);
-  }
 
   case_images_clear (&in, cpu, gpu);
 }
 
 /* Contract checks that need no comparison. */
 static void
-check_api (Context * ctx)
+check_api (Context *ctx)
 {
   TexelFilterConfig cfg;
   TexelFilterPlan plan;
   HostImage a, b, rgba;
-  TexelStream stream = (TexelStream) ctx->stream[0];
+  TexelStream stream = (TexelStream)ctx->stream[0];
   TexelCudaContext *k = ctx->kctx;
   int err;
 
@@ -305,10 +321,9 @@ check_api (Context * ctx)
   expect_refused (err, "no context", &ctx->passed, &ctx->failed);
   err = texel_cuda_filter (k, &plan, &a.img, &rgba.img, 0, 48, stream);
   expect_refused (err, "a mismatching output image", &ctx->passed,
-      &ctx->failed);
+                  &ctx->failed);
   err = texel_cuda_filter (k, &plan, &a.img, &b.img, 1, 48, stream);
-  expect_refused (err, "an odd first row of 4:2:0", &ctx->passed,
-      &ctx->failed);
+  expect_refused (err, "an odd first row of 4:2:0", &ctx->passed, &ctx->failed);
   err = texel_cuda_filter (k, &plan, &a.img, &a.img, 0, 48, stream);
   expect_refused (err, "filtering in place", &ctx->passed, &ctx->failed);
   err = texel_cuda_filter (k, &plan, &a.img, &b.img, 0, 50, stream);
@@ -321,10 +336,9 @@ check_api (Context * ctx)
 int
 main (int argc, char **argv)
 {
-  static const MemoryMode all_modes[] = {
-    MEMORY_DEVICE, MEMORY_MAPPED, MEMORY_MISALIGNED
-  };
-  static const int sizes[][2] = { {317, 179}, {7, 5}, {64, 48} };
+  static const MemoryMode all_modes[]
+      = { MEMORY_DEVICE, MEMORY_MAPPED, MEMORY_MISALIGNED };
+  static const int sizes[][2] = { { 317, 179 }, { 7, 5 }, { 64, 48 } };
   GpuTestOptions opts;
   Context ctx;
   int quick, tiny;
@@ -339,34 +353,37 @@ main (int argc, char **argv)
   memset (&ctx, 0, sizeof (ctx));
   /* gpu_test_streams_create makes device 0 current, the context's. */
   if (gpu_test_streams_create (ctx.stream, N_BANDS)
-      || check_cuda ((cudaError_t) texel_cuda_context_new (0, &ctx.kctx),
-          "kernel context"))
+      || check_cuda ((cudaError_t)texel_cuda_context_new (0, &ctx.kctx),
+                     "kernel context"))
     return 1;
 
   check_api (&ctx);
   for (s = 0; s < N_SETTINGS; s++)
     for (f = 0; f < N_FORMATS; f++)
       for (border = 0; border < 2; border++)
-        for (z = 0; z < 3; z++) {
-          /* Large windows: the small frames (the reference is slow);
-           * others: the large and the tiny frame. */
-          if (settings[s].small_only ? z == 0 : z == 2)
-            continue;
-          if (tiny ? z == 0 || f != (s * 5 + border) % N_FORMATS
-              : quick && (z == 0 || (s + f + border) % 3 != 0))
-            continue;
-          run_case (&ctx, s, all_formats[f], border, (s + f + z) % 2,
-              sizes[z][0], sizes[z][1], all_modes, MEMORY_MODES, n++ % 2);
-        }
+        for (z = 0; z < 3; z++)
+          {
+            /* Large windows: the small frames (the reference is slow);
+             * others: the large and the tiny frame. */
+            if (settings[s].small_only ? z == 0 : z == 2)
+              continue;
+            if (tiny ? z == 0 || f != (s * 5 + border) % N_FORMATS
+                     : quick && (z == 0 || (s + f + border) % 3 != 0))
+              continue;
+            run_case (&ctx, s, all_formats[f], border, (s + f + z) % 2,
+                      sizes[z][0], sizes[z][1], all_modes, MEMORY_MODES,
+                      n++ % 2);
+          }
 
-  for (s = 0; s < N_SETTINGS; s++) {
-    char label[64];
+  for (s = 0; s < N_SETTINGS; s++)
+    {
+      char label[64];
 
-    snprintf (label, sizeof (label), "%-22s %-9s", settings[s].name,
-        filter_names[settings[s].filter]);
-    tally_print (label, &ctx.tally[s], "");
-    tally_add_tally (&all, &ctx.tally[s]);
-  }
+      snprintf (label, sizeof (label), "%-22s %-9s", settings[s].name,
+                filter_names[settings[s].filter]);
+      tally_print (label, &ctx.tally[s], "");
+      tally_add_tally (&all, &ctx.tally[s]);
+    }
   tally_print_total ("all settings", &all);
 
   texel_cuda_context_free (ctx.kctx);

@@ -85,11 +85,11 @@ typedef struct
   TexelWarpModel model;
   TexelProjection projection;
   double k[6], p[2];
-  double focal;                 /* times the input width */
+  double focal; /* times the input width */
   double alpha, fov, pan, tilt, rotation, scale, offset_x, offset_y;
   double homography[3][3];
   TexelWarpBorder border;
-  int bands;                    /* two bands on two streams */
+  int bands; /* two bands on two streams */
   /* rectilinear view's camera: optimal (alpha, the default), the camera
    * matrix, or new_camera_matrix (pixels of the input); rectification R
    * (all 0: the identity) */
@@ -98,7 +98,13 @@ typedef struct
   double rectification[3][3];
 } Case;
 
-#define UNIT {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+#define UNIT                                                                   \
+  {                                                                            \
+    { 1, 0, 0 }, { 0, 1, 0 },                                                  \
+    {                                                                          \
+      0, 0, 1                                                                  \
+    }                                                                          \
+  }
 
 static const Case cases[] = {
   { "identity", 64,
@@ -353,28 +359,28 @@ static const Case cases[] = {
     TEXEL_NEW_CAMERA_CAMERA },
 };
 
-#define N_CASES ((int) (sizeof (cases) / sizeof (cases[0])))
+#define N_CASES ((int)(sizeof (cases) / sizeof (cases[0])))
 #define MISALIGNED_CASE 3
 
 /* Input formats: packed 4 bytes, 4:2:0 8 and 10 bits, 3 bytes (no
  * texture), GRAY8, 4:2:2, then planar 10-bit, 4:4:4, 16-bit grey, packed
  * Y'CbCr with alpha and a leading padding byte; outputs: the same kinds. */
 static const TexelFormat in_formats[] = {
-  TEXEL_FORMAT_RGBA, TEXEL_FORMAT_NV12, TEXEL_FORMAT_P010_10LE,
-  TEXEL_FORMAT_RGB, TEXEL_FORMAT_GRAY8, TEXEL_FORMAT_YUY2, TEXEL_FORMAT_I420,
-  TEXEL_FORMAT_I420_10LE, TEXEL_FORMAT_Y444, TEXEL_FORMAT_GRAY16_LE,
-  TEXEL_FORMAT_AYUV, TEXEL_FORMAT_XRGB,
+  TEXEL_FORMAT_RGBA,      TEXEL_FORMAT_NV12,      TEXEL_FORMAT_P010_10LE,
+  TEXEL_FORMAT_RGB,       TEXEL_FORMAT_GRAY8,     TEXEL_FORMAT_YUY2,
+  TEXEL_FORMAT_I420,      TEXEL_FORMAT_I420_10LE, TEXEL_FORMAT_Y444,
+  TEXEL_FORMAT_GRAY16_LE, TEXEL_FORMAT_AYUV,      TEXEL_FORMAT_XRGB,
 };
 
 static const TexelFormat out_formats[] = {
-  TEXEL_FORMAT_RGBA, TEXEL_FORMAT_NV12, TEXEL_FORMAT_I420,
-  TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_BGR, TEXEL_FORMAT_I422_10LE,
+  TEXEL_FORMAT_RGBA,      TEXEL_FORMAT_NV12,      TEXEL_FORMAT_I420,
+  TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_BGR,       TEXEL_FORMAT_I422_10LE,
   TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_GRAY16_LE, TEXEL_FORMAT_VUYA,
   TEXEL_FORMAT_XRGB,
 };
 
-#define N_IN ((int) (sizeof (in_formats) / sizeof (in_formats[0])))
-#define N_OUT ((int) (sizeof (out_formats) / sizeof (out_formats[0])))
+#define N_IN ((int)(sizeof (in_formats) / sizeof (in_formats[0])))
+#define N_OUT ((int)(sizeof (out_formats) / sizeof (out_formats[0])))
 
 /* @cs's geometry (colour and sampling left at their defaults). */
 static void
@@ -408,8 +414,8 @@ case_config (const Case *cs, TexelWarpConfig *config)
 }
 
 static int
-case_plan (const Case * cs, TexelFormat in_format, TexelFormat out_format,
-    TexelMethod method, TexelWarpPlan * plan)
+case_plan (const Case *cs, TexelFormat in_format, TexelFormat out_format,
+           TexelMethod method, TexelWarpPlan *plan)
 {
   static const TexelColorimetry bt709 = { TEXEL_MATRIX_BT709, 0, 0, 0 };
   static const TexelColorimetry bt601_full = { TEXEL_MATRIX_BT601, 1, 1, 0 };
@@ -425,10 +431,12 @@ case_plan (const Case * cs, TexelFormat in_format, TexelFormat out_format,
   config.border_rgba[2] = 0.4;
   config.border_rgba[3] = 0.5;
   if (texel_warp_plan_init (plan, &config, in_format, cs->in_w, cs->in_h,
-          out_format, cs->out_w, cs->out_h, &error) != 0) {
-    printf ("FAIL %s: plan: %s\n", cs->name, error);
-    return -1;
-  }
+                            out_format, cs->out_w, cs->out_h, &error)
+      != 0)
+    {
+      printf ("FAIL %s: plan: %s\n", cs->name, error);
+      return -1;
+    }
   return 0;
 }
 
@@ -441,27 +449,28 @@ uses_textures (TexelFormat format, MemoryMode mode)
 }
 
 static int
-error_bound (const TexelWarpPlan * plan, int textured)
+error_bound (const TexelWarpPlan *plan, int textured)
 {
   const TexelConvertPlan *s = &plan->sampling;
-  double max_code = (double) ((1 << s->out.bits) - 1);
+  double max_code = (double)((1 << s->out.bits) - 1);
   double gain = 1.0, per_axis;
   int k, c;
 
   if (s->method == TEXEL_METHOD_NEAREST)
     return 1;
-  for (k = 0; k < 3; k++) {
-    double g = 0.0;
+  for (k = 0; k < 3; k++)
+    {
+      double g = 0.0;
 
-    if (s->out.comp[k].plane < 0)
-      continue;
-    for (c = 0; c < 3; c++)
-      g += fabs (s->m[k][c]);
-    if (g > gain)
-      gain = g;
-  }
+      if (s->out.comp[k].plane < 0)
+        continue;
+      for (c = 0; c < 3; c++)
+        g += fabs (s->m[k][c]);
+      if (g > gain)
+        gain = g;
+    }
   per_axis = (textured ? FILTER_WEIGHT_ERROR : 0.0) + POS_TOL;
-  return 1 + (int) ceil (gain * 2.0 * per_axis * max_code - 1e-9);
+  return 1 + (int)ceil (gain * 2.0 * per_axis * max_code - 1e-9);
 }
 
 /* ------------------------------------------------------------------ */
@@ -471,7 +480,7 @@ error_bound (const TexelWarpPlan * plan, int textured)
  * tests' pitched ones; misaligned ones get pitches of row bytes + 3 and
  * planes 3 bytes past an aligned address. */
 static cudaError_t
-warp_image_alloc (GpuImage * g, MemoryMode mode, const HostImage * shape)
+warp_image_alloc (GpuImage *g, MemoryMode mode, const HostImage *shape)
 {
   if (mode == MEMORY_DEVICE)
     return gpu_image_alloc_packed (g, shape);
@@ -495,11 +504,12 @@ fold (double p, double size, TexelWarpBorder mode)
     return p;
   if (mode == TEXEL_WARP_BORDER_WRAP)
     return p - size * floor (p / size);
-  if (mode == TEXEL_WARP_BORDER_MIRROR) {
-    double t = p - 2 * size * floor (p / (2 * size));
+  if (mode == TEXEL_WARP_BORDER_MIRROR)
+    {
+      double t = p - 2 * size * floor (p / (2 * size));
 
-    return t > size ? 2 * size - t : t;
-  }
+      return t > size ? 2 * size - t : t;
+    }
   return p;
 }
 
@@ -507,7 +517,7 @@ fold (double p, double size, TexelWarpBorder mode)
  * at output luma (@x, @y), may land across a discontinuity of the CPU's
  * result (header comment). */
 static int
-ambiguous (const TexelWarpPlan * plan, double x, double y)
+ambiguous (const TexelWarpPlan *plan, double x, double y)
 {
   const TexelConvertPlan *s = &plan->sampling;
   double w = s->in_width, h = s->in_height, sx, sy;
@@ -516,8 +526,8 @@ ambiguous (const TexelWarpPlan * plan, double x, double y)
   if (!texel_warp_source_d (plan, x, y, &sx, &sy))
     return 0;
   if (plan->border_mode == TEXEL_WARP_BORDER_CONSTANT
-      && (fabs (sx) < POS_TOL || fabs (sx - w) < POS_TOL
-          || fabs (sy) < POS_TOL || fabs (sy - h) < POS_TOL))
+      && (fabs (sx) < POS_TOL || fabs (sx - w) < POS_TOL || fabs (sy) < POS_TOL
+          || fabs (sy - h) < POS_TOL))
     return 1;
   if (plan->border_mode == TEXEL_WARP_BORDER_WRAP
       && (near_multiple (sx, w) || near_multiple (sy, h)))
@@ -526,17 +536,18 @@ ambiguous (const TexelWarpPlan * plan, double x, double y)
     return 0;
   sx = fold (sx, w, plan->border_mode);
   sy = fold (sy, h, plan->border_mode);
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    const TexelComponent *comp = &s->in.comp[c];
-    double px, py;
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    {
+      const TexelComponent *comp = &s->in.comp[c];
+      double px, py;
 
-    if (comp->plane < 0)
-      continue;
-    px = comp->x_shift ? (sx - s->in_chroma_off[0]) * 0.5 + 0.5 : sx;
-    py = comp->y_shift ? (sy - s->in_chroma_off[1]) * 0.5 + 0.5 : sy;
-    if (near_multiple (px, 1.0) || near_multiple (py, 1.0))
-      return 1;
-  }
+      if (comp->plane < 0)
+        continue;
+      px = comp->x_shift ? (sx - s->in_chroma_off[0]) * 0.5 + 0.5 : sx;
+      py = comp->y_shift ? (sy - s->in_chroma_off[1]) * 0.5 + 0.5 : sy;
+      if (near_multiple (px, 1.0) || near_multiple (py, 1.0))
+        return 1;
+    }
   return 0;
 }
 
@@ -545,10 +556,10 @@ ambiguous (const TexelWarpPlan * plan, double x, double y)
 
 typedef struct
 {
-  int max_error;                /* over samples not ambiguous */
+  int max_error; /* over samples not ambiguous */
   int worst_comp, worst_x, worst_y;
   unsigned worst_cpu, worst_gpu;
-  int tolerated;                /* ambiguous samples beyond the bound */
+  int tolerated; /* ambiguous samples beyond the bound */
   int samples;
   int unwritten, stray;
 } WarpComparison;
@@ -571,28 +582,30 @@ compare_warp_sample (void *data, int c, int x, int y, size_t at)
   const TexelComponent *comp = &desc->comp[c];
   double lx = comp->x_shift ? 2.0 * x + s->out_chroma_off[0] : x + 0.5;
   double ly = comp->y_shift ? 2.0 * y + s->out_chroma_off[1] : y + 0.5;
-  int diff = abs ((int) read_code (desc, d->cpu[0].mem + at)
-      - (int) read_code (desc, d->gpu[0].mem + at));
+  int diff = abs ((int)read_code (desc, d->cpu[0].mem + at)
+                  - (int)read_code (desc, d->gpu[0].mem + at));
 
   cmp->samples++;
-  if (diff > d->bound && ambiguous (d->plan, lx, ly)) {
-    cmp->tolerated++;
-    return;
-  }
-  if (diff > cmp->max_error) {
-    cmp->max_error = diff;
-    cmp->worst_comp = c;
-    cmp->worst_x = x;
-    cmp->worst_y = y;
-    cmp->worst_cpu = read_code (desc, d->cpu[0].mem + at);
-    cmp->worst_gpu = read_code (desc, d->gpu[0].mem + at);
-  }
+  if (diff > d->bound && ambiguous (d->plan, lx, ly))
+    {
+      cmp->tolerated++;
+      return;
+    }
+  if (diff > cmp->max_error)
+    {
+      cmp->max_error = diff;
+      cmp->worst_comp = c;
+      cmp->worst_x = x;
+      cmp->worst_y = y;
+      cmp->worst_cpu = read_code (desc, d->cpu[0].mem + at);
+      cmp->worst_gpu = read_code (desc, d->gpu[0].mem + at);
+    }
 }
 
 /* @cpu and @gpu: two runs each (poisons A and B) of one output. */
 static void
-compare_warp_outputs (const TexelWarpPlan * plan, const HostImage cpu[2],
-    const HostImage gpu[2], int bound, WarpComparison * cmp)
+compare_warp_outputs (const TexelWarpPlan *plan, const HostImage cpu[2],
+                      const HostImage gpu[2], int bound, WarpComparison *cmp)
 {
   WarpCompareData d = { plan, cpu, gpu, bound, cmp };
 
@@ -616,18 +629,18 @@ typedef struct
 /* Warps on the GPU into @out (poisoned with @byte), in one or two bands
  * on the two streams. */
 static cudaError_t
-gpu_warp (Context * ctx, const TexelWarpPlan * plan, GpuImage * in,
-    GpuImage * out, HostImage * host_out, int byte, int bands)
+gpu_warp (Context *ctx, const TexelWarpPlan *plan, GpuImage *in, GpuImage *out,
+          HostImage *host_out, int byte, int bands)
 {
   int h = plan->sampling.out_height, cut = bands ? (h / 2) & ~1 : h;
   cudaError_t err = gpu_image_poison (out, byte, ctx->stream[0]);
 
   if (err == cudaSuccess)
-    err = (cudaError_t) texel_cuda_warp (ctx->kctx, plan, &in->dev,
-        &out->dev, 0, cut, (TexelStream) ctx->stream[0]);
+    err = (cudaError_t)texel_cuda_warp (ctx->kctx, plan, &in->dev, &out->dev, 0,
+                                        cut, (TexelStream)ctx->stream[0]);
   if (err == cudaSuccess && cut < h)
-    err = (cudaError_t) texel_cuda_warp (ctx->kctx, plan, &in->dev,
-        &out->dev, cut, h, (TexelStream) ctx->stream[1]);
+    err = (cudaError_t)texel_cuda_warp (ctx->kctx, plan, &in->dev, &out->dev,
+                                        cut, h, (TexelStream)ctx->stream[1]);
   if (err == cudaSuccess)
     err = cudaStreamSynchronize (ctx->stream[1]);
   if (err == cudaSuccess)
@@ -636,8 +649,8 @@ gpu_warp (Context * ctx, const TexelWarpPlan * plan, GpuImage * in,
 }
 
 static void
-run_case (Context * ctx, const Case * cs, TexelFormat in_format,
-    TexelFormat out_format, TexelMethod method, MemoryMode mode)
+run_case (Context *ctx, const Case *cs, TexelFormat in_format,
+          TexelFormat out_format, TexelMethod method, MemoryMode mode)
 {
   const TexelFormatDesc *idesc = texel_format_desc (in_format);
   const TexelFormatDesc *odesc = texel_format_desc (out_format);
@@ -650,14 +663,15 @@ run_case (Context * ctx, const Case * cs, TexelFormat in_format,
   int bound, r, ok;
   cudaError_t err;
 
-  snprintf (label, sizeof (label), "%s %s -> %s %s %s", cs->name,
-      idesc->name, odesc->name, method_names[method], memory_names[mode]);
-  if (case_plan (cs, in_format, out_format, method, &plan) != 0) {
-    ctx->failed++;
-    return;
-  }
+  snprintf (label, sizeof (label), "%s %s -> %s %s %s", cs->name, idesc->name,
+            odesc->name, method_names[method], memory_names[mode]);
+  if (case_plan (cs, in_format, out_format, method, &plan) != 0)
+    {
+      ctx->failed++;
+      return;
+    }
   case_images_init (&in, cpu, gpu, in_format, cs->in_w, cs->in_h, out_format,
-      cs->out_w, cs->out_h);
+                    cs->out_w, cs->out_h);
   for (r = 0; r < 2; r++)
     texel_warp_cpu (&plan, &in.img, &cpu[r].img, 0, cs->out_h);
 
@@ -667,34 +681,42 @@ run_case (Context * ctx, const Case * cs, TexelFormat in_format,
   if (err == cudaSuccess)
     err = gpu_image_upload (&gin, &in, ctx->stream[0]);
   for (r = 0; r < 2 && err == cudaSuccess; r++)
-    err = gpu_warp (ctx, &plan, &gin, &gout, &gpu[r], r ? POISON_B :
-        POISON_A, cs->bands);
-  if (err != cudaSuccess) {
-    printf ("FAIL %s: %s\n", label, cudaGetErrorString (err));
-    ctx->failed++;
-  } else {
-    bound = error_bound (&plan, textured);
-    compare_warp_outputs (&plan, cpu, gpu, bound, &cmp);
-    ok = cmp.max_error <= bound && !cmp.unwritten && !cmp.stray
-        && cmp.tolerated <= MAX_TOLERATED_FRACTION * cmp.samples;
-    if (!ok) {
-      printf ("FAIL %s: max error %d (bound %d; component %d at (%d, %d): "
-          "CPU %u, GPU %u), %d of %d ambiguous samples beyond it, %d bytes "
-          "unwritten, %d stray\n", label, cmp.max_error, bound,
-          cmp.worst_comp, cmp.worst_x, cmp.worst_y, cmp.worst_cpu,
-          cmp.worst_gpu, cmp.tolerated, cmp.samples, cmp.unwritten,
-          cmp.stray);
+    err = gpu_warp (ctx, &plan, &gin, &gout, &gpu[r], r ? POISON_B : POISON_A,
+                    cs->bands);
+  if (err != cudaSuccess)
+    {
+      printf ("FAIL %s: %s\n", label, cudaGetErrorString (err));
       ctx->failed++;
-    } else {
-      ctx->passed++;
     }
-    if (cmp.max_error > ctx->worst[textured][method]) {
-      ctx->worst[textured][method] = cmp.max_error;
-      ctx->worst_bound[textured][method] = bound;
+  else
+    {
+      bound = error_bound (&plan, textured);
+      compare_warp_outputs (&plan, cpu, gpu, bound, &cmp);
+      ok = cmp.max_error <= bound && !cmp.unwritten && !cmp.stray
+           && cmp.tolerated <= MAX_TOLERATED_FRACTION * cmp.samples;
+      if (!ok)
+        {
+          printf (
+              "FAIL %s: max error %d (bound %d; component %d at (%d, %d): "
+              "CPU %u, GPU %u), %d of %d ambiguous samples beyond it, %d bytes "
+              "unwritten, %d stray\n",
+              label, cmp.max_error, bound, cmp.worst_comp, cmp.worst_x,
+              cmp.worst_y, cmp.worst_cpu, cmp.worst_gpu, cmp.tolerated,
+              cmp.samples, cmp.unwritten, cmp.stray);
+          ctx->failed++;
+        }
+      else
+        {
+          ctx->passed++;
+        }
+      if (cmp.max_error > ctx->worst[textured][method])
+        {
+          ctx->worst[textured][method] = cmp.max_error;
+          ctx->worst_bound[textured][method] = bound;
+        }
+      if ((double)cmp.tolerated / cmp.samples > ctx->worst_tolerated)
+        ctx->worst_tolerated = (double)cmp.tolerated / cmp.samples;
     }
-    if ((double) cmp.tolerated / cmp.samples > ctx->worst_tolerated)
-      ctx->worst_tolerated = (double) cmp.tolerated / cmp.samples;
-  }
   gpu_image_free (&gin);
   gpu_image_free (&gout);
   case_images_clear (&in, cpu, gpu);
@@ -834,7 +856,7 @@ done:
 
 /* The entry point refuses the default stream and a mismatching output. */
 static void
-check_api (Context * ctx)
+check_api (Context *ctx)
 {
   TexelWarpPlan plan;
   HostImage in, out;
@@ -842,22 +864,22 @@ check_api (Context * ctx)
   int err;
 
   case_plan (&cases[0], TEXEL_FORMAT_RGBA, TEXEL_FORMAT_RGBA,
-      TEXEL_METHOD_BILINEAR, &plan);
+             TEXEL_METHOD_BILINEAR, &plan);
   host_image_init (&in, TEXEL_FORMAT_RGBA, cases[0].in_w, cases[0].in_h);
-  host_image_init (&out, TEXEL_FORMAT_RGBA, cases[0].in_w + 2,
-      cases[0].in_h);
+  host_image_init (&out, TEXEL_FORMAT_RGBA, cases[0].in_w + 2, cases[0].in_h);
   if (warp_image_alloc (&gin, MEMORY_DEVICE, &in) != cudaSuccess
-      || warp_image_alloc (&gout, MEMORY_DEVICE, &out) != cudaSuccess) {
-    printf ("FAIL: api: allocation\n");
-    ctx->failed++;
-    return;
-  }
+      || warp_image_alloc (&gout, MEMORY_DEVICE, &out) != cudaSuccess)
+    {
+      printf ("FAIL: api: allocation\n");
+      ctx->failed++;
+      return;
+    }
   err = texel_cuda_warp (ctx->kctx, &plan, &gin.dev, &gin.dev, 0, 1, NULL);
   expect_refused (err, "api: the default stream", &ctx->passed, &ctx->failed);
   err = texel_cuda_warp (ctx->kctx, &plan, &gin.dev, &gout.dev, 0, 1,
-      (TexelStream) ctx->stream[0]);
+                         (TexelStream)ctx->stream[0]);
   expect_refused (err, "api: an output of the wrong size", &ctx->passed,
-      &ctx->failed);
+                  &ctx->failed);
   gpu_image_free (&gin);
   gpu_image_free (&gout);
   host_image_clear (&in);
@@ -878,8 +900,8 @@ main (int argc, char **argv)
 
   memset (&ctx, 0, sizeof (ctx));
   if (gpu_test_streams_create (ctx.stream, 2)
-      || check_cuda ((cudaError_t) texel_cuda_context_new (0, &ctx.kctx),
-          "kernel context"))
+      || check_cuda ((cudaError_t)texel_cuda_context_new (0, &ctx.kctx),
+                     "kernel context"))
     return 1;
 
   check_api (&ctx);
@@ -888,31 +910,35 @@ main (int argc, char **argv)
         && cases[ci].in_w == cases[ci].out_w
         && cases[ci].in_h == cases[ci].out_h)
       check_opencv_view (&ctx, &cases[ci]);
-  for (ci = 0; ci < N_CASES; ci++) {
-    for (i = 0; i < N_IN; i++) {
-      for (o = 0; o < N_OUT; o++) {
-        for (m = TEXEL_METHOD_NEAREST; m <= TEXEL_METHOD_BICUBIC; m++) {
-          /* --quick (compute-sanitizer): one method per pair. */
-          if (quick && m != (i + o + ci) % 3)
-            continue;
-          run_case (&ctx, &cases[ci], in_formats[i], out_formats[o],
-              (TexelMethod) m, MEMORY_DEVICE);
-          if (!quick || ci == MISALIGNED_CASE)
-            run_case (&ctx, &cases[ci], in_formats[i], out_formats[o],
-                (TexelMethod) m, MEMORY_MAPPED);
-          if (ci == MISALIGNED_CASE)
-            run_case (&ctx, &cases[ci], in_formats[i], out_formats[o],
-                (TexelMethod) m, MEMORY_MISALIGNED);
+  for (ci = 0; ci < N_CASES; ci++)
+    {
+      for (i = 0; i < N_IN; i++)
+        {
+          for (o = 0; o < N_OUT; o++)
+            {
+              for (m = TEXEL_METHOD_NEAREST; m <= TEXEL_METHOD_BICUBIC; m++)
+                {
+                  /* --quick (compute-sanitizer): one method per pair. */
+                  if (quick && m != (i + o + ci) % 3)
+                    continue;
+                  run_case (&ctx, &cases[ci], in_formats[i], out_formats[o],
+                            (TexelMethod)m, MEMORY_DEVICE);
+                  if (!quick || ci == MISALIGNED_CASE)
+                    run_case (&ctx, &cases[ci], in_formats[i], out_formats[o],
+                              (TexelMethod)m, MEMORY_MAPPED);
+                  if (ci == MISALIGNED_CASE)
+                    run_case (&ctx, &cases[ci], in_formats[i], out_formats[o],
+                              (TexelMethod)m, MEMORY_MISALIGNED);
+                }
+            }
         }
-      }
+      printf ("%s: done (%d passed, %d failed so far)\n", cases[ci].name,
+              ctx.passed, ctx.failed);
     }
-    printf ("%s: done (%d passed, %d failed so far)\n", cases[ci].name,
-        ctx.passed, ctx.failed);
-  }
 
   print_worst_by_method (ctx.worst, ctx.worst_bound);
   printf ("most ambiguous samples beyond the bound in one case: %.2f %%\n",
-      100.0 * ctx.worst_tolerated);
+          100.0 * ctx.worst_tolerated);
 
   texel_cuda_context_free (ctx.kctx);
   gpu_test_streams_destroy (ctx.stream, 2);

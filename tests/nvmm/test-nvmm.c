@@ -250,8 +250,7 @@ static gboolean egl_surfaces_rgba, egl_surfaces_gray8;
 static gboolean
 egl_surfaces (const gchar *format)
 {
-  return g_str_equal (format, "GRAY8") ? egl_surfaces_gray8
-                                       : egl_surfaces_rgba;
+  return g_str_equal (format, "GRAY8") ? egl_surfaces_gray8 : egl_surfaces_rgba;
 }
 
 /* Bytes of a frame of @info's one plane, as a CUDA array holds it. */

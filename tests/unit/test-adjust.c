@@ -86,7 +86,7 @@ test_exp2f (float x)
  * either neighbour. */
 static void
 check_code (unsigned got, double exact, double max, const char *what, int x,
-    int y)
+            int y)
 {
   double r = CLAMP (floor (exact + 0.5), 0.0, max);
   double frac = exact - floor (exact);
@@ -96,14 +96,14 @@ check_code (unsigned got, double exact, double max, const char *what, int x,
   if (fabs (frac - 0.5) < 1e-6 && fabs (got - exact) < 0.5 + 1e-6)
     return;
   g_error ("%s at (%d, %d): got %u, expected %g (exactly %.9f)", what, x, y,
-      got, r, exact);
+           got, r, exact);
 }
 
 static TestImage *
-adjust_cpu (const TexelAdjustPlan * plan, const TestImage * in)
+adjust_cpu (const TexelAdjustPlan *plan, const TestImage *in)
 {
   TestImage *out = test_image_new (in->img.format, in->img.width,
-      in->img.height, in->stride_align);
+                                   in->img.height, in->stride_align);
 
   memset (out->mem, 0x5a, out->size);
   texel_adjust_cpu (plan, &in->img, &out->img, 0, in->img.height);
@@ -112,14 +112,13 @@ adjust_cpu (const TexelAdjustPlan * plan, const TestImage * in)
 
 /* The kernel's code, block by block, on the host. */
 static TestImage *
-adjust_float (const TexelAdjustPlan * plan, const TestImage * in)
+adjust_float (const TexelAdjustPlan *plan, const TestImage *in)
 {
   TestImage *out = test_image_new (in->img.format, in->img.width,
-      in->img.height, in->stride_align);
+                                   in->img.height, in->stride_align);
   const TexelAdjustKernelPlan *k = &plan->kernel;
-  TexelAdjustLut3dSource lut3d = { 0, 0, plan->cube ? plan->cube->table :
-    NULL
-  };
+  TexelAdjustLut3dSource lut3d
+      = { 0, 0, plan->cube ? plan->cube->table : NULL };
   int bw = -((-k->width) >> k->x_shift);
   int bh = -((-k->height) >> k->y_shift);
   int bx, by;
@@ -128,13 +127,13 @@ adjust_float (const TexelAdjustPlan * plan, const TestImage * in)
   for (by = 0; by < bh; by++)
     for (bx = 0; bx < bw; bx++)
       texel_adjust_block_f (k, k->kind, &k->lut[0][0], &k->gst.table[0][0],
-          &lut3d, &in->img, &out->img, bx, by);
+                            &lut3d, &in->img, &out->img, bx, by);
   return out;
 }
 
 static void
-plan_for (TexelAdjustPlan * plan, const TexelAdjustConfig * config,
-    TexelFormat format, int width, int height)
+plan_for (TexelAdjustPlan *plan, const TexelAdjustConfig *config,
+          TexelFormat format, int width, int height)
 {
   const char *why = NULL;
 
@@ -153,27 +152,27 @@ test_neutral_identity (void)
   GRand *rand = g_rand_new_with_seed (11);
   int f;
 
-  for (f = 0; f < test_n_formats_10; f++) {
-    TexelAdjustConfig config;
-    TexelAdjustPlan plan;
-    TestImage *in = test_image_new (test_formats_10[f], 13, 7, 1);
-    TestImage *cpu, *flt;
+  for (f = 0; f < test_n_formats_10; f++)
+    {
+      TexelAdjustConfig config;
+      TexelAdjustPlan plan;
+      TestImage *in = test_image_new (test_formats_10[f], 13, 7, 1);
+      TestImage *cpu, *flt;
 
-    test_image_fill_random (in, rand);
-    texel_adjust_config_init (&config);
-    g_assert_true (texel_adjust_config_is_neutral (&config));
-    plan_for (&plan, &config, in->img.format, 13, 7);
-    cpu = adjust_cpu (&plan, in);
-    flt = adjust_float (&plan, in);
-    if (!test_image_payload_equal (in, cpu))
-      g_error ("%s: the reference changed a neutral frame", in->desc->name);
-    if (!test_image_payload_equal (in, flt))
-      g_error ("%s: the float code changed a neutral frame",
-          in->desc->name);
-    test_image_free (cpu);
-    test_image_free (flt);
-    test_image_free (in);
-  }
+      test_image_fill_random (in, rand);
+      texel_adjust_config_init (&config);
+      g_assert_true (texel_adjust_config_is_neutral (&config));
+      plan_for (&plan, &config, in->img.format, 13, 7);
+      cpu = adjust_cpu (&plan, in);
+      flt = adjust_float (&plan, in);
+      if (!test_image_payload_equal (in, cpu))
+        g_error ("%s: the reference changed a neutral frame", in->desc->name);
+      if (!test_image_payload_equal (in, flt))
+        g_error ("%s: the float code changed a neutral frame", in->desc->name);
+      test_image_free (cpu);
+      test_image_free (flt);
+      test_image_free (in);
+    }
   g_rand_free (rand);
 }
 
@@ -181,10 +180,10 @@ test_neutral_identity (void)
 /* gamma and videobalance against their definitions (texel-gst-def.h). */
 
 static TestImage *
-image_copy (const TestImage * in)
+image_copy (const TestImage *in)
 {
-  TestImage *t = test_image_new (in->img.format, in->img.width,
-      in->img.height, in->stride_align);
+  TestImage *t = test_image_new (in->img.format, in->img.width, in->img.height,
+                                 in->stride_align);
 
   memcpy (t->mem, in->mem, in->size);
   return t;
@@ -192,44 +191,48 @@ image_copy (const TestImage * in)
 
 /* `gamma ! videobalance` on frame @in: the expected output. */
 static TestImage *
-def_gamma_videobalance (const GstSettings * g, const TestImage * in)
+def_gamma_videobalance (const GstSettings *g, const TestImage *in)
 {
   TestImage *out = image_copy (in);
   int s = in->desc->bits == 10 ? 4 : 1, x, y, c;
 
-  if (!in->desc->is_yuv) {
-    for (y = 0; y < in->img.height; y++)
-      for (x = 0; x < in->img.width; x++) {
-        int rgb[3];
+  if (!in->desc->is_yuv)
+    {
+      for (y = 0; y < in->img.height; y++)
+        for (x = 0; x < in->img.width; x++)
+          {
+            int rgb[3];
 
-        for (c = 0; c < 3; c++)
-          rgb[c] = test_image_get (in, c, x, y);
-        def_rgb (g, rgb);
-        for (c = 0; c < 3; c++)
-          test_image_set (out, c, x, y, rgb[c]);
-      }
-    return out;
-  }
+            for (c = 0; c < 3; c++)
+              rgb[c] = test_image_get (in, c, x, y);
+            def_rgb (g, rgb);
+            for (c = 0; c < 3; c++)
+              test_image_set (out, c, x, y, rgb[c]);
+          }
+      return out;
+    }
   for (y = 0; y < in->img.height; y++)
     for (x = 0; x < in->img.width; x++)
-      test_image_set (out, 0, x, y, def_luma (g, def_gamma (g,
-                  test_image_get (in, 0, x, y), s), s));
+      test_image_set (
+          out, 0, x, y,
+          def_luma (g, def_gamma (g, test_image_get (in, 0, x, y), s), s));
   if (!test_has_comp (in, 1))
     return out;
   for (y = 0; y < test_comp_height (in, 1); y++)
-    for (x = 0; x < test_comp_width (in, 1); x++) {
-      int uv[2];
+    for (x = 0; x < test_comp_width (in, 1); x++)
+      {
+        int uv[2];
 
-      def_chroma (g, test_image_get (in, 1, x, y), test_image_get (in, 2, x,
-              y), s, uv);
-      test_image_set (out, 1, x, y, uv[0]);
-      test_image_set (out, 2, x, y, uv[1]);
-    }
+        def_chroma (g, test_image_get (in, 1, x, y),
+                    test_image_get (in, 2, x, y), s, uv);
+        test_image_set (out, 1, x, y, uv[0]);
+        test_image_set (out, 2, x, y, uv[1]);
+      }
   return out;
 }
 
 static void
-gst_config (TexelAdjustConfig * config, const GstSettings * g)
+gst_config (TexelAdjustConfig *config, const GstSettings *g)
 {
   config->gamma = g->gamma;
   config->brightness = g->brightness;
@@ -245,25 +248,27 @@ typedef struct
 } Diff;
 
 static void
-compare (const TestImage * a, const TestImage * b, Diff * d)
+compare (const TestImage *a, const TestImage *b, Diff *d)
 {
   int c, x, y;
 
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    if (!test_has_comp (a, c))
-      continue;
-    for (y = 0; y < test_comp_height (a, c); y++)
-      for (x = 0; x < test_comp_width (a, c); x++) {
-        int e = abs ((int) test_image_get (a, c, x, y) -
-            (int) test_image_get (b, c, x, y));
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    {
+      if (!test_has_comp (a, c))
+        continue;
+      for (y = 0; y < test_comp_height (a, c); y++)
+        for (x = 0; x < test_comp_width (a, c); x++)
+          {
+            int e = abs ((int)test_image_get (a, c, x, y)
+                         - (int)test_image_get (b, c, x, y));
 
-        d->samples++;
-        d->over0 += e > 0;
-        d->over1 += e > 1;
-        d->over2 += e > 2;
-        d->max = MAX (d->max, e);
-      }
-  }
+            d->samples++;
+            d->over0 += e > 0;
+            d->over1 += e > 1;
+            d->over2 += e > 2;
+            d->max = MAX (d->max, e);
+          }
+    }
 }
 
 /* The reference and the kernels' code give exactly the codes of the
@@ -276,40 +281,46 @@ test_gst_definition (void)
   GRand *rand = g_rand_new_with_seed (3);
   int s, f, full;
 
-  for (s = 0; s < (int) DEF_N_SETTINGS; s++) {
-    for (f = 0; f < test_n_formats_10; f++) {
-      for (full = 0; full < 2; full++) {
-        TexelAdjustConfig config;
-        TexelAdjustPlan plan;
-        TestImage *in = test_image_new (test_formats_10[f], 34, 18, 1);
-        TestImage *want, *cpu, *flt;
-        Diff dc = { 0 }, df = { 0 };
+  for (s = 0; s < (int)DEF_N_SETTINGS; s++)
+    {
+      for (f = 0; f < test_n_formats_10; f++)
+        {
+          for (full = 0; full < 2; full++)
+            {
+              TexelAdjustConfig config;
+              TexelAdjustPlan plan;
+              TestImage *in = test_image_new (test_formats_10[f], 34, 18, 1);
+              TestImage *want, *cpu, *flt;
+              Diff dc = { 0 }, df = { 0 };
 
-        test_image_fill_random (in, rand);
-        texel_adjust_config_init (&config);
-        gst_config (&config, &def_settings[s]);
-        config.full_range = full;
-        config.matrix = full ? TEXEL_MATRIX_BT601 : TEXEL_MATRIX_BT709;
-        plan_for (&plan, &config, in->img.format, 34, 18);
-        want = def_gamma_videobalance (&def_settings[s], in);
-        cpu = adjust_cpu (&plan, in);
-        flt = adjust_float (&plan, in);
-        compare (want, cpu, &dc);
-        compare (want, flt, &df);
-        if (dc.over0 || (in->desc->bits == 10 && def_settings[s].gamma != 1.0
-                ? df.over1 : df.over0))
-          g_error ("settings %d, %s, %s range: %" G_GUINT64_FORMAT
-              " samples of the reference off (max %d), %" G_GUINT64_FORMAT
-              " of the kernels' code (max %d)", s, in->desc->name,
-              full ? "full" : "limited", dc.over0, dc.max, df.over0,
-              df.max);
-        test_image_free (want);
-        test_image_free (cpu);
-        test_image_free (flt);
-        test_image_free (in);
-      }
+              test_image_fill_random (in, rand);
+              texel_adjust_config_init (&config);
+              gst_config (&config, &def_settings[s]);
+              config.full_range = full;
+              config.matrix = full ? TEXEL_MATRIX_BT601 : TEXEL_MATRIX_BT709;
+              plan_for (&plan, &config, in->img.format, 34, 18);
+              want = def_gamma_videobalance (&def_settings[s], in);
+              cpu = adjust_cpu (&plan, in);
+              flt = adjust_float (&plan, in);
+              compare (want, cpu, &dc);
+              compare (want, flt, &df);
+              if (dc.over0
+                  || (in->desc->bits == 10 && def_settings[s].gamma != 1.0
+                          ? df.over1
+                          : df.over0))
+                g_error (
+                    "settings %d, %s, %s range: %" G_GUINT64_FORMAT
+                    " samples of the reference off (max %d), %" G_GUINT64_FORMAT
+                    " of the kernels' code (max %d)",
+                    s, in->desc->name, full ? "full" : "limited", dc.over0,
+                    dc.max, df.over0, df.max);
+              test_image_free (want);
+              test_image_free (cpu);
+              test_image_free (flt);
+              test_image_free (in);
+            }
+        }
     }
-  }
   g_rand_free (rand);
 }
 
@@ -343,14 +354,15 @@ test_gst_known_values (void)
   test_image_set (in, 1, 0, 0, 40);
   test_image_set (in, 2, 0, 0, 40);
   test_image_set (in, 3, 0, 0, 77);
-  for (c = 0; c < 2; c++) {
-    out = c ? adjust_float (&plan, in) : adjust_cpu (&plan, in);
-    g_assert_cmpuint (test_image_get (out, 0, 0, 0), ==, 162);
-    g_assert_cmpuint (test_image_get (out, 1, 0, 0), ==, 2);
-    g_assert_cmpuint (test_image_get (out, 2, 0, 0), ==, 1);
-    g_assert_cmpuint (test_image_get (out, 3, 0, 0), ==, 77);
-    test_image_free (out);
-  }
+  for (c = 0; c < 2; c++)
+    {
+      out = c ? adjust_float (&plan, in) : adjust_cpu (&plan, in);
+      g_assert_cmpuint (test_image_get (out, 0, 0, 0), ==, 162);
+      g_assert_cmpuint (test_image_get (out, 1, 0, 0), ==, 2);
+      g_assert_cmpuint (test_image_get (out, 2, 0, 0), ==, 1);
+      g_assert_cmpuint (test_image_get (out, 3, 0, 0), ==, 77);
+      test_image_free (out);
+    }
   test_image_free (in);
 }
 
@@ -363,36 +375,38 @@ test_gst_after_linear (void)
   GRand *rand = g_rand_new_with_seed (13);
   int s, f;
 
-  for (s = 0; s < (int) DEF_N_SETTINGS; s++) {
-    for (f = 0; f < test_n_formats_10; f++) {
-      TexelAdjustConfig config;
-      TexelAdjustPlan plan;
-      TestImage *in = test_image_new (test_formats_10[f], 22, 10, 1);
-      TestImage *linear, *want, *got;
-      Diff d = { 0 };
+  for (s = 0; s < (int)DEF_N_SETTINGS; s++)
+    {
+      for (f = 0; f < test_n_formats_10; f++)
+        {
+          TexelAdjustConfig config;
+          TexelAdjustPlan plan;
+          TestImage *in = test_image_new (test_formats_10[f], 22, 10, 1);
+          TestImage *linear, *want, *got;
+          Diff d = { 0 };
 
-      test_image_fill_random (in, rand);
-      texel_adjust_config_init (&config);
-      config.exposure = 0.4;
-      config.gain[2] = 0.8;
-      config.linear_gamma = 1.3;
-      config.vignette = s & 1 ? 0.5 : 0.0;
-      plan_for (&plan, &config, in->img.format, 22, 10);
-      linear = adjust_cpu (&plan, in);
-      want = def_gamma_videobalance (&def_settings[s], linear);
-      gst_config (&config, &def_settings[s]);
-      plan_for (&plan, &config, in->img.format, 22, 10);
-      got = adjust_cpu (&plan, in);
-      compare (want, got, &d);
-      if (d.over0)
-        g_error ("settings %d, %s: not the chain (max %d off)", s,
-            in->desc->name, d.max);
-      test_image_free (linear);
-      test_image_free (want);
-      test_image_free (got);
-      test_image_free (in);
+          test_image_fill_random (in, rand);
+          texel_adjust_config_init (&config);
+          config.exposure = 0.4;
+          config.gain[2] = 0.8;
+          config.linear_gamma = 1.3;
+          config.vignette = s & 1 ? 0.5 : 0.0;
+          plan_for (&plan, &config, in->img.format, 22, 10);
+          linear = adjust_cpu (&plan, in);
+          want = def_gamma_videobalance (&def_settings[s], linear);
+          gst_config (&config, &def_settings[s]);
+          plan_for (&plan, &config, in->img.format, 22, 10);
+          got = adjust_cpu (&plan, in);
+          compare (want, got, &d);
+          if (d.over0)
+            g_error ("settings %d, %s: not the chain (max %d off)", s,
+                     in->desc->name, d.max);
+          test_image_free (linear);
+          test_image_free (want);
+          test_image_free (got);
+          test_image_free (in);
+        }
     }
-  }
   g_rand_free (rand);
 }
 
@@ -428,37 +442,45 @@ bt709_encode (double l)
 static void
 test_transfer (void)
 {
-  static const TexelTransfer all[] = { TEXEL_TRANSFER_BT709,
-    TEXEL_TRANSFER_SRGB, TEXEL_TRANSFER_LINEAR, TEXEL_TRANSFER_GAMMA18,
-    TEXEL_TRANSFER_GAMMA22, TEXEL_TRANSFER_GAMMA28
+  static const TexelTransfer all[] = {
+    TEXEL_TRANSFER_BT709,   TEXEL_TRANSFER_SRGB,    TEXEL_TRANSFER_LINEAR,
+    TEXEL_TRANSFER_GAMMA18, TEXEL_TRANSFER_GAMMA22, TEXEL_TRANSFER_GAMMA28
   };
   int t, i;
 
-  for (t = 0; t < (int) G_N_ELEMENTS (all); t++) {
-    TexelAdjustConfig config;
-    TexelAdjustPlan plan;
+  for (t = 0; t < (int)G_N_ELEMENTS (all); t++)
+    {
+      TexelAdjustConfig config;
+      TexelAdjustPlan plan;
 
-    texel_adjust_config_init (&config);
-    config.transfer = all[t];
-    plan_for (&plan, &config, TEXEL_FORMAT_RGBA, 1, 1);
-    for (i = 0; i <= 1000; i++) {
-      double v = i / 1000.0;
-      double l = texel_transfer_decode (&plan.curve, v);
+      texel_adjust_config_init (&config);
+      config.transfer = all[t];
+      plan_for (&plan, &config, TEXEL_FORMAT_RGBA, 1, 1);
+      for (i = 0; i <= 1000; i++)
+        {
+          double v = i / 1000.0;
+          double l = texel_transfer_decode (&plan.curve, v);
 
-      /* Neutral settings: the curve is the identity. */
-      g_assert_cmpfloat (fabs (texel_adjust_curve_d (&plan.curve, 0, v, 1.0) - v),
-          <, 1e-9);
-      if (all[t] == TEXEL_TRANSFER_SRGB) {
-        g_assert_cmpfloat (fabs (l - srgb_decode (v)), <, 1e-12);
-        g_assert_cmpfloat (fabs (texel_transfer_encode (&plan.curve, l)
-                - srgb_encode (l)), <, 1e-12);
-      } else if (all[t] == TEXEL_TRANSFER_BT709) {
-        g_assert_cmpfloat (fabs (l - bt709_decode (v)), <, 1e-12);
-        g_assert_cmpfloat (fabs (texel_transfer_encode (&plan.curve, l)
-                - bt709_encode (l)), <, 1e-12);
-      }
+          /* Neutral settings: the curve is the identity. */
+          g_assert_cmpfloat (
+              fabs (texel_adjust_curve_d (&plan.curve, 0, v, 1.0) - v), <,
+              1e-9);
+          if (all[t] == TEXEL_TRANSFER_SRGB)
+            {
+              g_assert_cmpfloat (fabs (l - srgb_decode (v)), <, 1e-12);
+              g_assert_cmpfloat (fabs (texel_transfer_encode (&plan.curve, l)
+                                       - srgb_encode (l)),
+                                 <, 1e-12);
+            }
+          else if (all[t] == TEXEL_TRANSFER_BT709)
+            {
+              g_assert_cmpfloat (fabs (l - bt709_decode (v)), <, 1e-12);
+              g_assert_cmpfloat (fabs (texel_transfer_encode (&plan.curve, l)
+                                       - bt709_encode (l)),
+                                 <, 1e-12);
+            }
+        }
     }
-  }
 }
 
 /* Exposure and gains on sRGB frames: each channel decoded, multiplied,
@@ -487,14 +509,15 @@ test_exposure_gains_rgb (void)
     k[c] = 2.0 * config.gain[c];
   for (y = 0; y < 16; y++)
     for (x = 0; x < 16; x++)
-      for (c = 0; c < 3; c++) {
-        double l = MIN (1.0, k[c] * srgb_decode (test_image_get (in, c, x,
-                    y) / 255.0));
-        double want = floor (srgb_encode (l) * 255.0 + 0.5);
+      for (c = 0; c < 3; c++)
+        {
+          double l = MIN (
+              1.0, k[c] * srgb_decode (test_image_get (in, c, x, y) / 255.0));
+          double want = floor (srgb_encode (l) * 255.0 + 0.5);
 
-        g_assert_cmpfloat (fabs (test_image_get (out, c, x, y) - want), <=,
-            0.0);
-      }
+          g_assert_cmpfloat (fabs (test_image_get (out, c, x, y) - want), <=,
+                             0.0);
+        }
   test_image_free (out);
   test_image_free (in);
   g_rand_free (rand);
@@ -522,7 +545,7 @@ test_gamma_linear (void)
   out = adjust_cpu (&plan, in);
   for (i = 0; i < 256; i++)
     g_assert_cmpuint (test_image_get (out, 0, i, 0), ==,
-        (unsigned) floor (255.0 * sqrt (i / 255.0) + 0.5));
+                      (unsigned)floor (255.0 * sqrt (i / 255.0) + 0.5));
   test_image_free (out);
   test_image_free (in);
 }
@@ -535,29 +558,34 @@ test_curve_continuous (void)
   static const double gammas[] = { 0.01, 0.5, 1.0, 2.2, 10.0 };
   int g, t, i, tm;
 
-  for (t = TEXEL_TRANSFER_BT709; t <= TEXEL_TRANSFER_GAMMA28; t++) {
-    for (g = 0; g < (int) G_N_ELEMENTS (gammas); g++) {
-      for (tm = TEXEL_TONE_MAP_NONE; tm <= TEXEL_TONE_MAP_FILMIC; tm++) {
-      TexelAdjustConfig config;
-      TexelAdjustPlan plan;
-      double prev = -1.0;
+  for (t = TEXEL_TRANSFER_BT709; t <= TEXEL_TRANSFER_GAMMA28; t++)
+    {
+      for (g = 0; g < (int)G_N_ELEMENTS (gammas); g++)
+        {
+          for (tm = TEXEL_TONE_MAP_NONE; tm <= TEXEL_TONE_MAP_FILMIC; tm++)
+            {
+              TexelAdjustConfig config;
+              TexelAdjustPlan plan;
+              double prev = -1.0;
 
-      texel_adjust_config_init (&config);
-      config.transfer = (TexelTransfer) t;
-      config.linear_gamma = gammas[g];
-      config.tone_map = (TexelToneMap) tm;
-      config.exposure = 1.5;
-      plan_for (&plan, &config, TEXEL_FORMAT_RGB, 1, 1);
-      for (i = 0; i <= 100000; i++) {
-        double v = texel_adjust_curve_d (&plan.curve, 1, i / 100000.0, 1.0);
+              texel_adjust_config_init (&config);
+              config.transfer = (TexelTransfer)t;
+              config.linear_gamma = gammas[g];
+              config.tone_map = (TexelToneMap)tm;
+              config.exposure = 1.5;
+              plan_for (&plan, &config, TEXEL_FORMAT_RGB, 1, 1);
+              for (i = 0; i <= 100000; i++)
+                {
+                  double v = texel_adjust_curve_d (&plan.curve, 1, i / 100000.0,
+                                                   1.0);
 
-        g_assert_cmpfloat (v, >=, prev - 1e-9);
-        g_assert_cmpfloat (v, <=, 1.0 + 1e-12);
-        prev = v;
-      }
-      }
+                  g_assert_cmpfloat (v, >=, prev - 1e-9);
+                  g_assert_cmpfloat (v, <=, 1.0 + 1e-12);
+                  prev = v;
+                }
+            }
+        }
     }
-  }
 }
 
 /* 4:2:0 with the linear stage: luma per pixel with the block's chroma,
@@ -581,27 +609,35 @@ test_chroma_mean (void)
   g_assert_cmpint (plan.kernel.kind, ==, TEXEL_ADJUST_KIND_YUV_RGB);
   out = adjust_cpu (&plan, in);
   for (by = 0; by < 3; by++)
-    for (bx = 0; bx < 4; bx++) {
-      double qb = test_image_get (in, 1, bx, by) - 128.0;
-      double qr = test_image_get (in, 2, bx, by) - 128.0;
-      double sum[2] = { 0, 0 }, v[3];
-      int n = 0;
+    for (bx = 0; bx < 4; bx++)
+      {
+        double qb = test_image_get (in, 1, bx, by) - 128.0;
+        double qr = test_image_get (in, 2, bx, by) - 128.0;
+        double sum[2] = { 0, 0 }, v[3];
+        int n = 0;
 
-      for (y = 2 * by; y < MIN (5, 2 * by + 2); y++)
-        for (x = 2 * bx; x < MIN (7, 2 * bx + 2); x++) {
-          texel_adjust_yuv_pixel_d (&plan, test_image_get (in, 0, x, y) -
-              16.0, qb, qr, 1.0, v);
-          g_assert_cmpfloat (fabs (test_image_get (out, 0, x, y) -
-                  CLAMP (floor (v[0] * 255.0 + 0.5), 0, 255)), <=, 0.0);
-          sum[0] += v[1];
-          sum[1] += v[2];
-          n++;
-        }
-      g_assert_cmpfloat (fabs (test_image_get (out, 1, bx, by) -
-              CLAMP (floor (sum[0] / n * 255.0 + 0.5), 0, 255)), <=, 0.0);
-      g_assert_cmpfloat (fabs (test_image_get (out, 2, bx, by) -
-              CLAMP (floor (sum[1] / n * 255.0 + 0.5), 0, 255)), <=, 0.0);
-    }
+        for (y = 2 * by; y < MIN (5, 2 * by + 2); y++)
+          for (x = 2 * bx; x < MIN (7, 2 * bx + 2); x++)
+            {
+              texel_adjust_yuv_pixel_d (
+                  &plan, test_image_get (in, 0, x, y) - 16.0, qb, qr, 1.0, v);
+              g_assert_cmpfloat (
+                  fabs (test_image_get (out, 0, x, y)
+                        - CLAMP (floor (v[0] * 255.0 + 0.5), 0, 255)),
+                  <=, 0.0);
+              sum[0] += v[1];
+              sum[1] += v[2];
+              n++;
+            }
+        g_assert_cmpfloat (
+            fabs (test_image_get (out, 1, bx, by)
+                  - CLAMP (floor (sum[0] / n * 255.0 + 0.5), 0, 255)),
+            <=, 0.0);
+        g_assert_cmpfloat (
+            fabs (test_image_get (out, 2, bx, by)
+                  - CLAMP (floor (sum[1] / n * 255.0 + 0.5), 0, 255)),
+            <=, 0.0);
+      }
   test_image_free (out);
   test_image_free (in);
   g_rand_free (rand);
@@ -615,30 +651,31 @@ test_bands (void)
   GRand *rand = g_rand_new_with_seed (9);
   int f;
 
-  for (f = 0; f < test_n_formats_10; f++) {
-    TexelAdjustConfig config;
-    TexelAdjustPlan plan;
-    TestImage *in = test_image_new (test_formats_10[f], 11, 9, 1);
-    TestImage *whole, *banded;
+  for (f = 0; f < test_n_formats_10; f++)
+    {
+      TexelAdjustConfig config;
+      TexelAdjustPlan plan;
+      TestImage *in = test_image_new (test_formats_10[f], 11, 9, 1);
+      TestImage *whole, *banded;
 
-    test_image_fill_random (in, rand);
-    texel_adjust_config_init (&config);
-    config.linear_gamma = 0.8;
-    config.hue = 0.2;
-    /* Position dependent: still a function of the rows alone. */
-    config.vignette = 0.7;
-    plan_for (&plan, &config, in->img.format, 11, 9);
-    whole = adjust_cpu (&plan, in);
-    banded = test_image_new (in->img.format, 11, 9, 1);
-    memset (banded->mem, 0x5a, banded->size);
-    texel_adjust_cpu (&plan, &in->img, &banded->img, 0, 4);
-    texel_adjust_cpu (&plan, &in->img, &banded->img, 4, 6);
-    texel_adjust_cpu (&plan, &in->img, &banded->img, 6, 9);
-    g_assert_cmpmem (whole->mem, whole->size, banded->mem, banded->size);
-    test_image_free (whole);
-    test_image_free (banded);
-    test_image_free (in);
-  }
+      test_image_fill_random (in, rand);
+      texel_adjust_config_init (&config);
+      config.linear_gamma = 0.8;
+      config.hue = 0.2;
+      /* Position dependent: still a function of the rows alone. */
+      config.vignette = 0.7;
+      plan_for (&plan, &config, in->img.format, 11, 9);
+      whole = adjust_cpu (&plan, in);
+      banded = test_image_new (in->img.format, 11, 9, 1);
+      memset (banded->mem, 0x5a, banded->size);
+      texel_adjust_cpu (&plan, &in->img, &banded->img, 0, 4);
+      texel_adjust_cpu (&plan, &in->img, &banded->img, 4, 6);
+      texel_adjust_cpu (&plan, &in->img, &banded->img, 6, 9);
+      g_assert_cmpmem (whole->mem, whole->size, banded->mem, banded->size);
+      test_image_free (whole);
+      test_image_free (banded);
+      test_image_free (in);
+    }
   g_rand_free (rand);
 }
 
@@ -650,43 +687,54 @@ test_plan_rejects (void)
   const char *why = NULL;
 
   texel_adjust_config_init (&config);
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config,
-          TEXEL_FORMAT_UNKNOWN, 4, 4, &why), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_UNKNOWN, 4, 4, &why),
+      ==, -1);
   g_assert_nonnull (why);
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
-          0, 4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 0, 4, NULL),
+      ==, -1);
   config.linear_gamma = 0.0;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
-          4, 4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 4, 4, NULL),
+      ==, -1);
   config.linear_gamma = NAN;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
-          4, 4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 4, 4, NULL),
+      ==, -1);
   texel_adjust_config_init (&config);
   config.gamma = 0.0;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
-          4, 4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 4, 4, NULL),
+      ==, -1);
   config.gamma = NAN;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
-          4, 4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 4, 4, NULL),
+      ==, -1);
   texel_adjust_config_init (&config);
   config.exposure = 10.5;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
-          4, 4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 4, 4, NULL),
+      ==, -1);
   texel_adjust_config_init (&config);
   config.gain[1] = -0.1;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
-          4, 4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 4, 4, NULL),
+      ==, -1);
   texel_adjust_config_init (&config);
   config.vignette = 3.5;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
-          4, 4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 4, 4, NULL),
+      ==, -1);
   config.vignette = NAN;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
-          4, 4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 4, 4, NULL),
+      ==, -1);
   texel_adjust_config_init (&config);
-  config.tone_map = (TexelToneMap) 7;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
-          4, 4, NULL), ==, -1);
+  config.tone_map = (TexelToneMap)7;
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 4, 4, NULL),
+      ==, -1);
   texel_adjust_config_init (&config);
   {
     /* A table the parser would never give. */
@@ -694,8 +742,9 @@ test_plan_rejects (void)
 
     bad.size = 1;
     config.cube = &bad;
-    g_assert_cmpint (texel_adjust_plan_init (&plan, &config,
-            TEXEL_FORMAT_NV12, 4, 4, &why), ==, -1);
+    g_assert_cmpint (
+        texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 4, 4, &why),
+        ==, -1);
     g_assert_cmpstr (why, ==, "invalid 3D LUT");
   }
   texel_adjust_config_init (&config);
@@ -704,11 +753,10 @@ test_plan_rejects (void)
   config.linear_gamma = 10.0;
   config.vignette = -1.0;
   config.white_point = 15000.0;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12,
-          4, 4, NULL), ==, 0);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_NV12, 4, 4, NULL),
+      ==, 0);
 }
-
-
 
 /* Tone maps on linear-light RGB frames (GAMMA10 caps): each channel
  * becomes T (k * code / 255), with T written here from the papers'
@@ -735,44 +783,47 @@ test_tone_map (void)
   int tm, x, y, c;
 
   test_image_fill_random (in, rand);
-  for (tm = TEXEL_TONE_MAP_REINHARD; tm <= TEXEL_TONE_MAP_FILMIC; tm++) {
-    TexelAdjustConfig config;
-    TexelAdjustPlan plan;
-    TestImage *out;
+  for (tm = TEXEL_TONE_MAP_REINHARD; tm <= TEXEL_TONE_MAP_FILMIC; tm++)
+    {
+      TexelAdjustConfig config;
+      TexelAdjustPlan plan;
+      TestImage *out;
 
-    texel_adjust_config_init (&config);
-    config.transfer = TEXEL_TRANSFER_LINEAR;
-    config.tone_map = (TexelToneMap) tm;
-    config.exposure = 2.0;
-    config.gain[1] = 0.5;
-    g_assert_false (texel_adjust_config_is_neutral (&config));
-    plan_for (&plan, &config, TEXEL_FORMAT_RGB, 32, 8);
-    out = adjust_cpu (&plan, in);
-    for (y = 0; y < 8; y++)
-      for (x = 0; x < 32; x++)
-        for (c = 0; c < 3; c++) {
-          double v = 4.0 * config.gain[c] * test_image_get (in, c, x, y) /
-              255.0;
-          double t = tm == TEXEL_TONE_MAP_REINHARD ? reinhard (v) :
-              narkowicz (v);
+      texel_adjust_config_init (&config);
+      config.transfer = TEXEL_TRANSFER_LINEAR;
+      config.tone_map = (TexelToneMap)tm;
+      config.exposure = 2.0;
+      config.gain[1] = 0.5;
+      g_assert_false (texel_adjust_config_is_neutral (&config));
+      plan_for (&plan, &config, TEXEL_FORMAT_RGB, 32, 8);
+      out = adjust_cpu (&plan, in);
+      for (y = 0; y < 8; y++)
+        for (x = 0; x < 32; x++)
+          for (c = 0; c < 3; c++)
+            {
+              double v
+                  = 4.0 * config.gain[c] * test_image_get (in, c, x, y) / 255.0;
+              double t = tm == TEXEL_TONE_MAP_REINHARD ? reinhard (v)
+                                                       : narkowicz (v);
 
-          check_code (test_image_get (out, c, x, y), 255.0 * t, 255.0,
-              tm == TEXEL_TONE_MAP_REINHARD ? "reinhard" : "filmic", x, y);
-        }
-    test_image_free (out);
-  }
+              check_code (test_image_get (out, c, x, y), 255.0 * t, 255.0,
+                          tm == TEXEL_TONE_MAP_REINHARD ? "reinhard" : "filmic",
+                          x, y);
+            }
+      test_image_free (out);
+    }
   /* Known points: Reinhard 1 -> 1/2; filmic 1 -> 2.54 / 3.16, 0 -> 0,
    * large -> 1. */
-  g_assert_cmpfloat (fabs (texel_tone_map_d (TEXEL_TONE_MAP_REINHARD, 1.0) -
-          0.5), <, 1e-15);
-  g_assert_cmpfloat (fabs (texel_tone_map_d (TEXEL_TONE_MAP_FILMIC, 1.0) -
-          2.54 / 3.16), <, 1e-15);
+  g_assert_cmpfloat (
+      fabs (texel_tone_map_d (TEXEL_TONE_MAP_REINHARD, 1.0) - 0.5), <, 1e-15);
+  g_assert_cmpfloat (
+      fabs (texel_tone_map_d (TEXEL_TONE_MAP_FILMIC, 1.0) - 2.54 / 3.16), <,
+      1e-15);
   g_assert_cmpfloat (texel_tone_map_d (TEXEL_TONE_MAP_FILMIC, 0.0), ==, 0.0);
   g_assert_cmpfloat (texel_tone_map_d (TEXEL_TONE_MAP_FILMIC, 8.0), ==, 1.0);
   test_image_free (in);
   g_rand_free (rand);
 }
-
 
 /* ------------------------------------------------------------------ */
 /* Vignette */
@@ -798,35 +849,41 @@ test_vignette_rgb (void)
   int s, x, y, c;
 
   test_image_fill_random (in, rand);
-  for (s = 0; s < (int) G_N_ELEMENTS (strengths); s++) {
-    TexelAdjustConfig config;
-    TexelAdjustPlan plan;
-    TestImage *out;
+  for (s = 0; s < (int)G_N_ELEMENTS (strengths); s++)
+    {
+      TexelAdjustConfig config;
+      TexelAdjustPlan plan;
+      TestImage *out;
 
-    texel_adjust_config_init (&config);
-    config.transfer = TEXEL_TRANSFER_LINEAR;
-    config.vignette = strengths[s];
-    g_assert_false (texel_adjust_config_is_neutral (&config));
-    plan_for (&plan, &config, TEXEL_FORMAT_BGRA, 33, 21);
-    g_assert_cmpint (plan.kernel.kind, ==, TEXEL_ADJUST_KIND_RGB_PIXEL);
-    g_assert_cmpfloat (fabs (texel_adjust_vignette_d (&plan, 16, 10) - 1.0),
-        <, 1e-15);
-    /* The corner pixel's centre is half a pixel inside the corner. */
-    g_assert_cmpfloat (fabs (texel_adjust_vignette_d (&plan, 0, 0) - 1.0 -
-            strengths[s] * radius2 (0, 0, 33, 21)), <, 1e-12);
-    out = adjust_cpu (&plan, in);
-    for (y = 0; y < 21; y++)
-      for (x = 0; x < 33; x++)
-        for (c = 0; c < 4; c++) {
-          double v = test_image_get (in, c, x, y);
-          double want = c == 3 ? v : MIN (255.0, (1.0 + strengths[s] *
-                  radius2 (x, y, 33, 21)) * v);
+      texel_adjust_config_init (&config);
+      config.transfer = TEXEL_TRANSFER_LINEAR;
+      config.vignette = strengths[s];
+      g_assert_false (texel_adjust_config_is_neutral (&config));
+      plan_for (&plan, &config, TEXEL_FORMAT_BGRA, 33, 21);
+      g_assert_cmpint (plan.kernel.kind, ==, TEXEL_ADJUST_KIND_RGB_PIXEL);
+      g_assert_cmpfloat (fabs (texel_adjust_vignette_d (&plan, 16, 10) - 1.0),
+                         <, 1e-15);
+      /* The corner pixel's centre is half a pixel inside the corner. */
+      g_assert_cmpfloat (fabs (texel_adjust_vignette_d (&plan, 0, 0) - 1.0
+                               - strengths[s] * radius2 (0, 0, 33, 21)),
+                         <, 1e-12);
+      out = adjust_cpu (&plan, in);
+      for (y = 0; y < 21; y++)
+        for (x = 0; x < 33; x++)
+          for (c = 0; c < 4; c++)
+            {
+              double v = test_image_get (in, c, x, y);
+              double want
+                  = c == 3 ? v
+                           : MIN (255.0,
+                                  (1.0 + strengths[s] * radius2 (x, y, 33, 21))
+                                      * v);
 
-          check_code (test_image_get (out, c, x, y), want, 255.0,
-              "vignette", x, y);
-        }
-    test_image_free (out);
-  }
+              check_code (test_image_get (out, c, x, y), want, 255.0,
+                          "vignette", x, y);
+            }
+      test_image_free (out);
+    }
   test_image_free (in);
   g_rand_free (rand);
 }
@@ -854,27 +911,30 @@ test_vignette_yuv (void)
   g_assert_cmpint (plan.kernel.kind, ==, TEXEL_ADJUST_KIND_YUV_RGB);
   out = adjust_cpu (&plan, in);
   for (by = 0; by < 4; by++)
-    for (bx = 0; bx < 5; bx++) {
-      double qb = test_image_get (in, 1, bx, by) - 128.0;
-      double qr = test_image_get (in, 2, bx, by) - 128.0;
-      double sum[2] = { 0, 0 }, v[3];
-      int n = 0;
+    for (bx = 0; bx < 5; bx++)
+      {
+        double qb = test_image_get (in, 1, bx, by) - 128.0;
+        double qr = test_image_get (in, 2, bx, by) - 128.0;
+        double sum[2] = { 0, 0 }, v[3];
+        int n = 0;
 
-      for (y = 2 * by; y < MIN (7, 2 * by + 2); y++)
-        for (x = 2 * bx; x < MIN (9, 2 * bx + 2); x++) {
-          texel_adjust_yuv_pixel_d (&plan, test_image_get (in, 0, x, y) -
-              16.0, qb, qr, 1.0 + 1.2 * radius2 (x, y, 9, 7), v);
-          check_code (test_image_get (out, 0, x, y), v[0] * 255.0, 255.0,
-              "Y", x, y);
-          sum[0] += v[1];
-          sum[1] += v[2];
-          n++;
-        }
-      check_code (test_image_get (out, 1, bx, by), sum[0] / n * 255.0,
-          255.0, "U", bx, by);
-      check_code (test_image_get (out, 2, bx, by), sum[1] / n * 255.0,
-          255.0, "V", bx, by);
-    }
+        for (y = 2 * by; y < MIN (7, 2 * by + 2); y++)
+          for (x = 2 * bx; x < MIN (9, 2 * bx + 2); x++)
+            {
+              texel_adjust_yuv_pixel_d (
+                  &plan, test_image_get (in, 0, x, y) - 16.0, qb, qr,
+                  1.0 + 1.2 * radius2 (x, y, 9, 7), v);
+              check_code (test_image_get (out, 0, x, y), v[0] * 255.0, 255.0,
+                          "Y", x, y);
+              sum[0] += v[1];
+              sum[1] += v[2];
+              n++;
+            }
+        check_code (test_image_get (out, 1, bx, by), sum[0] / n * 255.0, 255.0,
+                    "U", bx, by);
+        check_code (test_image_get (out, 2, bx, by), sum[1] / n * 255.0, 255.0,
+                    "V", bx, by);
+      }
   test_image_free (out);
 
   config.full_range = 1;
@@ -882,14 +942,15 @@ test_vignette_yuv (void)
   g_assert_cmpint (plan.kernel.kind, ==, TEXEL_ADJUST_KIND_YUV_RGB);
   out = adjust_cpu (&plan, gray);
   for (y = 0; y < 7; y++)
-    for (x = 0; x < 9; x++) {
-      double v[3];
+    for (x = 0; x < 9; x++)
+      {
+        double v[3];
 
-      texel_adjust_yuv_pixel_d (&plan, test_image_get (gray, 0, x, y), 0.0,
-          0.0, 1.0 + 1.2 * radius2 (x, y, 9, 7), v);
-      check_code (test_image_get (out, 0, x, y), v[0] * 255.0, 255.0,
-          "GRAY8", x, y);
-    }
+        texel_adjust_yuv_pixel_d (&plan, test_image_get (gray, 0, x, y), 0.0,
+                                  0.0, 1.0 + 1.2 * radius2 (x, y, 9, 7), v);
+        check_code (test_image_get (out, 0, x, y), v[0] * 255.0, 255.0, "GRAY8",
+                    x, y);
+      }
   test_image_free (out);
   test_image_free (gray);
   test_image_free (in);
@@ -914,22 +975,26 @@ lobe (double l, double mu, double inv_lo, double inv_hi)
 static void
 planck_xy_integrated (double kelvin, double *x, double *y)
 {
-  const double c2 = 1.4388e-2;  /* m K */
+  const double c2 = 1.4388e-2; /* m K */
   double sx = 0, sy = 0, sz = 0;
   int nm;
 
-  for (nm = 360; nm <= 830; nm++) {
-    double l = nm * 1e-9;
-    double m = 1.0 / (pow (l, 5) * (exp (c2 / (l * kelvin)) - 1.0));
+  for (nm = 360; nm <= 830; nm++)
+    {
+      double l = nm * 1e-9;
+      double m = 1.0 / (pow (l, 5) * (exp (c2 / (l * kelvin)) - 1.0));
 
-    sx += m * (0.362 * lobe (nm, 442.0, 0.0624, 0.0374)
-        + 1.056 * lobe (nm, 599.8, 0.0264, 0.0323)
-        - 0.065 * lobe (nm, 501.1, 0.0490, 0.0382));
-    sy += m * (0.821 * lobe (nm, 568.8, 0.0213, 0.0247)
-        + 0.286 * lobe (nm, 530.9, 0.0613, 0.0322));
-    sz += m * (1.217 * lobe (nm, 437.0, 0.0845, 0.0278)
-        + 0.681 * lobe (nm, 459.0, 0.0385, 0.0725));
-  }
+      sx += m
+            * (0.362 * lobe (nm, 442.0, 0.0624, 0.0374)
+               + 1.056 * lobe (nm, 599.8, 0.0264, 0.0323)
+               - 0.065 * lobe (nm, 501.1, 0.0490, 0.0382));
+      sy += m
+            * (0.821 * lobe (nm, 568.8, 0.0213, 0.0247)
+               + 0.286 * lobe (nm, 530.9, 0.0613, 0.0322));
+      sz += m
+            * (1.217 * lobe (nm, 437.0, 0.0845, 0.0278)
+               + 0.681 * lobe (nm, 459.0, 0.0385, 0.0725));
+    }
   *x = sx / (sx + sy + sz);
   *y = sy / (sx + sy + sz);
 }
@@ -947,24 +1012,24 @@ test_planckian_locus (void)
   texel_planckian_xy (2856.0, &x, &y);
   g_assert_cmpfloat (fabs (x - 0.44757), <, 1e-3);
   g_assert_cmpfloat (fabs (y - 0.40745), <, 1e-3);
-  for (t = 2500; t <= 15000; t += 250) {
-    texel_planckian_xy (t, &x, &y);
-    planck_xy_integrated (t, &xi, &yi);
-    if (fabs (x - xi) > 2e-3 || fabs (y - yi) > 2e-3)
-      g_error ("%d K: locus (%.5f, %.5f), integrated (%.5f, %.5f)", t, x, y,
-          xi, yi);
-  }
+  for (t = 2500; t <= 15000; t += 250)
+    {
+      texel_planckian_xy (t, &x, &y);
+      planck_xy_integrated (t, &xi, &yi);
+      if (fabs (x - xi) > 2e-3 || fabs (y - yi) > 2e-3)
+        g_error ("%d K: locus (%.5f, %.5f), integrated (%.5f, %.5f)", t, x, y,
+                 xi, yi);
+    }
 }
 
 /* sRGB's published matrices (IEC 61966-2-1, 4 decimals). */
-static const double srgb_to_xyz[3][3] = {
-  {0.4124, 0.3576, 0.1805}, {0.2126, 0.7152, 0.0722}, {0.0193, 0.1192, 0.9505}
-};
+static const double srgb_to_xyz[3][3] = { { 0.4124, 0.3576, 0.1805 },
+                                          { 0.2126, 0.7152, 0.0722 },
+                                          { 0.0193, 0.1192, 0.9505 } };
 
-static const double xyz_to_srgb[3][3] = {
-  {3.2406, -1.5372, -0.4986}, {-0.9689, 1.8758, 0.0415},
-  {0.0557, -0.2040, 1.0570}
-};
+static const double xyz_to_srgb[3][3] = { { 3.2406, -1.5372, -0.4986 },
+                                          { -0.9689, 1.8758, 0.0415 },
+                                          { 0.0557, -0.2040, 1.0570 } };
 
 static void
 mat3_apply (const double m[3][3], const double v[3], double r[3])
@@ -1002,30 +1067,32 @@ test_white_point_gains (void)
   xyz[2] = (1.0 - x - y) / y;
   mat3_apply (xyz_to_srgb, xyz, ref);
 
-  for (t = 2500; t <= 15000; t += 100) {
-    double gains[3], lit[3], out[3], out_xyz[3];
+  for (t = 2500; t <= 15000; t += 100)
+    {
+      double gains[3], lit[3], out[3], out_xyz[3];
 
-    texel_white_point_gains (config.primaries, t, gains);
-    texel_planckian_xy (t, &x, &y);
-    xyz[0] = x / y;
-    xyz[1] = 1.0;
-    xyz[2] = (1.0 - x - y) / y;
-    mat3_apply (xyz_to_srgb, xyz, lit);
-    for (c = 0; c < 3; c++)
-      out[c] = gains[c] * lit[c];
-    mat3_apply (srgb_to_xyz, out, out_xyz);
-    /* 4-decimal matrices: 1e-3 relative. */
-    g_assert_cmpfloat (fabs (out_xyz[1] - 1.0), <, 1e-3);
-    for (c = 0; c < 3; c++)
-      if (fabs (out[c] - ref[c]) > 1e-3 * ref[c])
-        g_error ("%d K: channel %d of the lit white becomes %g, not %g", t,
-            c, out[c], ref[c]);
-    if (t > 2500) {
-      g_assert_cmpfloat (gains[0], >, prev[0]);
-      g_assert_cmpfloat (gains[2], <, prev[2]);
+      texel_white_point_gains (config.primaries, t, gains);
+      texel_planckian_xy (t, &x, &y);
+      xyz[0] = x / y;
+      xyz[1] = 1.0;
+      xyz[2] = (1.0 - x - y) / y;
+      mat3_apply (xyz_to_srgb, xyz, lit);
+      for (c = 0; c < 3; c++)
+        out[c] = gains[c] * lit[c];
+      mat3_apply (srgb_to_xyz, out, out_xyz);
+      /* 4-decimal matrices: 1e-3 relative. */
+      g_assert_cmpfloat (fabs (out_xyz[1] - 1.0), <, 1e-3);
+      for (c = 0; c < 3; c++)
+        if (fabs (out[c] - ref[c]) > 1e-3 * ref[c])
+          g_error ("%d K: channel %d of the lit white becomes %g, not %g", t, c,
+                   out[c], ref[c]);
+      if (t > 2500)
+        {
+          g_assert_cmpfloat (gains[0], >, prev[0]);
+          g_assert_cmpfloat (gains[2], <, prev[2]);
+        }
+      memcpy (prev, gains, sizeof (prev));
     }
-    memcpy (prev, gains, sizeof (prev));
-  }
 }
 
 /* White point, gains and exposure multiply: out = encode (min (1,
@@ -1056,14 +1123,15 @@ test_white_point_rgb (void)
   out = adjust_cpu (&plan, in);
   for (y = 0; y < 16; y++)
     for (x = 0; x < 16; x++)
-      for (c = 0; c < 3; c++) {
-        double k = config.gain[c] * wp[c] * sqrt (2.0);
-        double l = MIN (1.0, k * srgb_decode (test_image_get (in, c, x,
-                    y) / 255.0));
+      for (c = 0; c < 3; c++)
+        {
+          double k = config.gain[c] * wp[c] * sqrt (2.0);
+          double l = MIN (
+              1.0, k * srgb_decode (test_image_get (in, c, x, y) / 255.0));
 
-        check_code (test_image_get (out, c, x, y), srgb_encode (l) * 255.0,
-            255.0, "white point", x, y);
-      }
+          check_code (test_image_get (out, c, x, y), srgb_encode (l) * 255.0,
+                      255.0, "white point", x, y);
+        }
   test_image_free (out);
   test_image_free (in);
   g_rand_free (rand);
@@ -1071,16 +1139,19 @@ test_white_point_rgb (void)
   /* Out of range, and primaries the locus leaves (blue at x 0.3, y 0.4:
    * warm light has almost none of it). */
   config.white_point = 2000.0;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_RGBA,
-          4, 4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_RGBA, 4, 4, NULL),
+      ==, -1);
   config.white_point = NAN;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_RGBA,
-          4, 4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_RGBA, 4, 4, NULL),
+      ==, -1);
   config.white_point = 2500.0;
   config.primaries[2][0] = 0.3;
   config.primaries[2][1] = 0.4;
-  g_assert_cmpint (texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_RGBA,
-          4, 4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_adjust_plan_init (&plan, &config, TEXEL_FORMAT_RGBA, 4, 4, NULL),
+      ==, -1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1123,25 +1194,27 @@ test_cube (int which)
 {
   if (which == LUT_NONE)
     return NULL;
-  if (test_cubes[which] == NULL) {
-    switch (which) {
-      case LUT_IDENTITY_33:
-        test_cubes[which] = cube_new (33, lut_identity, 0.0, 1.0);
-        break;
-      case LUT_IDENTITY_2:
-        test_cubes[which] = cube_new (2, lut_identity, 0.0, 1.0);
-        break;
-      case LUT_INVERT_2:
-        test_cubes[which] = cube_new (2, lut_invert, 0.0, 1.0);
-        break;
-      case LUT_GRADE_17:
-        test_cubes[which] = cube_new (17, lut_grade, 0.0, 1.0);
-        break;
-      default:
-        test_cubes[which] = cube_new (33, lut_grade, -0.1, 1.1);
-        break;
+  if (test_cubes[which] == NULL)
+    {
+      switch (which)
+        {
+          case LUT_IDENTITY_33:
+            test_cubes[which] = cube_new (33, lut_identity, 0.0, 1.0);
+            break;
+          case LUT_IDENTITY_2:
+            test_cubes[which] = cube_new (2, lut_identity, 0.0, 1.0);
+            break;
+          case LUT_INVERT_2:
+            test_cubes[which] = cube_new (2, lut_invert, 0.0, 1.0);
+            break;
+          case LUT_GRADE_17:
+            test_cubes[which] = cube_new (17, lut_grade, 0.0, 1.0);
+            break;
+          default:
+            test_cubes[which] = cube_new (33, lut_grade, -0.1, 1.1);
+            break;
+        }
     }
-  }
   return test_cubes[which];
 }
 
@@ -1158,76 +1231,88 @@ test_lut3d_identity (void)
   {
     int n;
     double lo, hi;
-  } luts[] = { {2, 0, 1}, {9, 0, 1}, {33, 0, 1}, {5, -0.5, 1.5} };
+  } luts[] = { { 2, 0, 1 }, { 9, 0, 1 }, { 33, 0, 1 }, { 5, -0.5, 1.5 } };
   GRand *rand = g_rand_new_with_seed (41);
   guint l;
   int f, x, y, c;
 
-  for (l = 0; l < G_N_ELEMENTS (luts); l++) {
-    TexelCube *cube = cube_new (luts[l].n, lut_identity, luts[l].lo,
-        luts[l].hi);
+  for (l = 0; l < G_N_ELEMENTS (luts); l++)
+    {
+      TexelCube *cube
+          = cube_new (luts[l].n, lut_identity, luts[l].lo, luts[l].hi);
 
-    for (f = 0; f < test_n_formats_10; f++) {
-      TexelFormat format = test_formats_10[f];
-      TestImage *in = test_image_new (format, 14, 10, 1);
-      TexelAdjustConfig config;
-      TexelAdjustPlan plan;
-      TestImage *out;
-      int max = (1 << texel_format_desc (format)->bits) - 1;
+      for (f = 0; f < test_n_formats_10; f++)
+        {
+          TexelFormat format = test_formats_10[f];
+          TestImage *in = test_image_new (format, 14, 10, 1);
+          TexelAdjustConfig config;
+          TexelAdjustPlan plan;
+          TestImage *out;
+          int max = (1 << texel_format_desc (format)->bits) - 1;
 
-      test_image_fill_random (in, rand);
-      if (in->desc->is_yuv && !in->desc->is_gray) {
-        /* Kr 0.2126, Kb 0.0722; 2x2 blocks of one colour. */
-        for (y = 0; y < 10; y += 2)
-          for (x = 0; x < 14; x += 2) {
-            double rgb[3], yy, cb, cr, s = max / 255.0;
-            int dx, dy;
+          test_image_fill_random (in, rand);
+          if (in->desc->is_yuv && !in->desc->is_gray)
+            {
+              /* Kr 0.2126, Kb 0.0722; 2x2 blocks of one colour. */
+              for (y = 0; y < 10; y += 2)
+                for (x = 0; x < 14; x += 2)
+                  {
+                    double rgb[3], yy, cb, cr, s = max / 255.0;
+                    int dx, dy;
 
-            for (c = 0; c < 3; c++)
-              rgb[c] = g_rand_double_range (rand, 0.02, 0.98);
-            yy = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
-            cb = (rgb[2] - yy) / 1.8556;
-            cr = (rgb[0] - yy) / 1.5748;
-            for (dy = 0; dy < 2; dy++)
-              for (dx = 0; dx < 2; dx++) {
-                test_image_set (in, 0, x + dx, y + dy,
-                    (unsigned) floor (s * (16 + 219 * yy) + 0.5));
-                /* Every chroma sample of the block (4:2:2: one a row,
-                 * 4:4:4: one a pixel). */
-                test_image_set (in, 1, (x + dx) >> in->desc->comp[1].x_shift,
-                    (y + dy) >> in->desc->comp[1].y_shift,
-                    (unsigned) floor (s * (128 + 224 * cb) + 0.5));
-                test_image_set (in, 2, (x + dx) >> in->desc->comp[2].x_shift,
-                    (y + dy) >> in->desc->comp[2].y_shift,
-                    (unsigned) floor (s * (128 + 224 * cr) + 0.5));
-              }
-          }
-      }
-      texel_adjust_config_init (&config);
-      config.cube = cube;
-      config.full_range = in->desc->is_gray;
-      g_assert_false (texel_adjust_config_is_neutral (&config));
-      plan_for (&plan, &config, format, 14, 10);
-      out = adjust_cpu (&plan, in);
-      for (c = 0; c < 4; c++) {
-        if (!test_has_comp (in, c))
-          continue;
-        for (y = 0; y < test_comp_height (in, c); y++)
-          for (x = 0; x < test_comp_width (in, c); x++) {
-            int d = abs ((int) test_image_get (out, c, x, y) -
-                (int) test_image_get (in, c, x, y));
+                    for (c = 0; c < 3; c++)
+                      rgb[c] = g_rand_double_range (rand, 0.02, 0.98);
+                    yy = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+                    cb = (rgb[2] - yy) / 1.8556;
+                    cr = (rgb[0] - yy) / 1.5748;
+                    for (dy = 0; dy < 2; dy++)
+                      for (dx = 0; dx < 2; dx++)
+                        {
+                          test_image_set (
+                              in, 0, x + dx, y + dy,
+                              (unsigned)floor (s * (16 + 219 * yy) + 0.5));
+                          /* Every chroma sample of the block (4:2:2: one a row,
+                           * 4:4:4: one a pixel). */
+                          test_image_set (
+                              in, 1, (x + dx) >> in->desc->comp[1].x_shift,
+                              (y + dy) >> in->desc->comp[1].y_shift,
+                              (unsigned)floor (s * (128 + 224 * cb) + 0.5));
+                          test_image_set (
+                              in, 2, (x + dx) >> in->desc->comp[2].x_shift,
+                              (y + dy) >> in->desc->comp[2].y_shift,
+                              (unsigned)floor (s * (128 + 224 * cr) + 0.5));
+                        }
+                  }
+            }
+          texel_adjust_config_init (&config);
+          config.cube = cube;
+          config.full_range = in->desc->is_gray;
+          g_assert_false (texel_adjust_config_is_neutral (&config));
+          plan_for (&plan, &config, format, 14, 10);
+          out = adjust_cpu (&plan, in);
+          for (c = 0; c < 4; c++)
+            {
+              if (!test_has_comp (in, c))
+                continue;
+              for (y = 0; y < test_comp_height (in, c); y++)
+                for (x = 0; x < test_comp_width (in, c); x++)
+                  {
+                    int d = abs ((int)test_image_get (out, c, x, y)
+                                 - (int)test_image_get (in, c, x, y));
 
-            if (d != 0)
-              g_error ("identity %d: %s component %d at (%d, %d): %u -> %u",
-                  luts[l].n, in->desc->name, c, x, y, test_image_get (in, c,
-                      x, y), test_image_get (out, c, x, y));
-          }
-      }
-      test_image_free (out);
-      test_image_free (in);
+                    if (d != 0)
+                      g_error (
+                          "identity %d: %s component %d at (%d, %d): %u -> %u",
+                          luts[l].n, in->desc->name, c, x, y,
+                          test_image_get (in, c, x, y),
+                          test_image_get (out, c, x, y));
+                  }
+            }
+          test_image_free (out);
+          test_image_free (in);
+        }
+      texel_cube_free (cube);
     }
-    texel_cube_free (cube);
-  }
   g_rand_free (rand);
 }
 
@@ -1256,13 +1341,14 @@ test_lut3d_known (void)
   plan_for (&plan, &config, TEXEL_FORMAT_RGBA, 16, 8);
   out = adjust_cpu (&plan, in);
   for (y = 0; y < 8; y++)
-    for (x = 0; x < 16; x++) {
-      for (c = 0; c < 3; c++)
-        g_assert_cmpuint (test_image_get (out, c, x, y), ==,
-            255 - test_image_get (in, c, x, y));
-      g_assert_cmpuint (test_image_get (out, 3, x, y), ==,
-          test_image_get (in, 3, x, y));
-    }
+    for (x = 0; x < 16; x++)
+      {
+        for (c = 0; c < 3; c++)
+          g_assert_cmpuint (test_image_get (out, c, x, y), ==,
+                            255 - test_image_get (in, c, x, y));
+        g_assert_cmpuint (test_image_get (out, 3, x, y), ==,
+                          test_image_get (in, 3, x, y));
+      }
   test_image_free (out);
 
   config.cube = swap;
@@ -1272,7 +1358,7 @@ test_lut3d_known (void)
     for (x = 0; x < 16; x++)
       for (c = 0; c < 3; c++)
         g_assert_cmpuint (test_image_get (out, c, x, y), ==,
-            test_image_get (in, 2 - c, x, y));
+                          test_image_get (in, 2 - c, x, y));
   test_image_free (out);
 
   config.cube = squares;
@@ -1280,14 +1366,16 @@ test_lut3d_known (void)
   out = adjust_cpu (&plan, in);
   for (y = 0; y < 8; y++)
     for (x = 0; x < 16; x++)
-      for (c = 0; c < 3; c++) {
-        double t = test_image_get (in, c, x, y) / 255.0 * 4.0;
-        int k = MIN ((int) t, 3);
-        double a = k / 4.0, b = (k + 1) / 4.0;
+      for (c = 0; c < 3; c++)
+        {
+          double t = test_image_get (in, c, x, y) / 255.0 * 4.0;
+          int k = MIN ((int)t, 3);
+          double a = k / 4.0, b = (k + 1) / 4.0;
 
-        check_code (test_image_get (out, c, x, y), 255.0 * (a * a + (t - k) *
-                (b * b - a * a)), 255.0, "squares", x, y);
-      }
+          check_code (test_image_get (out, c, x, y),
+                      255.0 * (a * a + (t - k) * (b * b - a * a)), 255.0,
+                      "squares", x, y);
+        }
   test_image_free (out);
 
   /* The LUT after videobalance: 255 - its grey. */
@@ -1296,16 +1384,17 @@ test_lut3d_known (void)
   plan_for (&plan, &config, TEXEL_FORMAT_RGBA, 16, 8);
   out = adjust_cpu (&plan, in);
   for (y = 0; y < 8; y++)
-    for (x = 0; x < 16; x++) {
-      static const GstSettings grey = { 1, 0, 1, 0, 0 };
-      int rgb[3];
+    for (x = 0; x < 16; x++)
+      {
+        static const GstSettings grey = { 1, 0, 1, 0, 0 };
+        int rgb[3];
 
-      for (c = 0; c < 3; c++)
-        rgb[c] = test_image_get (in, c, x, y);
-      def_rgb_element (&grey, 1, rgb);
-      for (c = 0; c < 3; c++)
-        g_assert_cmpuint (test_image_get (out, c, x, y), ==, 255 - rgb[c]);
-    }
+        for (c = 0; c < 3; c++)
+          rgb[c] = test_image_get (in, c, x, y);
+        def_rgb_element (&grey, 1, rgb);
+        for (c = 0; c < 3; c++)
+          g_assert_cmpuint (test_image_get (out, c, x, y), ==, 255 - rgb[c]);
+      }
   test_image_free (out);
 
   texel_cube_free (invert);
@@ -1325,36 +1414,37 @@ test_lut3d_hw_choice (void)
   {
     int lut;
     TexelFormat format;
-    double steps;               /* sum of the three axes' largest steps */
+    double steps; /* sum of the three axes' largest steps */
     int hw;
   } cases[] = {
-    {LUT_IDENTITY_33, TEXEL_FORMAT_RGBA, 3.0 / 32, 1},
-    {LUT_IDENTITY_33, TEXEL_FORMAT_NV12, 3.0 / 32, 1},
-    {LUT_IDENTITY_33, TEXEL_FORMAT_P010_10LE, 3.0 / 32, 1},
-    {LUT_IDENTITY_2, TEXEL_FORMAT_RGBA, 3.0, 0},
-    {LUT_INVERT_2, TEXEL_FORMAT_BGR, 3.0, 0},
+    { LUT_IDENTITY_33, TEXEL_FORMAT_RGBA, 3.0 / 32, 1 },
+    { LUT_IDENTITY_33, TEXEL_FORMAT_NV12, 3.0 / 32, 1 },
+    { LUT_IDENTITY_33, TEXEL_FORMAT_P010_10LE, 3.0 / 32, 1 },
+    { LUT_IDENTITY_2, TEXEL_FORMAT_RGBA, 3.0, 0 },
+    { LUT_INVERT_2, TEXEL_FORMAT_BGR, 3.0, 0 },
   };
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
-    const TexelFormatDesc *desc = texel_format_desc (cases[i].format);
-    TexelAdjustConfig config;
-    TexelAdjustPlan plan;
-    /* Largest row sum of the limited-range encoding after the LUT (Y'
-     * row: Kr + Kg + Kb = 1 times 219 / 255; Cb, Cr rows: 1 times
-     * 224 / 255; at 10 bits 876 and 896 of 1023). */
-    double max = (1 << desc->bits) - 1;
-    double g = desc->is_yuv ? (224 << (desc->bits - 8)) / max : 1.0;
-    double e = max * g * cases[i].steps / 256.0;
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const TexelFormatDesc *desc = texel_format_desc (cases[i].format);
+      TexelAdjustConfig config;
+      TexelAdjustPlan plan;
+      /* Largest row sum of the limited-range encoding after the LUT (Y'
+       * row: Kr + Kg + Kb = 1 times 219 / 255; Cb, Cr rows: 1 times
+       * 224 / 255; at 10 bits 876 and 896 of 1023). */
+      double max = (1 << desc->bits) - 1;
+      double g = desc->is_yuv ? (224 << (desc->bits - 8)) / max : 1.0;
+      double e = max * g * cases[i].steps / 256.0;
 
-    texel_adjust_config_init (&config);
-    config.cube = test_cube (cases[i].lut);
-    plan_for (&plan, &config, cases[i].format, 8, 8);
-    g_assert_true (plan.kernel.lut3d);
-    g_assert_cmpfloat (fabs (plan.lut3d_hw_error - e), <, 1e-3 * e);
-    g_assert_cmpint (plan.kernel.lut3d_hw, ==, cases[i].hw);
-    g_assert_cmpint (plan.kernel.lut3d_hw, ==, e <= 0.5);
-  }
+      texel_adjust_config_init (&config);
+      config.cube = test_cube (cases[i].lut);
+      plan_for (&plan, &config, cases[i].format, 8, 8);
+      g_assert_true (plan.kernel.lut3d);
+      g_assert_cmpfloat (fabs (plan.lut3d_hw_error - e), <, 1e-3 * e);
+      g_assert_cmpint (plan.kernel.lut3d_hw, ==, cases[i].hw);
+      g_assert_cmpint (plan.kernel.lut3d_hw, ==, e <= 0.5);
+    }
   /* GRAY8 without a vignette: the 3D LUT is inside its 1D LUT. */
   {
     TexelAdjustConfig config;
@@ -1384,68 +1474,237 @@ typedef struct
   /* Ill-conditioned in float (see texel-adjust.cu): measured, not
    * asserted. */
   int informative;
-  double white_point;           /* 0: neutral */
+  double white_point; /* 0: neutral */
   TexelToneMap tone_map;
   double vignette;
-  int lut;                      /* test_cube () index, 0: none */
+  int lut; /* test_cube () index, 0: none */
   /* Hardware filtering of the 3D LUT even where the plan would not use
    * it (informative: measured against the plan's bound E). */
   int force_hw;
-  double gamma;                 /* the gamma element's, on Y' (0: 1) */
+  double gamma; /* the gamma element's, on Y' (0: 1) */
 } Settings;
 
 static const Settings float_settings[] = {
-  {"balance", 0.1, 1.2, 1.5, 0.25, 1, 0, {1, 1, 1}},
-  {"desaturate", -0.2, 0.6, 0.0, -0.7, 1, 0, {1, 1, 1}},
-  {"gamma 2.2", 0, 1, 1, 0, 2.2, 0, {1, 1, 1}},
-  {"gamma 0.45", 0, 1, 1, 0, 0.45, 0, {1, 1, 1}},
-  {"gamma 10", 0, 1, 1, 0, 10, 0, {1, 1, 1}},
-  {"gamma 0.01", 0, 1, 1, 0, 0.01, 0, {1, 1, 1}},
-  {"exposure +1", 0, 1, 1, 0, 1, 1, {1, 1, 1}},
-  {"exposure -3", 0, 1, 1, 0, 1, -3, {1, 1, 1}},
-  {"exposure +10", 0, 1, 1, 0, 1, 10, {1, 1, 1}},
-  {"exposure +3 gamma 1.5", 0, 1, 1, 0, 1.5, 3, {1, 1, 1}},
-  {"white balance", 0, 1, 1, 0, 1, 0, {1.3, 1.0, 0.7}},
-  {"gains 0 and 4", 0, 1, 1, 0, 1, 0, {0, 4, 1}},
-  {"everything", 0.05, 1.1, 1.2, 0.1, 1.3, 0.5, {1.1, 0.95, 1.2}},
-  {"white point 2500", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 2500},
-  {"wp 12000, gains", 0, 1, 1.2, 0, 1.2, 0, {1.2, 1, 0.8}, 0, 12000},
-  {"reinhard", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, TEXEL_TONE_MAP_REINHARD},
-  {"reinhard +3, wp, gamma", 0, 1.1, 1, 0, 1.4, 3, {1, 1, 1}, 0, 4000,
-      TEXEL_TONE_MAP_REINHARD},
-  {"filmic", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, TEXEL_TONE_MAP_FILMIC},
-  {"filmic +2, gamma 2.2", 0, 1, 1.1, 0, 2.2, 2, {1, 1, 1}, 0, 0,
-      TEXEL_TONE_MAP_FILMIC},
-  {"filmic +10, gamma 0.5", 0, 1, 1, 0, 0.5, 10, {4, 2, 1}, 0, 0,
-      TEXEL_TONE_MAP_FILMIC},
-  {"vignette 1.5", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 1.5},
-  {"vignette -1", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, -1},
-  {"vignette 3, filmic", 0.02, 1, 1.2, 0, 1.6, 0.5, {1, 1, 1}, 0,
-      5000, TEXEL_TONE_MAP_FILMIC, 3},
-  {"LUT identity 33", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0,
-      LUT_IDENTITY_33},
-  {"LUT invert 2, balance", 0.05, 1.1, 1.3, 0.1, 1, 0, {1, 1, 1}, 0, 0, 0, 0,
-      LUT_INVERT_2},
-  {"LUT grade 17, gamma", 0, 1, 1, 0, 1.3, 0, {1, 1, 1}, 0, 0, 0, 0,
-      LUT_GRADE_17},
-  {"LUT grade 33, vignette", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 1,
-      LUT_GRADE_33_WIDE},
-  {"gamma 0.7 (element)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0, 0, 0,
-      0.7},
-  {"gamma 1.5 saturation 1.3", 0, 1, 1.3, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0, 0,
-      0, 1.5},
-  {"gamma 2.2 after exposure", 0.05, 1.2, 1, 0.1, 1, 1, {1, 1, 1}, 0, 0, 0,
-      0, 0, 0, 2.2},
-  {"gamma 0.8 before LUT", 0.1, 1, 0.8, 0, 1, 0, {1, 1, 1}, 0, 0, 0, 0,
-      LUT_GRADE_17, 0, 0.8},
-  {"(LUT identity 2, hw)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 1, 0, 0, 0,
-      LUT_IDENTITY_2, 1},
-  {"(LUT invert 2, hw)", 0, 1, 1, 0, 1, 0, {1, 1, 1}, 1, 0, 0, 0,
-      LUT_INVERT_2, 1},
-  {"(LUT grade 17, hw)", 0, 1, 1, 0, 1.3, 0, {1, 1, 1}, 1, 0, 0, 0,
-      LUT_GRADE_17, 1},
-  {"(gamma 10 exposure +6)", 0, 1, 1, 0, 10, 6, {1, 1, 1}, 1},
-  {"(gamma 10 exposure +10)", 0, 1, 1, 0, 10, 10, {4, 4, 4}, 1},
+  { "balance", 0.1, 1.2, 1.5, 0.25, 1, 0, { 1, 1, 1 } },
+  { "desaturate", -0.2, 0.6, 0.0, -0.7, 1, 0, { 1, 1, 1 } },
+  { "gamma 2.2", 0, 1, 1, 0, 2.2, 0, { 1, 1, 1 } },
+  { "gamma 0.45", 0, 1, 1, 0, 0.45, 0, { 1, 1, 1 } },
+  { "gamma 10", 0, 1, 1, 0, 10, 0, { 1, 1, 1 } },
+  { "gamma 0.01", 0, 1, 1, 0, 0.01, 0, { 1, 1, 1 } },
+  { "exposure +1", 0, 1, 1, 0, 1, 1, { 1, 1, 1 } },
+  { "exposure -3", 0, 1, 1, 0, 1, -3, { 1, 1, 1 } },
+  { "exposure +10", 0, 1, 1, 0, 1, 10, { 1, 1, 1 } },
+  { "exposure +3 gamma 1.5", 0, 1, 1, 0, 1.5, 3, { 1, 1, 1 } },
+  { "white balance", 0, 1, 1, 0, 1, 0, { 1.3, 1.0, 0.7 } },
+  { "gains 0 and 4", 0, 1, 1, 0, 1, 0, { 0, 4, 1 } },
+  { "everything", 0.05, 1.1, 1.2, 0.1, 1.3, 0.5, { 1.1, 0.95, 1.2 } },
+  { "white point 2500", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 2500 },
+  { "wp 12000, gains", 0, 1, 1.2, 0, 1.2, 0, { 1.2, 1, 0.8 }, 0, 12000 },
+  { "reinhard", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, TEXEL_TONE_MAP_REINHARD },
+  { "reinhard +3, wp, gamma",
+    0,
+    1.1,
+    1,
+    0,
+    1.4,
+    3,
+    { 1, 1, 1 },
+    0,
+    4000,
+    TEXEL_TONE_MAP_REINHARD },
+  { "filmic", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, TEXEL_TONE_MAP_FILMIC },
+  { "filmic +2, gamma 2.2",
+    0,
+    1,
+    1.1,
+    0,
+    2.2,
+    2,
+    { 1, 1, 1 },
+    0,
+    0,
+    TEXEL_TONE_MAP_FILMIC },
+  { "filmic +10, gamma 0.5",
+    0,
+    1,
+    1,
+    0,
+    0.5,
+    10,
+    { 4, 2, 1 },
+    0,
+    0,
+    TEXEL_TONE_MAP_FILMIC },
+  { "vignette 1.5", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, 0, 1.5 },
+  { "vignette -1", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, 0, -1 },
+  { "vignette 3, filmic",
+    0.02,
+    1,
+    1.2,
+    0,
+    1.6,
+    0.5,
+    { 1, 1, 1 },
+    0,
+    5000,
+    TEXEL_TONE_MAP_FILMIC,
+    3 },
+  { "LUT identity 33",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    LUT_IDENTITY_33 },
+  { "LUT invert 2, balance",
+    0.05,
+    1.1,
+    1.3,
+    0.1,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    LUT_INVERT_2 },
+  { "LUT grade 17, gamma",
+    0,
+    1,
+    1,
+    0,
+    1.3,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    LUT_GRADE_17 },
+  { "LUT grade 33, vignette",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    1,
+    LUT_GRADE_33_WIDE },
+  { "gamma 0.7 (element)",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0.7 },
+  { "gamma 1.5 saturation 1.3",
+    0,
+    1,
+    1.3,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1.5 },
+  { "gamma 2.2 after exposure",
+    0.05,
+    1.2,
+    1,
+    0.1,
+    1,
+    1,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    2.2 },
+  { "gamma 0.8 before LUT",
+    0.1,
+    1,
+    0.8,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    0,
+    0,
+    0,
+    LUT_GRADE_17,
+    0,
+    0.8 },
+  { "(LUT identity 2, hw)",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    1,
+    0,
+    0,
+    0,
+    LUT_IDENTITY_2,
+    1 },
+  { "(LUT invert 2, hw)",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    1,
+    0,
+    0,
+    0,
+    LUT_INVERT_2,
+    1 },
+  { "(LUT grade 17, hw)",
+    0,
+    1,
+    1,
+    0,
+    1.3,
+    0,
+    { 1, 1, 1 },
+    1,
+    0,
+    0,
+    0,
+    LUT_GRADE_17,
+    1 },
+  { "(gamma 10 exposure +6)", 0, 1, 1, 0, 10, 6, { 1, 1, 1 }, 1 },
+  { "(gamma 10 exposure +10)", 0, 1, 1, 0, 10, 10, { 4, 4, 4 }, 1 },
 };
 
 typedef struct
@@ -1456,9 +1715,9 @@ typedef struct
 } Colorimetry;
 
 static const Colorimetry float_colorimetries[] = {
-  {TEXEL_MATRIX_BT709, 0, TEXEL_TRANSFER_BT709},
-  {TEXEL_MATRIX_BT601, 1, TEXEL_TRANSFER_SRGB},
-  {TEXEL_MATRIX_BT2020, 0, TEXEL_TRANSFER_GAMMA22},
+  { TEXEL_MATRIX_BT709, 0, TEXEL_TRANSFER_BT709 },
+  { TEXEL_MATRIX_BT601, 1, TEXEL_TRANSFER_SRGB },
+  { TEXEL_MATRIX_BT2020, 0, TEXEL_TRANSFER_GAMMA22 },
 };
 
 static void
@@ -1470,102 +1729,113 @@ test_float_emulation (void)
   Diff total = { 0 };
   int s, f, sign, ci;
 
-  for (s = 0; s < (int) G_N_ELEMENTS (float_settings); s++) {
-    const Settings *st = &float_settings[s];
-    Diff per = { 0 };
-    double bound = 0.0;
+  for (s = 0; s < (int)G_N_ELEMENTS (float_settings); s++)
+    {
+      const Settings *st = &float_settings[s];
+      Diff per = { 0 };
+      double bound = 0.0;
 
-    for (f = 0; f < test_n_formats_10; f++) {
-      for (ci = 0; ci < (int) G_N_ELEMENTS (float_colorimetries); ci++) {
-        TexelAdjustConfig config;
-        TexelAdjustPlan plan;
-        TestImage *in, *cpu;
+      for (f = 0; f < test_n_formats_10; f++)
+        {
+          for (ci = 0; ci < (int)G_N_ELEMENTS (float_colorimetries); ci++)
+            {
+              TexelAdjustConfig config;
+              TexelAdjustPlan plan;
+              TestImage *in, *cpu;
 
-        /* Under valgrind one format in four (test_sparse_skip). */
-        if (test_sparse_skip (s + f + ci, 4))
-          continue;
-        in = test_image_new (test_formats_10[f], w, h, 1);
-        test_image_fill_random (in, rand);
-        texel_adjust_config_init (&config);
-        config.brightness = st->brightness;
-        config.contrast = st->contrast;
-        config.saturation = st->saturation;
-        config.hue = st->hue;
-        config.linear_gamma = st->linear_gamma;
-        if (st->gamma > 0.0)
-          config.gamma = st->gamma;
-        config.exposure = st->exposure;
-        memcpy (config.gain, st->gain, sizeof (config.gain));
-        if (st->white_point > 0.0)
-          config.white_point = st->white_point;
-        config.tone_map = st->tone_map;
-        config.vignette = st->vignette;
-        config.cube = test_cube (st->lut);
-        config.matrix = float_colorimetries[ci].matrix;
-        config.full_range = float_colorimetries[ci].full_range;
-        config.transfer = float_colorimetries[ci].transfer;
-        plan_for (&plan, &config, in->img.format, w, h);
-        if (st->force_hw && plan.kernel.lut3d)
-          plan.kernel.lut3d_hw = 1;
-        if (plan.kernel.lut3d_hw)
-          bound = MAX (bound, plan.lut3d_hw_error);
-        cpu = adjust_cpu (&plan, in);
-        for (sign = -1; sign <= 1; sign += 2) {
-          TestImage *flt;
-          Diff d = { 0 };
+              /* Under valgrind one format in four (test_sparse_skip). */
+              if (test_sparse_skip (s + f + ci, 4))
+                continue;
+              in = test_image_new (test_formats_10[f], w, h, 1);
+              test_image_fill_random (in, rand);
+              texel_adjust_config_init (&config);
+              config.brightness = st->brightness;
+              config.contrast = st->contrast;
+              config.saturation = st->saturation;
+              config.hue = st->hue;
+              config.linear_gamma = st->linear_gamma;
+              if (st->gamma > 0.0)
+                config.gamma = st->gamma;
+              config.exposure = st->exposure;
+              memcpy (config.gain, st->gain, sizeof (config.gain));
+              if (st->white_point > 0.0)
+                config.white_point = st->white_point;
+              config.tone_map = st->tone_map;
+              config.vignette = st->vignette;
+              config.cube = test_cube (st->lut);
+              config.matrix = float_colorimetries[ci].matrix;
+              config.full_range = float_colorimetries[ci].full_range;
+              config.transfer = float_colorimetries[ci].transfer;
+              plan_for (&plan, &config, in->img.format, w, h);
+              if (st->force_hw && plan.kernel.lut3d)
+                plan.kernel.lut3d_hw = 1;
+              if (plan.kernel.lut3d_hw)
+                bound = MAX (bound, plan.lut3d_hw_error);
+              cpu = adjust_cpu (&plan, in);
+              for (sign = -1; sign <= 1; sign += 2)
+                {
+                  TestImage *flt;
+                  Diff d = { 0 };
 
-          /* The hardware's LUT weights, truncated or rounded. */
-          weight_mode = sign < 0 ? WEIGHT_TRUNCATE : WEIGHT_ROUND;
-          inject_sign = sign;
-          flt = adjust_float (&plan, in);
-          inject_sign = 0;
-          weight_mode = WEIGHT_EXACT;
-          compare (cpu, flt, &d);
-          /* Where hardware filtering is forced: within the plan's bound E
-           * (before rounding; so codes within floor (E) + 1). */
-          if (st->force_hw && plan.kernel.lut3d
-              && d.max > (int) floor (plan.lut3d_hw_error) + 1)
-            g_error ("%s, %s: %d codes off, bound %.2f", st->name,
-                in->desc->name, d.max, plan.lut3d_hw_error);
-          /* With both stage 1 and stage 2: a stage-1 code within float
-           * error of a half code may round the other way, and stage 2 maps
-           * that code as the elements would (RGB: through their coarse
-           * matrices, up to 4 codes): rare, not bounded by 2. */
-          if (!st->informative && ((d.over2 > 0 && !(plan.kernel.linear
-                          && (plan.kernel.gst.gamma
-                              || plan.kernel.gst.balance)))
-                  || d.over1 * 1000 > d.samples))
-            g_error ("%s, %s, colorimetry %d, error %+d: %" G_GUINT64_FORMAT
-                " of %" G_GUINT64_FORMAT " samples off by more than 1, %"
-                G_GUINT64_FORMAT " by more than 2 (max %d)", st->name,
-                in->desc->name, ci, sign, d.over1, d.samples, d.over2, d.max);
-          per.samples += d.samples;
-          per.over0 += d.over0;
-          per.over1 += d.over1;
-          per.over2 += d.over2;
-          per.max = MAX (per.max, d.max);
-          test_image_free (flt);
+                  /* The hardware's LUT weights, truncated or rounded. */
+                  weight_mode = sign < 0 ? WEIGHT_TRUNCATE : WEIGHT_ROUND;
+                  inject_sign = sign;
+                  flt = adjust_float (&plan, in);
+                  inject_sign = 0;
+                  weight_mode = WEIGHT_EXACT;
+                  compare (cpu, flt, &d);
+                  /* Where hardware filtering is forced: within the plan's bound
+                   * E (before rounding; so codes within floor (E) + 1). */
+                  if (st->force_hw && plan.kernel.lut3d
+                      && d.max > (int)floor (plan.lut3d_hw_error) + 1)
+                    g_error ("%s, %s: %d codes off, bound %.2f", st->name,
+                             in->desc->name, d.max, plan.lut3d_hw_error);
+                  /* With both stage 1 and stage 2: a stage-1 code within float
+                   * error of a half code may round the other way, and stage 2
+                   * maps that code as the elements would (RGB: through their
+                   * coarse matrices, up to 4 codes): rare, not bounded by 2. */
+                  if (!st->informative
+                      && ((d.over2 > 0
+                           && !(plan.kernel.linear
+                                && (plan.kernel.gst.gamma
+                                    || plan.kernel.gst.balance)))
+                          || d.over1 * 1000 > d.samples))
+                    g_error (
+                        "%s, %s, colorimetry %d, error %+d: %" G_GUINT64_FORMAT
+                        " of %" G_GUINT64_FORMAT
+                        " samples off by more than 1, %" G_GUINT64_FORMAT
+                        " by more than 2 (max %d)",
+                        st->name, in->desc->name, ci, sign, d.over1, d.samples,
+                        d.over2, d.max);
+                  per.samples += d.samples;
+                  per.over0 += d.over0;
+                  per.over1 += d.over1;
+                  per.over2 += d.over2;
+                  per.max = MAX (per.max, d.max);
+                  test_image_free (flt);
+                }
+              test_image_free (cpu);
+              test_image_free (in);
+            }
         }
-        test_image_free (cpu);
-        test_image_free (in);
-      }
+      g_test_message ("%-22s max %d code(s); of %" G_GUINT64_FORMAT
+                      " samples %" G_GUINT64_FORMAT
+                      " off by 1, %" G_GUINT64_FORMAT " by more%s",
+                      st->name, per.max, per.samples, per.over0 - per.over1,
+                      per.over1, bound > 0.0 ? "; hardware LUT filtering" : "");
+      if (bound > 0.0)
+        g_test_message ("%-22s (its bound E: up to %.2f codes)", "", bound);
+      if (st->informative)
+        continue;
+      total.samples += per.samples;
+      total.over0 += per.over0;
+      total.over1 += per.over1;
+      total.max = MAX (total.max, per.max);
     }
-    g_test_message ("%-22s max %d code(s); of %" G_GUINT64_FORMAT
-        " samples %" G_GUINT64_FORMAT " off by 1, %" G_GUINT64_FORMAT
-        " by more%s", st->name, per.max, per.samples, per.over0 - per.over1,
-        per.over1, bound > 0.0 ? "; hardware LUT filtering" : "");
-    if (bound > 0.0)
-      g_test_message ("%-22s (its bound E: up to %.2f codes)", "", bound);
-    if (st->informative)
-      continue;
-    total.samples += per.samples;
-    total.over0 += per.over0;
-    total.over1 += per.over1;
-    total.max = MAX (total.max, per.max);
-  }
-  g_test_message ("all: max %d code(s); of %" G_GUINT64_FORMAT " samples %"
-      G_GUINT64_FORMAT " off by 1, %" G_GUINT64_FORMAT " by more", total.max,
-      total.samples, total.over0 - total.over1, total.over1);
+  g_test_message (
+      "all: max %d code(s); of %" G_GUINT64_FORMAT " samples %" G_GUINT64_FORMAT
+      " off by 1, %" G_GUINT64_FORMAT " by more",
+      total.max, total.samples, total.over0 - total.over1, total.over1);
   g_rand_free (rand);
 }
 
@@ -1584,12 +1854,13 @@ test_gray_lut (void)
   config.full_range = 1;
   plan_for (&plan, &config, TEXEL_FORMAT_GRAY8, 4, 4);
   g_assert_cmpint (plan.kernel.kind, ==, TEXEL_ADJUST_KIND_LUT);
-  for (i = 0; i < 256; i++) {
-    double v[3];
+  for (i = 0; i < 256; i++)
+    {
+      double v[3];
 
-    texel_adjust_pixel_d (&plan, i, 0.0, 0.0, 1.0, v);
-    g_assert_cmpfloat (fabs (plan.kernel.lut[0][i] - v[0]), <=, 1e-6);
-  }
+      texel_adjust_pixel_d (&plan, i, 0.0, 0.0, 1.0, v);
+      g_assert_cmpfloat (fabs (plan.kernel.lut[0][i] - v[0]), <=, 1e-6);
+    }
 }
 
 /* GRAY16_LE is refused with a message: the tables by code stop at 10
@@ -1604,10 +1875,12 @@ test_refuses_16_bits (void)
   texel_adjust_config_init (&config);
   config.gamma = 1.3;
   g_assert_cmpint (texel_adjust_plan_init (&plan, &config,
-          TEXEL_FORMAT_GRAY16_LE, 8, 8, &why), ==, -1);
+                                           TEXEL_FORMAT_GRAY16_LE, 8, 8, &why),
+                   ==, -1);
   g_assert_nonnull (why);
   g_assert_cmpint (texel_adjust_plan_init (&plan, &config,
-          TEXEL_FORMAT_Y444_10LE, 8, 8, &why), ==, 0);
+                                           TEXEL_FORMAT_Y444_10LE, 8, 8, &why),
+                   ==, 0);
 }
 
 int
@@ -1622,16 +1895,14 @@ main (int argc, char **argv)
   g_test_add_func ("/texel/adjust/gst-known-values", test_gst_known_values);
   g_test_add_func ("/texel/adjust/gst-after-linear", test_gst_after_linear);
   g_test_add_func ("/texel/adjust/transfer", test_transfer);
-  g_test_add_func ("/texel/adjust/exposure-gains-rgb",
-      test_exposure_gains_rgb);
+  g_test_add_func ("/texel/adjust/exposure-gains-rgb", test_exposure_gains_rgb);
   g_test_add_func ("/texel/adjust/gamma-linear", test_gamma_linear);
   g_test_add_func ("/texel/adjust/curve-continuous", test_curve_continuous);
   g_test_add_func ("/texel/adjust/chroma-mean", test_chroma_mean);
   g_test_add_func ("/texel/adjust/bands", test_bands);
   g_test_add_func ("/texel/adjust/gray-lut", test_gray_lut);
   g_test_add_func ("/texel/adjust/planckian-locus", test_planckian_locus);
-  g_test_add_func ("/texel/adjust/white-point-gains",
-      test_white_point_gains);
+  g_test_add_func ("/texel/adjust/white-point-gains", test_white_point_gains);
   g_test_add_func ("/texel/adjust/white-point-rgb", test_white_point_rgb);
   g_test_add_func ("/texel/adjust/tone-map", test_tone_map);
   g_test_add_func ("/texel/adjust/vignette-rgb", test_vignette_rgb);

@@ -10,7 +10,9 @@
 #include "texel-test-util.h"
 
 static const TexelMethod all_methods[] = {
-  TEXEL_METHOD_NEAREST, TEXEL_METHOD_BILINEAR, TEXEL_METHOD_BICUBIC,
+  TEXEL_METHOD_NEAREST,
+  TEXEL_METHOD_BILINEAR,
+  TEXEL_METHOD_BICUBIC,
 };
 
 static const char *
@@ -31,17 +33,17 @@ is_420 (TexelFormat format)
 
 /* Converts @in to its own format at @out_width x @out_height. */
 static TestImage *
-convert_same_format (const TestImage * in, int out_width, int out_height,
-    TexelMethod method, TexelDirection direction)
+convert_same_format (const TestImage *in, int out_width, int out_height,
+                     TexelMethod method, TexelDirection direction)
 {
   TexelConvertConfig config;
 
   test_config_init (&config, in->img.width, in->img.height, out_width,
-      out_height);
+                    out_height);
   config.method = method;
   config.direction = direction;
   return test_convert_config (&config, in, in->img.format, out_width,
-      out_height);
+                              out_height);
 }
 
 /* (b) X -> X at 1:1 is exact for every format, with nearest and bilinear
@@ -50,57 +52,65 @@ convert_same_format (const TestImage * in, int out_width, int out_height,
 static void
 test_identity (void)
 {
-  static const int sizes[][2] = { {1, 1}, {3, 3}, {5, 4}, {16, 8}, {7, 9} };
+  static const int sizes[][2]
+      = { { 1, 1 }, { 3, 3 }, { 5, 4 }, { 16, 8 }, { 7, 9 } };
   GRand *rand = g_rand_new_with_seed (1);
   int f, s, m, cosited;
 
-  for (f = 0; f < test_n_formats; f++) {
-    for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++) {
-      TestImage *in = test_image_new (test_all_formats[f], sizes[s][0],
-          sizes[s][1], 1);
+  for (f = 0; f < test_n_formats; f++)
+    {
+      for (s = 0; s < (int)G_N_ELEMENTS (sizes); s++)
+        {
+          TestImage *in = test_image_new (test_all_formats[f], sizes[s][0],
+                                          sizes[s][1], 1);
 
-      test_image_fill_random (in, rand);
-      for (m = 0; m <= TEXEL_METHOD_BILINEAR; m++) {
-        for (cosited = 0; cosited < 2; cosited++) {
-          TexelConvertConfig config;
-          TestImage *out;
+          test_image_fill_random (in, rand);
+          for (m = 0; m <= TEXEL_METHOD_BILINEAR; m++)
+            {
+              for (cosited = 0; cosited < 2; cosited++)
+                {
+                  TexelConvertConfig config;
+                  TestImage *out;
 
-          test_config_init (&config, sizes[s][0], sizes[s][1], sizes[s][0],
-              sizes[s][1]);
-          config.method = all_methods[m];
-          config.in_color.chroma_h_cosited = cosited;
-          config.in_color.chroma_v_cosited = cosited;
-          config.out_color = config.in_color;
-          out = test_convert_config (&config, in, in->img.format,
-              sizes[s][0], sizes[s][1]);
-          if (!test_image_payload_equal (in, out))
-            g_error ("%s %dx%d %s cosited %d: not identical",
-                in->desc->name, sizes[s][0], sizes[s][1],
-                method_name (all_methods[m]), cosited);
-          test_image_free (out);
+                  test_config_init (&config, sizes[s][0], sizes[s][1],
+                                    sizes[s][0], sizes[s][1]);
+                  config.method = all_methods[m];
+                  config.in_color.chroma_h_cosited = cosited;
+                  config.in_color.chroma_v_cosited = cosited;
+                  config.out_color = config.in_color;
+                  out = test_convert_config (&config, in, in->img.format,
+                                             sizes[s][0], sizes[s][1]);
+                  if (!test_image_payload_equal (in, out))
+                    g_error ("%s %dx%d %s cosited %d: not identical",
+                             in->desc->name, sizes[s][0], sizes[s][1],
+                             method_name (all_methods[m]), cosited);
+                  test_image_free (out);
+                }
+            }
+          test_image_free (in);
         }
-      }
-      test_image_free (in);
     }
-  }
   g_rand_free (rand);
 }
 
 /* A constant per component, valid for the format. */
 static void
-constant_codes (const TexelFormatDesc * desc, unsigned codes[4])
+constant_codes (const TexelFormatDesc *desc, unsigned codes[4])
 {
   static const unsigned yuv8[4] = { 100, 50, 200, 0 };
   static const unsigned yuv10[4] = { 300, 700, 100, 0 };
   static const unsigned rgb8[4] = { 10, 200, 77, 150 };
 
-  memcpy (codes, desc->bits > 8 ? yuv10 : desc->is_yuv ? yuv8 : rgb8,
-      sizeof (yuv8));
+  memcpy (codes,
+          desc->bits > 8 ? yuv10
+          : desc->is_yuv ? yuv8
+                         : rgb8,
+          sizeof (yuv8));
 }
 
 static void
 check_constant_scale (TexelFormat format, int in_w, int in_h, int out_w,
-    int out_h, TexelMethod method)
+                      int out_h, TexelMethod method)
 {
   TestImage *in = test_image_new (format, in_w, in_h, 1);
   TestImage *out;
@@ -110,18 +120,20 @@ check_constant_scale (TexelFormat format, int in_w, int in_h, int out_w,
   constant_codes (in->desc, codes);
   test_image_fill_solid (in, codes);
   out = convert_same_format (in, out_w, out_h, method,
-      TEXEL_DIRECTION_IDENTITY);
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    if (!test_has_comp (out, c))
-      continue;
-    for (y = 0; y < test_comp_height (out, c); y++)
-      for (x = 0; x < test_comp_width (out, c); x++)
-        if (test_image_get (out, c, x, y) != codes[c])
-          g_error ("%s %dx%d -> %dx%d %s: component %d at (%d,%d) is %u, "
-              "not %u", in->desc->name, in_w, in_h, out_w, out_h,
-              method_name (method), c, x, y, test_image_get (out, c, x, y),
-              codes[c]);
-  }
+                             TEXEL_DIRECTION_IDENTITY);
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    {
+      if (!test_has_comp (out, c))
+        continue;
+      for (y = 0; y < test_comp_height (out, c); y++)
+        for (x = 0; x < test_comp_width (out, c); x++)
+          if (test_image_get (out, c, x, y) != codes[c])
+            g_error ("%s %dx%d -> %dx%d %s: component %d at (%d,%d) is %u, "
+                     "not %u",
+                     in->desc->name, in_w, in_h, out_w, out_h,
+                     method_name (method), c, x, y,
+                     test_image_get (out, c, x, y), codes[c]);
+    }
   test_image_free (out);
   test_image_free (in);
 }
@@ -132,16 +144,16 @@ static void
 test_constant_scale (void)
 {
   static const int sizes[][4] = {
-    {1, 1, 1, 1}, {1, 1, 3, 3}, {3, 3, 1, 1}, {3, 3, 7, 5}, {5, 7, 3, 3},
-    {3, 3, 3, 3}, {16, 9, 5, 3},
+    { 1, 1, 1, 1 }, { 1, 1, 3, 3 }, { 3, 3, 1, 1 },  { 3, 3, 7, 5 },
+    { 5, 7, 3, 3 }, { 3, 3, 3, 3 }, { 16, 9, 5, 3 },
   };
   int f, s, m;
 
   for (f = 0; f < test_n_formats; f++)
-    for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++)
-      for (m = 0; m < (int) G_N_ELEMENTS (all_methods); m++)
+    for (s = 0; s < (int)G_N_ELEMENTS (sizes); s++)
+      for (m = 0; m < (int)G_N_ELEMENTS (all_methods); m++)
         check_constant_scale (test_all_formats[f], sizes[s][0], sizes[s][1],
-            sizes[s][2], sizes[s][3], all_methods[m]);
+                              sizes[s][2], sizes[s][3], all_methods[m]);
 }
 
 /* 1921x1081 (odd 4:2:0: the last chroma row and column cover one luma
@@ -151,13 +163,14 @@ test_constant_scale_hd (void)
 {
   int f, m;
 
-  for (f = 0; f < test_n_formats; f++) {
-    if (!is_420 (test_all_formats[f]))
-      continue;
-    for (m = 0; m < (int) G_N_ELEMENTS (all_methods); m++)
-      check_constant_scale (test_all_formats[f], 1921, 1081, 640, 360,
-          all_methods[m]);
-  }
+  for (f = 0; f < test_n_formats; f++)
+    {
+      if (!is_420 (test_all_formats[f]))
+        continue;
+      for (m = 0; m < (int)G_N_ELEMENTS (all_methods); m++)
+        check_constant_scale (test_all_formats[f], 1921, 1081, 640, 360,
+                              all_methods[m]);
+    }
 }
 
 /* Bilinear halving averages each pair of pixels along each axis;
@@ -172,27 +185,29 @@ test_scale_values (void)
 
   test_image_fill_random (in, rand);
   out = convert_same_format (in, 4, 3, TEXEL_METHOD_BILINEAR,
-      TEXEL_DIRECTION_IDENTITY);
+                             TEXEL_DIRECTION_IDENTITY);
   for (c = 0; c < 4; c++)
     for (y = 0; y < 3; y++)
-      for (x = 0; x < 4; x++) {
-        double mean = (test_image_get (in, c, 2 * x, 2 * y)
-            + test_image_get (in, c, 2 * x + 1, 2 * y)
-            + test_image_get (in, c, 2 * x, 2 * y + 1)
-            + test_image_get (in, c, 2 * x + 1, 2 * y + 1)) / 4.0;
+      for (x = 0; x < 4; x++)
+        {
+          double mean = (test_image_get (in, c, 2 * x, 2 * y)
+                         + test_image_get (in, c, 2 * x + 1, 2 * y)
+                         + test_image_get (in, c, 2 * x, 2 * y + 1)
+                         + test_image_get (in, c, 2 * x + 1, 2 * y + 1))
+                        / 4.0;
 
-        g_assert_cmpfloat (fabs (test_image_get (out, c, x, y) - mean), <=,
-            0.5);
-      }
+          g_assert_cmpfloat (fabs (test_image_get (out, c, x, y) - mean), <=,
+                             0.5);
+        }
   test_image_free (out);
 
   out = convert_same_format (in, 16, 12, TEXEL_METHOD_NEAREST,
-      TEXEL_DIRECTION_IDENTITY);
+                             TEXEL_DIRECTION_IDENTITY);
   for (c = 0; c < 4; c++)
     for (y = 0; y < 12; y++)
       for (x = 0; x < 16; x++)
         g_assert_cmpuint (test_image_get (out, c, x, y), ==,
-            test_image_get (in, c, x / 2, y / 2));
+                          test_image_get (in, c, x / 2, y / 2));
   test_image_free (out);
   test_image_free (in);
   g_rand_free (rand);
@@ -211,7 +226,7 @@ test_bicubic_ramp (void)
     for (x = 0; x < 12; x++)
       test_image_set (in, 0, x, y, 20 + 15 * x);
   out = convert_same_format (in, 12, 3, TEXEL_METHOD_BICUBIC,
-      TEXEL_DIRECTION_IDENTITY);
+                             TEXEL_DIRECTION_IDENTITY);
   for (y = 0; y < 3; y++)
     for (x = 1; x < 11; x++)
       g_assert_cmpuint (test_image_get (out, 0, x, y), ==, 20 + 15 * x);
@@ -223,74 +238,76 @@ static gboolean
 direction_transposes (TexelDirection direction)
 {
   return direction == TEXEL_DIRECTION_90R || direction == TEXEL_DIRECTION_90L
-      || direction == TEXEL_DIRECTION_UL_LR
-      || direction == TEXEL_DIRECTION_UR_LL;
+         || direction == TEXEL_DIRECTION_UL_LR
+         || direction == TEXEL_DIRECTION_UR_LL;
 }
 
 /* Which input sample output sample (i, j) shows, on a grid of @w x @h
  * input samples: the definition of each direction as an index
  * permutation (GstVideoOrientationMethod). */
 static void
-direction_source (TexelDirection direction, int i, int j, int w, int h,
-    int *x, int *y)
+direction_source (TexelDirection direction, int i, int j, int w, int h, int *x,
+                  int *y)
 {
-  switch (direction) {
-    case TEXEL_DIRECTION_IDENTITY:
-      *x = i, *y = j;
-      break;
-    case TEXEL_DIRECTION_90R:  /* clockwise: output's top row is the
+  switch (direction)
+    {
+      case TEXEL_DIRECTION_IDENTITY:
+        *x = i, *y = j;
+        break;
+      case TEXEL_DIRECTION_90R: /* clockwise: output's top row is the
                                  * input's left column, read upwards */
-      *x = j, *y = h - 1 - i;
-      break;
-    case TEXEL_DIRECTION_180:
-      *x = w - 1 - i, *y = h - 1 - j;
-      break;
-    case TEXEL_DIRECTION_90L:
-      *x = w - 1 - j, *y = i;
-      break;
-    case TEXEL_DIRECTION_HORIZ:
-      *x = w - 1 - i, *y = j;
-      break;
-    case TEXEL_DIRECTION_VERT:
-      *x = i, *y = h - 1 - j;
-      break;
-    case TEXEL_DIRECTION_UL_LR:        /* transpose */
-      *x = j, *y = i;
-      break;
-    case TEXEL_DIRECTION_UR_LL:        /* anti-transpose */
-      *x = w - 1 - j, *y = h - 1 - i;
-      break;
-    default:
-      g_assert_not_reached ();
-  }
+        *x = j, *y = h - 1 - i;
+        break;
+      case TEXEL_DIRECTION_180:
+        *x = w - 1 - i, *y = h - 1 - j;
+        break;
+      case TEXEL_DIRECTION_90L:
+        *x = w - 1 - j, *y = i;
+        break;
+      case TEXEL_DIRECTION_HORIZ:
+        *x = w - 1 - i, *y = j;
+        break;
+      case TEXEL_DIRECTION_VERT:
+        *x = i, *y = h - 1 - j;
+        break;
+      case TEXEL_DIRECTION_UL_LR: /* transpose */
+        *x = j, *y = i;
+        break;
+      case TEXEL_DIRECTION_UR_LL: /* anti-transpose */
+        *x = w - 1 - j, *y = h - 1 - i;
+        break;
+      default:
+        g_assert_not_reached ();
+    }
 }
 
 static void
-check_direction (const TestImage * in, TexelDirection direction,
-    TexelMethod method)
+check_direction (const TestImage *in, TexelDirection direction,
+                 TexelMethod method)
 {
-  int out_w = direction_transposes (direction) ? in->img.height :
-      in->img.width;
-  int out_h = direction_transposes (direction) ? in->img.width :
-      in->img.height;
+  int out_w = direction_transposes (direction) ? in->img.height : in->img.width;
+  int out_h = direction_transposes (direction) ? in->img.width : in->img.height;
   TestImage *out = convert_same_format (in, out_w, out_h, method, direction);
   int c, i, j;
 
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    if (!test_has_comp (in, c))
-      continue;
-    for (j = 0; j < test_comp_height (out, c); j++)
-      for (i = 0; i < test_comp_width (out, c); i++) {
-        int x, y;
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    {
+      if (!test_has_comp (in, c))
+        continue;
+      for (j = 0; j < test_comp_height (out, c); j++)
+        for (i = 0; i < test_comp_width (out, c); i++)
+          {
+            int x, y;
 
-        direction_source (direction, i, j, test_comp_width (in, c),
-            test_comp_height (in, c), &x, &y);
-        if (test_image_get (out, c, i, j) != test_image_get (in, c, x, y))
-          g_error ("%s direction %d %s: component %d at (%d,%d) is not "
-              "input (%d,%d)", in->desc->name, direction,
-              method_name (method), c, i, j, x, y);
-      }
-  }
+            direction_source (direction, i, j, test_comp_width (in, c),
+                              test_comp_height (in, c), &x, &y);
+            if (test_image_get (out, c, i, j) != test_image_get (in, c, x, y))
+              g_error ("%s direction %d %s: component %d at (%d,%d) is not "
+                       "input (%d,%d)",
+                       in->desc->name, direction, method_name (method), c, i, j,
+                       x, y);
+          }
+    }
   test_image_free (out);
 }
 
@@ -301,21 +318,22 @@ static void
 test_directions (void)
 {
   static const TexelFormat formats[] = {
-    TEXEL_FORMAT_RGBA, TEXEL_FORMAT_GRAY8, TEXEL_FORMAT_I420,
+    TEXEL_FORMAT_RGBA, TEXEL_FORMAT_GRAY8,     TEXEL_FORMAT_I420,
     TEXEL_FORMAT_NV12, TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_BGR,
   };
   GRand *rand = g_rand_new_with_seed (3);
   int f, d, m;
 
-  for (f = 0; f < (int) G_N_ELEMENTS (formats); f++) {
-    TestImage *in = test_image_new (formats[f], 10, 6, 1);
+  for (f = 0; f < (int)G_N_ELEMENTS (formats); f++)
+    {
+      TestImage *in = test_image_new (formats[f], 10, 6, 1);
 
-    test_image_fill_random (in, rand);
-    for (d = TEXEL_DIRECTION_IDENTITY; d <= TEXEL_DIRECTION_UR_LL; d++)
-      for (m = 0; m <= TEXEL_METHOD_BILINEAR; m++)
-        check_direction (in, (TexelDirection) d, all_methods[m]);
-    test_image_free (in);
-  }
+      test_image_fill_random (in, rand);
+      for (d = TEXEL_DIRECTION_IDENTITY; d <= TEXEL_DIRECTION_UR_LL; d++)
+        for (m = 0; m <= TEXEL_METHOD_BILINEAR; m++)
+          check_direction (in, (TexelDirection)d, all_methods[m]);
+      test_image_free (in);
+    }
   g_rand_free (rand);
 }
 
@@ -324,29 +342,34 @@ static void
 test_four_quarter_turns (void)
 {
   static const TexelFormat formats[] = {
-    TEXEL_FORMAT_RGBA, TEXEL_FORMAT_I420, TEXEL_FORMAT_NV12,
+    TEXEL_FORMAT_RGBA,
+    TEXEL_FORMAT_I420,
+    TEXEL_FORMAT_NV12,
   };
   GRand *rand = g_rand_new_with_seed (4);
   int f, turn;
 
-  for (f = 0; f < (int) G_N_ELEMENTS (formats); f++) {
-    TestImage *in = test_image_new (formats[f], 8, 4, 1);
-    TestImage *img;
+  for (f = 0; f < (int)G_N_ELEMENTS (formats); f++)
+    {
+      TestImage *in = test_image_new (formats[f], 8, 4, 1);
+      TestImage *img;
 
-    test_image_fill_random (in, rand);
-    img = in;
-    for (turn = 0; turn < 4; turn++) {
-      TestImage *next = convert_same_format (img, img->img.height,
-          img->img.width, TEXEL_METHOD_NEAREST, TEXEL_DIRECTION_90R);
+      test_image_fill_random (in, rand);
+      img = in;
+      for (turn = 0; turn < 4; turn++)
+        {
+          TestImage *next
+              = convert_same_format (img, img->img.height, img->img.width,
+                                     TEXEL_METHOD_NEAREST, TEXEL_DIRECTION_90R);
 
-      if (img != in)
-        test_image_free (img);
-      img = next;
+          if (img != in)
+            test_image_free (img);
+          img = next;
+        }
+      g_assert_true (test_image_payload_equal (in, img));
+      test_image_free (img);
+      test_image_free (in);
     }
-    g_assert_true (test_image_payload_equal (in, img));
-    test_image_free (img);
-    test_image_free (in);
-  }
   g_rand_free (rand);
 }
 
@@ -355,43 +378,47 @@ static void
 test_crop (void)
 {
   static const TexelFormat formats[] = {
-    TEXEL_FORMAT_RGBA, TEXEL_FORMAT_I420, TEXEL_FORMAT_NV12,
+    TEXEL_FORMAT_RGBA, TEXEL_FORMAT_I420,      TEXEL_FORMAT_NV12,
     TEXEL_FORMAT_YUY2, TEXEL_FORMAT_P010_10LE,
   };
   const int src_x = 2, src_y = 4, src_w = 6, src_h = 4;
   GRand *rand = g_rand_new_with_seed (5);
   int f, m, c, i, j;
 
-  for (f = 0; f < (int) G_N_ELEMENTS (formats); f++) {
-    TestImage *in = test_image_new (formats[f], 16, 12, 1);
+  for (f = 0; f < (int)G_N_ELEMENTS (formats); f++)
+    {
+      TestImage *in = test_image_new (formats[f], 16, 12, 1);
 
-    test_image_fill_random (in, rand);
-    for (m = 0; m <= TEXEL_METHOD_BILINEAR; m++) {
-      TexelConvertConfig config;
-      TestImage *out;
+      test_image_fill_random (in, rand);
+      for (m = 0; m <= TEXEL_METHOD_BILINEAR; m++)
+        {
+          TexelConvertConfig config;
+          TestImage *out;
 
-      test_config_init (&config, 16, 12, src_w, src_h);
-      config.src_x = src_x;
-      config.src_y = src_y;
-      config.src_w = src_w;
-      config.src_h = src_h;
-      config.method = all_methods[m];
-      out = test_convert_config (&config, in, formats[f], src_w, src_h);
-      for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-        const TexelComponent *comp = &in->desc->comp[c];
+          test_config_init (&config, 16, 12, src_w, src_h);
+          config.src_x = src_x;
+          config.src_y = src_y;
+          config.src_w = src_w;
+          config.src_h = src_h;
+          config.method = all_methods[m];
+          out = test_convert_config (&config, in, formats[f], src_w, src_h);
+          for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+            {
+              const TexelComponent *comp = &in->desc->comp[c];
 
-        if (comp->plane < 0)
-          continue;
-        for (j = 0; j < test_comp_height (out, c); j++)
-          for (i = 0; i < test_comp_width (out, c); i++)
-            g_assert_cmpuint (test_image_get (out, c, i, j), ==,
-                test_image_get (in, c, i + (src_x >> comp->x_shift),
-                    j + (src_y >> comp->y_shift)));
-      }
-      test_image_free (out);
+              if (comp->plane < 0)
+                continue;
+              for (j = 0; j < test_comp_height (out, c); j++)
+                for (i = 0; i < test_comp_width (out, c); i++)
+                  g_assert_cmpuint (
+                      test_image_get (out, c, i, j), ==,
+                      test_image_get (in, c, i + (src_x >> comp->x_shift),
+                                      j + (src_y >> comp->y_shift)));
+            }
+          test_image_free (out);
+        }
+      test_image_free (in);
     }
-    test_image_free (in);
-  }
   g_rand_free (rand);
 }
 
@@ -413,32 +440,34 @@ check_letterbox (TexelFormat format, const unsigned border[4])
   config.out_color.matrix = config.in_color.matrix = TEXEL_MATRIX_BT601;
   config.dst_x = dst_x;
   config.dst_y = dst_y;
-  config.border_rgba[0] = 1.0;  /* red */
+  config.border_rgba[0] = 1.0; /* red */
   config.border_rgba[1] = 0.0;
   config.border_rgba[2] = 0.0;
   config.border_rgba[3] = 1.0;
   out = test_convert_config (&config, in, format, out_w, out_h);
 
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    const TexelComponent *comp = &in->desc->comp[c];
-    int x0 = dst_x >> comp->x_shift, y0 = dst_y >> comp->y_shift;
-    int x1 = (dst_x + in_w) >> comp->x_shift;
-    int y1 = (dst_y + in_h) >> comp->y_shift;
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    {
+      const TexelComponent *comp = &in->desc->comp[c];
+      int x0 = dst_x >> comp->x_shift, y0 = dst_y >> comp->y_shift;
+      int x1 = (dst_x + in_w) >> comp->x_shift;
+      int y1 = (dst_y + in_h) >> comp->y_shift;
 
-    if (comp->plane < 0)
-      continue;
-    for (j = 0; j < test_comp_height (out, c); j++)
-      for (i = 0; i < test_comp_width (out, c); i++) {
-        gboolean inside = i >= x0 && i < x1 && j >= y0 && j < y1;
-        unsigned expected = inside ?
-            test_image_get (in, c, i - x0, j - y0) : border[c];
+      if (comp->plane < 0)
+        continue;
+      for (j = 0; j < test_comp_height (out, c); j++)
+        for (i = 0; i < test_comp_width (out, c); i++)
+          {
+            gboolean inside = i >= x0 && i < x1 && j >= y0 && j < y1;
+            unsigned expected
+                = inside ? test_image_get (in, c, i - x0, j - y0) : border[c];
 
-        if (test_image_get (out, c, i, j) != expected)
-          g_error ("%s letterbox: component %d at (%d,%d) is %u, not %u",
-              in->desc->name, c, i, j, test_image_get (out, c, i, j),
-              expected);
-      }
-  }
+            if (test_image_get (out, c, i, j) != expected)
+              g_error ("%s letterbox: component %d at (%d,%d) is %u, not %u",
+                       in->desc->name, c, i, j, test_image_get (out, c, i, j),
+                       expected);
+          }
+    }
   test_image_free (out);
   test_image_free (in);
   g_rand_free (rand);
@@ -469,41 +498,45 @@ static void
 test_letterbox_scaled (void)
 {
   static const TexelFormat formats[] = {
-    TEXEL_FORMAT_RGBX, TEXEL_FORMAT_NV12,
+    TEXEL_FORMAT_RGBX,
+    TEXEL_FORMAT_NV12,
   };
   GRand *rand = g_rand_new_with_seed (7);
   int f, i, j, d;
 
-  for (f = 0; f < (int) G_N_ELEMENTS (formats); f++) {
-    for (d = TEXEL_DIRECTION_IDENTITY; d <= TEXEL_DIRECTION_UR_LL; d++) {
-      TestImage *in = test_image_new (formats[f], 9, 7, 1);
-      TexelConvertConfig config;
-      TestImage *out;
-      unsigned border;
+  for (f = 0; f < (int)G_N_ELEMENTS (formats); f++)
+    {
+      for (d = TEXEL_DIRECTION_IDENTITY; d <= TEXEL_DIRECTION_UR_LL; d++)
+        {
+          TestImage *in = test_image_new (formats[f], 9, 7, 1);
+          TexelConvertConfig config;
+          TestImage *out;
+          unsigned border;
 
-      test_image_fill_random (in, rand);
-      test_config_init (&config, 9, 7, 5, 3);
-      config.dst_x = 3;
-      config.dst_y = 1;
-      config.method = TEXEL_METHOD_BICUBIC;
-      config.direction = (TexelDirection) d;
-      config.in_color.full_range = config.out_color.full_range = 1;
-      config.border_rgba[0] = config.border_rgba[1] = 0.2;
-      config.border_rgba[2] = 0.2;
-      border = (unsigned) lround (0.2 * 255);
-      out = test_convert_config (&config, in, formats[f], 11, 6);
-      /* Component 0: R' or Y'. */
-      for (j = 0; j < 6; j++)
-        for (i = 0; i < 11; i++) {
-          gboolean inside = i >= 3 && i < 8 && j >= 1 && j < 4;
+          test_image_fill_random (in, rand);
+          test_config_init (&config, 9, 7, 5, 3);
+          config.dst_x = 3;
+          config.dst_y = 1;
+          config.method = TEXEL_METHOD_BICUBIC;
+          config.direction = (TexelDirection)d;
+          config.in_color.full_range = config.out_color.full_range = 1;
+          config.border_rgba[0] = config.border_rgba[1] = 0.2;
+          config.border_rgba[2] = 0.2;
+          border = (unsigned)lround (0.2 * 255);
+          out = test_convert_config (&config, in, formats[f], 11, 6);
+          /* Component 0: R' or Y'. */
+          for (j = 0; j < 6; j++)
+            for (i = 0; i < 11; i++)
+              {
+                gboolean inside = i >= 3 && i < 8 && j >= 1 && j < 4;
 
-          if (!inside)
-            g_assert_cmpuint (test_image_get (out, 0, i, j), ==, border);
+                if (!inside)
+                  g_assert_cmpuint (test_image_get (out, 0, i, j), ==, border);
+              }
+          test_image_free (out);
+          test_image_free (in);
         }
-      test_image_free (out);
-      test_image_free (in);
     }
-  }
   g_rand_free (rand);
 }
 
@@ -520,52 +553,54 @@ test_bands (void)
     TexelMethod method;
     TexelDirection direction;
   } cases[] = {
-    {TEXEL_FORMAT_NV12, TEXEL_FORMAT_RGBA, 37, 29, 20, 13,
-        TEXEL_METHOD_BILINEAR, TEXEL_DIRECTION_IDENTITY},
-    {TEXEL_FORMAT_RGBA, TEXEL_FORMAT_NV12, 37, 29, 21, 13,
-        TEXEL_METHOD_BICUBIC, TEXEL_DIRECTION_HORIZ},
-    {TEXEL_FORMAT_I420, TEXEL_FORMAT_YUY2, 16, 10, 9, 15,
-        TEXEL_METHOD_NEAREST, TEXEL_DIRECTION_IDENTITY},
-    {TEXEL_FORMAT_YUY2, TEXEL_FORMAT_P010_10LE, 16, 10, 10, 14,
-        TEXEL_METHOD_BICUBIC, TEXEL_DIRECTION_90R},
-    {TEXEL_FORMAT_GRAY8, TEXEL_FORMAT_I420, 11, 7, 11, 7,
-        TEXEL_METHOD_BILINEAR, TEXEL_DIRECTION_VERT},
-    {TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_BGRX, 12, 8, 7, 9,
-        TEXEL_METHOD_BICUBIC, TEXEL_DIRECTION_IDENTITY},
+    { TEXEL_FORMAT_NV12, TEXEL_FORMAT_RGBA, 37, 29, 20, 13,
+      TEXEL_METHOD_BILINEAR, TEXEL_DIRECTION_IDENTITY },
+    { TEXEL_FORMAT_RGBA, TEXEL_FORMAT_NV12, 37, 29, 21, 13,
+      TEXEL_METHOD_BICUBIC, TEXEL_DIRECTION_HORIZ },
+    { TEXEL_FORMAT_I420, TEXEL_FORMAT_YUY2, 16, 10, 9, 15, TEXEL_METHOD_NEAREST,
+      TEXEL_DIRECTION_IDENTITY },
+    { TEXEL_FORMAT_YUY2, TEXEL_FORMAT_P010_10LE, 16, 10, 10, 14,
+      TEXEL_METHOD_BICUBIC, TEXEL_DIRECTION_90R },
+    { TEXEL_FORMAT_GRAY8, TEXEL_FORMAT_I420, 11, 7, 11, 7,
+      TEXEL_METHOD_BILINEAR, TEXEL_DIRECTION_VERT },
+    { TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_BGRX, 12, 8, 7, 9,
+      TEXEL_METHOD_BICUBIC, TEXEL_DIRECTION_IDENTITY },
   };
   GRand *rand = g_rand_new_with_seed (8);
   int k, a;
 
-  for (k = 0; k < (int) G_N_ELEMENTS (cases); k++) {
-    TestImage *in = test_image_new (cases[k].in, cases[k].in_w,
-        cases[k].in_h, 1);
-    TexelConvertConfig config;
-    TexelConvertPlan plan;
-    TestImage *whole;
+  for (k = 0; k < (int)G_N_ELEMENTS (cases); k++)
+    {
+      TestImage *in
+          = test_image_new (cases[k].in, cases[k].in_w, cases[k].in_h, 1);
+      TexelConvertConfig config;
+      TexelConvertPlan plan;
+      TestImage *whole;
 
-    test_image_fill_random (in, rand);
-    test_config_init (&config, cases[k].in_w, cases[k].in_h, cases[k].out_w,
-        cases[k].out_h);
-    config.method = cases[k].method;
-    config.direction = cases[k].direction;
-    test_plan (&plan, &config, cases[k].in, cases[k].in_w, cases[k].in_h,
-        cases[k].out, cases[k].out_w, cases[k].out_h);
-    whole = test_convert_bands (&plan, in, 64, NULL, 0);
+      test_image_fill_random (in, rand);
+      test_config_init (&config, cases[k].in_w, cases[k].in_h, cases[k].out_w,
+                        cases[k].out_h);
+      config.method = cases[k].method;
+      config.direction = cases[k].direction;
+      test_plan (&plan, &config, cases[k].in, cases[k].in_w, cases[k].in_h,
+                 cases[k].out, cases[k].out_w, cases[k].out_h);
+      whole = test_convert_bands (&plan, in, 64, NULL, 0);
 
-    for (a = 2; a < cases[k].out_h; a += 2) {
-      /* Three bands, the first possibly empty: [0, b), [b, a), [a, h). */
-      const int three[2] = { (a / 2) & ~1, a };
-      TestImage *two_bands = test_convert_bands (&plan, in, 64, &a, 1);
-      TestImage *three_bands = test_convert_bands (&plan, in, 64, three, 2);
+      for (a = 2; a < cases[k].out_h; a += 2)
+        {
+          /* Three bands, the first possibly empty: [0, b), [b, a), [a, h). */
+          const int three[2] = { (a / 2) & ~1, a };
+          TestImage *two_bands = test_convert_bands (&plan, in, 64, &a, 1);
+          TestImage *three_bands = test_convert_bands (&plan, in, 64, three, 2);
 
-      g_assert_true (test_image_payload_equal (whole, two_bands));
-      g_assert_true (test_image_payload_equal (whole, three_bands));
-      test_image_free (three_bands);
-      test_image_free (two_bands);
+          g_assert_true (test_image_payload_equal (whole, two_bands));
+          g_assert_true (test_image_payload_equal (whole, three_bands));
+          test_image_free (three_bands);
+          test_image_free (two_bands);
+        }
+      test_image_free (whole);
+      test_image_free (in);
     }
-    test_image_free (whole);
-    test_image_free (in);
-  }
   g_rand_free (rand);
 }
 
@@ -582,25 +617,26 @@ test_band_limits (void)
 
   test_image_fill_solid (in, codes);
   test_config_init (&config, 4, 8, 4, 8);
-  test_plan (&plan, &config, TEXEL_FORMAT_RGBA, 4, 8, TEXEL_FORMAT_NV12, 4,
-      8);
+  test_plan (&plan, &config, TEXEL_FORMAT_RGBA, 4, 8, TEXEL_FORMAT_NV12, 4, 8);
   memset (out->mem, 0xab, out->size);
   texel_convert_cpu (&plan, &in->img, &out->img, 2, 6);
-  for (y = 0; y < 8; y++) {
-    gboolean written = y >= 2 && y < 6;
+  for (y = 0; y < 8; y++)
+    {
+      gboolean written = y >= 2 && y < 6;
 
-    g_assert_cmpint (test_image_get (out, 0, 0, y) != 0xab, ==, written);
-  }
-  for (y = 0; y < 4; y++) {
-    gboolean written = y >= 1 && y < 3;
+      g_assert_cmpint (test_image_get (out, 0, 0, y) != 0xab, ==, written);
+    }
+  for (y = 0; y < 4; y++)
+    {
+      gboolean written = y >= 1 && y < 3;
 
-    g_assert_cmpint (test_image_get (out, 1, 0, y) != 0xab, ==, written);
-  }
+      g_assert_cmpint (test_image_get (out, 1, 0, y) != 0xab, ==, written);
+    }
   /* Empty and out-of-range bands write nothing. */
   memset (out->mem, 0xab, out->size);
   texel_convert_cpu (&plan, &in->img, &out->img, 4, 4);
   texel_convert_cpu (&plan, &in->img, &out->img, 8, 12);
-  for (y = 0; y < (int) out->size; y++)
+  for (y = 0; y < (int)out->size; y++)
     g_assert_cmpuint (out->mem[y], ==, 0xab);
   test_image_free (out);
   test_image_free (in);
@@ -611,7 +647,10 @@ static void
 test_plan_rejects (void)
 {
   enum
-  { W = 16, H = 12 };
+  {
+    W = 16,
+    H = 12
+  };
   TexelConvertConfig good, bad;
   TexelConvertPlan plan;
   const char *error;
@@ -619,71 +658,76 @@ test_plan_rejects (void)
 
   test_config_init (&good, W, H, W, H);
   error = NULL;
-  g_assert_cmpint (texel_convert_plan_init (&plan, &good, TEXEL_FORMAT_NV12,
-          W, H, TEXEL_FORMAT_RGBA, W, H, &error), ==, 0);
+  g_assert_cmpint (texel_convert_plan_init (&plan, &good, TEXEL_FORMAT_NV12, W,
+                                            H, TEXEL_FORMAT_RGBA, W, H, &error),
+                   ==, 0);
 
-  for (k = 0; k < 16; k++) {
-    TexelFormat in_format = TEXEL_FORMAT_NV12, out_format = TEXEL_FORMAT_RGBA;
-    int in_w = W, in_h = H, out_w = W, out_h = H;
+  for (k = 0; k < 16; k++)
+    {
+      TexelFormat in_format = TEXEL_FORMAT_NV12, out_format = TEXEL_FORMAT_RGBA;
+      int in_w = W, in_h = H, out_w = W, out_h = H;
 
-    bad = good;
-    switch (k) {
-      case 0:
-        bad.src_w = 0;
-        break;
-      case 1:
-        bad.src_h = -2;
-        break;
-      case 2:
-        bad.src_x = -1;
-        break;
-      case 3:
-        bad.src_x = 1;          /* right edge past the input */
-        break;
-      case 4:
-        bad.src_y = 2, bad.src_h = H - 1;
-        break;
-      case 5:
-        bad.dst_w = 0;
-        break;
-      case 6:
-        bad.dst_y = -1, bad.dst_h = 4;
-        break;
-      case 7:
-        bad.dst_x = 8, bad.dst_w = 9;
-        break;
-      case 8:
-        bad.dst_h = H + 1;
-        break;
-      case 9:
-        in_format = TEXEL_FORMAT_UNKNOWN;
-        break;
-      case 10:
-        out_format = TEXEL_FORMAT_COUNT;
-        break;
-      case 11:
-        in_w = 0;
-        break;
-      case 12:
-        out_h = 0;
-        break;
-      case 13:
-        bad.direction = (TexelDirection) 8;
-        break;
-      case 14:
-        bad.method = (TexelMethod) 3;
-        break;
-      case 15:
-        in_w = W - 1;           /* the full-frame source no longer fits */
-        break;
+      bad = good;
+      switch (k)
+        {
+          case 0:
+            bad.src_w = 0;
+            break;
+          case 1:
+            bad.src_h = -2;
+            break;
+          case 2:
+            bad.src_x = -1;
+            break;
+          case 3:
+            bad.src_x = 1; /* right edge past the input */
+            break;
+          case 4:
+            bad.src_y = 2, bad.src_h = H - 1;
+            break;
+          case 5:
+            bad.dst_w = 0;
+            break;
+          case 6:
+            bad.dst_y = -1, bad.dst_h = 4;
+            break;
+          case 7:
+            bad.dst_x = 8, bad.dst_w = 9;
+            break;
+          case 8:
+            bad.dst_h = H + 1;
+            break;
+          case 9:
+            in_format = TEXEL_FORMAT_UNKNOWN;
+            break;
+          case 10:
+            out_format = TEXEL_FORMAT_COUNT;
+            break;
+          case 11:
+            in_w = 0;
+            break;
+          case 12:
+            out_h = 0;
+            break;
+          case 13:
+            bad.direction = (TexelDirection)8;
+            break;
+          case 14:
+            bad.method = (TexelMethod)3;
+            break;
+          case 15:
+            in_w = W - 1; /* the full-frame source no longer fits */
+            break;
+        }
+      error = NULL;
+      g_assert_cmpint (texel_convert_plan_init (&plan, &bad, in_format, in_w,
+                                                in_h, out_format, out_w, out_h,
+                                                &error),
+                       ==, -1);
+      g_assert_nonnull (error);
+      g_assert_cmpuint (strlen (error), >, 0);
+      g_test_message ("case %d: %s", k, error);
     }
-    error = NULL;
-    g_assert_cmpint (texel_convert_plan_init (&plan, &bad, in_format, in_w,
-            in_h, out_format, out_w, out_h, &error), ==, -1);
-    g_assert_nonnull (error);
-    g_assert_cmpuint (strlen (error), >, 0);
-    g_test_message ("case %d: %s", k, error);
-  }
 }
 
 /* The plan's map and flags for a few configurations. */
@@ -703,8 +747,7 @@ test_plan_map (void)
   config.dst_y = 1;
   config.dst_w = 4;
   config.dst_h = 2;
-  test_plan (&plan, &config, TEXEL_FORMAT_RGBA, 16, 8, TEXEL_FORMAT_RGBA, 8,
-      4);
+  test_plan (&plan, &config, TEXEL_FORMAT_RGBA, 16, 8, TEXEL_FORMAT_RGBA, 8, 4);
   /* sx = 4 + 8 (X - 2) / 4 = 2 X, sy = 2 + 4 (Y - 1) / 2 = 2 Y. */
   g_assert_cmpfloat (plan.map[0][0], ==, 2.0);
   g_assert_cmpfloat (plan.map[0][1], ==, 0.0);
@@ -722,8 +765,7 @@ test_plan_map (void)
   /* 90R, 4x6 -> 6x4: sx = Y, sy = 6 - X. */
   test_config_init (&config, 4, 6, 6, 4);
   config.direction = TEXEL_DIRECTION_90R;
-  test_plan (&plan, &config, TEXEL_FORMAT_RGBA, 4, 6, TEXEL_FORMAT_RGBA, 6,
-      4);
+  test_plan (&plan, &config, TEXEL_FORMAT_RGBA, 4, 6, TEXEL_FORMAT_RGBA, 6, 4);
   g_assert_cmpfloat (plan.map[0][0], ==, 0.0);
   g_assert_cmpfloat (plan.map[0][1], ==, 1.0);
   g_assert_cmpfloat (plan.map[0][2], ==, 0.0);
@@ -733,20 +775,17 @@ test_plan_map (void)
   g_assert_false (plan.rows_monotonic);
 
   config.direction = TEXEL_DIRECTION_HORIZ;
-  test_plan (&plan, &config, TEXEL_FORMAT_RGBA, 4, 6, TEXEL_FORMAT_RGBA, 6,
-      4);
+  test_plan (&plan, &config, TEXEL_FORMAT_RGBA, 4, 6, TEXEL_FORMAT_RGBA, 6, 4);
   g_assert_true (plan.rows_monotonic);
   config.direction = TEXEL_DIRECTION_VERT;
-  test_plan (&plan, &config, TEXEL_FORMAT_RGBA, 4, 6, TEXEL_FORMAT_RGBA, 6,
-      4);
+  test_plan (&plan, &config, TEXEL_FORMAT_RGBA, 4, 6, TEXEL_FORMAT_RGBA, 6, 4);
   g_assert_false (plan.rows_monotonic);
 
   /* Chroma siting. */
   config.direction = TEXEL_DIRECTION_IDENTITY;
   config.in_color.chroma_h_cosited = 1;
   config.out_color.chroma_v_cosited = 1;
-  test_plan (&plan, &config, TEXEL_FORMAT_NV12, 4, 6, TEXEL_FORMAT_NV12, 6,
-      4);
+  test_plan (&plan, &config, TEXEL_FORMAT_NV12, 4, 6, TEXEL_FORMAT_NV12, 6, 4);
   g_assert_cmpfloat (plan.in_chroma_off[0], ==, 0.5f);
   g_assert_cmpfloat (plan.in_chroma_off[1], ==, 1.0f);
   g_assert_cmpfloat (plan.out_chroma_off[0], ==, 1.0f);
@@ -764,7 +803,7 @@ main (int argc, char **argv)
   g_test_add_func ("/texel/convert/bicubic-ramp", test_bicubic_ramp);
   g_test_add_func ("/texel/convert/directions", test_directions);
   g_test_add_func ("/texel/convert/four-quarter-turns",
-      test_four_quarter_turns);
+                   test_four_quarter_turns);
   g_test_add_func ("/texel/convert/crop", test_crop);
   g_test_add_func ("/texel/convert/letterbox", test_letterbox);
   g_test_add_func ("/texel/convert/letterbox-scaled", test_letterbox_scaled);

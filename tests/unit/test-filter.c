@@ -32,8 +32,9 @@ test_expf (float x)
 
   if (x * 1.44269504f < -126.0f)
     return 0.0f;
-  return r * (1.0f + inject_sign * (2.0f + floorf (fabsf (1.173f * x)))
-      * 0x1p-23f);
+  return r
+         * (1.0f
+            + inject_sign * (2.0f + floorf (fabsf (1.173f * x))) * 0x1p-23f);
 }
 
 /* __fdividef: 2 ulp. */
@@ -55,98 +56,109 @@ border_index (int i, int n, int mirror)
     return CLAMP (i, 0, n - 1);
   if (n == 1)
     return 0;
-  while (i < 0 || i >= n) {
-    if (i < 0)
-      i = -i;
-    if (i >= n)
-      i = 2 * (n - 1) - i;
-  }
+  while (i < 0 || i >= n)
+    {
+      if (i < 0)
+        i = -i;
+      if (i >= n)
+        i = 2 * (n - 1) - i;
+    }
   return i;
 }
 
 static double
-code_at (const TestImage * t, int c, int x, int y, int mirror)
+code_at (const TestImage *t, int c, int x, int y, int mirror)
 {
-  return test_image_get (t, c, border_index (x, test_comp_width (t, c),
-          mirror), border_index (y, test_comp_height (t, c), mirror));
+  return test_image_get (t, c, border_index (x, test_comp_width (t, c), mirror),
+                         border_index (y, test_comp_height (t, c), mirror));
 }
 
 static double
-gaussian_at (const TestImage * t, int c, int x, int y, int mirror,
-    double sigma)
+gaussian_at (const TestImage *t, int c, int x, int y, int mirror, double sigma)
 {
-  int r = (int) ceil (3.0 * sigma), i, j;
+  int r = (int)ceil (3.0 * sigma), i, j;
   double num = 0.0, den = 0.0;
 
   if (sigma == 0.0)
     return test_image_get (t, c, x, y);
   for (j = -r; j <= r; j++)
-    for (i = -r; i <= r; i++) {
-      double w = exp (-(i * i + j * j) / (2.0 * sigma * sigma));
+    for (i = -r; i <= r; i++)
+      {
+        double w = exp (-(i * i + j * j) / (2.0 * sigma * sigma));
 
-      num += w * code_at (t, c, x + i, y + j, mirror);
-      den += w;
-    }
+        num += w * code_at (t, c, x + i, y + j, mirror);
+        den += w;
+      }
   return num / den;
 }
 
 /* The exact filtered value of component @c at (@x, @y), in codes. */
 static double
-expected_at (const TexelFilterConfig * cfg, const TestImage * t, int c,
-    int x, int y)
+expected_at (const TexelFilterConfig *cfg, const TestImage *t, int c, int x,
+             int y)
 {
   int mirror = cfg->border == TEXEL_FILTER_BORDER_MIRROR;
   double max = (1 << t->desc->bits) - 1;
   double p = test_image_get (t, c, x, y);
   int i, j, r;
 
-  switch (cfg->filter) {
-    case TEXEL_FILTER_GAUSSIAN:
-      return gaussian_at (t, c, x, y, mirror, cfg->sigma);
-    case TEXEL_FILTER_UNSHARP:
-      return p + cfg->amount * (p - gaussian_at (t, c, x, y, mirror,
-              cfg->sigma));
-    case TEXEL_FILTER_BILATERAL:{
-      double num = 0.0, den = 0.0;
+  switch (cfg->filter)
+    {
+      case TEXEL_FILTER_GAUSSIAN:
+        return gaussian_at (t, c, x, y, mirror, cfg->sigma);
+      case TEXEL_FILTER_UNSHARP:
+        return p
+               + cfg->amount
+                     * (p - gaussian_at (t, c, x, y, mirror, cfg->sigma));
+      case TEXEL_FILTER_BILATERAL:
+        {
+          double num = 0.0, den = 0.0;
 
-      r = (int) ceil (2.0 * cfg->sigma_space);
-      for (j = -r; j <= r; j++)
-        for (i = -r; i <= r; i++) {
-          double q = code_at (t, c, x + i, y + j, mirror);
-          double d = (q - p) / max;
-          double w = exp (-(i * i + j * j) / (2.0 * cfg->sigma_space *
-                  cfg->sigma_space)) * exp (-d * d / (2.0 * cfg->sigma_range
-                  * cfg->sigma_range));
+          r = (int)ceil (2.0 * cfg->sigma_space);
+          for (j = -r; j <= r; j++)
+            for (i = -r; i <= r; i++)
+              {
+                double q = code_at (t, c, x + i, y + j, mirror);
+                double d = (q - p) / max;
+                double w
+                    = exp (-(i * i + j * j)
+                           / (2.0 * cfg->sigma_space * cfg->sigma_space))
+                      * exp (-d * d
+                             / (2.0 * cfg->sigma_range * cfg->sigma_range));
 
-          num += w * q;
-          den += w;
+                num += w * q;
+                den += w;
+              }
+          return num / den;
         }
-      return num / den;
-    }
-    case TEXEL_FILTER_BOX:{
-      double sum = 0.0;
+      case TEXEL_FILTER_BOX:
+        {
+          double sum = 0.0;
 
-      r = cfg->radius;
-      for (j = -r; j <= r; j++)
-        for (i = -r; i <= r; i++)
-          sum += code_at (t, c, x + i, y + j, mirror);
-      return sum / ((2 * r + 1) * (2 * r + 1));
-    }
-    case TEXEL_FILTER_SOBEL:
-    default:{
-      static const int sx[3][3] = { {-1, 0, 1}, {-2, 0, 2}, {-1, 0, 1} };
-      double gx = 0.0, gy = 0.0;
-
-      for (j = -1; j <= 1; j++)
-        for (i = -1; i <= 1; i++) {
-          double q = code_at (t, c, x + i, y + j, mirror);
-
-          gx += sx[j + 1][i + 1] * q;
-          gy += sx[i + 1][j + 1] * q;
+          r = cfg->radius;
+          for (j = -r; j <= r; j++)
+            for (i = -r; i <= r; i++)
+              sum += code_at (t, c, x + i, y + j, mirror);
+          return sum / ((2 * r + 1) * (2 * r + 1));
         }
-      return sqrt (gx * gx + gy * gy) / 4.0;
+      case TEXEL_FILTER_SOBEL:
+      default:
+        {
+          static const int sx[3][3]
+              = { { -1, 0, 1 }, { -2, 0, 2 }, { -1, 0, 1 } };
+          double gx = 0.0, gy = 0.0;
+
+          for (j = -1; j <= 1; j++)
+            for (i = -1; i <= 1; i++)
+              {
+                double q = code_at (t, c, x + i, y + j, mirror);
+
+                gx += sx[j + 1][i + 1] * q;
+                gy += sx[i + 1][j + 1] * q;
+              }
+          return sqrt (gx * gx + gy * gy) / 4.0;
+        }
     }
-  }
 }
 
 /* Checks a code against an exact value: equal to it clamped and rounded,
@@ -154,7 +166,7 @@ expected_at (const TexelFilterConfig * cfg, const TestImage * t, int c,
  * way) to either neighbour. */
 static void
 check_code (unsigned got, double exact, double max, const char *what, int c,
-    int x, int y)
+            int x, int y)
 {
   double v = CLAMP (exact, 0.0, max);
   double r = floor (v + 0.5);
@@ -164,14 +176,15 @@ check_code (unsigned got, double exact, double max, const char *what, int c,
   if (fabs (v - floor (v) - 0.5) < 1e-6 && fabs (got - v) < 0.5 + 1e-6)
     return;
   g_error ("%s: component %d at (%d, %d): got %u, expected %g (exactly "
-      "%.9f)", what, c, x, y, got, r, exact);
+           "%.9f)",
+           what, c, x, y, got, r, exact);
 }
 
 /* ------------------------------------------------------------------ */
 
 static void
-plan_for (TexelFilterPlan * plan, const TexelFilterConfig * config,
-    TexelFormat format, int width, int height)
+plan_for (TexelFilterPlan *plan, const TexelFilterConfig *config,
+          TexelFormat format, int width, int height)
 {
   const char *why = NULL;
 
@@ -182,32 +195,32 @@ plan_for (TexelFilterPlan * plan, const TexelFilterConfig * config,
 /* The reference's output, run twice into differently poisoned images:
  * every sample byte must be written (both runs agree). */
 static TestImage *
-filter_cpu (const TexelFilterConfig * config, const TestImage * in)
+filter_cpu (const TexelFilterConfig *config, const TestImage *in)
 {
   TexelFilterPlan plan;
   TestImage *out[2];
   int k;
 
   plan_for (&plan, config, in->img.format, in->img.width, in->img.height);
-  for (k = 0; k < 2; k++) {
-    out[k] = test_image_new (in->img.format, in->img.width, in->img.height,
-        in->stride_align);
-    memset (out[k]->mem, k ? 0x54 : 0xab, out[k]->size);
-    texel_filter_cpu (&plan, &in->img, &out[k]->img, 0, in->img.height);
-  }
+  for (k = 0; k < 2; k++)
+    {
+      out[k] = test_image_new (in->img.format, in->img.width, in->img.height,
+                               in->stride_align);
+      memset (out[k]->mem, k ? 0x54 : 0xab, out[k]->size);
+      texel_filter_cpu (&plan, &in->img, &out[k]->img, 0, in->img.height);
+    }
   if (!test_image_payload_equal (out[0], out[1]))
     g_error ("%s: the reference left samples unwritten", in->desc->name);
   test_image_free (out[1]);
   return out[0];
 }
 
-static const char *const filter_names[] = {
-  "gaussian", "unsharp", "bilateral", "box", "sobel"
-};
+static const char *const filter_names[]
+    = { "gaussian", "unsharp", "bilateral", "box", "sobel" };
 
 /* Whether component @c of @t is filtered under @planes. */
 static gboolean
-is_filtered (const TestImage * t, int c, TexelFilterPlanes planes)
+is_filtered (const TestImage *t, int c, TexelFilterPlanes planes)
 {
   if (!test_has_comp (t, c) || c == 3)
     return FALSE;
@@ -217,27 +230,29 @@ is_filtered (const TestImage * t, int c, TexelFilterPlanes planes)
 /* Every filtered sample against expected_at (), every other one a copy of
  * the input. */
 static void
-check_against_definition (const TexelFilterConfig * cfg, const TestImage * in,
-    const TestImage * out, const char *what)
+check_against_definition (const TexelFilterConfig *cfg, const TestImage *in,
+                          const TestImage *out, const char *what)
 {
   double max = (1 << in->desc->bits) - 1;
   int c, x, y;
 
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    if (!test_has_comp (in, c))
-      continue;
-    for (y = 0; y < test_comp_height (in, c); y++)
-      for (x = 0; x < test_comp_width (in, c); x++) {
-        unsigned got = test_image_get (out, c, x, y);
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    {
+      if (!test_has_comp (in, c))
+        continue;
+      for (y = 0; y < test_comp_height (in, c); y++)
+        for (x = 0; x < test_comp_width (in, c); x++)
+          {
+            unsigned got = test_image_get (out, c, x, y);
 
-        if (is_filtered (in, c, cfg->planes))
-          check_code (got, expected_at (cfg, in, c, x, y), max, what, c, x,
-              y);
-        else if (got != test_image_get (in, c, x, y))
-          g_error ("%s: copied component %d at (%d, %d): %u, input %u",
-              what, c, x, y, got, test_image_get (in, c, x, y));
-      }
-  }
+            if (is_filtered (in, c, cfg->planes))
+              check_code (got, expected_at (cfg, in, c, x, y), max, what, c, x,
+                          y);
+            else if (got != test_image_get (in, c, x, y))
+              g_error ("%s: copied component %d at (%d, %d): %u, input %u",
+                       what, c, x, y, got, test_image_get (in, c, x, y));
+          }
+    }
 }
 
 /* Every filter, both border modes, both plane settings, every format, on
@@ -251,52 +266,54 @@ test_definitions (void)
     double sigma, amount, sigma_space, sigma_range;
     int radius;
   } settings[] = {
-    {TEXEL_FILTER_GAUSSIAN, 0.8, 0, 0, 0.1, 0},
-    {TEXEL_FILTER_GAUSSIAN, 2.0, 0, 0, 0.1, 0},
-    {TEXEL_FILTER_UNSHARP, 1.2, 1.5, 0, 0.1, 0},
-    {TEXEL_FILTER_BILATERAL, 0, 0, 1.0, 0.1, 0},
-    {TEXEL_FILTER_BILATERAL, 0, 0, 2.2, 0.05, 0},
-    {TEXEL_FILTER_BOX, 0, 0, 0, 0.1, 1},
-    {TEXEL_FILTER_BOX, 0, 0, 0, 0.1, 3},
-    {TEXEL_FILTER_SOBEL, 0, 0, 0, 0.1, 0},
+    { TEXEL_FILTER_GAUSSIAN, 0.8, 0, 0, 0.1, 0 },
+    { TEXEL_FILTER_GAUSSIAN, 2.0, 0, 0, 0.1, 0 },
+    { TEXEL_FILTER_UNSHARP, 1.2, 1.5, 0, 0.1, 0 },
+    { TEXEL_FILTER_BILATERAL, 0, 0, 1.0, 0.1, 0 },
+    { TEXEL_FILTER_BILATERAL, 0, 0, 2.2, 0.05, 0 },
+    { TEXEL_FILTER_BOX, 0, 0, 0, 0.1, 1 },
+    { TEXEL_FILTER_BOX, 0, 0, 0, 0.1, 3 },
+    { TEXEL_FILTER_SOBEL, 0, 0, 0, 0.1, 0 },
   };
-  static const int sizes[][2] = { {19, 11}, {3, 2} };
+  static const int sizes[][2] = { { 19, 11 }, { 3, 2 } };
   GRand *rand = g_rand_new_with_seed (17);
   int s, f, z, border, planes;
 
-  for (z = 0; z < (int) G_N_ELEMENTS (sizes); z++)
-    for (f = 0; f < test_n_formats_10; f++) {
-      TestImage *in = test_image_new (test_formats_10[f], sizes[z][0],
-          sizes[z][1], 1);
+  for (z = 0; z < (int)G_N_ELEMENTS (sizes); z++)
+    for (f = 0; f < test_n_formats_10; f++)
+      {
+        TestImage *in
+            = test_image_new (test_formats_10[f], sizes[z][0], sizes[z][1], 1);
 
-      test_image_fill_random (in, rand);
-      for (s = 0; s < (int) G_N_ELEMENTS (settings); s++)
-        for (border = 0; border < 2; border++)
-          for (planes = 0; planes < 2; planes++) {
-            TexelFilterConfig cfg;
-            TestImage *out;
-            gchar *what;
+        test_image_fill_random (in, rand);
+        for (s = 0; s < (int)G_N_ELEMENTS (settings); s++)
+          for (border = 0; border < 2; border++)
+            for (planes = 0; planes < 2; planes++)
+              {
+                TexelFilterConfig cfg;
+                TestImage *out;
+                gchar *what;
 
-            texel_filter_config_init (&cfg);
-            cfg.filter = settings[s].filter;
-            cfg.sigma = settings[s].sigma;
-            cfg.amount = settings[s].amount;
-            cfg.sigma_space = settings[s].sigma_space;
-            cfg.sigma_range = settings[s].sigma_range;
-            cfg.radius = settings[s].radius;
-            cfg.border = border;
-            cfg.planes = planes;
-            what = g_strdup_printf ("%s %dx%d %s (setting %d) %s %s",
-                in->desc->name, sizes[z][0], sizes[z][1],
-                filter_names[cfg.filter], s, border ? "mirror" : "clamp",
-                planes ? "all" : "luma");
-            out = filter_cpu (&cfg, in);
-            check_against_definition (&cfg, in, out, what);
-            test_image_free (out);
-            g_free (what);
-          }
-      test_image_free (in);
-    }
+                texel_filter_config_init (&cfg);
+                cfg.filter = settings[s].filter;
+                cfg.sigma = settings[s].sigma;
+                cfg.amount = settings[s].amount;
+                cfg.sigma_space = settings[s].sigma_space;
+                cfg.sigma_range = settings[s].sigma_range;
+                cfg.radius = settings[s].radius;
+                cfg.border = border;
+                cfg.planes = planes;
+                what = g_strdup_printf (
+                    "%s %dx%d %s (setting %d) %s %s", in->desc->name,
+                    sizes[z][0], sizes[z][1], filter_names[cfg.filter], s,
+                    border ? "mirror" : "clamp", planes ? "all" : "luma");
+                out = filter_cpu (&cfg, in);
+                check_against_definition (&cfg, in, out, what);
+                test_image_free (out);
+                g_free (what);
+              }
+        test_image_free (in);
+      }
   g_rand_free (rand);
 }
 
@@ -319,14 +336,15 @@ test_border_modes (void)
   texel_filter_config_init (&cfg);
   cfg.filter = TEXEL_FILTER_BOX;
   cfg.radius = 1;
-  for (border = 0; border < 2; border++) {
-    cfg.border = border;
-    out = filter_cpu (&cfg, in);
-    for (x = 0; x < 5; x++)
-      g_assert_cmpuint (test_image_get (out, 0, x, 0), ==,
-          border ? mirror_want[x] : clamp_want[x]);
-    test_image_free (out);
-  }
+  for (border = 0; border < 2; border++)
+    {
+      cfg.border = border;
+      out = filter_cpu (&cfg, in);
+      for (x = 0; x < 5; x++)
+        g_assert_cmpuint (test_image_get (out, 0, x, 0), ==,
+                          border ? mirror_want[x] : clamp_want[x]);
+      test_image_free (out);
+    }
   test_image_free (in);
 
   /* Two samples, a window wider than the row: mirror alternates 0 255 0
@@ -343,22 +361,23 @@ test_border_modes (void)
       int radius, border;
       unsigned want0, want1;
     } cases[] = {
-      {1, TEXEL_FILTER_BORDER_MIRROR, 170, 85},
-      {1, TEXEL_FILTER_BORDER_CLAMP, 85, 170},
-      {2, TEXEL_FILTER_BORDER_MIRROR, 102, 153},
-      {2, TEXEL_FILTER_BORDER_CLAMP, 102, 153},
-      {7, TEXEL_FILTER_BORDER_MIRROR, 136, 119},
+      { 1, TEXEL_FILTER_BORDER_MIRROR, 170, 85 },
+      { 1, TEXEL_FILTER_BORDER_CLAMP, 85, 170 },
+      { 2, TEXEL_FILTER_BORDER_MIRROR, 102, 153 },
+      { 2, TEXEL_FILTER_BORDER_CLAMP, 102, 153 },
+      { 7, TEXEL_FILTER_BORDER_MIRROR, 136, 119 },
     };
     int k;
 
-    for (k = 0; k < (int) G_N_ELEMENTS (cases); k++) {
-      cfg.radius = cases[k].radius;
-      cfg.border = cases[k].border;
-      out = filter_cpu (&cfg, in);
-      g_assert_cmpuint (test_image_get (out, 0, 0, 0), ==, cases[k].want0);
-      g_assert_cmpuint (test_image_get (out, 0, 1, 0), ==, cases[k].want1);
-      test_image_free (out);
-    }
+    for (k = 0; k < (int)G_N_ELEMENTS (cases); k++)
+      {
+        cfg.radius = cases[k].radius;
+        cfg.border = cases[k].border;
+        out = filter_cpu (&cfg, in);
+        g_assert_cmpuint (test_image_get (out, 0, 0, 0), ==, cases[k].want0);
+        g_assert_cmpuint (test_image_get (out, 0, 1, 0), ==, cases[k].want1);
+        test_image_free (out);
+      }
   }
   test_image_free (in);
 }
@@ -383,23 +402,25 @@ test_neutral_identity (void)
   neutral[4].filter = TEXEL_FILTER_BOX;
   neutral[4].radius = 0;
 
-  for (f = 0; f < test_n_formats_10; f++) {
-    TestImage *in = test_image_new (test_formats_10[f], 13, 7, 1);
+  for (f = 0; f < test_n_formats_10; f++)
+    {
+      TestImage *in = test_image_new (test_formats_10[f], 13, 7, 1);
 
-    test_image_fill_random (in, rand);
-    for (n = 0; n < 5; n++) {
-      TestImage *out;
+      test_image_fill_random (in, rand);
+      for (n = 0; n < 5; n++)
+        {
+          TestImage *out;
 
-      g_assert_true (texel_filter_config_is_neutral (&neutral[n]));
-      neutral[n].border = f % 2;
-      out = filter_cpu (&neutral[n], in);
-      if (!test_image_payload_equal (in, out))
-        g_error ("%s: neutral setting %d changed the frame", in->desc->name,
-            n);
-      test_image_free (out);
+          g_assert_true (texel_filter_config_is_neutral (&neutral[n]));
+          neutral[n].border = f % 2;
+          out = filter_cpu (&neutral[n], in);
+          if (!test_image_payload_equal (in, out))
+            g_error ("%s: neutral setting %d changed the frame", in->desc->name,
+                     n);
+          test_image_free (out);
+        }
+      test_image_free (in);
     }
-    test_image_free (in);
-  }
   g_rand_free (rand);
 
   /* Not neutral: the defaults, and Sobel whatever its settings. */
@@ -430,15 +451,16 @@ test_sobel_edges (void)
   for (y = 0; y < 8; y++)
     for (x = 0; x < 16; x++)
       test_image_set (in, 0, x, y, x >= 8 ? 200 : 0);
-  for (border = 0; border < 2; border++) {
-    cfg.border = border;
-    out = filter_cpu (&cfg, in);
-    for (y = 0; y < 8; y++)
-      for (x = 0; x < 16; x++)
-        g_assert_cmpuint (test_image_get (out, 0, x, y), ==,
-            x == 7 || x == 8 ? 200 : 0);
-    test_image_free (out);
-  }
+  for (border = 0; border < 2; border++)
+    {
+      cfg.border = border;
+      out = filter_cpu (&cfg, in);
+      for (y = 0; y < 8; y++)
+        for (x = 0; x < 16; x++)
+          g_assert_cmpuint (test_image_get (out, 0, x, y), ==,
+                            x == 7 || x == 8 ? 200 : 0);
+      test_image_free (out);
+    }
   for (y = 0; y < 8; y++)
     for (x = 0; x < 16; x++)
       test_image_set (in, 0, x, y, y >= 4 ? 120 : 20);
@@ -446,24 +468,26 @@ test_sobel_edges (void)
   for (y = 0; y < 8; y++)
     for (x = 0; x < 16; x++)
       g_assert_cmpuint (test_image_get (out, 0, x, y), ==,
-          y == 3 || y == 4 ? 100 : 0);
+                        y == 3 || y == 4 ? 100 : 0);
   test_image_free (out);
 
   /* Ramp: gx = 4 * 2 * 10 inside, 4 * 10 at a clamped edge. */
   for (y = 0; y < 8; y++)
     for (x = 0; x < 16; x++)
       test_image_set (in, 0, x, y, 10 * x);
-  for (border = 0; border < 2; border++) {
-    cfg.border = border;
-    out = filter_cpu (&cfg, in);
-    for (y = 0; y < 8; y++)
-      for (x = 0; x < 16; x++) {
-        unsigned want = x > 0 && x < 15 ? 20 : (border ? 0 : 10);
+  for (border = 0; border < 2; border++)
+    {
+      cfg.border = border;
+      out = filter_cpu (&cfg, in);
+      for (y = 0; y < 8; y++)
+        for (x = 0; x < 16; x++)
+          {
+            unsigned want = x > 0 && x < 15 ? 20 : (border ? 0 : 10);
 
-        g_assert_cmpuint (test_image_get (out, 0, x, y), ==, want);
-      }
-    test_image_free (out);
-  }
+            g_assert_cmpuint (test_image_get (out, 0, x, y), ==, want);
+          }
+      test_image_free (out);
+    }
   test_image_free (in);
 }
 
@@ -483,8 +507,8 @@ test_bilateral_edge (void)
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
-      test_image_set (in, 0, x, y, (x < w / 2 ? lo : hi)
-          + g_rand_int_range (rand, -8, 9));
+      test_image_set (in, 0, x, y,
+                      (x < w / 2 ? lo : hi) + g_rand_int_range (rand, -8, 9));
 
   texel_filter_config_init (&cfg);
   cfg.filter = TEXEL_FILTER_BILATERAL;
@@ -492,17 +516,19 @@ test_bilateral_edge (void)
   cfg.sigma_range = 0.1;
   out = filter_cpu (&cfg, in);
   for (y = 0; y < h; y++)
-    for (x = 0; x < w; x++) {
-      double clean = x < w / 2 ? lo : hi;
+    for (x = 0; x < w; x++)
+      {
+        double clean = x < w / 2 ? lo : hi;
 
-      noise_in += fabs (test_image_get (in, 0, x, y) - clean);
-      noise_out += fabs (test_image_get (out, 0, x, y) - clean);
-      if (x == w / 2 - 1 || x == w / 2)
-        worst_edge = MAX (worst_edge, fabs (test_image_get (out, 0, x, y)
-                - clean));
-    }
+        noise_in += fabs (test_image_get (in, 0, x, y) - clean);
+        noise_out += fabs (test_image_get (out, 0, x, y) - clean);
+        if (x == w / 2 - 1 || x == w / 2)
+          worst_edge
+              = MAX (worst_edge, fabs (test_image_get (out, 0, x, y) - clean));
+      }
   g_test_message ("bilateral: mean |noise| %.2f -> %.2f, worst beside the "
-      "step %.1f", noise_in / (w * h), noise_out / (w * h), worst_edge);
+                  "step %.1f",
+                  noise_in / (w * h), noise_out / (w * h), worst_edge);
   g_assert_cmpfloat (noise_out, <, 0.5 * noise_in);
   g_assert_cmpfloat (worst_edge, <=, 8.0);
   test_image_free (out);
@@ -511,9 +537,8 @@ test_bilateral_edge (void)
   cfg.sigma = 2.0;
   out = filter_cpu (&cfg, in);
   for (y = 0; y < h; y++)
-    g_assert_cmpfloat (fabs ((double) test_image_get (out, 0, w / 2 - 1, y)
-            - lo), >,
-        30.0);
+    g_assert_cmpfloat (
+        fabs ((double)test_image_get (out, 0, w / 2 - 1, y) - lo), >, 30.0);
   test_image_free (out);
   test_image_free (in);
   g_rand_free (rand);
@@ -522,20 +547,21 @@ test_bilateral_edge (void)
 /* Poisons the rows of every plane of @t that a band reading luma rows
  * [in0, in1) must not need (the staged path uploads no others). */
 static void
-poison_outside (TestImage * t, int in0, int in1)
+poison_outside (TestImage *t, int in0, int in1)
 {
   int p, r;
 
-  for (p = 0; p < t->desc->n_planes; p++) {
-    int rows = texel_plane_height (t->img.format, p, t->img.height);
-    int shift = rows < t->img.height ? 1 : 0;
-    int first = in0 >> shift, end = (in1 + (1 << shift) - 1) >> shift;
+  for (p = 0; p < t->desc->n_planes; p++)
+    {
+      int rows = texel_plane_height (t->img.format, p, t->img.height);
+      int shift = rows < t->img.height ? 1 : 0;
+      int first = in0 >> shift, end = (in1 + (1 << shift) - 1) >> shift;
 
-    for (r = 0; r < rows; r++)
-      if (r < first || r >= end)
-        memset (t->img.data[p] + (size_t) r * t->img.stride[p], 0x77,
-            texel_plane_row_bytes (t->img.format, p, t->img.width));
-  }
+      for (r = 0; r < rows; r++)
+        if (r < first || r >= end)
+          memset (t->img.data[p] + (size_t)r * t->img.stride[p], 0x77,
+                  texel_plane_row_bytes (t->img.format, p, t->img.width));
+    }
 }
 
 /* Bands give the whole frame's bytes, each computed from only the input
@@ -548,43 +574,45 @@ test_bands (void)
   int f, k, kind;
 
   for (f = 0; f < test_n_formats_10; f++)
-    for (kind = 0; kind < TEXEL_FILTER_N_KINDS; kind++) {
-      TexelFilterConfig cfg;
-      TexelFilterPlan plan;
-      TestImage *in = test_image_new (test_formats_10[f], 9, 23, 1);
-      TestImage *whole, *banded, *partial;
+    for (kind = 0; kind < TEXEL_FILTER_N_KINDS; kind++)
+      {
+        TexelFilterConfig cfg;
+        TexelFilterPlan plan;
+        TestImage *in = test_image_new (test_formats_10[f], 9, 23, 1);
+        TestImage *whole, *banded, *partial;
 
-      test_image_fill_random (in, rand);
-      texel_filter_config_init (&cfg);
-      cfg.filter = kind;
-      cfg.sigma = 1.1;
-      cfg.sigma_space = 1.4;
-      cfg.radius = 2;
-      cfg.border = (f + kind) % 2;
-      plan_for (&plan, &cfg, in->img.format, 9, 23);
-      whole = filter_cpu (&cfg, in);
-      banded = test_image_new (in->img.format, 9, 23, 1);
-      memset (banded->mem, 0x5a, banded->size);
-      partial = test_image_new (in->img.format, 9, 23, 1);
-      for (k = 0; k + 1 < (int) G_N_ELEMENTS (cuts); k++) {
-        int in0, in1;
+        test_image_fill_random (in, rand);
+        texel_filter_config_init (&cfg);
+        cfg.filter = kind;
+        cfg.sigma = 1.1;
+        cfg.sigma_space = 1.4;
+        cfg.radius = 2;
+        cfg.border = (f + kind) % 2;
+        plan_for (&plan, &cfg, in->img.format, 9, 23);
+        whole = filter_cpu (&cfg, in);
+        banded = test_image_new (in->img.format, 9, 23, 1);
+        memset (banded->mem, 0x5a, banded->size);
+        partial = test_image_new (in->img.format, 9, 23, 1);
+        for (k = 0; k + 1 < (int)G_N_ELEMENTS (cuts); k++)
+          {
+            int in0, in1;
 
-        texel_filter_input_rows (&plan, cuts[k], cuts[k + 1], &in0, &in1);
-        g_assert_cmpint (in0, <=, cuts[k]);
-        g_assert_cmpint (in1, >=, cuts[k + 1]);
-        memcpy (partial->mem, in->mem, in->size);
-        poison_outside (partial, in0, in1);
-        texel_filter_cpu (&plan, &partial->img, &banded->img, cuts[k],
-            cuts[k + 1]);
+            texel_filter_input_rows (&plan, cuts[k], cuts[k + 1], &in0, &in1);
+            g_assert_cmpint (in0, <=, cuts[k]);
+            g_assert_cmpint (in1, >=, cuts[k + 1]);
+            memcpy (partial->mem, in->mem, in->size);
+            poison_outside (partial, in0, in1);
+            texel_filter_cpu (&plan, &partial->img, &banded->img, cuts[k],
+                              cuts[k + 1]);
+          }
+        if (!test_image_payload_equal (whole, banded))
+          g_error ("%s %s: bands differ from the whole frame", in->desc->name,
+                   filter_names[kind]);
+        test_image_free (whole);
+        test_image_free (banded);
+        test_image_free (partial);
+        test_image_free (in);
       }
-      if (!test_image_payload_equal (whole, banded))
-        g_error ("%s %s: bands differ from the whole frame", in->desc->name,
-            filter_names[kind]);
-      test_image_free (whole);
-      test_image_free (banded);
-      test_image_free (partial);
-      test_image_free (in);
-    }
   g_rand_free (rand);
 }
 
@@ -635,12 +663,12 @@ test_plan_checks (void)
   cfg.sigma = 10.0;
   g_assert_cmpint (texel_filter_config_radius (&cfg), ==, 30);
   cfg.filter = TEXEL_FILTER_BILATERAL;
-  g_assert_cmpint (texel_filter_config_radius (&cfg), ==, 2);   /* 5x5 */
+  g_assert_cmpint (texel_filter_config_radius (&cfg), ==, 2); /* 5x5 */
   cfg.sigma_space = 0.5;
   g_assert_cmpint (texel_filter_config_radius (&cfg), ==, 1);
   cfg.sigma_space = 16.0;
   g_assert_cmpint (texel_filter_config_radius (&cfg), ==,
-      TEXEL_FILTER_RADIUS_MAX);
+                   TEXEL_FILTER_RADIUS_MAX);
   cfg.filter = TEXEL_FILTER_BOX;
   cfg.radius = 4;
   g_assert_cmpint (texel_filter_config_radius (&cfg), ==, 4);
@@ -651,10 +679,11 @@ test_plan_checks (void)
   texel_filter_config_init (&cfg);
   cfg.sigma = 2.7;
   plan_for (&plan, &cfg, TEXEL_FORMAT_NV12, 8, 8);
-  for (k = 0; k < 2 * plan.radius + 1; k++) {
-    sum += plan.weight_d[k];
-    sum_f += plan.weight[k];
-  }
+  for (k = 0; k < 2 * plan.radius + 1; k++)
+    {
+      sum += plan.weight_d[k];
+      sum_f += plan.weight[k];
+    }
   g_assert_cmpfloat (fabs (sum - 1.0), <, 1e-14);
   g_assert_cmpfloat (fabs (sum_f - 1.0f), <, 1e-6);
 
@@ -664,19 +693,21 @@ test_plan_checks (void)
   g_assert_true (plan.filtered[0] && !plan.filtered[1] && !plan.filtered[2]);
   plan_for (&plan, &cfg, TEXEL_FORMAT_RGBA, 8, 8);
   g_assert_true (plan.filtered[0] && plan.filtered[1] && plan.filtered[2]
-      && !plan.filtered[3]);
+                 && !plan.filtered[3]);
 
   /* Rejected: NaN, out of range, unknown values, bad images. */
-  g_assert_cmpint (texel_filter_plan_init (&plan, &cfg, TEXEL_FORMAT_UNKNOWN,
-          4, 4, &why), ==, -1);
+  g_assert_cmpint (
+      texel_filter_plan_init (&plan, &cfg, TEXEL_FORMAT_UNKNOWN, 4, 4, &why),
+      ==, -1);
   g_assert_nonnull (why);
-  g_assert_cmpint (texel_filter_plan_init (&plan, &cfg, TEXEL_FORMAT_NV12, 0,
-          4, NULL), ==, -1);
+  g_assert_cmpint (
+      texel_filter_plan_init (&plan, &cfg, TEXEL_FORMAT_NV12, 0, 4, NULL), ==,
+      -1);
   {
     TexelFilterConfig bad[12];
     int n = 0, b;
 
-    for (b = 0; b < (int) G_N_ELEMENTS (bad); b++)
+    for (b = 0; b < (int)G_N_ELEMENTS (bad); b++)
       texel_filter_config_init (&bad[b]);
     bad[n++].sigma = NAN;
     bad[n++].sigma = 10.5;
@@ -688,22 +719,24 @@ test_plan_checks (void)
     bad[n++].sigma_range = NAN;
     bad[n++].sigma_range = 0.0;
     bad[n++].radius = TEXEL_FILTER_RADIUS_MAX + 1;
-    bad[n].filter = (TexelFilterKind) 9;
+    bad[n].filter = (TexelFilterKind)9;
     n++;
-    bad[n].border = (TexelFilterBorder) 2;
+    bad[n].border = (TexelFilterBorder)2;
     n++;
-    bad[n].planes = (TexelFilterPlanes) 5;
+    bad[n].planes = (TexelFilterPlanes)5;
     n++;
     g_assert_cmpint (n, ==, G_N_ELEMENTS (bad));
-    for (b = 0; b < n; b++) {
-      why = NULL;
-      if (texel_filter_plan_init (&plan, &bad[b], TEXEL_FORMAT_NV12, 4, 4,
-              &why) != -1)
-        g_error ("bad setting %d accepted", b);
-      g_assert_nonnull (why);
-      g_assert_cmpint (texel_filter_config_radius (&bad[b]), ==, -1);
-      g_assert_false (texel_filter_config_is_neutral (&bad[b]));
-    }
+    for (b = 0; b < n; b++)
+      {
+        why = NULL;
+        if (texel_filter_plan_init (&plan, &bad[b], TEXEL_FORMAT_NV12, 4, 4,
+                                    &why)
+            != -1)
+          g_error ("bad setting %d accepted", b);
+        g_assert_nonnull (why);
+        g_assert_cmpint (texel_filter_config_radius (&bad[b]), ==, -1);
+        g_assert_false (texel_filter_config_is_neutral (&bad[b]));
+      }
   }
 }
 
@@ -713,50 +746,53 @@ test_plan_checks (void)
  * the barriers between them. */
 
 static void
-emulate_kernels (const TexelFilterPlan * plan, const TexelImage * in,
-    TexelImage * out, int row0, int row1)
+emulate_kernels (const TexelFilterPlan *plan, const TexelImage *in,
+                 TexelImage *out, int row0, int row1)
 {
   float *shared = g_new0 (float, texel_filter_shared_floats (plan));
   int c, x0, y0, tx, ty;
 
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    TexelFilterComp k;
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    {
+      TexelFilterComp k;
 
-    if (plan->fmt.comp[c].plane < 0)
-      continue;
-    texel_filter_comp_init (plan, in, out, c, row0, row1, &k);
-    for (y0 = k.row0; y0 < k.row1; y0 += TEXEL_FILTER_TILE_H)
-      for (x0 = 0; x0 < k.width; x0 += TEXEL_FILTER_TILE_W) {
-        if (!plan->filtered[c]) {
-          for (ty = 0; ty < TEXEL_FILTER_TILE_H; ty++)
-            for (tx = 0; tx < TEXEL_FILTER_TILE_W; tx++)
-              if (x0 + tx < k.width && y0 + ty < k.row1)
-                texel_filter_copy_f (plan, &k, x0 + tx, y0 + ty);
-          continue;
-        }
-        for (ty = 0; ty < TEXEL_FILTER_TILE_H; ty++)
-          for (tx = 0; tx < TEXEL_FILTER_TILE_W; tx++)
-            texel_filter_load_tile_f (plan, plan->radius, &k, shared, x0,
-                y0, tx, ty);
-        if (texel_filter_separable (plan->filter))
-          for (ty = 0; ty < TEXEL_FILTER_TILE_H; ty++)
-            for (tx = 0; tx < TEXEL_FILTER_TILE_W; tx++)
-              texel_filter_across_f (plan, plan->radius, shared, tx, ty);
-        for (ty = 0; ty < TEXEL_FILTER_TILE_H; ty++)
-          for (tx = 0; tx < TEXEL_FILTER_TILE_W; tx++)
-            texel_filter_output_f (plan, plan->filter, plan->radius, &k,
-                shared, x0, y0, tx, ty);
-      }
-  }
+      if (plan->fmt.comp[c].plane < 0)
+        continue;
+      texel_filter_comp_init (plan, in, out, c, row0, row1, &k);
+      for (y0 = k.row0; y0 < k.row1; y0 += TEXEL_FILTER_TILE_H)
+        for (x0 = 0; x0 < k.width; x0 += TEXEL_FILTER_TILE_W)
+          {
+            if (!plan->filtered[c])
+              {
+                for (ty = 0; ty < TEXEL_FILTER_TILE_H; ty++)
+                  for (tx = 0; tx < TEXEL_FILTER_TILE_W; tx++)
+                    if (x0 + tx < k.width && y0 + ty < k.row1)
+                      texel_filter_copy_f (plan, &k, x0 + tx, y0 + ty);
+                continue;
+              }
+            for (ty = 0; ty < TEXEL_FILTER_TILE_H; ty++)
+              for (tx = 0; tx < TEXEL_FILTER_TILE_W; tx++)
+                texel_filter_load_tile_f (plan, plan->radius, &k, shared, x0,
+                                          y0, tx, ty);
+            if (texel_filter_separable (plan->filter))
+              for (ty = 0; ty < TEXEL_FILTER_TILE_H; ty++)
+                for (tx = 0; tx < TEXEL_FILTER_TILE_W; tx++)
+                  texel_filter_across_f (plan, plan->radius, shared, tx, ty);
+            for (ty = 0; ty < TEXEL_FILTER_TILE_H; ty++)
+              for (tx = 0; tx < TEXEL_FILTER_TILE_W; tx++)
+                texel_filter_output_f (plan, plan->filter, plan->radius, &k,
+                                       shared, x0, y0, tx, ty);
+          }
+    }
   g_free (shared);
 }
 
 /* The emulated kernels against the reference: every format, every filter
  * (windows up to the largest), both border modes, with the intrinsics'
  * errors pushed either way; frames of several tiles with partial ones at
- * the edges (51x35: 2 x 3 tiles), one frame smaller than the windows; one run in three as
- * bands from inputs holding only their input rows. Asserted: the bound
- * of the GPU test (at least 99.9 % within 1 code, all within 2), box
+ * the edges (51x35: 2 x 3 tiles), one frame smaller than the windows; one run
+ * in three as bands from inputs holding only their input rows. Asserted: the
+ * bound of the GPU test (at least 99.9 % within 1 code, all within 2), box
  * bit-exact, 8-bit Sobel bit-exact, and the same bytes written. */
 static void
 test_kernel_emulation (void)
@@ -767,112 +803,122 @@ test_kernel_emulation (void)
     TexelFilterKind filter;
     double sigma, amount, sigma_space, sigma_range;
     int radius;
-    int slow;                   /* 65x65 taps: fewer, smaller frames */
+    int slow; /* 65x65 taps: fewer, smaller frames */
   } settings[] = {
-    {"gaussian 1", TEXEL_FILTER_GAUSSIAN, 1.0, 1, 1, 0.1, 1, 0},
-    {"gaussian 10", TEXEL_FILTER_GAUSSIAN, 10.0, 1, 1, 0.1, 1, 0},
-    {"unsharp 10", TEXEL_FILTER_UNSHARP, 1.5, 10.0, 1, 0.1, 1, 0},
-    {"bilateral 5x5", TEXEL_FILTER_BILATERAL, 1, 1, 1.0, 0.1, 1, 0},
-    {"bilateral 0.03", TEXEL_FILTER_BILATERAL, 1, 1, 2.5, 0.03, 1, 0},
-    {"bilateral 16", TEXEL_FILTER_BILATERAL, 1, 1, 16.0, 0.5, 1, 1},
-    {"box 2", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 2, 0},
-    {"box 32", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 32, 0},
-    {"sobel", TEXEL_FILTER_SOBEL, 1, 1, 1, 0.1, 1, 0},
+    { "gaussian 1", TEXEL_FILTER_GAUSSIAN, 1.0, 1, 1, 0.1, 1, 0 },
+    { "gaussian 10", TEXEL_FILTER_GAUSSIAN, 10.0, 1, 1, 0.1, 1, 0 },
+    { "unsharp 10", TEXEL_FILTER_UNSHARP, 1.5, 10.0, 1, 0.1, 1, 0 },
+    { "bilateral 5x5", TEXEL_FILTER_BILATERAL, 1, 1, 1.0, 0.1, 1, 0 },
+    { "bilateral 0.03", TEXEL_FILTER_BILATERAL, 1, 1, 2.5, 0.03, 1, 0 },
+    { "bilateral 16", TEXEL_FILTER_BILATERAL, 1, 1, 16.0, 0.5, 1, 1 },
+    { "box 2", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 2, 0 },
+    { "box 32", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 32, 0 },
+    { "sobel", TEXEL_FILTER_SOBEL, 1, 1, 1, 0.1, 1, 0 },
   };
-  static const int sizes[][2] = { {51, 35}, {5, 3}, {35, 17} };
+  static const int sizes[][2] = { { 51, 35 }, { 5, 3 }, { 35, 17 } };
   static const int cuts[] = { 0, 16, 18, 35 };
   GRand *rand = g_rand_new_with_seed (37);
   int s, f, z, border, n = 0;
 
-  for (s = 0; s < (int) G_N_ELEMENTS (settings); s++) {
-    long samples = 0, over0 = 0, over1 = 0, over2 = 0;
+  for (s = 0; s < (int)G_N_ELEMENTS (settings); s++)
+    {
+      long samples = 0, over0 = 0, over1 = 0, over2 = 0;
 
-    for (f = 0; f < test_n_formats_10; f++)
-      for (z = 0; z < (int) G_N_ELEMENTS (sizes); z++) {
-        if (settings[s].slow ? z == 0 || f % 4 != 0 : z == 2)
-          continue;
-        /* Under valgrind one format in four (test_sparse_skip). */
-        if (test_sparse_skip (s + f, 4))
-          continue;
-        for (border = 0; border < 2; border++, n++) {
-          int w = sizes[z][0], h = sizes[z][1];
-          TexelFilterConfig cfg;
-          TexelFilterPlan plan;
-          TestImage *in = test_image_new (test_formats_10[f], w, h, 1);
-          TestImage *cpu, *gpu[2], *partial = NULL;
-          int c, x, y, k, run;
-
-          test_image_fill_random (in, rand);
-          texel_filter_config_init (&cfg);
-          cfg.filter = settings[s].filter;
-          cfg.sigma = settings[s].sigma;
-          cfg.amount = settings[s].amount;
-          cfg.sigma_space = settings[s].sigma_space;
-          cfg.sigma_range = settings[s].sigma_range;
-          cfg.radius = settings[s].radius;
-          cfg.border = border;
-          cfg.planes = (f + z) % 2;
-          plan_for (&plan, &cfg, in->img.format, w, h);
-          cpu = filter_cpu (&cfg, in);
-          inject_sign = n % 3 - 1;
-          if (n % 3 == 2 && h == cuts[G_N_ELEMENTS (cuts) - 1])
-            partial = test_image_new (in->img.format, w, h, 1);
-          for (run = 0; run < 2; run++) {
-            gpu[run] = test_image_new (in->img.format, w, h, 1);
-            memset (gpu[run]->mem, run ? 0x54 : 0xab, gpu[run]->size);
-            if (partial == NULL) {
-              emulate_kernels (&plan, &in->img, &gpu[run]->img, 0, h);
+      for (f = 0; f < test_n_formats_10; f++)
+        for (z = 0; z < (int)G_N_ELEMENTS (sizes); z++)
+          {
+            if (settings[s].slow ? z == 0 || f % 4 != 0 : z == 2)
               continue;
-            }
-            for (k = 0; k + 1 < (int) G_N_ELEMENTS (cuts); k++) {
-              int in0, in1;
-
-              texel_filter_input_rows (&plan, cuts[k], cuts[k + 1], &in0,
-                  &in1);
-              memcpy (partial->mem, in->mem, in->size);
-              poison_outside (partial, in0, in1);
-              emulate_kernels (&plan, &partial->img, &gpu[run]->img,
-                  cuts[k], cuts[k + 1]);
-            }
-          }
-          if (!test_image_payload_equal (gpu[0], gpu[1]))
-            g_error ("%s %s: the kernels left samples unwritten",
-                in->desc->name, settings[s].name);
-          for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-            if (!test_has_comp (in, c))
+            /* Under valgrind one format in four (test_sparse_skip). */
+            if (test_sparse_skip (s + f, 4))
               continue;
-            for (y = 0; y < test_comp_height (in, c); y++)
-              for (x = 0; x < test_comp_width (in, c); x++) {
-                int d = abs ((int) test_image_get (gpu[0], c, x, y)
-                    - (int) test_image_get (cpu, c, x, y));
-                gboolean exact = cfg.filter == TEXEL_FILTER_BOX
-                    || (cfg.filter == TEXEL_FILTER_SOBEL
-                    && in->desc->bits == 8);
+            for (border = 0; border < 2; border++, n++)
+              {
+                int w = sizes[z][0], h = sizes[z][1];
+                TexelFilterConfig cfg;
+                TexelFilterPlan plan;
+                TestImage *in = test_image_new (test_formats_10[f], w, h, 1);
+                TestImage *cpu, *gpu[2], *partial = NULL;
+                int c, x, y, k, run;
 
-                if (d > 2 || (d > 0 && exact))
-                  g_error ("%s %s %dx%d %s: component %d at (%d, %d): "
-                      "kernels %u, reference %u", in->desc->name,
-                      settings[s].name, w, h, border ? "mirror" : "clamp",
-                      c, x, y, test_image_get (gpu[0], c, x, y),
-                      test_image_get (cpu, c, x, y));
-                samples++;
-                over0 += d > 0;
-                over1 += d > 1;
-                over2 += d > 2;
+                test_image_fill_random (in, rand);
+                texel_filter_config_init (&cfg);
+                cfg.filter = settings[s].filter;
+                cfg.sigma = settings[s].sigma;
+                cfg.amount = settings[s].amount;
+                cfg.sigma_space = settings[s].sigma_space;
+                cfg.sigma_range = settings[s].sigma_range;
+                cfg.radius = settings[s].radius;
+                cfg.border = border;
+                cfg.planes = (f + z) % 2;
+                plan_for (&plan, &cfg, in->img.format, w, h);
+                cpu = filter_cpu (&cfg, in);
+                inject_sign = n % 3 - 1;
+                if (n % 3 == 2 && h == cuts[G_N_ELEMENTS (cuts) - 1])
+                  partial = test_image_new (in->img.format, w, h, 1);
+                for (run = 0; run < 2; run++)
+                  {
+                    gpu[run] = test_image_new (in->img.format, w, h, 1);
+                    memset (gpu[run]->mem, run ? 0x54 : 0xab, gpu[run]->size);
+                    if (partial == NULL)
+                      {
+                        emulate_kernels (&plan, &in->img, &gpu[run]->img, 0, h);
+                        continue;
+                      }
+                    for (k = 0; k + 1 < (int)G_N_ELEMENTS (cuts); k++)
+                      {
+                        int in0, in1;
+
+                        texel_filter_input_rows (&plan, cuts[k], cuts[k + 1],
+                                                 &in0, &in1);
+                        memcpy (partial->mem, in->mem, in->size);
+                        poison_outside (partial, in0, in1);
+                        emulate_kernels (&plan, &partial->img, &gpu[run]->img,
+                                         cuts[k], cuts[k + 1]);
+                      }
+                  }
+                if (!test_image_payload_equal (gpu[0], gpu[1]))
+                  g_error ("%s %s: the kernels left samples unwritten",
+                           in->desc->name, settings[s].name);
+                for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+                  {
+                    if (!test_has_comp (in, c))
+                      continue;
+                    for (y = 0; y < test_comp_height (in, c); y++)
+                      for (x = 0; x < test_comp_width (in, c); x++)
+                        {
+                          int d = abs ((int)test_image_get (gpu[0], c, x, y)
+                                       - (int)test_image_get (cpu, c, x, y));
+                          gboolean exact = cfg.filter == TEXEL_FILTER_BOX
+                                           || (cfg.filter == TEXEL_FILTER_SOBEL
+                                               && in->desc->bits == 8);
+
+                          if (d > 2 || (d > 0 && exact))
+                            g_error (
+                                "%s %s %dx%d %s: component %d at (%d, %d): "
+                                "kernels %u, reference %u",
+                                in->desc->name, settings[s].name, w, h,
+                                border ? "mirror" : "clamp", c, x, y,
+                                test_image_get (gpu[0], c, x, y),
+                                test_image_get (cpu, c, x, y));
+                          samples++;
+                          over0 += d > 0;
+                          over1 += d > 1;
+                          over2 += d > 2;
+                        }
+                  }
+                test_image_free (cpu);
+                test_image_free (gpu[0]);
+                test_image_free (gpu[1]);
+                test_image_free (partial);
+                test_image_free (in);
               }
           }
-          test_image_free (cpu);
-          test_image_free (gpu[0]);
-          test_image_free (gpu[1]);
-          test_image_free (partial);
-          test_image_free (in);
-        }
-      }
-    g_test_message ("%-15s of %ld samples %ld off by 1, %ld by more",
-        settings[s].name, samples, over0 - over1, over1);
-    g_assert_cmpint (over2, ==, 0);
-    g_assert_cmpint (over1 * 1000, <=, samples);
-  }
+      g_test_message ("%-15s of %ld samples %ld off by 1, %ld by more",
+                      settings[s].name, samples, over0 - over1, over1);
+      g_assert_cmpint (over2, ==, 0);
+      g_assert_cmpint (over1 * 1000, <=, samples);
+    }
   inject_sign = 0;
   g_rand_free (rand);
 }
@@ -888,10 +934,12 @@ test_refuses_16_bits (void)
 
   texel_filter_config_init (&config);
   g_assert_cmpint (texel_filter_plan_init (&plan, &config,
-          TEXEL_FORMAT_GRAY16_LE, 8, 8, &why), ==, -1);
+                                           TEXEL_FORMAT_GRAY16_LE, 8, 8, &why),
+                   ==, -1);
   g_assert_nonnull (why);
   g_assert_cmpint (texel_filter_plan_init (&plan, &config,
-          TEXEL_FORMAT_Y444_10LE, 8, 8, &why), ==, 0);
+                                           TEXEL_FORMAT_Y444_10LE, 8, 8, &why),
+                   ==, 0);
 }
 
 int

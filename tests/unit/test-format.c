@@ -13,20 +13,21 @@ test_names (void)
 {
   int i;
 
-  for (i = 0; i < test_n_formats; i++) {
-    const TexelFormatDesc *desc = texel_format_desc (test_all_formats[i]);
-    GstVideoFormat gst_format = gst_video_format_from_string (desc->name);
+  for (i = 0; i < test_n_formats; i++)
+    {
+      const TexelFormatDesc *desc = texel_format_desc (test_all_formats[i]);
+      GstVideoFormat gst_format = gst_video_format_from_string (desc->name);
 
-    g_assert_cmpint (desc->format, ==, test_all_formats[i]);
-    g_assert_cmpint (gst_format, !=, GST_VIDEO_FORMAT_UNKNOWN);
-    g_assert_cmpstr (gst_video_format_to_string (gst_format), ==, desc->name);
-    g_assert_cmpint (texel_format_from_name (desc->name), ==, desc->format);
-  }
+      g_assert_cmpint (desc->format, ==, test_all_formats[i]);
+      g_assert_cmpint (gst_format, !=, GST_VIDEO_FORMAT_UNKNOWN);
+      g_assert_cmpstr (gst_video_format_to_string (gst_format), ==, desc->name);
+      g_assert_cmpint (texel_format_from_name (desc->name), ==, desc->format);
+    }
   g_assert_cmpint (test_n_formats, ==, TEXEL_FORMAT_COUNT - 1);
   /* Not taken: several components packed in the bits of one word. */
   g_assert_cmpint (texel_format_from_name ("v210"), ==, TEXEL_FORMAT_UNKNOWN);
   g_assert_cmpint (texel_format_from_name ("BGR10A2_LE"), ==,
-      TEXEL_FORMAT_UNKNOWN);
+                   TEXEL_FORMAT_UNKNOWN);
   g_assert_cmpint (texel_format_from_name (NULL), ==, TEXEL_FORMAT_UNKNOWN);
   g_assert_null (texel_format_desc (TEXEL_FORMAT_UNKNOWN));
   g_assert_null (texel_format_desc (TEXEL_FORMAT_COUNT));
@@ -40,40 +41,48 @@ test_components_match_gstreamer (void)
 {
   int i, c;
 
-  for (i = 0; i < test_n_formats; i++) {
-    const TexelFormatDesc *desc = texel_format_desc (test_all_formats[i]);
-    const GstVideoFormatInfo *info =
-        gst_video_format_get_info (gst_video_format_from_string (desc->name));
+  for (i = 0; i < test_n_formats; i++)
+    {
+      const TexelFormatDesc *desc = texel_format_desc (test_all_formats[i]);
+      const GstVideoFormatInfo *info = gst_video_format_get_info (
+          gst_video_format_from_string (desc->name));
 
-    g_test_message ("%s", desc->name);
-    g_assert_cmpint (desc->n_planes, ==, GST_VIDEO_FORMAT_INFO_N_PLANES (info));
-    g_assert_cmpint (desc->is_gray, ==, GST_VIDEO_FORMAT_INFO_IS_GRAY (info));
-    if (!desc->is_gray)
-      g_assert_cmpint (desc->is_yuv, ==, GST_VIDEO_FORMAT_INFO_IS_YUV (info));
-    for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-      const TexelComponent *comp = &desc->comp[c];
+      g_test_message ("%s", desc->name);
+      g_assert_cmpint (desc->n_planes, ==,
+                       GST_VIDEO_FORMAT_INFO_N_PLANES (info));
+      g_assert_cmpint (desc->is_gray, ==, GST_VIDEO_FORMAT_INFO_IS_GRAY (info));
+      if (!desc->is_gray)
+        g_assert_cmpint (desc->is_yuv, ==, GST_VIDEO_FORMAT_INFO_IS_YUV (info));
+      for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+        {
+          const TexelComponent *comp = &desc->comp[c];
 
-      if (c >= (int) GST_VIDEO_FORMAT_INFO_N_COMPONENTS (info)) {
-        g_assert_cmpint (comp->plane, ==, -1);
-        continue;
-      }
-      g_assert_cmpint (comp->plane, ==, GST_VIDEO_FORMAT_INFO_PLANE (info, c));
-      /* GStreamer's table gives P010's V offset as 1 (in 16-bit words);
-       * its pack function, like the P010 definition, puts V in bytes 2-3
-       * of each 4-byte UV pair (see test_p010_layout). */
-      g_assert_cmpint (comp->offset, ==,
-          GST_VIDEO_FORMAT_INFO_POFFSET (info, c) * desc->bytes_per_sample);
-      g_assert_cmpint (comp->pixel_stride, ==,
-          GST_VIDEO_FORMAT_INFO_PSTRIDE (info, c));
-      g_assert_cmpint (comp->x_shift, ==, GST_VIDEO_FORMAT_INFO_W_SUB (info,
-              c));
-      g_assert_cmpint (comp->y_shift, ==, GST_VIDEO_FORMAT_INFO_H_SUB (info,
-              c));
-      g_assert_cmpint (desc->bits, ==, GST_VIDEO_FORMAT_INFO_DEPTH (info, c));
-      g_assert_cmpint (desc->shift, ==, GST_VIDEO_FORMAT_INFO_SHIFT (info, c));
+          if (c >= (int)GST_VIDEO_FORMAT_INFO_N_COMPONENTS (info))
+            {
+              g_assert_cmpint (comp->plane, ==, -1);
+              continue;
+            }
+          g_assert_cmpint (comp->plane, ==,
+                           GST_VIDEO_FORMAT_INFO_PLANE (info, c));
+          /* GStreamer's table gives P010's V offset as 1 (in 16-bit words);
+           * its pack function, like the P010 definition, puts V in bytes 2-3
+           * of each 4-byte UV pair (see test_p010_layout). */
+          g_assert_cmpint (comp->offset, ==,
+                           GST_VIDEO_FORMAT_INFO_POFFSET (info, c)
+                               * desc->bytes_per_sample);
+          g_assert_cmpint (comp->pixel_stride, ==,
+                           GST_VIDEO_FORMAT_INFO_PSTRIDE (info, c));
+          g_assert_cmpint (comp->x_shift, ==,
+                           GST_VIDEO_FORMAT_INFO_W_SUB (info, c));
+          g_assert_cmpint (comp->y_shift, ==,
+                           GST_VIDEO_FORMAT_INFO_H_SUB (info, c));
+          g_assert_cmpint (desc->bits, ==,
+                           GST_VIDEO_FORMAT_INFO_DEPTH (info, c));
+          g_assert_cmpint (desc->shift, ==,
+                           GST_VIDEO_FORMAT_INFO_SHIFT (info, c));
+        }
+      g_assert_cmpint (desc->bytes_per_sample, ==, desc->bits > 8 ? 2 : 1);
     }
-    g_assert_cmpint (desc->bytes_per_sample, ==, desc->bits > 8 ? 2 : 1);
-  }
 }
 
 /* Packs one line of two pixels with GStreamer's own P010 packer and reads
@@ -81,13 +90,12 @@ test_components_match_gstreamer (void)
 static void
 test_p010_layout (void)
 {
-  const GstVideoFormatInfo *info =
-      gst_video_format_get_info (GST_VIDEO_FORMAT_P010_10LE);
+  const GstVideoFormatInfo *info
+      = gst_video_format_get_info (GST_VIDEO_FORMAT_P010_10LE);
   const TexelFormatDesc *desc = texel_format_desc (TEXEL_FORMAT_P010_10LE);
   /* AYUV64 (A, Y, U, V) per pixel, 16 bits each; P010 keeps the top 10. */
-  guint16 ayuv[8] = { 0xffff, 0x1040, 0x2080, 0x30c0,
-    0xffff, 0x4100, 0x2080, 0x30c0
-  };
+  guint16 ayuv[8]
+      = { 0xffff, 0x1040, 0x2080, 0x30c0, 0xffff, 0x4100, 0x2080, 0x30c0 };
   guint8 y_row[4] = { 0 }, uv_row[4] = { 0 };
   gpointer data[2] = { y_row, uv_row };
   gint stride[2] = { 4, 4 };
@@ -95,14 +103,15 @@ test_p010_layout (void)
   int c;
 
   info->pack_func (info, 0, ayuv, 0, data, stride,
-      GST_VIDEO_CHROMA_SITE_UNKNOWN, 0, 2);
-  for (c = 0; c < 3; c++) {
-    const TexelComponent *comp = &desc->comp[c];
-    const guint8 *p = rows[comp->plane] + comp->offset;
-    unsigned code = (unsigned) (p[0] | (p[1] << 8)) >> desc->shift;
+                   GST_VIDEO_CHROMA_SITE_UNKNOWN, 0, 2);
+  for (c = 0; c < 3; c++)
+    {
+      const TexelComponent *comp = &desc->comp[c];
+      const guint8 *p = rows[comp->plane] + comp->offset;
+      unsigned code = (unsigned)(p[0] | (p[1] << 8)) >> desc->shift;
 
-    g_assert_cmpuint (code, ==, ayuv[1 + c] >> 6);
-  }
+      g_assert_cmpuint (code, ==, ayuv[1 + c] >> 6);
+    }
 }
 
 /* Plane sizes and row bytes agree with GstVideoInfo, whose default strides
@@ -111,34 +120,38 @@ static void
 test_planes_match_gstreamer (void)
 {
   static const int sizes[][2] = {
-    {1, 1}, {2, 2}, {3, 3}, {5, 7}, {6, 4}, {1920, 1080}, {1921, 1081},
+    { 1, 1 }, { 2, 2 },       { 3, 3 },       { 5, 7 },
+    { 6, 4 }, { 1920, 1080 }, { 1921, 1081 },
   };
   int i, s, p;
 
-  for (i = 0; i < test_n_formats; i++) {
-    const TexelFormatDesc *desc = texel_format_desc (test_all_formats[i]);
-    GstVideoFormat gst_format = gst_video_format_from_string (desc->name);
+  for (i = 0; i < test_n_formats; i++)
+    {
+      const TexelFormatDesc *desc = texel_format_desc (test_all_formats[i]);
+      GstVideoFormat gst_format = gst_video_format_from_string (desc->name);
 
-    for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++) {
-      int w = sizes[s][0], h = sizes[s][1];
-      GstVideoInfo info;
-      TexelImage img;
+      for (s = 0; s < (int)G_N_ELEMENTS (sizes); s++)
+        {
+          int w = sizes[s][0], h = sizes[s][1];
+          GstVideoInfo info;
+          TexelImage img;
 
-      g_assert_true (gst_video_info_set_format (&info, gst_format, w, h));
-      texel_image_layout (&img, desc->format, w, h, 4, 1, NULL);
-      for (p = 0; p < desc->n_planes; p++) {
-        int comp[GST_VIDEO_MAX_COMPONENTS];
+          g_assert_true (gst_video_info_set_format (&info, gst_format, w, h));
+          texel_image_layout (&img, desc->format, w, h, 4, 1, NULL);
+          for (p = 0; p < desc->n_planes; p++)
+            {
+              int comp[GST_VIDEO_MAX_COMPONENTS];
 
-        gst_video_format_info_component (info.finfo, p, comp);
-        g_assert_cmpint (texel_plane_height (desc->format, p, h), ==,
-            GST_VIDEO_INFO_COMP_HEIGHT (&info, comp[0]));
-        g_assert_cmpint (texel_plane_width (desc->format, p, w), <=,
-            GST_VIDEO_INFO_WIDTH (&info));
-        g_assert_cmpint (img.stride[p], ==, GST_VIDEO_INFO_PLANE_STRIDE (&info,
-                p));
-      }
+              gst_video_format_info_component (info.finfo, p, comp);
+              g_assert_cmpint (texel_plane_height (desc->format, p, h), ==,
+                               GST_VIDEO_INFO_COMP_HEIGHT (&info, comp[0]));
+              g_assert_cmpint (texel_plane_width (desc->format, p, w), <=,
+                               GST_VIDEO_INFO_WIDTH (&info));
+              g_assert_cmpint (img.stride[p], ==,
+                               GST_VIDEO_INFO_PLANE_STRIDE (&info, p));
+            }
+        }
     }
-  }
 }
 
 /* Hand-checked geometry of odd sizes. */
@@ -160,9 +173,9 @@ test_plane_sizes (void)
   g_assert_cmpint (texel_plane_row_bytes (TEXEL_FORMAT_RGBX, 0, 5), ==, 20);
   g_assert_cmpint (texel_plane_row_bytes (TEXEL_FORMAT_RGB, 0, 5), ==, 15);
   g_assert_cmpint (texel_plane_row_bytes (TEXEL_FORMAT_P010_10LE, 0, 5), ==,
-      10);
+                   10);
   g_assert_cmpint (texel_plane_row_bytes (TEXEL_FORMAT_P010_10LE, 1, 5), ==,
-      12);
+                   12);
   /* No such plane. */
   g_assert_cmpint (texel_plane_row_bytes (TEXEL_FORMAT_RGBA, 1, 5), ==, 0);
   g_assert_cmpint (texel_plane_height (TEXEL_FORMAT_NV12, 2, 5), ==, 0);
@@ -199,8 +212,8 @@ test_image_layout (void)
   g_assert_true (img.data[2] == data + 10);
 
   /* Size only. */
-  g_assert_cmpuint (texel_image_layout (NULL, TEXEL_FORMAT_RGB, 5, 2, 4, 1,
-          NULL), ==, 32);
+  g_assert_cmpuint (
+      texel_image_layout (NULL, TEXEL_FORMAT_RGB, 5, 2, 4, 1, NULL), ==, 32);
   size = texel_image_layout (&img, TEXEL_FORMAT_RGB, 5, 2, 4, 1, NULL);
   g_assert_cmpuint (size, ==, 32);
   g_assert_null (img.data[0]);
@@ -214,10 +227,10 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/texel/format/names", test_names);
   g_test_add_func ("/texel/format/components-match-gstreamer",
-      test_components_match_gstreamer);
+                   test_components_match_gstreamer);
   g_test_add_func ("/texel/format/p010-layout", test_p010_layout);
   g_test_add_func ("/texel/format/planes-match-gstreamer",
-      test_planes_match_gstreamer);
+                   test_planes_match_gstreamer);
   g_test_add_func ("/texel/format/plane-sizes", test_plane_sizes);
   g_test_add_func ("/texel/format/image-layout", test_image_layout);
   return g_test_run ();

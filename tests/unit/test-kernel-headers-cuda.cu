@@ -41,7 +41,7 @@
 template <typename F> struct LastArg;
 template <typename R, typename... A> struct LastArg<R (*) (A...)>
 {
-  typedef typename std::tuple_element<sizeof...(A) - 1, std::tuple<A...> >::type
+  typedef typename std::tuple_element<sizeof...(A) - 1, std::tuple<A...>>::type
       type;
 };
 

@@ -43,7 +43,7 @@ typedef struct
 static inline double
 exact_max_code (int bits)
 {
-  return (double) ((1 << bits) - 1);
+  return (double)((1 << bits) - 1);
 }
 
 /* Y', Cb, Cr codes, not rounded, of R'G'B' in [0, 1]. */
@@ -53,37 +53,43 @@ exact_encode (const ExactYcc *e, const double rgb[3], double ycc[3])
   double y = e->kr * rgb[0] + (1.0 - e->kr - e->kb) * rgb[1] + e->kb * rgb[2];
   double cb = (rgb[2] - y) / (2.0 * (1.0 - e->kb));
   double cr = (rgb[0] - y) / (2.0 * (1.0 - e->kr));
-  double s = (double) (1 << (e->bits - 8));
+  double s = (double)(1 << (e->bits - 8));
   double max = exact_max_code (e->bits);
 
-  if (e->full_range) {
-    ycc[0] = max * y;
-    ycc[1] = 128.0 * s + max * cb;
-    ycc[2] = 128.0 * s + max * cr;
-  } else {
-    ycc[0] = 16.0 * s + 219.0 * s * y;
-    ycc[1] = 128.0 * s + 224.0 * s * cb;
-    ycc[2] = 128.0 * s + 224.0 * s * cr;
-  }
+  if (e->full_range)
+    {
+      ycc[0] = max * y;
+      ycc[1] = 128.0 * s + max * cb;
+      ycc[2] = 128.0 * s + max * cr;
+    }
+  else
+    {
+      ycc[0] = 16.0 * s + 219.0 * s * y;
+      ycc[1] = 128.0 * s + 224.0 * s * cb;
+      ycc[2] = 128.0 * s + 224.0 * s * cr;
+    }
 }
 
 /* R'G'B' (not clamped) of Y', Cb, Cr codes: exact_encode inverted. */
 static inline void
 exact_decode (const ExactYcc *e, const double ycc[3], double rgb[3])
 {
-  double s = (double) (1 << (e->bits - 8));
+  double s = (double)(1 << (e->bits - 8));
   double max = exact_max_code (e->bits);
   double y, cb, cr, kg = 1.0 - e->kr - e->kb;
 
-  if (e->full_range) {
-    y = ycc[0] / max;
-    cb = (ycc[1] - 128.0 * s) / max;
-    cr = (ycc[2] - 128.0 * s) / max;
-  } else {
-    y = (ycc[0] - 16.0 * s) / (219.0 * s);
-    cb = (ycc[1] - 128.0 * s) / (224.0 * s);
-    cr = (ycc[2] - 128.0 * s) / (224.0 * s);
-  }
+  if (e->full_range)
+    {
+      y = ycc[0] / max;
+      cb = (ycc[1] - 128.0 * s) / max;
+      cr = (ycc[2] - 128.0 * s) / max;
+    }
+  else
+    {
+      y = (ycc[0] - 16.0 * s) / (219.0 * s);
+      cb = (ycc[1] - 128.0 * s) / (224.0 * s);
+      cr = (ycc[2] - 128.0 * s) / (224.0 * s);
+    }
   rgb[0] = y + 2.0 * (1.0 - e->kr) * cr;
   rgb[2] = y + 2.0 * (1.0 - e->kb) * cb;
   rgb[1] = (y - e->kr * rgb[0] - e->kb * rgb[2]) / kg;
@@ -119,38 +125,41 @@ exact_kernel (int method, double d)
 
 /* The picture reconstructed by @method (0: nearest) at (@x, @y). */
 static inline void
-exact_reconstruct (
-    const ExactPicture *p, int method, double x, double y, double *out)
+exact_reconstruct (const ExactPicture *p, int method, double x, double y,
+                   double *out)
 {
   int c, i, j;
 
   for (c = 0; c < p->channels; c++)
     out[c] = 0.0;
-  if (method == 0) {
-    const double *v = p->px
-                      + ((size_t) exact_clamp ((int) floor (y), p->h) * p->w
-                            + exact_clamp ((int) floor (x), p->w))
-                            * p->channels;
+  if (method == 0)
+    {
+      const double *v = p->px
+                        + ((size_t)exact_clamp ((int)floor (y), p->h) * p->w
+                           + exact_clamp ((int)floor (x), p->w))
+                              * p->channels;
 
-    for (c = 0; c < p->channels; c++)
-      out[c] = v[c];
-    return;
-  }
-  for (j = (int) floor (y) - 3; j <= (int) floor (y) + 3; j++) {
-    for (i = (int) floor (x) - 3; i <= (int) floor (x) + 3; i++) {
-      double w = exact_kernel (method, x - (i + 0.5))
-                 * exact_kernel (method, y - (j + 0.5));
-      const double *v
-          = p->px
-            + ((size_t) exact_clamp (j, p->h) * p->w + exact_clamp (i, p->w))
-                  * p->channels;
-
-      if (w == 0.0)
-        continue;
       for (c = 0; c < p->channels; c++)
-        out[c] += w * v[c];
+        out[c] = v[c];
+      return;
     }
-  }
+  for (j = (int)floor (y) - 3; j <= (int)floor (y) + 3; j++)
+    {
+      for (i = (int)floor (x) - 3; i <= (int)floor (x) + 3; i++)
+        {
+          double w = exact_kernel (method, x - (i + 0.5))
+                     * exact_kernel (method, y - (j + 0.5));
+          const double *v
+              = p->px
+                + ((size_t)exact_clamp (j, p->h) * p->w + exact_clamp (i, p->w))
+                      * p->channels;
+
+          if (w == 0.0)
+            continue;
+          for (c = 0; c < p->channels; c++)
+            out[c] += w * v[c];
+        }
+    }
 }
 
 /* Along one axis: the pixel centres of the footprint of output sample @i
@@ -163,20 +172,23 @@ exact_footprint (int sub, int cosited, int i, double pos[3], double w[3])
   double site, k;
   int n = 0;
 
-  if (!sub) {
-    pos[0] = i + 0.5;
-    w[0] = 1.0;
-    return 1;
-  }
-  site = 2.0 * i + (cosited ? 0.5 : 1.0);
-  for (k = floor (site - 1.0); k < site + 1.0; k += 1.0) {
-    double lo = fmax (k, site - 1.0), hi = fmin (k + 1.0, site + 1.0);
-
-    if (hi > lo) {
-      pos[n] = k + 0.5;
-      w[n++] = (hi - lo) / 2.0;
+  if (!sub)
+    {
+      pos[0] = i + 0.5;
+      w[0] = 1.0;
+      return 1;
     }
-  }
+  site = 2.0 * i + (cosited ? 0.5 : 1.0);
+  for (k = floor (site - 1.0); k < site + 1.0; k += 1.0)
+    {
+      double lo = fmax (k, site - 1.0), hi = fmin (k + 1.0, site + 1.0);
+
+      if (hi > lo)
+        {
+          pos[n] = k + 0.5;
+          w[n++] = (hi - lo) / 2.0;
+        }
+    }
   return n;
 }
 
@@ -188,11 +200,11 @@ typedef double ExactMap[2][3];
 static inline void
 exact_map_scale (ExactMap m, int in_w, int in_h, int out_w, int out_h)
 {
-  m[0][0] = (double) in_w / out_w;
+  m[0][0] = (double)in_w / out_w;
   m[0][1] = 0.0;
   m[0][2] = 0.0;
   m[1][0] = 0.0;
-  m[1][1] = (double) in_h / out_h;
+  m[1][1] = (double)in_h / out_h;
   m[1][2] = 0.0;
 }
 
@@ -202,8 +214,8 @@ exact_map_scale (ExactMap m, int in_w, int in_h, int out_w, int out_h)
  * the mean over its footprint (luma: the pixel's centre alone). */
 static inline void
 exact_encode_sample (const ExactPicture *rgb, int method, const ExactMap map,
-    const ExactYcc *e, int sub_x, int sub_y, int h_cosited, int v_cosited,
-    int i, int j, double ycc[3])
+                     const ExactYcc *e, int sub_x, int sub_y, int h_cosited,
+                     int v_cosited, int i, int j, double ycc[3])
 {
   double px[3], wx[3], py[3], wy[3];
   int nx = exact_footprint (sub_x, h_cosited, i, px, wx);
@@ -211,18 +223,20 @@ exact_encode_sample (const ExactPicture *rgb, int method, const ExactMap map,
   int a, b, c;
 
   ycc[0] = ycc[1] = ycc[2] = 0.0;
-  for (b = 0; b < ny; b++) {
-    for (a = 0; a < nx; a++) {
-      double x = map[0][0] * px[a] + map[0][1] * py[b] + map[0][2];
-      double y = map[1][0] * px[a] + map[1][1] * py[b] + map[1][2];
-      double v[3], code[3];
+  for (b = 0; b < ny; b++)
+    {
+      for (a = 0; a < nx; a++)
+        {
+          double x = map[0][0] * px[a] + map[0][1] * py[b] + map[0][2];
+          double y = map[1][0] * px[a] + map[1][1] * py[b] + map[1][2];
+          double v[3], code[3];
 
-      exact_reconstruct (rgb, method, x, y, v);
-      exact_encode (e, v, code);
-      for (c = 0; c < 3; c++)
-        ycc[c] += wx[a] * wy[b] * code[c];
+          exact_reconstruct (rgb, method, x, y, v);
+          exact_encode (e, v, code);
+          for (c = 0; c < 3; c++)
+            ycc[c] += wx[a] * wy[b] * code[c];
+        }
     }
-  }
 }
 
 /* Chroma (Cb, Cr codes) of a 4:2:x picture at luma position (@x, @y):
@@ -231,7 +245,8 @@ exact_encode_sample (const ExactPicture *rgb, int method, const ExactMap map,
  * reconstructed there by @method. */
 static inline void
 exact_chroma_at (const ExactPicture *chroma, int method, int sub_x, int sub_y,
-    int h_cosited, int v_cosited, double x, double y, double cbcr[2])
+                 int h_cosited, int v_cosited, double x, double y,
+                 double cbcr[2])
 {
   /* In the chroma grid, sample k's centre is at k + 0.5. */
   double cx = sub_x ? (x - (h_cosited ? 0.5 : 1.0)) / 2.0 + 0.5 : x;
@@ -261,8 +276,8 @@ exact_pattern_name (ExactPattern p)
 static inline unsigned
 exact_hash_code (unsigned seed, int x, int y, int c, unsigned max)
 {
-  unsigned h = seed * 0x9e3779b9u ^ (unsigned) x * 0x85ebca6bu
-               ^ (unsigned) y * 0xc2b2ae35u ^ (unsigned) c * 0x27d4eb2fu;
+  unsigned h = seed * 0x9e3779b9u ^ (unsigned)x * 0x85ebca6bu
+               ^ (unsigned)y * 0xc2b2ae35u ^ (unsigned)c * 0x27d4eb2fu;
 
   h ^= h >> 16;
   h *= 0x7feb352du;
@@ -274,8 +289,8 @@ exact_hash_code (unsigned seed, int x, int y, int c, unsigned max)
 
 /* 8-bit R'G'B' of pixel (@x, @y) of a @w x @h picture of @p. */
 static inline void
-exact_pattern_rgb (
-    ExactPattern p, int x, int y, int w, int h, unsigned seed, unsigned rgb[3])
+exact_pattern_rgb (ExactPattern p, int x, int y, int w, int h, unsigned seed,
+                   unsigned rgb[3])
 {
   static const unsigned quad[4][3] = {
     { 0, 0, 255 },
@@ -285,20 +300,25 @@ exact_pattern_rgb (
   };
   int c;
 
-  if (p == EXACT_CHECKER) {
-    rgb[0] = (x + y) & 1 ? 0 : 255;
-    rgb[1] = 255 - rgb[0];
-    rgb[2] = 0;
-  } else if (p == EXACT_EDGES) {
-    /* Edges after an odd pixel: inside a centred chroma footprint. */
-    int q = (x >= (w / 2 | 1)) + 2 * (y >= (h / 2 | 1));
+  if (p == EXACT_CHECKER)
+    {
+      rgb[0] = (x + y) & 1 ? 0 : 255;
+      rgb[1] = 255 - rgb[0];
+      rgb[2] = 0;
+    }
+  else if (p == EXACT_EDGES)
+    {
+      /* Edges after an odd pixel: inside a centred chroma footprint. */
+      int q = (x >= (w / 2 | 1)) + 2 * (y >= (h / 2 | 1));
 
-    for (c = 0; c < 3; c++)
-      rgb[c] = quad[q][c];
-  } else {
-    for (c = 0; c < 3; c++)
-      rgb[c] = exact_hash_code (seed, x, y, c, 255);
-  }
+      for (c = 0; c < 3; c++)
+        rgb[c] = quad[q][c];
+    }
+  else
+    {
+      for (c = 0; c < 3; c++)
+        rgb[c] = exact_hash_code (seed, x, y, c, 255);
+    }
 }
 
 #endif /* TEXEL_EXACT_H */

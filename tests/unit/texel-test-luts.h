@@ -70,26 +70,28 @@ lut_grade (double r, double g, double b, double o[3])
 static inline char *
 lut_cube_text (int n, LutFunction f, double lo, double hi, size_t *len)
 {
-  size_t cap = 256 + (size_t) n * n * n * 48;
+  size_t cap = 256 + (size_t)n * n * n * 48;
   char *text = malloc (cap);
   int r, g, b;
 
   if (text == NULL)
     return NULL;
-  *len = (size_t) snprintf (text, cap, "TITLE \"test\"\nLUT_3D_SIZE %d\n", n);
+  *len = (size_t)snprintf (text, cap, "TITLE \"test\"\nLUT_3D_SIZE %d\n", n);
   if (lo != 0.0 || hi != 1.0)
-    *len += (size_t) snprintf (text + *len, cap - *len,
+    *len += (size_t)snprintf (
+        text + *len, cap - *len,
         "DOMAIN_MIN %.9g %.9g %.9g\nDOMAIN_MAX %.9g %.9g %.9g\n", lo, lo, lo,
         hi, hi, hi);
   for (b = 0; b < n; b++)
     for (g = 0; g < n; g++)
-      for (r = 0; r < n; r++) {
-        double o[3], d = (hi - lo) / (n - 1);
+      for (r = 0; r < n; r++)
+        {
+          double o[3], d = (hi - lo) / (n - 1);
 
-        f (lo + r * d, lo + g * d, lo + b * d, o);
-        *len += (size_t) snprintf (text + *len, cap - *len,
-            "%.9g %.9g %.9g\n", o[0], o[1], o[2]);
-      }
+          f (lo + r * d, lo + g * d, lo + b * d, o);
+          *len += (size_t)snprintf (text + *len, cap - *len, "%.9g %.9g %.9g\n",
+                                    o[0], o[1], o[2]);
+        }
   return text;
 }
 

@@ -8,28 +8,30 @@
 #include <string.h>
 
 const TexelFormat test_all_formats[] = {
-  TEXEL_FORMAT_NV12, TEXEL_FORMAT_NV21, TEXEL_FORMAT_I420, TEXEL_FORMAT_YV12,
-  TEXEL_FORMAT_YUY2, TEXEL_FORMAT_UYVY, TEXEL_FORMAT_RGBA, TEXEL_FORMAT_BGRA,
-  TEXEL_FORMAT_RGBX, TEXEL_FORMAT_BGRX, TEXEL_FORMAT_ARGB, TEXEL_FORMAT_ABGR,
-  TEXEL_FORMAT_RGB, TEXEL_FORMAT_BGR, TEXEL_FORMAT_GRAY8,
+  TEXEL_FORMAT_NV12,      TEXEL_FORMAT_NV21,      TEXEL_FORMAT_I420,
+  TEXEL_FORMAT_YV12,      TEXEL_FORMAT_YUY2,      TEXEL_FORMAT_UYVY,
+  TEXEL_FORMAT_RGBA,      TEXEL_FORMAT_BGRA,      TEXEL_FORMAT_RGBX,
+  TEXEL_FORMAT_BGRX,      TEXEL_FORMAT_ARGB,      TEXEL_FORMAT_ABGR,
+  TEXEL_FORMAT_RGB,       TEXEL_FORMAT_BGR,       TEXEL_FORMAT_GRAY8,
   TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_GRAY16_LE, TEXEL_FORMAT_I420_10LE,
   TEXEL_FORMAT_I422_10LE, TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B,
-  TEXEL_FORMAT_Y444, TEXEL_FORMAT_NV16, TEXEL_FORMAT_YVYU, TEXEL_FORMAT_AYUV,
-  TEXEL_FORMAT_VUYA, TEXEL_FORMAT_XRGB,
+  TEXEL_FORMAT_Y444,      TEXEL_FORMAT_NV16,      TEXEL_FORMAT_YVYU,
+  TEXEL_FORMAT_AYUV,      TEXEL_FORMAT_VUYA,      TEXEL_FORMAT_XRGB,
 };
 
 const int test_n_formats = G_N_ELEMENTS (test_all_formats);
 
 /* Those texeladjust and texelfilter take: up to 10 bits. */
 const TexelFormat test_formats_10[] = {
-  TEXEL_FORMAT_NV12, TEXEL_FORMAT_NV21, TEXEL_FORMAT_I420, TEXEL_FORMAT_YV12,
-  TEXEL_FORMAT_YUY2, TEXEL_FORMAT_UYVY, TEXEL_FORMAT_RGBA, TEXEL_FORMAT_BGRA,
-  TEXEL_FORMAT_RGBX, TEXEL_FORMAT_BGRX, TEXEL_FORMAT_ARGB, TEXEL_FORMAT_ABGR,
-  TEXEL_FORMAT_RGB, TEXEL_FORMAT_BGR, TEXEL_FORMAT_GRAY8,
+  TEXEL_FORMAT_NV12,      TEXEL_FORMAT_NV21,      TEXEL_FORMAT_I420,
+  TEXEL_FORMAT_YV12,      TEXEL_FORMAT_YUY2,      TEXEL_FORMAT_UYVY,
+  TEXEL_FORMAT_RGBA,      TEXEL_FORMAT_BGRA,      TEXEL_FORMAT_RGBX,
+  TEXEL_FORMAT_BGRX,      TEXEL_FORMAT_ARGB,      TEXEL_FORMAT_ABGR,
+  TEXEL_FORMAT_RGB,       TEXEL_FORMAT_BGR,       TEXEL_FORMAT_GRAY8,
   TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_I420_10LE, TEXEL_FORMAT_I422_10LE,
-  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B, TEXEL_FORMAT_Y444,
-  TEXEL_FORMAT_NV16, TEXEL_FORMAT_YVYU, TEXEL_FORMAT_AYUV, TEXEL_FORMAT_VUYA,
-  TEXEL_FORMAT_XRGB,
+  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B,      TEXEL_FORMAT_Y444,
+  TEXEL_FORMAT_NV16,      TEXEL_FORMAT_YVYU,      TEXEL_FORMAT_AYUV,
+  TEXEL_FORMAT_VUYA,      TEXEL_FORMAT_XRGB,
 };
 
 const int test_n_formats_10 = G_N_ELEMENTS (test_formats_10);
@@ -42,17 +44,16 @@ test_image_new (TexelFormat format, int width, int height, int stride_align)
   t->desc = texel_format_desc (format);
   g_assert_nonnull (t->desc);
   t->stride_align = stride_align;
-  t->size = texel_image_layout (NULL, format, width, height, stride_align, 1,
-      NULL);
+  t->size
+      = texel_image_layout (NULL, format, width, height, stride_align, 1, NULL);
   g_assert_cmpuint (t->size, >, 0);
   t->mem = g_malloc (t->size);
-  texel_image_layout (&t->img, format, width, height, stride_align, 1,
-      t->mem);
+  texel_image_layout (&t->img, format, width, height, stride_align, 1, t->mem);
   return t;
 }
 
 void
-test_image_free (TestImage * t)
+test_image_free (TestImage *t)
 {
   if (t == NULL)
     return;
@@ -61,13 +62,13 @@ test_image_free (TestImage * t)
 }
 
 gboolean
-test_has_comp (const TestImage * t, int c)
+test_has_comp (const TestImage *t, int c)
 {
   return t->desc->comp[c].plane >= 0;
 }
 
 int
-test_comp_width (const TestImage * t, int c)
+test_comp_width (const TestImage *t, int c)
 {
   if (!test_has_comp (t, c))
     return 0;
@@ -75,7 +76,7 @@ test_comp_width (const TestImage * t, int c)
 }
 
 int
-test_comp_height (const TestImage * t, int c)
+test_comp_height (const TestImage *t, int c)
 {
   if (!test_has_comp (t, c))
     return 0;
@@ -83,7 +84,7 @@ test_comp_height (const TestImage * t, int c)
 }
 
 static uint8_t *
-comp_address (const TestImage * t, int c, int x, int y)
+comp_address (const TestImage *t, int c, int x, int y)
 {
   const TexelComponent *comp = &t->desc->comp[c];
 
@@ -92,61 +93,67 @@ comp_address (const TestImage * t, int c, int x, int y)
   g_assert_cmpint (x, <, test_comp_width (t, c));
   g_assert_cmpint (y, >=, 0);
   g_assert_cmpint (y, <, test_comp_height (t, c));
-  return t->img.data[comp->plane] + (size_t) y * t->img.stride[comp->plane]
-      + comp->offset + (size_t) x * comp->pixel_stride;
+  return t->img.data[comp->plane] + (size_t)y * t->img.stride[comp->plane]
+         + comp->offset + (size_t)x * comp->pixel_stride;
 }
 
 unsigned
-test_image_get (const TestImage * t, int c, int x, int y)
+test_image_get (const TestImage *t, int c, int x, int y)
 {
   const uint8_t *p = comp_address (t, c, x, y);
 
   if (t->desc->bytes_per_sample == 2)
-    return (unsigned) (p[0] | (p[1] << 8)) >> t->desc->shift;
+    return (unsigned)(p[0] | (p[1] << 8)) >> t->desc->shift;
   return p[0];
 }
 
 void
-test_image_set (TestImage * t, int c, int x, int y, unsigned code)
+test_image_set (TestImage *t, int c, int x, int y, unsigned code)
 {
   uint8_t *p = comp_address (t, c, x, y);
 
   g_assert_cmpuint (code, <, 1u << t->desc->bits);
-  if (t->desc->bytes_per_sample == 2) {
-    code <<= t->desc->shift;
-    p[0] = code & 0xff;
-    p[1] = code >> 8;
-  } else {
-    p[0] = code;
-  }
+  if (t->desc->bytes_per_sample == 2)
+    {
+      code <<= t->desc->shift;
+      p[0] = code & 0xff;
+      p[1] = code >> 8;
+    }
+  else
+    {
+      p[0] = code;
+    }
 }
 
 static void
-fill (TestImage * t, const unsigned codes[4], GRand * rand)
+fill (TestImage *t, const unsigned codes[4], GRand *rand)
 {
   unsigned max = (1u << t->desc->bits) - 1;
   int c, x, y;
 
   /* Padding bytes keep this. */
   memset (t->mem, 0xff, t->size);
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    if (!test_has_comp (t, c))
-      continue;
-    for (y = 0; y < test_comp_height (t, c); y++)
-      for (x = 0; x < test_comp_width (t, c); x++)
-        test_image_set (t, c, x, y, rand != NULL ?
-            (unsigned) g_rand_int_range (rand, 0, max + 1) : codes[c]);
-  }
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    {
+      if (!test_has_comp (t, c))
+        continue;
+      for (y = 0; y < test_comp_height (t, c); y++)
+        for (x = 0; x < test_comp_width (t, c); x++)
+          test_image_set (t, c, x, y,
+                          rand != NULL
+                              ? (unsigned)g_rand_int_range (rand, 0, max + 1)
+                              : codes[c]);
+    }
 }
 
 void
-test_image_fill_solid (TestImage * t, const unsigned codes[4])
+test_image_fill_solid (TestImage *t, const unsigned codes[4])
 {
   fill (t, codes, NULL);
 }
 
 void
-test_image_fill_random (TestImage * t, GRand * rand)
+test_image_fill_random (TestImage *t, GRand *rand)
 {
   fill (t, NULL, rand);
 }
@@ -156,30 +163,32 @@ test_image_fill_random (TestImage * t, GRand * rand)
  * is written 0xff). Row padding and, in odd-width YUY2 / UYVY, the luma
  * slot past the last pixel are not pixels and stay unmarked. */
 static guint8 *
-payload_mask (const TestImage * t)
+payload_mask (const TestImage *t)
 {
   guint8 *mask = g_malloc0 (t->size);
   int c, x, y;
 
-  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++) {
-    const TexelComponent *comp = &t->desc->comp[c];
-    int bytes = t->desc->is_yuv ? t->desc->bytes_per_sample :
-        comp->pixel_stride;
-    int start = t->desc->is_yuv ? comp->offset : 0;
+  for (c = 0; c < TEXEL_MAX_COMPONENTS; c++)
+    {
+      const TexelComponent *comp = &t->desc->comp[c];
+      int bytes
+          = t->desc->is_yuv ? t->desc->bytes_per_sample : comp->pixel_stride;
+      int start = t->desc->is_yuv ? comp->offset : 0;
 
-    if (comp->plane < 0)
-      continue;
-    for (y = 0; y < test_comp_height (t, c); y++)
-      for (x = 0; x < test_comp_width (t, c); x++)
-        memset (mask + (t->img.data[comp->plane] - t->mem)
-            + (size_t) y * t->img.stride[comp->plane] + start
-            + (size_t) x * comp->pixel_stride, 1, bytes);
-  }
+      if (comp->plane < 0)
+        continue;
+      for (y = 0; y < test_comp_height (t, c); y++)
+        for (x = 0; x < test_comp_width (t, c); x++)
+          memset (mask + (t->img.data[comp->plane] - t->mem)
+                      + (size_t)y * t->img.stride[comp->plane] + start
+                      + (size_t)x * comp->pixel_stride,
+                  1, bytes);
+    }
   return mask;
 }
 
 gboolean
-test_image_payload_equal (const TestImage * a, const TestImage * b)
+test_image_payload_equal (const TestImage *a, const TestImage *b)
 {
   guint8 *mask;
   gboolean equal = TRUE;
@@ -199,24 +208,25 @@ test_image_payload_equal (const TestImage * a, const TestImage * b)
 }
 
 int
-test_image_max_difference (const TestImage * a, const TestImage * b)
+test_image_max_difference (const TestImage *a, const TestImage *b)
 {
   size_t i;
   int worst = 0;
 
   g_assert_cmpuint (a->size, ==, b->size);
-  for (i = 0; i < a->size; i++) {
-    int d = abs ((int) a->mem[i] - (int) b->mem[i]);
+  for (i = 0; i < a->size; i++)
+    {
+      int d = abs ((int)a->mem[i] - (int)b->mem[i]);
 
-    if (d > worst)
-      worst = d;
-  }
+      if (d > worst)
+        worst = d;
+    }
   return worst;
 }
 
 void
-test_config_init (TexelConvertConfig * config, int in_width, int in_height,
-    int out_width, int out_height)
+test_config_init (TexelConvertConfig *config, int in_width, int in_height,
+                  int out_width, int out_height)
 {
   static const TexelColorimetry bt709 = { TEXEL_MATRIX_BT709, 0, 0, 0 };
 
@@ -233,49 +243,51 @@ test_config_init (TexelConvertConfig * config, int in_width, int in_height,
 }
 
 void
-test_plan (TexelConvertPlan * plan, const TexelConvertConfig * config,
-    TexelFormat in_format, int in_width, int in_height,
-    TexelFormat out_format, int out_width, int out_height)
+test_plan (TexelConvertPlan *plan, const TexelConvertConfig *config,
+           TexelFormat in_format, int in_width, int in_height,
+           TexelFormat out_format, int out_width, int out_height)
 {
   const char *error = NULL;
-  int ret = texel_convert_plan_init (plan, config, in_format, in_width,
-      in_height, out_format, out_width, out_height, &error);
+  int ret
+      = texel_convert_plan_init (plan, config, in_format, in_width, in_height,
+                                 out_format, out_width, out_height, &error);
 
   if (ret != 0)
     g_error ("texel_convert_plan_init failed: %s", error);
 }
 
 static void
-convert_bands (TestConvertFunc convert, const TexelConvertPlan * plan,
-    const TestImage * in, TestImage * out, const int *cuts, int n_cuts)
+convert_bands (TestConvertFunc convert, const TexelConvertPlan *plan,
+               const TestImage *in, TestImage *out, const int *cuts, int n_cuts)
 {
   int row0 = 0;
   int i;
 
-  for (i = 0; i < n_cuts; i++) {
-    convert (plan, &in->img, &out->img, row0, cuts[i]);
-    row0 = cuts[i];
-  }
+  for (i = 0; i < n_cuts; i++)
+    {
+      convert (plan, &in->img, &out->img, row0, cuts[i]);
+      row0 = cuts[i];
+    }
   convert (plan, &in->img, &out->img, row0, out->img.height);
 }
 
 TestImage *
-test_convert_bands (const TexelConvertPlan * plan, const TestImage * in,
-    int stride_align, const int *cuts, int n_cuts)
+test_convert_bands (const TexelConvertPlan *plan, const TestImage *in,
+                    int stride_align, const int *cuts, int n_cuts)
 {
   return test_convert_bands_with (texel_convert_cpu, plan, in, stride_align,
-      cuts, n_cuts);
+                                  cuts, n_cuts);
 }
 
 TestImage *
-test_convert_bands_with (TestConvertFunc convert,
-    const TexelConvertPlan * plan, const TestImage * in, int stride_align,
-    const int *cuts, int n_cuts)
+test_convert_bands_with (TestConvertFunc convert, const TexelConvertPlan *plan,
+                         const TestImage *in, int stride_align, const int *cuts,
+                         int n_cuts)
 {
   TestImage *a = test_image_new (plan->out.format, plan->out_width,
-      plan->out_height, stride_align);
+                                 plan->out_height, stride_align);
   TestImage *b = test_image_new (plan->out.format, plan->out_width,
-      plan->out_height, stride_align);
+                                 plan->out_height, stride_align);
   guint8 *mask = payload_mask (a);
   size_t i;
 
@@ -284,36 +296,40 @@ test_convert_bands_with (TestConvertFunc convert,
   convert_bands (convert, plan, in, a, cuts, n_cuts);
   convert_bands (convert, plan, in, b, cuts, n_cuts);
 
-  for (i = 0; i < a->size; i++) {
-    if (mask[i]) {
-      /* Written: both runs hold the same value, whatever the poison. */
-      if (a->mem[i] != b->mem[i])
-        g_error ("%s %dx%d: byte %" G_GSIZE_FORMAT " not written",
-            a->desc->name, a->img.width, a->img.height, i);
-    } else if (a->mem[i] != 0xab || b->mem[i] != 0x54) {
-      g_error ("%s %dx%d: byte %" G_GSIZE_FORMAT " written, but no pixel's",
-          a->desc->name, a->img.width, a->img.height, i);
+  for (i = 0; i < a->size; i++)
+    {
+      if (mask[i])
+        {
+          /* Written: both runs hold the same value, whatever the poison. */
+          if (a->mem[i] != b->mem[i])
+            g_error ("%s %dx%d: byte %" G_GSIZE_FORMAT " not written",
+                     a->desc->name, a->img.width, a->img.height, i);
+        }
+      else if (a->mem[i] != 0xab || b->mem[i] != 0x54)
+        {
+          g_error ("%s %dx%d: byte %" G_GSIZE_FORMAT " written, but no pixel's",
+                   a->desc->name, a->img.width, a->img.height, i);
+        }
     }
-  }
   g_free (mask);
   test_image_free (b);
   return a;
 }
 
 TestImage *
-test_convert (const TexelConvertPlan * plan, const TestImage * in)
+test_convert (const TexelConvertPlan *plan, const TestImage *in)
 {
   return test_convert_bands (plan, in, in->stride_align, NULL, 0);
 }
 
 TestImage *
-test_convert_config (const TexelConvertConfig * config, const TestImage * in,
-    TexelFormat out_format, int out_width, int out_height)
+test_convert_config (const TexelConvertConfig *config, const TestImage *in,
+                     TexelFormat out_format, int out_width, int out_height)
 {
   TexelConvertPlan plan;
 
   test_plan (&plan, config, in->img.format, in->img.width, in->img.height,
-      out_format, out_width, out_height);
+             out_format, out_width, out_height);
   return test_convert (&plan, in);
 }
 
@@ -328,7 +344,7 @@ test_sparse_skip (int index, int every)
 }
 
 int
-test_run (int *argc, char ***argv, const TestCase * tests, size_t n_tests)
+test_run (int *argc, char ***argv, const TestCase *tests, size_t n_tests)
 {
   size_t i;
 
