@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #define GST_TEXEL_OWN_NVBUFSURFACE 1
-#include "gsttexelnvbufsurface.h"
+#include "memory/gsttexelnvbufsurface.h"
 
 #include "nvbufsurface-layout.h"
 

@@ -14,7 +14,7 @@
 #define TEXEL_NVBUFSURFACE_STANDIN_H
 
 #define GST_TEXEL_OWN_NVBUFSURFACE 1
-#include "gsttexelnvbufsurface.h"
+#include "memory/gsttexelnvbufsurface.h"
 
 #ifdef __cplusplus
 extern "C"

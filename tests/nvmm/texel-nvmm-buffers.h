@@ -10,7 +10,7 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
-#include "gsttexelnvbufsurface.h"
+#include "memory/gsttexelnvbufsurface.h"
 
 /* The NvBufSurface colour format of @format's layout. */
 NvBufSurfaceColorFormat texel_nvmm_color_format (GstVideoFormat format);
