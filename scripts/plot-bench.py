@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Renders the throughput plot of docs/performance.md from a benchmark report.
+"""Renders a throughput plot (docs/bench/: runs 2 and 4) from a benchmark report.
 
   scripts/plot-bench.py BENCH.md [-o OUT.png]
 

@@ -39,13 +39,13 @@ gst_texel_base_upstream_is_live (GstTexelBase *self)
  * transcoding). With one, the streaming thread waits for frame N before
  * it can submit frame N + 2, and the upload engine idles while frame N's
  * kernel and download finish; two keep it busy where the kernel takes
- * about as long as the upload (a 4K Bayer mosaic to 1080p NV12: 1.25x
- * the frames/s, docs/performance.md, run 58) at one frame period more
+ * about as long as the upload (a 4K Bayer mosaic to 1080p NV12:
+ * docs/bench/runs-55-59.md) at one frame period more
  * latency. A live source delivers frames at its own pace, and there they
  * would only add latency: auto keeps none. With CUDA memory on both sides a
  * frame costs the host less than a large kernel takes, and with one frame
  * in flight the streaming thread would sleep on nearly every frame and
- * leave the GPU idle while it wakes (docs/performance.md, run 14): auto
+ * leave the GPU idle while it wakes (docs/bench/runs-08-13.md): auto
  * keeps the most there, which costs pool buffers and latency but no
  * staging memory. */
 gint

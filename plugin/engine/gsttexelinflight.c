@@ -482,9 +482,10 @@ texel_frame_known_complete (GstTexelInFlight *flight, TexelFrame *frame)
 }
 
 /* Whether @frame is complete, from its event or, for a frame of the
- * chain, from what is known of the chain. Each query costs the host
- * 1.4-1.8 us on the H100 machine (a micro-benchmark: the same for an event
- * or a stream), so with frames in flight a chain frame asks first about
+ * chain, from what is known of the chain. Each query is a driver call,
+ * as dear for an event as for a stream and several times an event record
+ * (docs/bench/runs-15-17.md), so with frames in flight a chain frame asks
+ * first about
  * the chain's last-but-one frame, submitted a frame period before the
  * newest: found complete, it settles the frames before it too, and their
  * finish asks nothing. */

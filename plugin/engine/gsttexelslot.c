@@ -89,7 +89,7 @@ gst_texel_slot_choose_bands (gboolean zero_copy, gint async_engines,
   /* With frames in flight, a frame's upload already overlaps the kernels
    * and downloads of the frames before it, and bands only add copies,
    * launches and events: one band was faster in every case measured
-   * (docs/performance.md, run 58). Without (a live source, for latency),
+   * (docs/bench/runs-55-59.md). Without (a live source, for latency),
    * bands overlap upload, kernel and download within the frame; small
    * frames are not worth the extra launches. */
   if (in_flight > 0)

@@ -41,8 +41,8 @@ typedef struct
   TexelImage stage_in_dev, stage_out_dev; /* their device view */
   void *stage_mem;                        /* allocated when first needed */
   /* The frame's completion, recorded as one of two events: waiting on
-   * @done_blocking sleeps, but recording it costs the host ~1.5 us more
-   * than recording @done_polled (measured on the H100 host), whose wait
+   * @done_blocking sleeps, but recording it costs the host more than
+   * recording @done_polled (docs/bench/runs-08-13.md), whose wait
    * spins. Created by gst_texel_slot_init, for the slot's lifetime. */
   cudaEvent_t done_blocking, done_polled;
 } TexelSlot;

@@ -115,8 +115,9 @@ gst_texel_default_video_meta_map (void)
 
 /* Maps a frame whose planes a video meta places in the buffer's one
  * memory with a single map of that memory, where gst_video_frame_map
- * maps it once per plane (each map and unmap of a GstCudaMemory costs the
- * host ~0.2 us). The frame is the one gst_video_frame_map gives, but for
+ * maps it once per plane (each map and unmap of a GstCudaMemory is host
+ * time on every frame: docs/bench/runs-18-19.md). The frame is the one
+ * gst_video_frame_map gives, but for
  * @frame->meta, NULL: gst_video_frame_unmap then unmaps the one map, and
  * gst_texel_frame_check checks every plane against it. Returns FALSE
  * without mapping where this does not apply (a meta with a plane map
