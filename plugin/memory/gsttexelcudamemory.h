@@ -57,8 +57,7 @@ gboolean gst_texel_cuda_memory_propose_pool (GstCudaContext *context,
                                              GstQuery *query, GstCaps *caps,
                                              gboolean need_pool, guint min);
 /* Answers a neighbour's context query with @context. */
-gboolean gst_texel_cuda_memory_context_query (GstElement *self,
-                                              GstQuery *query,
+gboolean gst_texel_cuda_memory_context_query (GstElement *self, GstQuery *query,
                                               GstCudaContext *context);
 /* Takes a GstCudaContext for @device_id from the application or a bin
  * into @own. */
