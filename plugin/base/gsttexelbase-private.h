@@ -211,13 +211,7 @@ void gst_texel_base_frame_finished (GstTexelBase *self);
 void gst_texel_base_process_cpu (GstTexelBase *self, const TexelImage *in,
                                  TexelImage *out);
 
-/* gsttexeldevice.c: the GPU path. run_cuda and input_rows are the
- * callbacks GstTexelInFlight calls the subclass's kernels through. */
-int gst_texel_base_run_cuda (gpointer user_data, const TexelImage *in,
-                             const TexelImage *out, int row0, int row1,
-                             TexelStream stream);
-void gst_texel_base_input_rows (gpointer user_data, int row0, int row1, int *i0,
-                                int *i1);
+/* gsttexeldevice.c: the GPU path. */
 #if HAVE_CUDA
 gboolean gst_texel_base_open_cuda (GstTexelBase *self, const gchar **reason,
                                    int *err);
@@ -226,11 +220,6 @@ gboolean gst_texel_base_configure_cuda (GstTexelBase *self,
                                         GstVideoInfo *in_info,
                                         GstVideoInfo *out_info);
 gboolean gst_texel_base_prepare_cuda (GstTexelBase *self);
-GstFlowReturn gst_texel_base_process_cuda_frame (GstTexelBase *self,
-                                                 GstVideoFrame *in_frame,
-                                                 GstVideoFrame *out_frame,
-                                                 TexelImage *in,
-                                                 TexelImage *out);
 void gst_texel_base_cuda_stats (GstTexelBase *self, GstTexelCudaStats *stats);
 #else
 /* CPU-only builds: the GPU path never opens, so priv->cuda stays NULL and
@@ -258,14 +247,6 @@ static inline gboolean
 gst_texel_base_prepare_cuda (GstTexelBase *self)
 {
   return FALSE;
-}
-
-static inline GstFlowReturn
-gst_texel_base_process_cuda_frame (GstTexelBase *self, GstVideoFrame *in_frame,
-                                   GstVideoFrame *out_frame, TexelImage *in,
-                                   TexelImage *out)
-{
-  return GST_FLOW_ERROR;
 }
 
 static inline void

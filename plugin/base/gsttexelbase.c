@@ -223,17 +223,16 @@ gst_texel_base_stop (GstBaseTransform *trans)
   return TRUE;
 }
 
-/* The GPU path with frames in flight holds frames back
- * (gsttexeloutput.c); otherwise GstBaseTransform's one frame in, one
- * out. */
+/* The GPU path hands every frame to its frames in flight
+ * (gsttexeloutput.c), none held with frames-in-flight 0; the CPU path and
+ * passthrough take GstBaseTransform's one frame in, one out. */
 static GstFlowReturn
 gst_texel_base_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
 {
   GstTexelBasePrivate *priv = PRIV (trans);
 
   *outbuf = NULL;
-  if (!priv->cuda || priv->in_flight == 0
-      || gst_base_transform_is_passthrough (trans))
+  if (!priv->cuda || gst_base_transform_is_passthrough (trans))
     return GST_BASE_TRANSFORM_CLASS (gst_texel_base_parent_class)
         ->generate_output (trans, outbuf);
   return gst_texel_base_in_flight_generate (GST_TEXEL_BASE (trans), outbuf);
@@ -282,9 +281,8 @@ gst_texel_base_transform_frame (GstVideoFilter *filter, GstVideoFrame *in_frame,
 
   if (!gst_texel_base_frame_images (self, in_frame, out_frame, &in, &out))
     return GST_FLOW_ERROR;
-  if (priv->cuda)
-    return gst_texel_base_process_cuda_frame (self, in_frame, out_frame, &in,
-                                              &out);
+  /* The CPU path: the GPU path's frames never come here
+   * (gst_texel_base_generate_output). */
   gst_texel_base_process_cpu (self, &in, &out);
   gst_texel_base_frame_finished (self);
   priv->cpu_frames++;

@@ -97,6 +97,9 @@ static gboolean
 gst_texel_base_open_kernels (GstTexelBase *self, gint device, int *err)
 {
   GstTexelBasePrivate *priv = PRIV (self);
+  const GstTexelKernelDesc *desc = GST_TEXEL_BASE_GET_CLASS (self)->kernel;
+  GstTexelKernelCall kernel
+      = { desc->cuda, desc->input_rows, gst_texel_base_plan (self), NULL };
   int undo;
 
   *err = gst_texel_cuda_context_enter (priv->cuda_context, device, &undo);
@@ -111,6 +114,8 @@ gst_texel_base_open_kernels (GstTexelBase *self, gint device, int *err)
     }
   texel_cuda_context_set_fence (priv->kernel_context,
                                 gst_texel_in_flight_get_fence (priv->cuda));
+  kernel.context = priv->kernel_context;
+  gst_texel_in_flight_set_kernel (priv->cuda, &kernel);
   /* Only in the primary context, where libnvbufsurface and the EGL
    * registrations live: a texture cannot read another context's array
    * (cudaErrorPeerAccessNotEnabled), a copy can. */
@@ -239,41 +244,6 @@ gst_texel_base_configure_cuda (GstTexelBase *self, GstVideoInfo *in_info,
   return TRUE;
 }
 
-int
-gst_texel_base_run_cuda (gpointer user_data, const TexelImage *in,
-                         const TexelImage *out, int row0, int row1,
-                         TexelStream stream)
-{
-  GstTexelBase *self = user_data;
-  TexelCudaContext *ctx = PRIV (self)->kernel_context;
-  guint64 realigned = texel_cuda_context_bytes_realigned (ctx);
-  int err;
-
-  err = GST_TEXEL_BASE_GET_CLASS (self)->kernel->cuda (
-      ctx, gst_texel_base_plan (self), in, out, row0, row1, stream);
-  /* Planes the kernel copied to realign them (texel_cuda_convert). */
-  gst_texel_in_flight_count_device_copied (
-      PRIV (self)->cuda, texel_cuda_context_bytes_realigned (ctx) - realigned);
-  return err;
-}
-
-void
-gst_texel_base_input_rows (gpointer user_data, int row0, int row1, int *i0,
-                           int *i1)
-{
-  GstTexelBase *self = user_data;
-  GstTexelKernelRows input_rows
-      = GST_TEXEL_BASE_GET_CLASS (self)->kernel->input_rows;
-
-  if (input_rows != NULL)
-    input_rows (gst_texel_base_plan (self), row0, row1, i0, i1);
-  else
-    {
-      *i0 = 0;
-      *i1 = GST_VIDEO_INFO_HEIGHT (&GST_VIDEO_FILTER (self)->in_info);
-    }
-}
-
 /* Closes the GPU path (stop): frames in flight dropped, the subclass's
  * resources and the element's freed, their counters logged. */
 void
@@ -316,30 +286,6 @@ gst_texel_base_prepare_cuda (GstTexelBase *self)
                        ("Cannot make the CUDA context current"), (NULL));
   gst_texel_cuda_context_leave (priv->cuda_context, undo);
   return ok;
-}
-
-/* A frame processed on the GPU before the call returns (no frames in
- * flight). */
-GstFlowReturn
-gst_texel_base_process_cuda_frame (GstTexelBase *self, GstVideoFrame *in_frame,
-                                   GstVideoFrame *out_frame, TexelImage *in,
-                                   TexelImage *out)
-{
-  int err = gst_texel_in_flight_process (
-      PRIV (self)->cuda, in_frame, out_frame, in, out,
-      gst_texel_frames_memory (in_frame, out_frame), gst_texel_base_run_cuda,
-      gst_texel_base_input_rows, self);
-
-  if (err)
-    {
-      GST_ELEMENT_ERROR (
-          self, RESOURCE, FAILED,
-          ("CUDA processing failed: %s", gst_texel_cuda_error_string (err)),
-          ("CUDA error %d on a %dx%d frame", err, in->width, in->height));
-      return GST_FLOW_ERROR;
-    }
-  gst_texel_base_frame_finished (self);
-  return GST_FLOW_OK;
 }
 
 /* The GPU path's counters so far, where it is open. */

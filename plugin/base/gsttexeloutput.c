@@ -152,10 +152,8 @@ gst_texel_base_submit (GstTexelBase *self, GstBuffer *inbuf)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstBaseTransformClass *bclass = GST_BASE_TRANSFORM_GET_CLASS (self);
-  GstVideoFrame in_frame, out_frame;
-  GstBuffer *outbuf = NULL;
+  GstTexelFrameWork work = { NULL };
   GstFlowReturn ret;
-  TexelImage in, out;
   int err;
 
   ret = gst_texel_base_ready (self);
@@ -163,10 +161,11 @@ gst_texel_base_submit (GstTexelBase *self, GstBuffer *inbuf)
     goto fail;
   if (bclass->before_transform)
     bclass->before_transform (trans, inbuf);
-  ret = bclass->prepare_output_buffer (trans, inbuf, &outbuf);
-  if (ret != GST_FLOW_OK || !outbuf)
+  ret = bclass->prepare_output_buffer (trans, inbuf, &work.outbuf);
+  if (ret != GST_FLOW_OK || !work.outbuf)
     goto fail;
-  ret = gst_texel_base_map_frames (self, inbuf, outbuf, &in_frame, &out_frame);
+  ret = gst_texel_base_map_frames (self, inbuf, work.outbuf, &work.in_frame,
+                                   &work.out_frame);
   if (ret != GST_FLOW_OK)
     {
       /* Dropped (warned about): the frames held back go on as they are. */
@@ -175,18 +174,17 @@ gst_texel_base_submit (GstTexelBase *self, GstBuffer *inbuf)
       goto fail;
     }
   gst_buffer_unref (inbuf); /* the mapped frame holds its own ref */
-  if (!gst_texel_base_frame_images (self, &in_frame, &out_frame, &in, &out))
+  if (!gst_texel_base_frame_images (self, &work.in_frame, &work.out_frame,
+                                    &work.in, &work.out))
     {
-      gst_video_frame_unmap (&in_frame);
-      gst_video_frame_unmap (&out_frame);
-      gst_buffer_unref (outbuf);
+      gst_video_frame_unmap (&work.in_frame);
+      gst_video_frame_unmap (&work.out_frame);
+      gst_buffer_unref (work.outbuf);
       return GST_FLOW_ERROR;
     }
+  work.memory = gst_texel_frames_memory (&work.in_frame, &work.out_frame);
   /* From here the frames in flight own the buffers and frames. */
-  err = gst_texel_in_flight_submit (
-      PRIV (self)->cuda, outbuf, &in_frame, &out_frame, &in, &out,
-      gst_texel_frames_memory (&in_frame, &out_frame), gst_texel_base_run_cuda,
-      gst_texel_base_input_rows, self);
+  err = gst_texel_in_flight_submit (PRIV (self)->cuda, &work);
   if (err)
     {
       gst_texel_base_flush (self);
@@ -195,7 +193,7 @@ gst_texel_base_submit (GstTexelBase *self, GstBuffer *inbuf)
   return GST_FLOW_OK;
 
 fail:
-  gst_clear_buffer (&outbuf);
+  gst_clear_buffer (&work.outbuf);
   gst_buffer_unref (inbuf);
   return ret;
 }

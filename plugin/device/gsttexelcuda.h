@@ -75,15 +75,6 @@ typedef struct
   guint64 registrations;       /* cudaHostRegister calls that succeeded */
 } GstTexelCudaStats;
 
-/* Per-frame work of an element, enqueued on @stream for output rows
- * [row0, row1). Returns 0 or a cudaError_t. */
-typedef int (*GstTexelCudaRun) (gpointer user_data, const TexelImage *in,
-                                const TexelImage *out, int row0, int row1,
-                                TexelStream stream);
-/* Input rows [*in_row0, *in_row1) that output rows [row0, row1) read. */
-typedef void (*GstTexelCudaInputRows) (gpointer user_data, int row0, int row1,
-                                       int *in_row0, int *in_row1);
-
 /* Error text of a cudaError_t. */
 const gchar *gst_texel_cuda_error_string (int err);
 

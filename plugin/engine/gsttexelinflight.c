@@ -28,11 +28,9 @@
 typedef struct
 {
   /* Held from submit until released (pop, flush, a failed submit):
-   * unmapped and unreffed then, unless @borrowed (the caller's frames,
-   * gst_texel_in_flight_process). @in_frame holds the input buffer. */
+   * unmapped and unreffed then. @in_frame holds the input buffer. */
   GstBuffer *outbuf;
   GstVideoFrame in_frame, out_frame;
-  gboolean borrowed;
   /* Its GPU memory and completion events (gsttexelslot.c). */
   TexelSlot slot;
   /* From its work being enqueued until finished (waited for). */
@@ -88,6 +86,8 @@ struct _GstTexelInFlight
    * output CUDA arrays in place (gst_texel_in_flight_set_array_reader),
    * else NULL. */
   TexelCudaContext *array_reader;
+  /* What every frame runs (gst_texel_in_flight_set_kernel). */
+  GstTexelKernelCall kernel;
   /* Written here without a lock; copied by gst_texel_in_flight_get_stats
    * (the element's stats property, under its object lock). */
   GstTexelCudaStats stats;
@@ -295,13 +295,29 @@ texel_drain_streams (GstTexelInFlight *flight)
   flight->fence.complete = flight->seq;
 }
 
+/* The kernel on output rows [@row0, @row1); what it copied on the device
+ * to realign planes (texel_cuda_convert) is counted. */
+static int
+texel_run_kernel (GstTexelInFlight *flight, const TexelImage *in,
+                  const TexelImage *out, int row0, int row1,
+                  cudaStream_t stream)
+{
+  const GstTexelKernelCall *k = &flight->kernel;
+  guint64 realigned = texel_cuda_context_bytes_realigned (k->context);
+  int err;
+
+  err = k->run (k->context, k->plan, in, out, row0, row1, (TexelStream)stream);
+  flight->stats.bytes_device_copied
+      += texel_cuda_context_bytes_realigned (k->context) - realigned;
+  return err;
+}
+
 static int
 texel_enqueue_zero_copy (GstTexelInFlight *flight, TexelFrame *frame,
-                         const TexelImage *in_dev, const TexelImage *out_dev,
-                         GstTexelCudaRun run, gpointer user_data)
+                         const TexelImage *in_dev, const TexelImage *out_dev)
 {
-  int err = run (user_data, in_dev, out_dev, 0, out_dev->height,
-                 texel_frame_stream (flight, frame, 0, TRUE));
+  int err = texel_run_kernel (flight, in_dev, out_dev, 0, out_dev->height,
+                              texel_frame_stream (flight, frame, 0, TRUE));
 
   if (!err)
     err = texel_record_done (flight, frame, 1, TRUE);
@@ -316,9 +332,7 @@ texel_enqueue_zero_copy (GstTexelInFlight *flight, TexelFrame *frame,
 static int
 texel_enqueue_staged (GstTexelInFlight *flight, TexelFrame *frame,
                       const TexelImage *src, const TexelImage *dst,
-                      gboolean in_device, gboolean out_device,
-                      GstTexelCudaRun run, GstTexelCudaInputRows input_rows,
-                      gpointer user_data)
+                      gboolean in_device, gboolean out_device)
 {
   TexelSlot *slot = &frame->slot;
   const TexelImage *kernel_in = in_device ? src : &slot->dev_in;
@@ -337,8 +351,8 @@ texel_enqueue_staged (GstTexelInFlight *flight, TexelFrame *frame,
       int r0 = b * step, r1 = MIN (out_h, r0 + step);
       int i0 = 0, i1 = in_h;
 
-      if (n > 1)
-        input_rows (user_data, r0, r1, &i0, &i1);
+      if (n > 1 && flight->kernel.input_rows)
+        flight->kernel.input_rows (flight->kernel.plan, r0, r1, &i0, &i1);
       i0 = CLAMP (i0 & ~1, 0, in_h);
       i1 = CLAMP (GST_ROUND_UP_2 (i1), i0, in_h);
       if (uploaded < 0)
@@ -357,7 +371,7 @@ texel_enqueue_staged (GstTexelInFlight *flight, TexelFrame *frame,
       if (!err && b + 1 < n)
         err = cudaEventRecord (flight->uploaded[b], s);
       if (!err)
-        err = run (user_data, kernel_in, kernel_out, r0, r1, s);
+        err = texel_run_kernel (flight, kernel_in, kernel_out, r0, r1, s);
       if (!err && !out_device)
         err = gst_texel_copy_rows (dst, &slot->dev_out, r0, r1,
                                    cudaMemcpyDeviceToHost, s,
@@ -389,8 +403,7 @@ texel_frame_view (GstTexelInFlight *flight, GstVideoFrame *frame,
 static int
 texel_frame_enqueue (GstTexelInFlight *flight, TexelFrame *frame,
                      const TexelImage *in, const TexelImage *out,
-                     GstTexelFrameMemory memory, GstTexelCudaRun run,
-                     GstTexelCudaInputRows input_rows, gpointer user_data)
+                     GstTexelFrameMemory memory)
 {
   TexelSlot *slot = &frame->slot;
   TexelImage in_view, out_view;
@@ -450,8 +463,7 @@ texel_frame_enqueue (GstTexelInFlight *flight, TexelFrame *frame,
 
   if (flight->zero_copy)
     {
-      err = texel_enqueue_zero_copy (flight, frame, &in_view, &out_view, run,
-                                     user_data);
+      err = texel_enqueue_zero_copy (flight, frame, &in_view, &out_view);
     }
   else
     {
@@ -461,7 +473,7 @@ texel_frame_enqueue (GstTexelInFlight *flight, TexelFrame *frame,
       if (!err)
         err = texel_enqueue_staged (flight, frame, in_device ? &in_view : src,
                                     out_device ? &out_view : dst, in_device,
-                                    out_device, run, input_rows, user_data);
+                                    out_device);
     }
   if (!err)
     frame->busy = TRUE;
@@ -582,63 +594,47 @@ texel_give_back (GstBuffer *outbuf, GstVideoFrame *in_frame,
     gst_buffer_unref (outbuf);
 }
 
-/* Gives back what @frame holds, unless borrowed. */
+/* Gives back what @frame holds. */
 static void
 texel_frame_release (TexelFrame *frame)
 {
-  if (!frame->borrowed)
-    texel_give_back (frame->outbuf, &frame->in_frame, &frame->out_frame);
+  texel_give_back (frame->outbuf, &frame->in_frame, &frame->out_frame);
   frame->outbuf = NULL;
-  frame->borrowed = FALSE;
 }
 
-/* The record after the held frames, given the frame's buffers and frames,
- * with its work enqueued. NULL with *@err set, and what it was given
- * released, on failure (also when every record is held: none is taken). */
-static TexelFrame *
-texel_frame_start (GstTexelInFlight *flight, GstBuffer *outbuf,
-                   GstVideoFrame *in_frame, GstVideoFrame *out_frame,
-                   gboolean borrowed, const TexelImage *in,
-                   const TexelImage *out, GstTexelFrameMemory memory,
-                   GstTexelCudaRun run, GstTexelCudaInputRows input_rows,
-                   gpointer user_data, int *err)
+void
+gst_texel_in_flight_set_kernel (GstTexelInFlight *flight,
+                                const GstTexelKernelCall *kernel)
 {
-  TexelFrame *frame;
-
-  if (flight->count >= (guint)flight->n_slots)
-    {
-      GST_ERROR ("%u frames held already: pop before submitting",
-                 flight->count);
-      if (!borrowed)
-        texel_give_back (outbuf, in_frame, out_frame);
-      *err = (int)cudaErrorNotPermitted;
-      return NULL;
-    }
-  frame = &flight->frames[(flight->head + flight->count) % flight->n_slots];
-  frame->outbuf = outbuf;
-  frame->in_frame = *in_frame;
-  frame->out_frame = *out_frame;
-  frame->borrowed = borrowed;
-  *err = texel_frame_enqueue (flight, frame, in, out, memory, run, input_rows,
-                              user_data);
-  if (*err == 0)
-    return frame;
-  texel_frame_release (frame);
-  return NULL;
+  flight->kernel = *kernel;
 }
 
 int
-gst_texel_in_flight_submit (GstTexelInFlight *flight, GstBuffer *outbuf,
-                            GstVideoFrame *in_frame, GstVideoFrame *out_frame,
-                            const TexelImage *in, const TexelImage *out,
-                            GstTexelFrameMemory memory, GstTexelCudaRun run,
-                            GstTexelCudaInputRows input_rows,
-                            gpointer user_data)
+gst_texel_in_flight_submit (GstTexelInFlight *flight,
+                            const GstTexelFrameWork *work)
 {
+  TexelFrame *frame;
   int err;
 
-  if (texel_frame_start (flight, outbuf, in_frame, out_frame, FALSE, in, out,
-                         memory, run, input_rows, user_data, &err))
+  if (flight->count >= (guint)flight->n_slots || !flight->kernel.run)
+    {
+      GST_ERROR ("%u frames held already (pop before submitting), or no "
+                 "kernel set",
+                 flight->count);
+      texel_give_back (work->outbuf, (GstVideoFrame *)&work->in_frame,
+                       (GstVideoFrame *)&work->out_frame);
+      return (int)cudaErrorNotPermitted;
+    }
+  /* The record after the held frames. */
+  frame = &flight->frames[(flight->head + flight->count) % flight->n_slots];
+  frame->outbuf = work->outbuf;
+  frame->in_frame = work->in_frame;
+  frame->out_frame = work->out_frame;
+  err = texel_frame_enqueue (flight, frame, &work->in, &work->out,
+                             work->memory);
+  if (err)
+    texel_frame_release (frame);
+  else
     flight->count++;
   return err;
 }
@@ -735,28 +731,6 @@ gst_texel_in_flight_flush (GstTexelInFlight *flight)
     }
 }
 
-int
-gst_texel_in_flight_process (GstTexelInFlight *flight, GstVideoFrame *in_frame,
-                             GstVideoFrame *out_frame, const TexelImage *in,
-                             const TexelImage *out, GstTexelFrameMemory memory,
-                             GstTexelCudaRun run,
-                             GstTexelCudaInputRows input_rows,
-                             gpointer user_data)
-{
-  int err;
-  TexelFrame *frame
-      = texel_frame_start (flight, NULL, in_frame, out_frame, TRUE, in, out,
-                           memory, run, input_rows, user_data, &err);
-
-  /* Never held: finished out of turn if older frames are in flight. */
-  if (frame)
-    {
-      err = texel_frame_finish (flight, frame);
-      texel_frame_release (frame);
-    }
-  return err;
-}
-
 GstAllocator *
 gst_texel_in_flight_get_allocator (GstTexelInFlight *flight)
 {
@@ -768,13 +742,6 @@ gst_texel_in_flight_get_stats (GstTexelInFlight *flight,
                                GstTexelCudaStats *stats)
 {
   *stats = flight->stats;
-}
-
-void
-gst_texel_in_flight_count_device_copied (GstTexelInFlight *flight,
-                                         guint64 bytes)
-{
-  flight->stats.bytes_device_copied += bytes;
 }
 
 void

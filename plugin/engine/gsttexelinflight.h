@@ -22,6 +22,39 @@ G_BEGIN_DECLS
 
 typedef struct _GstTexelInFlight GstTexelInFlight;
 
+/* The CUDA kernel every frame runs: output rows [@row0, @row1) of @out
+ * from @in, enqueued on @stream, with the caller's @plan and kernel
+ * context (texel-cuda.h). Returns 0 or a cudaError_t. */
+typedef int (*GstTexelKernelRun) (TexelCudaContext *ctx, gconstpointer plan,
+                                  const TexelImage *in, const TexelImage *out,
+                                  int row0, int row1, TexelStream stream);
+/* The input rows [*@in_row0, *@in_row1) that output rows [@row0, @row1)
+ * read (the staged path uploads a band's rows before its kernel). */
+typedef void (*GstTexelKernelInputRows) (gconstpointer plan, int row0, int row1,
+                                         int *in_row0, int *in_row1);
+
+/* What the frames run, set once the kernel context exists
+ * (gst_texel_in_flight_set_kernel). */
+typedef struct
+{
+  GstTexelKernelRun run;
+  GstTexelKernelInputRows input_rows; /* NULL: every input row */
+  gconstpointer plan;                 /* lives while set; read at each submit */
+  TexelCudaContext *context;          /* the kernels' context, likewise */
+} GstTexelKernelCall;
+
+/* One frame as the caller hands it to gst_texel_in_flight_submit: its
+ * output buffer and both frames, mapped (@in_frame holds the input
+ * buffer), @in and @out describing them, in host or device memory as
+ * @memory says. */
+typedef struct
+{
+  GstBuffer *outbuf;
+  GstVideoFrame in_frame, out_frame;
+  TexelImage in, out;
+  GstTexelFrameMemory memory;
+} GstTexelFrameWork;
+
 /* @context: see gst_texel_cuda_context_enter (NULL: the primary context);
  * every CUDA call runs in it. Returns NULL with *@err set on failure. */
 GstTexelInFlight *gst_texel_in_flight_new (gint device, GstCudaContext *context,
@@ -43,19 +76,17 @@ int gst_texel_in_flight_configure (GstTexelInFlight *flight,
                                    GstTexelFrameMemory memory,
                                    gboolean bands_possible, gint in_flight);
 
-/* Enqueues the work of one frame: takes @outbuf and the mapped frames
- * (@in_frame holds the input buffer), which it unmaps and releases when
- * the frame is popped or flushed, or here on failure. @in and @out
- * describe the mapped frames, in host or device memory as @memory says.
- * At most in_flight + 1 frames may be held: pop before. Returns 0 or a
- * cudaError_t. */
-int gst_texel_in_flight_submit (GstTexelInFlight *flight, GstBuffer *outbuf,
-                                GstVideoFrame *in_frame,
-                                GstVideoFrame *out_frame, const TexelImage *in,
-                                const TexelImage *out,
-                                GstTexelFrameMemory memory, GstTexelCudaRun run,
-                                GstTexelCudaInputRows input_rows,
-                                gpointer user_data);
+/* The kernel the frames submitted from now on run; set with no frame in
+ * flight. */
+void gst_texel_in_flight_set_kernel (GstTexelInFlight *flight,
+                                     const GstTexelKernelCall *kernel);
+/* Enqueues the work of one frame: takes @work's buffer and mapped frames,
+ * which it unmaps and releases when the frame is popped or flushed, or
+ * here on failure. At most in_flight + 1 frames may be held: pop before
+ * (with none in flight, submit and pop process one frame before the
+ * caller goes on). Returns 0 or a cudaError_t. */
+int gst_texel_in_flight_submit (GstTexelInFlight *flight,
+                                const GstTexelFrameWork *work);
 /* Frames submitted and not yet popped. */
 guint gst_texel_in_flight_count (GstTexelInFlight *flight);
 /* Waits for the oldest frame, completes its output and hands it out in
@@ -81,23 +112,11 @@ int gst_texel_in_flight_wait_stream (GstTexelInFlight *flight,
  * buffers and frames (flush, stop, a failure). */
 void gst_texel_in_flight_flush (GstTexelInFlight *flight);
 
-/* One frame processed before the call returns, in frames the caller
- * keeps mapped and owns (GstBaseTransform's transform). Returns 0 or a
- * cudaError_t. */
-int gst_texel_in_flight_process (
-    GstTexelInFlight *flight, GstVideoFrame *in_frame, GstVideoFrame *out_frame,
-    const TexelImage *in, const TexelImage *out, GstTexelFrameMemory memory,
-    GstTexelCudaRun run, GstTexelCudaInputRows input_rows, gpointer user_data);
-
 GstAllocator *gst_texel_in_flight_get_allocator (GstTexelInFlight *flight);
 /* A copy of the counters; written by the streaming thread without a lock,
  * so a reader on another thread may see them a frame behind. */
 void gst_texel_in_flight_get_stats (GstTexelInFlight *flight,
                                     GstTexelCudaStats *stats);
-/* Adds @bytes to bytes_device_copied: what the element's kernels copied
- * on the device (streaming thread, from the run callback). */
-void gst_texel_in_flight_count_device_copied (GstTexelInFlight *flight,
-                                              guint64 bytes);
 /* What the frames' completion says, for the element's kernel context
  * (texel_cuda_context_set_fence); lives as long as @flight, and only
  * @flight advances it. */
