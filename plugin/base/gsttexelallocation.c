@@ -23,9 +23,8 @@ gst_texel_base_new_pool (GstTexelBase *self, GstCaps *caps, guint min,
 
   if (!caps || !gst_video_info_from_caps (&info, caps))
     return NULL;
-  return gst_texel_host_pool_new (
-      gst_texel_in_flight_get_allocator (PRIV (self)->cuda), caps, info.size,
-      min, max);
+  return gst_texel_host_pool_new (PRIV (self)->host_allocator, caps, info.size,
+                                  min, max);
 }
 
 /* Upstream writes its frames straight into pinned, mapped memory of ours:
@@ -47,8 +46,7 @@ gst_texel_base_propose_pools (GstTexelBase *self, GstQuery *query)
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_allocation_params_init (&params);
   params.align = GST_TEXEL_HOST_MEMORY_ALIGN;
-  gst_query_add_allocation_param (
-      query, gst_texel_in_flight_get_allocator (PRIV (self)->cuda), &params);
+  gst_query_add_allocation_param (query, PRIV (self)->host_allocator, &params);
   if (!need_pool)
     return TRUE;
   min = gst_texel_base_pool_min (self);

@@ -70,6 +70,10 @@ typedef struct
    * completion by @cuda's fence: made by start, freed by stop before
    * @cuda; used by the streaming thread and the subclass's prepare. */
   TexelCudaContext *kernel_context;
+  /* The pinned, mapped host memory of the GPU path's pools
+   * (memory/gsttexelhostmemory.h): made by start with @cuda, dropped by
+   * stop after it; used by allocation queries (streaming thread). */
+  GstAllocator *host_allocator;
   /* The pipeline's CUDA context (GstContext "gst.cuda.context"), shared
    * with GStreamer's CUDA elements; NULL: the device's primary context,
    * and no memory:CUDAMemory. Set by set_context (the application's or a

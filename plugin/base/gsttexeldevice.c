@@ -12,6 +12,7 @@
 #endif
 
 #include "base/gsttexelbase-private.h"
+#include "memory/gsttexelhostmemory.h"
 #include "texel-cuda.h"
 #include "texel-fault.h"
 
@@ -199,9 +200,12 @@ gst_texel_base_open_cuda (GstTexelBase *self, const gchar **reason, int *err)
       *reason = gst_texel_cuda_error_string (*err);
       return FALSE;
     }
+  priv->host_allocator
+      = gst_texel_host_allocator_new (caps.device, priv->cuda_context);
   if (!gst_texel_base_open_kernels (self, caps.device, err))
     {
       gst_texel_in_flight_free (gst_texel_base_take_cuda (self, NULL));
+      gst_clear_object (&priv->host_allocator);
       *reason = "the element could not set up its GPU resources";
       return FALSE;
     }
@@ -255,6 +259,7 @@ gst_texel_base_close_cuda (GstTexelBase *self)
   gst_texel_base_flush (self);
   gst_texel_base_close_kernels (self);
   gst_texel_in_flight_free (gst_texel_base_take_cuda (self, &st));
+  gst_clear_object (&PRIV (self)->host_allocator);
   GST_INFO_OBJECT (
       self,
       "%" G_GUINT64_FORMAT " frames: %" G_GUINT64_FORMAT

@@ -12,7 +12,6 @@
 #endif
 
 #include "engine/gsttexelslot.h"
-#include "memory/gsttexelhostmemory.h"
 #include "memory/gsttexelregistration.h"
 #include "engine/gsttexelinflight.h"
 #include "memory/gsttexelnvmm.h"
@@ -49,7 +48,6 @@ struct _GstTexelInFlight
   GstCudaContext *context; /* NULL: the device's primary context */
   gboolean zero_copy;
   gint async_engines;
-  GstAllocator *allocator;
   cudaStream_t streams[TEXEL_MAX_BANDS];
   cudaEvent_t uploaded[TEXEL_MAX_BANDS];
   cudaEvent_t band_done[TEXEL_MAX_BANDS];
@@ -162,7 +160,6 @@ gst_texel_in_flight_new (gint device, GstCudaContext *context,
       gst_texel_in_flight_free (flight);
       return NULL;
     }
-  flight->allocator = gst_texel_host_allocator_new (device, context);
   return flight;
 }
 
@@ -179,8 +176,6 @@ gst_texel_in_flight_free (GstTexelInFlight *flight)
     gst_texel_slot_clear (&flight->frames[i].slot);
   texel_destroy_streams (flight);
   gst_texel_cuda_context_leave (flight->context, prev);
-  if (flight->allocator)
-    gst_object_unref (flight->allocator);
   if (flight->context)
     gst_object_unref (flight->context);
   g_free (flight);
@@ -729,12 +724,6 @@ gst_texel_in_flight_flush (GstTexelInFlight *flight)
       gst_texel_in_flight_pop (flight, &outbuf);
       gst_clear_buffer (&outbuf);
     }
-}
-
-GstAllocator *
-gst_texel_in_flight_get_allocator (GstTexelInFlight *flight)
-{
-  return flight->allocator;
 }
 
 void

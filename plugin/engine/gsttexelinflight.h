@@ -112,7 +112,6 @@ int gst_texel_in_flight_wait_stream (GstTexelInFlight *flight,
  * buffers and frames (flush, stop, a failure). */
 void gst_texel_in_flight_flush (GstTexelInFlight *flight);
 
-GstAllocator *gst_texel_in_flight_get_allocator (GstTexelInFlight *flight);
 /* A copy of the counters; written by the streaming thread without a lock,
  * so a reader on another thread may see them a frame behind. */
 void gst_texel_in_flight_get_stats (GstTexelInFlight *flight,
