@@ -60,7 +60,9 @@ cd "$root" || exit 2
 export GST_DEBUG="${GST_DEBUG:-*:1}"
 tmp=$(mktemp -d /tmp/texel-resident.XXXXXX) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-base_path=${GST_PLUGIN_PATH_1_0:-}
+# GST_PLUGIN_PATH_1_0, where set, hides GST_PLUGIN_PATH: the builds' folders
+# go before whichever of the two the runtime set.
+base_path=${GST_PLUGIN_PATH_1_0:-${GST_PLUGIN_PATH:-}}
 
 for tool in gst-launch-1.0 gst-inspect-1.0; do
   command -v $tool >/dev/null || { echo "SKIP: no $tool"; exit 77; }
