@@ -17,6 +17,9 @@
 #
 #   tests/bench/run-freeze.sh BUILD_DIR [CASES] [FRAMES]   (FRAMES: 100000)
 #
+# tests/bench/run-resident.sh runs the same harness for several builds
+# interleaved (texelconvert NV12 -> 720p RGBA, frames-in-flight 0, 1, 3).
+#
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -uo pipefail
 # shellcheck source=tests/bench/bench-cases.sh
