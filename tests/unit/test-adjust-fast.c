@@ -334,13 +334,13 @@ test_fast_every_code (void)
 int
 main (int argc, char **argv)
 {
+  static const TestCase tests[] = {
+    { "/texel/adjust-fast/matches-reference", test_fast_matches_reference },
+    { "/texel/adjust-fast/every-code", test_fast_every_code },
+  };
   int ret;
 
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/adjust-fast/matches-reference",
-                   test_fast_matches_reference);
-  g_test_add_func ("/texel/adjust-fast/every-code", test_fast_every_code);
-  ret = g_test_run ();
+  ret = test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));
   texel_cube_free (grade_cube);
   return ret;
 }

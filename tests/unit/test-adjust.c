@@ -1886,33 +1886,34 @@ test_refuses_16_bits (void)
 int
 main (int argc, char **argv)
 {
+  static const TestCase tests[] = {
+    { "/texel/adjust/refuses-16-bits", test_refuses_16_bits },
+    { "/texel/adjust/neutral-identity", test_neutral_identity },
+    { "/texel/adjust/gst-definition", test_gst_definition },
+    { "/texel/adjust/gst-known-values", test_gst_known_values },
+    { "/texel/adjust/gst-after-linear", test_gst_after_linear },
+    { "/texel/adjust/transfer", test_transfer },
+    { "/texel/adjust/exposure-gains-rgb", test_exposure_gains_rgb },
+    { "/texel/adjust/gamma-linear", test_gamma_linear },
+    { "/texel/adjust/curve-continuous", test_curve_continuous },
+    { "/texel/adjust/chroma-mean", test_chroma_mean },
+    { "/texel/adjust/bands", test_bands },
+    { "/texel/adjust/gray-lut", test_gray_lut },
+    { "/texel/adjust/planckian-locus", test_planckian_locus },
+    { "/texel/adjust/white-point-gains", test_white_point_gains },
+    { "/texel/adjust/white-point-rgb", test_white_point_rgb },
+    { "/texel/adjust/tone-map", test_tone_map },
+    { "/texel/adjust/vignette-rgb", test_vignette_rgb },
+    { "/texel/adjust/vignette-yuv", test_vignette_yuv },
+    { "/texel/adjust/lut3d-identity", test_lut3d_identity },
+    { "/texel/adjust/lut3d-known", test_lut3d_known },
+    { "/texel/adjust/lut3d-hw-choice", test_lut3d_hw_choice },
+    { "/texel/plan/adjust-rejects", test_plan_rejects },
+    { "/texel/adjust/float-emulation", test_float_emulation },
+  };
   int ret, i;
 
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/adjust/refuses-16-bits", test_refuses_16_bits);
-  g_test_add_func ("/texel/adjust/neutral-identity", test_neutral_identity);
-  g_test_add_func ("/texel/adjust/gst-definition", test_gst_definition);
-  g_test_add_func ("/texel/adjust/gst-known-values", test_gst_known_values);
-  g_test_add_func ("/texel/adjust/gst-after-linear", test_gst_after_linear);
-  g_test_add_func ("/texel/adjust/transfer", test_transfer);
-  g_test_add_func ("/texel/adjust/exposure-gains-rgb", test_exposure_gains_rgb);
-  g_test_add_func ("/texel/adjust/gamma-linear", test_gamma_linear);
-  g_test_add_func ("/texel/adjust/curve-continuous", test_curve_continuous);
-  g_test_add_func ("/texel/adjust/chroma-mean", test_chroma_mean);
-  g_test_add_func ("/texel/adjust/bands", test_bands);
-  g_test_add_func ("/texel/adjust/gray-lut", test_gray_lut);
-  g_test_add_func ("/texel/adjust/planckian-locus", test_planckian_locus);
-  g_test_add_func ("/texel/adjust/white-point-gains", test_white_point_gains);
-  g_test_add_func ("/texel/adjust/white-point-rgb", test_white_point_rgb);
-  g_test_add_func ("/texel/adjust/tone-map", test_tone_map);
-  g_test_add_func ("/texel/adjust/vignette-rgb", test_vignette_rgb);
-  g_test_add_func ("/texel/adjust/vignette-yuv", test_vignette_yuv);
-  g_test_add_func ("/texel/adjust/lut3d-identity", test_lut3d_identity);
-  g_test_add_func ("/texel/adjust/lut3d-known", test_lut3d_known);
-  g_test_add_func ("/texel/adjust/lut3d-hw-choice", test_lut3d_hw_choice);
-  g_test_add_func ("/texel/plan/adjust-rejects", test_plan_rejects);
-  g_test_add_func ("/texel/adjust/float-emulation", test_float_emulation);
-  ret = g_test_run ();
+  ret = test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));
   for (i = 0; i < N_LUTS; i++)
     texel_cube_free (test_cubes[i]);
   return ret;

@@ -792,24 +792,21 @@ test_plan_map (void)
   g_assert_cmpfloat (plan.out_chroma_off[1], ==, 0.5f);
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/convert/identity", test_identity);
-  g_test_add_func ("/texel/convert/constant-scale", test_constant_scale);
-  g_test_add_func ("/texel/convert/constant-scale-hd", test_constant_scale_hd);
-  g_test_add_func ("/texel/convert/scale-values", test_scale_values);
-  g_test_add_func ("/texel/convert/bicubic-ramp", test_bicubic_ramp);
-  g_test_add_func ("/texel/convert/directions", test_directions);
-  g_test_add_func ("/texel/convert/four-quarter-turns",
-                   test_four_quarter_turns);
-  g_test_add_func ("/texel/convert/crop", test_crop);
-  g_test_add_func ("/texel/convert/letterbox", test_letterbox);
-  g_test_add_func ("/texel/convert/letterbox-scaled", test_letterbox_scaled);
-  g_test_add_func ("/texel/convert/bands", test_bands);
-  g_test_add_func ("/texel/convert/band-limits", test_band_limits);
-  g_test_add_func ("/texel/plan/rejects", test_plan_rejects);
-  g_test_add_func ("/texel/plan/map", test_plan_map);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/texel/convert/identity", test_identity },
+  { "/texel/convert/constant-scale", test_constant_scale },
+  { "/texel/convert/constant-scale-hd", test_constant_scale_hd },
+  { "/texel/convert/scale-values", test_scale_values },
+  { "/texel/convert/bicubic-ramp", test_bicubic_ramp },
+  { "/texel/convert/directions", test_directions },
+  { "/texel/convert/four-quarter-turns", test_four_quarter_turns },
+  { "/texel/convert/crop", test_crop },
+  { "/texel/convert/letterbox", test_letterbox },
+  { "/texel/convert/letterbox-scaled", test_letterbox_scaled },
+  { "/texel/convert/bands", test_bands },
+  { "/texel/convert/band-limits", test_band_limits },
+  { "/texel/plan/rejects", test_plan_rejects },
+  { "/texel/plan/map", test_plan_map },
+};
+
+TEST_MAIN (tests)

@@ -231,12 +231,9 @@ test_fast_large (void)
   g_rand_free (rand);
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/filter-fast/matches-reference",
-                   test_fast_matches_reference);
-  g_test_add_func ("/texel/filter-fast/large", test_fast_large);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/texel/filter-fast/matches-reference", test_fast_matches_reference },
+  { "/texel/filter-fast/large", test_fast_large },
+};
+
+TEST_MAIN (tests)

@@ -942,19 +942,17 @@ test_refuses_16_bits (void)
                    ==, 0);
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/filter/definitions", test_definitions);
-  g_test_add_func ("/texel/filter/refuses-16-bits", test_refuses_16_bits);
-  g_test_add_func ("/texel/filter/border-modes", test_border_modes);
-  g_test_add_func ("/texel/filter/neutral-identity", test_neutral_identity);
-  g_test_add_func ("/texel/filter/sobel-edges", test_sobel_edges);
-  g_test_add_func ("/texel/filter/bilateral-edge", test_bilateral_edge);
-  g_test_add_func ("/texel/filter/bands", test_bands);
-  g_test_add_func ("/texel/filter/input-rows", test_input_rows);
-  g_test_add_func ("/texel/filter/kernel-emulation", test_kernel_emulation);
-  g_test_add_func ("/texel/plan/filter", test_plan_checks);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/texel/filter/definitions", test_definitions },
+  { "/texel/filter/refuses-16-bits", test_refuses_16_bits },
+  { "/texel/filter/border-modes", test_border_modes },
+  { "/texel/filter/neutral-identity", test_neutral_identity },
+  { "/texel/filter/sobel-edges", test_sobel_edges },
+  { "/texel/filter/bilateral-edge", test_bilateral_edge },
+  { "/texel/filter/bands", test_bands },
+  { "/texel/filter/input-rows", test_input_rows },
+  { "/texel/filter/kernel-emulation", test_kernel_emulation },
+  { "/texel/plan/filter", test_plan_checks },
+};
+
+TEST_MAIN (tests)

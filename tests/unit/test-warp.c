@@ -1749,31 +1749,27 @@ test_calibration_models (void)
   g_assert_cmpfloat (cam.k[2], ==, 0.0);
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/warp/identity", test_identity);
-  g_test_add_func ("/texel/warp/quarter-turns", test_quarter_turns);
-  g_test_add_func ("/texel/warp/models-match-opencv", test_models_match_opencv);
-  g_test_add_func ("/texel/warp/reach", test_reach);
-  g_test_add_func ("/texel/warp/equirectangular-matches-formulas",
-                   test_equirectangular_matches_formulas);
-  g_test_add_func ("/texel/warp/view-matches-formulas",
-                   test_view_matches_formulas);
-  g_test_add_func ("/texel/warp/alpha", test_alpha);
-  g_test_add_func ("/texel/warp/round-trip-points", test_round_trip_points);
-  g_test_add_func ("/texel/warp/round-trip-image", test_round_trip_image);
-  g_test_add_func ("/texel/warp/checkerboard", test_checkerboard);
-  g_test_add_func ("/texel/warp/border-modes", test_border_modes);
-  g_test_add_func ("/texel/warp/invalid-positions", test_invalid_positions);
-  g_test_add_func ("/texel/warp/validation", test_validation);
-  g_test_add_func ("/texel/warp/float-map", test_float_map);
-  g_test_add_func ("/texel/warp/calibration-good", test_calibration_good);
-  g_test_add_func ("/texel/warp/calibration-bad", test_calibration_bad);
-  g_test_add_func ("/texel/warp/calibration-rectification",
-                   test_calibration_rectification);
-  g_test_add_func ("/texel/warp/calibration-limits", test_calibration_limits);
-  g_test_add_func ("/texel/warp/calibration-models", test_calibration_models);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/texel/warp/identity", test_identity },
+  { "/texel/warp/quarter-turns", test_quarter_turns },
+  { "/texel/warp/models-match-opencv", test_models_match_opencv },
+  { "/texel/warp/reach", test_reach },
+  { "/texel/warp/equirectangular-matches-formulas",
+    test_equirectangular_matches_formulas },
+  { "/texel/warp/view-matches-formulas", test_view_matches_formulas },
+  { "/texel/warp/alpha", test_alpha },
+  { "/texel/warp/round-trip-points", test_round_trip_points },
+  { "/texel/warp/round-trip-image", test_round_trip_image },
+  { "/texel/warp/checkerboard", test_checkerboard },
+  { "/texel/warp/border-modes", test_border_modes },
+  { "/texel/warp/invalid-positions", test_invalid_positions },
+  { "/texel/warp/validation", test_validation },
+  { "/texel/warp/float-map", test_float_map },
+  { "/texel/warp/calibration-good", test_calibration_good },
+  { "/texel/warp/calibration-bad", test_calibration_bad },
+  { "/texel/warp/calibration-rectification", test_calibration_rectification },
+  { "/texel/warp/calibration-limits", test_calibration_limits },
+  { "/texel/warp/calibration-models", test_calibration_models },
+};
+
+TEST_MAIN (tests)

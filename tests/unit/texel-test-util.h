@@ -102,6 +102,13 @@ gboolean test_sparse_skip (int index, int every);
 
 /* g_test_init, @tests added in order, then g_test_run's result. */
 int test_run (int *argc, char ***argv, const TestCase *tests, size_t n_tests);
+/* The main () of a test file that only runs its TestCase array @tests
+ * (test_run). */
+#define TEST_MAIN(tests)                                                       \
+  int main (int argc, char **argv)                                             \
+  {                                                                            \
+    return test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));               \
+  }
 
 extern const TexelFormat test_all_formats[];
 extern const int test_n_formats;
