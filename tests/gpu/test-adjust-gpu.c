@@ -46,6 +46,7 @@
 #include "texel-cuda.h"
 #include "texel-gpu-image.h"
 #include "../unit/texel-gst-def.h"
+#include "../unit/texel-test-formats.h"
 #include "../unit/texel-test-luts.h"
 
 /* ------------------------------------------------------------------ */
@@ -397,17 +398,7 @@ static const Colorimetry colorimetries[] = {
 #define N_COLORIMETRIES                                                        \
   ((int)(sizeof (colorimetries) / sizeof (colorimetries[0])))
 
-static const TexelFormat all_formats[] = {
-  TEXEL_FORMAT_NV12,      TEXEL_FORMAT_NV21,      TEXEL_FORMAT_I420,
-  TEXEL_FORMAT_YV12,      TEXEL_FORMAT_YUY2,      TEXEL_FORMAT_UYVY,
-  TEXEL_FORMAT_RGBA,      TEXEL_FORMAT_BGRA,      TEXEL_FORMAT_RGBX,
-  TEXEL_FORMAT_BGRX,      TEXEL_FORMAT_ARGB,      TEXEL_FORMAT_ABGR,
-  TEXEL_FORMAT_RGB,       TEXEL_FORMAT_BGR,       TEXEL_FORMAT_GRAY8,
-  TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_I420_10LE, TEXEL_FORMAT_I422_10LE,
-  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B,      TEXEL_FORMAT_Y444,
-  TEXEL_FORMAT_NV16,      TEXEL_FORMAT_YVYU,      TEXEL_FORMAT_AYUV,
-  TEXEL_FORMAT_VUYA,      TEXEL_FORMAT_XRGB,
-};
+static const TexelFormat all_formats[] = { TEXEL_TEST_FORMATS_10 };
 
 #define N_FORMATS ((int)(sizeof (all_formats) / sizeof (all_formats[0])))
 

@@ -38,6 +38,7 @@
 #include "texel-filter.h"
 #include "texel-cuda.h"
 #include "texel-gpu-image.h"
+#include "../unit/texel-test-formats.h"
 
 #define POISON_INPUT 0x77
 #define N_BANDS 3
@@ -77,17 +78,7 @@ static const Settings settings[] = {
 
 #define N_SETTINGS ((int)(sizeof (settings) / sizeof (settings[0])))
 
-static const TexelFormat all_formats[] = {
-  TEXEL_FORMAT_NV12,      TEXEL_FORMAT_NV21,      TEXEL_FORMAT_I420,
-  TEXEL_FORMAT_YV12,      TEXEL_FORMAT_YUY2,      TEXEL_FORMAT_UYVY,
-  TEXEL_FORMAT_RGBA,      TEXEL_FORMAT_BGRA,      TEXEL_FORMAT_RGBX,
-  TEXEL_FORMAT_BGRX,      TEXEL_FORMAT_ARGB,      TEXEL_FORMAT_ABGR,
-  TEXEL_FORMAT_RGB,       TEXEL_FORMAT_BGR,       TEXEL_FORMAT_GRAY8,
-  TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_I420_10LE, TEXEL_FORMAT_I422_10LE,
-  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B,      TEXEL_FORMAT_Y444,
-  TEXEL_FORMAT_NV16,      TEXEL_FORMAT_YVYU,      TEXEL_FORMAT_AYUV,
-  TEXEL_FORMAT_VUYA,      TEXEL_FORMAT_XRGB,
-};
+static const TexelFormat all_formats[] = { TEXEL_TEST_FORMATS_10 };
 
 #define N_FORMATS ((int)(sizeof (all_formats) / sizeof (all_formats[0])))
 

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "texel-test-util.h"
+#include "texel-test-formats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,17 +23,7 @@ const TexelFormat test_all_formats[] = {
 const int test_n_formats = G_N_ELEMENTS (test_all_formats);
 
 /* Those texeladjust and texelfilter take: up to 10 bits. */
-const TexelFormat test_formats_10[] = {
-  TEXEL_FORMAT_NV12,      TEXEL_FORMAT_NV21,      TEXEL_FORMAT_I420,
-  TEXEL_FORMAT_YV12,      TEXEL_FORMAT_YUY2,      TEXEL_FORMAT_UYVY,
-  TEXEL_FORMAT_RGBA,      TEXEL_FORMAT_BGRA,      TEXEL_FORMAT_RGBX,
-  TEXEL_FORMAT_BGRX,      TEXEL_FORMAT_ARGB,      TEXEL_FORMAT_ABGR,
-  TEXEL_FORMAT_RGB,       TEXEL_FORMAT_BGR,       TEXEL_FORMAT_GRAY8,
-  TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_I420_10LE, TEXEL_FORMAT_I422_10LE,
-  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B,      TEXEL_FORMAT_Y444,
-  TEXEL_FORMAT_NV16,      TEXEL_FORMAT_YVYU,      TEXEL_FORMAT_AYUV,
-  TEXEL_FORMAT_VUYA,      TEXEL_FORMAT_XRGB,
-};
+const TexelFormat test_formats_10[] = { TEXEL_TEST_FORMATS_10 };
 
 const int test_n_formats_10 = G_N_ELEMENTS (test_formats_10);
 
