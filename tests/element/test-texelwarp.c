@@ -1394,33 +1394,33 @@ GST_END_TEST;
 static Suite *
 texelwarp_suite (void)
 {
-  Suite *s = suite_create ("texelwarp");
-  TCase *tc = texel_suite_add_tcase (s, "general", 120);
-
-  tcase_add_test (tc, test_properties);
-  tcase_add_test (tc, test_array_properties);
-  tcase_add_test (tc, test_homography_counts);
-  tcase_add_test (tc, test_pinhole_wide_view);
-  tcase_add_test (tc, test_no_driver_reason);
-  tcase_add_test (tc, test_identity);
-  tcase_add_test (tc, test_models);
-  tcase_add_test (tc, test_calibration_errors);
-  tcase_add_test (tc, test_calibration_scaled);
-  tcase_add_test (tc, test_rectify_views);
-  tcase_add_test (tc, test_rectify_choice);
-  tcase_add_test (tc, test_calibration_hostile);
-  tcase_add_test (tc, test_calibration_aspect);
-  tcase_add_test (tc, test_change_while_playing);
+  const TexelTest general_tests[] = {
+    TEXEL_TEST (test_properties),
+    TEXEL_TEST (test_array_properties),
+    TEXEL_TEST (test_homography_counts),
+    TEXEL_TEST (test_pinhole_wide_view),
+    TEXEL_TEST (test_no_driver_reason),
+    TEXEL_TEST (test_identity),
+    TEXEL_TEST (test_models),
+    TEXEL_TEST (test_calibration_errors),
+    TEXEL_TEST (test_calibration_scaled),
+    TEXEL_TEST (test_rectify_views),
+    TEXEL_TEST (test_rectify_choice),
+    TEXEL_TEST (test_calibration_hostile),
+    TEXEL_TEST (test_calibration_aspect),
+    TEXEL_TEST (test_change_while_playing),
 #ifdef HAVE_GST_CONTROLLER
-  tcase_add_test (tc, test_controller);
+    TEXEL_TEST (test_controller),
 #endif
-  tcase_add_test (tc, test_pipeline);
-  return s;
+    TEXEL_TEST (test_pipeline),
+  };
+
+  return texel_suite_new ("texelwarp", "general", 120, general_tests,
+                          G_N_ELEMENTS (general_tests));
 }
 
 int
 main (int argc, char **argv)
 {
-  texel_check_init (&argc, &argv);
-  return gst_check_run_suite (texelwarp_suite (), "texelwarp", __FILE__);
+  return texel_check_run (&argc, &argv, texelwarp_suite, "texelwarp", __FILE__);
 }

@@ -166,17 +166,47 @@ texel_suite_add_tcase (Suite *s, const gchar *name, gint timeout)
   return tc;
 }
 
+void
+texel_tcase_add_tests (TCase *tc, const TexelTest *tests, guint n_tests)
+{
+  guint i;
+
+  for (i = 0; i < n_tests; i++)
+    _tcase_add_test (tc, tests[i].func, tests[i].name, 0, 0, 0,
+                     tests[i].loops > 0 ? tests[i].loops : 1);
+}
+
 Suite *
 texel_suite_new (const gchar *name, const gchar *tcase, gint timeout,
                  const TexelTest *tests, guint n_tests)
 {
   Suite *s = suite_create (name);
-  TCase *tc = texel_suite_add_tcase (s, tcase, timeout);
+
+  texel_tcase_add_tests (texel_suite_add_tcase (s, tcase, timeout), tests,
+                         n_tests);
+  return s;
+}
+
+Suite *
+texel_suite_new_tcases (const gchar *name, const TexelTCase *tcases,
+                        guint n_tcases)
+{
+  Suite *s = suite_create (name);
   guint i;
 
-  for (i = 0; i < n_tests; i++)
-    _tcase_add_test (tc, tests[i].func, tests[i].name, 0, 0, 0, 1);
+  for (i = 0; i < n_tcases; i++)
+    texel_tcase_add_tests (
+        texel_suite_add_tcase (s, tcases[i].name, tcases[i].timeout),
+        tcases[i].tests, tcases[i].n_tests);
   return s;
+}
+
+int
+texel_check_run (int *argc, char ***argv, Suite *(*suite) (void),
+                 const gchar *name, const gchar *file)
+{
+  texel_check_init (argc, argv);
+  return gst_check_run_suite (suite (), name, file);
 }
 
 gchar *
