@@ -23,6 +23,7 @@ static float test_lut3d_weight (float f);
 #include "texel-adjust.h"
 
 #include "texel-gst-def.h"
+#include "texel-test-adjust.h"
 #include "texel-test-luts.h"
 #include "texel-test-util.h"
 
@@ -1175,18 +1176,6 @@ cube_new (int n, LutFunction f, double lo, double hi)
   return cube;
 }
 
-/* The LUTs the float emulation uses, by index (0: none). */
-enum
-{
-  LUT_NONE = 0,
-  LUT_IDENTITY_33,
-  LUT_IDENTITY_2,
-  LUT_INVERT_2,
-  LUT_GRADE_17,
-  LUT_GRADE_33_WIDE,
-  N_LUTS
-};
-
 static TexelCube *test_cubes[N_LUTS];
 
 static const TexelCube *
@@ -1211,7 +1200,8 @@ test_cube (int which)
             test_cubes[which] = cube_new (17, lut_grade, 0.0, 1.0);
             break;
           default:
-            test_cubes[which] = cube_new (33, lut_grade, -0.1, 1.1);
+            test_cubes[which]
+                = cube_new (TEXEL_TEST_WIDE_LUT_N, lut_grade, -0.1, 1.1);
             break;
         }
     }
@@ -1462,263 +1452,10 @@ test_lut3d_hw_choice (void)
 /* The kernels' float code against the reference: within 1 code on at
  * least 99.9 % of samples and within 2 everywhere (where stage 1 and
  * stage 2 are both active: see below), every format, with the
- * intrinsics' errors pushed either way. The same settings as
- * tests/gpu/test-adjust-gpu.c ("gamma" there is linear_gamma; the
- * GStreamer stage alone: test_gst_definition). */
-
-typedef struct
-{
-  const char *name;
-  double brightness, contrast, saturation, hue, linear_gamma, exposure;
-  double gain[3];
-  /* Ill-conditioned in float (see texel-adjust.cu): measured, not
-   * asserted. */
-  int informative;
-  double white_point; /* 0: neutral */
-  TexelToneMap tone_map;
-  double vignette;
-  int lut; /* test_cube () index, 0: none */
-  /* Hardware filtering of the 3D LUT even where the plan would not use
-   * it (informative: measured against the plan's bound E). */
-  int force_hw;
-  double gamma; /* the gamma element's, on Y' (0: 1) */
-} Settings;
-
-static const Settings float_settings[] = {
-  { "balance", 0.1, 1.2, 1.5, 0.25, 1, 0, { 1, 1, 1 } },
-  { "desaturate", -0.2, 0.6, 0.0, -0.7, 1, 0, { 1, 1, 1 } },
-  { "gamma 2.2", 0, 1, 1, 0, 2.2, 0, { 1, 1, 1 } },
-  { "gamma 0.45", 0, 1, 1, 0, 0.45, 0, { 1, 1, 1 } },
-  { "gamma 10", 0, 1, 1, 0, 10, 0, { 1, 1, 1 } },
-  { "gamma 0.01", 0, 1, 1, 0, 0.01, 0, { 1, 1, 1 } },
-  { "exposure +1", 0, 1, 1, 0, 1, 1, { 1, 1, 1 } },
-  { "exposure -3", 0, 1, 1, 0, 1, -3, { 1, 1, 1 } },
-  { "exposure +10", 0, 1, 1, 0, 1, 10, { 1, 1, 1 } },
-  { "exposure +3 gamma 1.5", 0, 1, 1, 0, 1.5, 3, { 1, 1, 1 } },
-  { "white balance", 0, 1, 1, 0, 1, 0, { 1.3, 1.0, 0.7 } },
-  { "gains 0 and 4", 0, 1, 1, 0, 1, 0, { 0, 4, 1 } },
-  { "everything", 0.05, 1.1, 1.2, 0.1, 1.3, 0.5, { 1.1, 0.95, 1.2 } },
-  { "white point 2500", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 2500 },
-  { "wp 12000, gains", 0, 1, 1.2, 0, 1.2, 0, { 1.2, 1, 0.8 }, 0, 12000 },
-  { "reinhard", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, TEXEL_TONE_MAP_REINHARD },
-  { "reinhard +3, wp, gamma",
-    0,
-    1.1,
-    1,
-    0,
-    1.4,
-    3,
-    { 1, 1, 1 },
-    0,
-    4000,
-    TEXEL_TONE_MAP_REINHARD },
-  { "filmic", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, TEXEL_TONE_MAP_FILMIC },
-  { "filmic +2, gamma 2.2",
-    0,
-    1,
-    1.1,
-    0,
-    2.2,
-    2,
-    { 1, 1, 1 },
-    0,
-    0,
-    TEXEL_TONE_MAP_FILMIC },
-  { "filmic +10, gamma 0.5",
-    0,
-    1,
-    1,
-    0,
-    0.5,
-    10,
-    { 4, 2, 1 },
-    0,
-    0,
-    TEXEL_TONE_MAP_FILMIC },
-  { "vignette 1.5", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, 0, 1.5 },
-  { "vignette -1", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, 0, -1 },
-  { "vignette 3, filmic",
-    0.02,
-    1,
-    1.2,
-    0,
-    1.6,
-    0.5,
-    { 1, 1, 1 },
-    0,
-    5000,
-    TEXEL_TONE_MAP_FILMIC,
-    3 },
-  { "LUT identity 33",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_IDENTITY_33 },
-  { "LUT invert 2, balance",
-    0.05,
-    1.1,
-    1.3,
-    0.1,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_INVERT_2 },
-  { "LUT grade 17, gamma",
-    0,
-    1,
-    1,
-    0,
-    1.3,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_GRADE_17 },
-  { "LUT grade 33, vignette",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    1,
-    LUT_GRADE_33_WIDE },
-  { "gamma 0.7 (element)",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0.7 },
-  { "gamma 1.5 saturation 1.3",
-    0,
-    1,
-    1.3,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1.5 },
-  { "gamma 2.2 after exposure",
-    0.05,
-    1.2,
-    1,
-    0.1,
-    1,
-    1,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    2.2 },
-  { "gamma 0.8 before LUT",
-    0.1,
-    1,
-    0.8,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_GRADE_17,
-    0,
-    0.8 },
-  { "(LUT identity 2, hw)",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    1,
-    0,
-    0,
-    0,
-    LUT_IDENTITY_2,
-    1 },
-  { "(LUT invert 2, hw)",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    1,
-    0,
-    0,
-    0,
-    LUT_INVERT_2,
-    1 },
-  { "(LUT grade 17, hw)",
-    0,
-    1,
-    1,
-    0,
-    1.3,
-    0,
-    { 1, 1, 1 },
-    1,
-    0,
-    0,
-    0,
-    LUT_GRADE_17,
-    1 },
-  { "(gamma 10 exposure +6)", 0, 1, 1, 0, 10, 6, { 1, 1, 1 }, 1 },
-  { "(gamma 10 exposure +10)", 0, 1, 1, 0, 10, 10, { 4, 4, 4 }, 1 },
-};
-
-typedef struct
-{
-  TexelMatrix matrix;
-  int full_range;
-  TexelTransfer transfer;
-} Colorimetry;
-
-static const Colorimetry float_colorimetries[] = {
-  { TEXEL_MATRIX_BT709, 0, TEXEL_TRANSFER_BT709 },
-  { TEXEL_MATRIX_BT601, 1, TEXEL_TRANSFER_SRGB },
-  { TEXEL_MATRIX_BT2020, 0, TEXEL_TRANSFER_GAMMA22 },
-};
+ * intrinsics' errors pushed either way. The settings of
+ * texel-test-adjust.h, which tests/gpu/test-adjust-gpu.c runs too
+ * ("gamma" there is linear_gamma; the GStreamer stage alone:
+ * test_gst_definition). */
 
 static void
 test_float_emulation (void)
@@ -1729,15 +1466,15 @@ test_float_emulation (void)
   Diff total = { 0 };
   int s, f, sign, ci;
 
-  for (s = 0; s < (int)G_N_ELEMENTS (float_settings); s++)
+  for (s = 0; s < (int)G_N_ELEMENTS (adjust_settings); s++)
     {
-      const Settings *st = &float_settings[s];
+      const Settings *st = &adjust_settings[s];
       Diff per = { 0 };
       double bound = 0.0;
 
       for (f = 0; f < test_n_formats_10; f++)
         {
-          for (ci = 0; ci < (int)G_N_ELEMENTS (float_colorimetries); ci++)
+          for (ci = 0; ci < (int)G_N_ELEMENTS (adjust_colorimetries); ci++)
             {
               TexelAdjustConfig config;
               TexelAdjustPlan plan;
@@ -1748,24 +1485,8 @@ test_float_emulation (void)
                 continue;
               in = test_image_new (test_formats_10[f], w, h, 1);
               test_image_fill_random (in, rand);
-              texel_adjust_config_init (&config);
-              config.brightness = st->brightness;
-              config.contrast = st->contrast;
-              config.saturation = st->saturation;
-              config.hue = st->hue;
-              config.linear_gamma = st->linear_gamma;
-              if (st->gamma > 0.0)
-                config.gamma = st->gamma;
-              config.exposure = st->exposure;
-              memcpy (config.gain, st->gain, sizeof (config.gain));
-              if (st->white_point > 0.0)
-                config.white_point = st->white_point;
-              config.tone_map = st->tone_map;
-              config.vignette = st->vignette;
+              adjust_config_for (&config, st, &adjust_colorimetries[ci]);
               config.cube = test_cube (st->lut);
-              config.matrix = float_colorimetries[ci].matrix;
-              config.full_range = float_colorimetries[ci].full_range;
-              config.transfer = float_colorimetries[ci].transfer;
               plan_for (&plan, &config, in->img.format, w, h);
               if (st->force_hw && plan.kernel.lut3d)
                 plan.kernel.lut3d_hw = 1;
