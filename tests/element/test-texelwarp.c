@@ -882,13 +882,6 @@ GST_END_TEST;
   {                                                                            \
     -0.2134, 0.0512, 0.00121, -0.00083, -0.0047                                \
   }
-#define UNIT                                                                   \
-  {                                                                            \
-    { 1, 0, 0 }, { 0, 1, 0 },                                                  \
-    {                                                                          \
-      0, 0, 1                                                                  \
-    }                                                                          \
-  }
 
 /* A camera matrix at @factor times its calibration frame's size (pixel
  * corners aligned, as the element documents). */
@@ -932,7 +925,7 @@ GST_START_TEST (test_rectify_views)
       { FALSE,
         { { 50.5, 0, 31.2 }, { 0, 49.25, 23.9 }, { 0, 0, 1 } },
         { -0.25, 0.061, 0.0013, -0.0007, -0.009 },
-        UNIT,
+        CV_TEST_UNIT,
         { { 50.5, 0, 31.2 }, { 0, 49.25, 23.9 }, { 0, 0, 1 } } } },
     { "model=fisheye camera-matrix=<20,0,32.5,0,20.5,23,0,0,1> "
       "distortion=<0.04,-0.011,0.002,-0.0003> new-camera=camera",
@@ -940,7 +933,7 @@ GST_START_TEST (test_rectify_views)
       { TRUE,
         { { 20, 0, 32.5 }, { 0, 20.5, 23 }, { 0, 0, 1 } },
         { 0.04, -0.011, 0.002, -0.0003 },
-        UNIT,
+        CV_TEST_UNIT,
         { { 20, 0, 32.5 }, { 0, 20.5, 23 }, { 0, 0, 1 } } } },
     { "model=pinhole camera-matrix=<50.5,0,31.2,0,49.25,23.9,0,0,1> "
       "distortion=<-0.25,0.061,0.0013,-0.0007,-0.009,0.02,-0.004,0.001> "
