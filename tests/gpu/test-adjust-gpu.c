@@ -55,24 +55,6 @@
 /* ------------------------------------------------------------------ */
 /* 3D LUTs */
 
-/* @f on an @n^3 lattice over [@lo, @hi], as .cube text, parsed. */
-static TexelCube *
-cube_new (int n, LutFunction f, double lo, double hi)
-{
-  size_t len = 0;
-  char *text = lut_cube_text (n, f, lo, hi, &len);
-  TexelCubeError error;
-  TexelCube *cube;
-
-  if (text == NULL)
-    return NULL;
-  cube = texel_cube_parse (text, len, &error);
-  if (cube == NULL)
-    printf ("generated LUT, line %d: %s\n", error.line, error.message);
-  free (text);
-  return cube;
-}
-
 static TexelCube *test_cubes[N_LUTS];
 static TexelCudaLut3d *test_gpu_luts[N_LUTS];
 /* The kernels' context on device 0, which main makes current. */
@@ -87,17 +69,7 @@ test_cube (int which, TexelCudaLut3d **gpu)
     return NULL;
   if (test_cubes[which] == NULL)
     {
-      if (which == LUT_IDENTITY_33)
-        test_cubes[which] = cube_new (33, lut_identity, 0.0, 1.0);
-      else if (which == LUT_IDENTITY_2)
-        test_cubes[which] = cube_new (2, lut_identity, 0.0, 1.0);
-      else if (which == LUT_INVERT_2)
-        test_cubes[which] = cube_new (2, lut_invert, 0.0, 1.0);
-      else if (which == LUT_GRADE_17)
-        test_cubes[which] = cube_new (17, lut_grade, 0.0, 1.0);
-      else
-        test_cubes[which]
-            = cube_new (TEXEL_TEST_WIDE_LUT_N, lut_grade, -0.1, 1.1);
+      test_cubes[which] = adjust_lut_new (which);
       if (test_cubes[which] != NULL
           && texel_cuda_lut3d_new (test_kctx, test_cubes[which],
                                    &test_gpu_luts[which])

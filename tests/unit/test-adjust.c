@@ -1158,21 +1158,13 @@ test_white_point_rgb (void)
 /* ------------------------------------------------------------------ */
 /* 3D LUT */
 
-/* A .cube file's text for @f sampled on an @n^3 lattice over the domain
- * [@lo, @hi] (the LUT's inputs), parsed as the element parses files. */
+/* lut_cube_new (texel-test-luts.h), asserting that it succeeds. */
 static TexelCube *
 cube_new (int n, LutFunction f, double lo, double hi)
 {
-  size_t len = 0;
-  char *text = lut_cube_text (n, f, lo, hi, &len);
-  TexelCubeError error;
-  TexelCube *cube;
+  TexelCube *cube = lut_cube_new (n, f, lo, hi);
 
-  g_assert_nonnull (text);
-  cube = texel_cube_parse (text, len, &error);
-  if (cube == NULL)
-    g_error ("generated LUT, line %d: %s", error.line, error.message);
-  free (text);
+  g_assert_nonnull (cube);
   return cube;
 }
 
@@ -1185,25 +1177,8 @@ test_cube (int which)
     return NULL;
   if (test_cubes[which] == NULL)
     {
-      switch (which)
-        {
-          case LUT_IDENTITY_33:
-            test_cubes[which] = cube_new (33, lut_identity, 0.0, 1.0);
-            break;
-          case LUT_IDENTITY_2:
-            test_cubes[which] = cube_new (2, lut_identity, 0.0, 1.0);
-            break;
-          case LUT_INVERT_2:
-            test_cubes[which] = cube_new (2, lut_invert, 0.0, 1.0);
-            break;
-          case LUT_GRADE_17:
-            test_cubes[which] = cube_new (17, lut_grade, 0.0, 1.0);
-            break;
-          default:
-            test_cubes[which]
-                = cube_new (TEXEL_TEST_WIDE_LUT_N, lut_grade, -0.1, 1.1);
-            break;
-        }
+      test_cubes[which] = adjust_lut_new (which);
+      g_assert_nonnull (test_cubes[which]);
     }
   return test_cubes[which];
 }

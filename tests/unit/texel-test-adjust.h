@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "texel-adjust.h"
+#include "texel-test-luts.h"
 
 #ifndef TEXEL_TEST_ADJUST_GPU
 #define TEXEL_TEST_ADJUST_GPU 0
@@ -309,6 +310,28 @@ static const Colorimetry adjust_colorimetries[] = {
   { TEXEL_MATRIX_BT601, 1, TEXEL_TRANSFER_SRGB },
   { TEXEL_MATRIX_BT2020, 0, TEXEL_TRANSFER_GAMMA22 },
 };
+
+/* LUT @which (not LUT_NONE), made as lut_cube_new makes LUTs; NULL
+ * where that fails. */
+static inline TexelCube *
+adjust_lut_new (int which)
+{
+  static const struct
+  {
+    int n;
+    LutFunction f;
+    double lo, hi;
+  } luts[N_LUTS] = {
+    [LUT_IDENTITY_33] = { 33, lut_identity, 0.0, 1.0 },
+    [LUT_IDENTITY_2] = { 2, lut_identity, 0.0, 1.0 },
+    [LUT_INVERT_2] = { 2, lut_invert, 0.0, 1.0 },
+    [LUT_GRADE_17] = { 17, lut_grade, 0.0, 1.0 },
+    [LUT_GRADE_WIDE] = { TEXEL_TEST_WIDE_LUT_N, lut_grade, -0.1, 1.1 },
+  };
+
+  return lut_cube_new (luts[which].n, luts[which].f, luts[which].lo,
+                       luts[which].hi);
+}
 
 /* @config for setting @st in colorimetry @col (its 3D LUT, if any, left
  * for the caller). */
