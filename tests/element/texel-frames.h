@@ -42,6 +42,11 @@ void frame_set (GstVideoFrame *f, guint comp, gint x, gint y, guint v);
  * @a the CPU's frame (the reference) and @b the one under test. */
 guint frames_max_diff (const GstVideoFrame *a, const GstVideoFrame *b,
                        gchar **where);
+/* The same, but for the last sample of each chroma row where
+ * @skip_last_chroma, @where naming @a's value @a_name and @b's @b_name. */
+guint texel_frames_max_diff (const GstVideoFrame *a, const GstVideoFrame *b,
+                             gboolean skip_last_chroma, const gchar *a_name,
+                             const gchar *b_name, gchar **where);
 
 /* The messages on an element's bus hold references to the element: drop
  * them (and whatever the state change to NULL posts) before a harness lets
