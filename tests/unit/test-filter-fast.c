@@ -19,15 +19,11 @@
 #include "texel-filter.h"
 #include "texel-filter-fast.h"
 
+#include "texel-test-filter.h"
 #include "texel-test-util.h"
 
 /* A setting left 0 keeps texel_filter_config_init's default. */
-typedef struct
-{
-  TexelFilterKind filter;
-  double sigma, amount, sigma_space, sigma_range;
-  int radius;
-} Settings;
+typedef FilterSettings Settings;
 
 static const Settings settings[] = {
   { TEXEL_FILTER_GAUSSIAN, 0.5, 0, 0, 0, 0 },
