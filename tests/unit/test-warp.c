@@ -190,44 +190,31 @@ lens_camera (const Lens *lens, TexelCamera *cam, int w, int h)
  * nearest and bilinear (centres land on centres), in every border mode,
  * for odd sizes too. */
 static void
+check_identity (const TestImage *in, gpointer data)
+{
+  int w = in->img.width, h = in->img.height, m, b;
+
+  for (m = TEXEL_METHOD_NEAREST; m <= TEXEL_METHOD_BILINEAR; m++)
+    for (b = TEXEL_WARP_BORDER_CONSTANT; b <= TEXEL_WARP_BORDER_WRAP; b++)
+      {
+        TexelWarpConfig config;
+        TestImage *out;
+
+        texel_warp_config_init (&config);
+        config.method = m;
+        config.border_mode = b;
+        out = warp_config (&config, in, in->img.format, w, h);
+        if (!test_image_payload_equal (in, out))
+          g_error ("%s %dx%d method %d border %d: not identical",
+                   in->desc->name, w, h, m, b);
+        test_image_free (out);
+      }
+}
+
+static void
 test_identity (void)
 {
-  static const int sizes[][2]
-      = { { 1, 1 }, { 3, 3 }, { 5, 4 }, { 16, 8 }, { 7, 9 } };
-  GRand *rand = g_rand_new_with_seed (11);
-  int f, s, m, b;
-
-  for (f = 0; f < test_n_formats; f++)
-    {
-      for (s = 0; s < (int)G_N_ELEMENTS (sizes); s++)
-        {
-          TestImage *in = test_image_new (test_all_formats[f], sizes[s][0],
-                                          sizes[s][1], 1);
-
-          test_image_fill_random (in, rand);
-          for (m = TEXEL_METHOD_NEAREST; m <= TEXEL_METHOD_BILINEAR; m++)
-            {
-              for (b = TEXEL_WARP_BORDER_CONSTANT; b <= TEXEL_WARP_BORDER_WRAP;
-                   b++)
-                {
-                  TexelWarpConfig config;
-                  TestImage *out;
-
-                  texel_warp_config_init (&config);
-                  config.method = m;
-                  config.border_mode = b;
-                  out = warp_config (&config, in, in->img.format, sizes[s][0],
-                                     sizes[s][1]);
-                  if (!test_image_payload_equal (in, out))
-                    g_error ("%s %dx%d method %d border %d: not identical",
-                             in->desc->name, sizes[s][0], sizes[s][1], m, b);
-                  test_image_free (out);
-                }
-            }
-          test_image_free (in);
-        }
-    }
-  g_rand_free (rand);
+  test_each_identity_image (11, check_identity, NULL);
 }
 
 /* rotation = 90, 180, 270 and -90 degrees into a frame of the turned size

@@ -334,6 +334,27 @@ test_sparse_skip (int index, int every)
   return sparse && index % every != 0;
 }
 
+void
+test_each_identity_image (guint32 seed, TestImageCheck check, gpointer data)
+{
+  static const int sizes[][2]
+      = { { 1, 1 }, { 3, 3 }, { 5, 4 }, { 16, 8 }, { 7, 9 } };
+  GRand *rand = g_rand_new_with_seed (seed);
+  int f, s;
+
+  for (f = 0; f < test_n_formats; f++)
+    for (s = 0; s < (int)G_N_ELEMENTS (sizes); s++)
+      {
+        TestImage *in
+            = test_image_new (test_all_formats[f], sizes[s][0], sizes[s][1], 1);
+
+        test_image_fill_random (in, rand);
+        check (in, data);
+        test_image_free (in);
+      }
+  g_rand_free (rand);
+}
+
 int
 test_run (int *argc, char ***argv, const TestCase *tests, size_t n_tests)
 {
