@@ -34,6 +34,15 @@ typedef struct
   double P[3][3]; /* the new camera (P's left 3x3) */
 } CvRectify;
 
+/* The 3x3 identity, as an initializer. */
+#define CV_TEST_UNIT                                                           \
+  {                                                                            \
+    { 1, 0, 0 }, { 0, 1, 0 },                                                  \
+    {                                                                          \
+      0, 0, 1                                                                  \
+    }                                                                          \
+  }
+
 /* The rectifying rotations (rectification_matrix) of the stereo pair in
  * tests/data/calib/ros-stereo-left.yaml and ros-stereo-right.yaml, for
  * the tests that check those files' views. */

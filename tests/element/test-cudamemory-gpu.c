@@ -49,12 +49,6 @@
 #include "texel-frames.h"
 #include "texel-gpu-probe.h"
 
-#if defined(HAVE_GST_CUDA) && HAVE_GST_CUDA
-#define TEXEL_TEST_HAVE_GST_CUDA 1
-#else
-#define TEXEL_TEST_HAVE_GST_CUDA 0
-#endif
-
 #if TEXEL_TEST_HAVE_GST_CUDA
 #define N_FRAMES 5
 #define CUDA_FEATURE "memory:CUDAMemory"
@@ -760,19 +754,19 @@ GST_END_TEST;
 static Suite *
 cudamemory_gpu_suite (void)
 {
-  Suite *s = suite_create ("cudamemory-gpu");
-  TCase *tc = texel_suite_add_tcase (s, "cuda-memory", 300);
+  const TexelTest cuda_memory_tests[] = {
+    TEXEL_LOOP_TEST (test_upload_convert_download, 2 * G_N_ELEMENTS (cases)),
+    TEXEL_TEST (test_chain_stays_on_device),
+    TEXEL_TEST (test_chain_system_memory_ends),
+    TEXEL_TEST (test_upload_and_download_points),
+    TEXEL_TEST (test_bayer_to_device),
+    TEXEL_TEST (test_one_context),
+    TEXEL_TEST (test_decode_process_encode),
+    TEXEL_LOOP_TEST (test_bad_meta_on_device, 2),
+  };
 
-  tcase_add_loop_test (tc, test_upload_convert_download, 0,
-                       2 * G_N_ELEMENTS (cases));
-  tcase_add_test (tc, test_chain_stays_on_device);
-  tcase_add_test (tc, test_chain_system_memory_ends);
-  tcase_add_test (tc, test_upload_and_download_points);
-  tcase_add_test (tc, test_bayer_to_device);
-  tcase_add_test (tc, test_one_context);
-  tcase_add_test (tc, test_decode_process_encode);
-  tcase_add_loop_test (tc, test_bad_meta_on_device, 0, 2);
-  return s;
+  return texel_suite_new ("cudamemory-gpu", "cuda-memory", 300,
+                          cuda_memory_tests, G_N_ELEMENTS (cuda_memory_tests));
 }
 #endif /* TEXEL_TEST_HAVE_GST_CUDA */
 

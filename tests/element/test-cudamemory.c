@@ -36,11 +36,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 
-#if defined(HAVE_GST_CUDA) && HAVE_GST_CUDA
-#define TEXEL_TEST_HAVE_GST_CUDA 1
-#else
-#define TEXEL_TEST_HAVE_GST_CUDA 0
-#endif
+#include "texel-frames.h"
 
 #if TEXEL_TEST_HAVE_GST_CUDA
 #define CUDA_FEATURE "memory:CUDAMemory"
@@ -493,21 +489,20 @@ GST_END_TEST;
 static Suite *
 cudamemory_suite (void)
 {
-  Suite *s = suite_create ("cudamemory");
-  TCase *tc = tcase_create ("negotiation");
   guint n = G_N_ELEMENTS (elements);
+  const TexelTest negotiation_tests[] = {
+    TEXEL_LOOP_TEST (test_templates, n),
+    TEXEL_LOOP_TEST (test_transform_keeps_memory_first, n),
+    TEXEL_LOOP_TEST (test_transform_to_other_memory, n),
+    TEXEL_LOOP_TEST (test_transform_cpu_backend, n),
+    TEXEL_LOOP_TEST (test_fixate_memory, n),
+    TEXEL_LOOP_TEST (test_cpu_queries, n),
+    TEXEL_LOOP_TEST (test_pipeline_falls_back_to_system, n),
+    TEXEL_LOOP_TEST (test_link_cpu_refuses_cuda_peer, n),
+  };
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
-  tcase_add_loop_test (tc, test_templates, 0, n);
-  tcase_add_loop_test (tc, test_transform_keeps_memory_first, 0, n);
-  tcase_add_loop_test (tc, test_transform_to_other_memory, 0, n);
-  tcase_add_loop_test (tc, test_transform_cpu_backend, 0, n);
-  tcase_add_loop_test (tc, test_fixate_memory, 0, n);
-  tcase_add_loop_test (tc, test_cpu_queries, 0, n);
-  tcase_add_loop_test (tc, test_pipeline_falls_back_to_system, 0, n);
-  tcase_add_loop_test (tc, test_link_cpu_refuses_cuda_peer, 0, n);
-  return s;
+  return texel_suite_new ("cudamemory", "negotiation", 120, negotiation_tests,
+                          G_N_ELEMENTS (negotiation_tests));
 }
 #endif /* TEXEL_TEST_HAVE_GST_CUDA */
 

@@ -673,28 +673,29 @@ GST_END_TEST;
 static Suite *
 every_element_suite (void)
 {
-  Suite *s = suite_create ("every-element");
-  TCase *tc = texel_suite_add_tcase (s, "bad-input", 120);
+  const TexelTest bad_input_tests[] = {
+    TEXEL_LOOP_TEST (test_bad_buffers, G_N_ELEMENTS (elements) * N_BAD),
+    TEXEL_LOOP_TEST (test_renegotiation, G_N_ELEMENTS (elements)),
+    TEXEL_LOOP_TEST (test_bytes_segment, G_N_ELEMENTS (elements)),
+    TEXEL_LOOP_TEST (test_formats_taken, G_N_ELEMENTS (elements)),
+  };
+  const TexelTest concurrency_tests[] = {
+    TEXEL_LOOP_TEST (test_properties_from_another_thread,
+                     G_N_ELEMENTS (elements)),
+    TEXEL_LOOP_TEST (test_stats_while_cycling_states, G_N_ELEMENTS (elements)),
+  };
+  const TexelTest held_frames_tests[] = {
+    TEXEL_LOOP_TEST (test_push_one_pull_one, G_N_ELEMENTS (elements)),
+    TEXEL_LOOP_TEST (test_state_cycles_with_frames, G_N_ELEMENTS (elements)),
+  };
+  const TexelTCase tcases[] = {
+    TEXEL_TCASE ("bad-input", 120, bad_input_tests),
+    TEXEL_TCASE ("concurrency", 240, concurrency_tests),
+    TEXEL_TCASE ("held-frames", 240, held_frames_tests),
+  };
 
-  tcase_add_loop_test (tc, test_bad_buffers, 0,
-                       G_N_ELEMENTS (elements) * N_BAD);
-  tcase_add_loop_test (tc, test_renegotiation, 0, G_N_ELEMENTS (elements));
-  tcase_add_loop_test (tc, test_bytes_segment, 0, G_N_ELEMENTS (elements));
-  tcase_add_loop_test (tc, test_formats_taken, 0, G_N_ELEMENTS (elements));
-  tc = tcase_create ("concurrency");
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 240);
-  tcase_add_loop_test (tc, test_properties_from_another_thread, 0,
-                       G_N_ELEMENTS (elements));
-  tcase_add_loop_test (tc, test_stats_while_cycling_states, 0,
-                       G_N_ELEMENTS (elements));
-  tc = tcase_create ("held-frames");
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 240);
-  tcase_add_loop_test (tc, test_push_one_pull_one, 0, G_N_ELEMENTS (elements));
-  tcase_add_loop_test (tc, test_state_cycles_with_frames, 0,
-                       G_N_ELEMENTS (elements));
-  return s;
+  return texel_suite_new_tcases ("every-element", tcases,
+                                 G_N_ELEMENTS (tcases));
 }
 
 GST_CHECK_MAIN (every_element);

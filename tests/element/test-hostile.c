@@ -715,36 +715,38 @@ GST_END_TEST;
 static Suite *
 hostile_suite (void)
 {
-  Suite *s = suite_create ("hostile");
-  TCase *tc = tcase_create ("interlaced");
+  const TexelTest interlaced_tests[] = {
+    TEXEL_LOOP_TEST (test_interlaced_refused, G_N_ELEMENTS (spatial)),
+    TEXEL_LOOP_TEST (test_progressive_accepted, G_N_ELEMENTS (spatial)),
+    TEXEL_TEST (test_interlaced_adjust_keeps_fields),
+  };
+  const TexelTest configuration_tests[] = {
+    TEXEL_LOOP_TEST (test_config_error_once, G_N_ELEMENTS (config_errors)),
+    TEXEL_LOOP_TEST (test_config_error_mid_stream, 3),
+    TEXEL_TEST (test_crop_overflow_pipeline),
+  };
+  const TexelTest buffers_tests[] = {
+    TEXEL_LOOP_TEST (test_drop_warning_says_why,
+                     G_N_ELEMENTS (elements) * N_META),
+  };
+  const TexelTest sizes_tests[] = {
+    TEXEL_LOOP_TEST (test_huge_frames_refused, G_N_ELEMENTS (elements)),
+    TEXEL_TEST (test_huge_output_refused),
+  };
+  const TexelTest words_tests[] = {
+    TEXEL_LOOP_TEST (test_stray_high_bits,
+                     G_N_ELEMENTS (word_users)
+                         * G_N_ELEMENTS (low_bit_formats)),
+  };
+  const TexelTCase tcases[] = {
+    TEXEL_TCASE ("interlaced", 0, interlaced_tests),
+    TEXEL_TCASE ("configuration", 120, configuration_tests),
+    TEXEL_TCASE ("buffers", 0, buffers_tests),
+    TEXEL_TCASE ("sizes", 0, sizes_tests),
+    TEXEL_TCASE ("words", 0, words_tests),
+  };
 
-  suite_add_tcase (s, tc);
-  tcase_add_loop_test (tc, test_interlaced_refused, 0, G_N_ELEMENTS (spatial));
-  tcase_add_loop_test (tc, test_progressive_accepted, 0,
-                       G_N_ELEMENTS (spatial));
-  tcase_add_test (tc, test_interlaced_adjust_keeps_fields);
-  tc = tcase_create ("configuration");
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
-  tcase_add_loop_test (tc, test_config_error_once, 0,
-                       G_N_ELEMENTS (config_errors));
-  tcase_add_loop_test (tc, test_config_error_mid_stream, 0, 3);
-  tcase_add_test (tc, test_crop_overflow_pipeline);
-  tc = tcase_create ("buffers");
-  suite_add_tcase (s, tc);
-  tcase_add_loop_test (tc, test_drop_warning_says_why, 0,
-                       G_N_ELEMENTS (elements) * N_META);
-  tc = tcase_create ("sizes");
-  suite_add_tcase (s, tc);
-  tcase_add_loop_test (tc, test_huge_frames_refused, 0,
-                       G_N_ELEMENTS (elements));
-  tcase_add_test (tc, test_huge_output_refused);
-  tc = tcase_create ("words");
-  suite_add_tcase (s, tc);
-  tcase_add_loop_test (tc, test_stray_high_bits, 0,
-                       G_N_ELEMENTS (word_users)
-                           * G_N_ELEMENTS (low_bit_formats));
-  return s;
+  return texel_suite_new_tcases ("hostile", tcases, G_N_ELEMENTS (tcases));
 }
 
 GST_CHECK_MAIN (hostile);

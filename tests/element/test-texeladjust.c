@@ -1086,33 +1086,34 @@ GST_END_TEST;
 static Suite *
 texeladjust_suite (void)
 {
-  Suite *s = suite_create ("texeladjust");
-  TCase *tc = texel_suite_add_tcase (s, "general", 120);
-
-  tcase_add_test (tc, test_properties);
-  tcase_add_test (tc, test_tone_map_property);
-  tcase_add_test (tc, test_passthrough);
-  tcase_add_loop_test (tc, test_formats, 0, TEXEL_N_FORMATS);
-  tcase_add_test (tc, test_known_values);
-  tcase_add_loop_test (tc, test_gst_elements, 0, G_N_ELEMENTS (gst_formats));
-  tcase_add_test (tc, test_white_point_primaries);
-  tcase_add_test (tc, test_change_while_playing);
-  tcase_add_test (tc, test_nan_rejected);
+  const TexelTest general_tests[] = {
+    TEXEL_TEST (test_properties),
+    TEXEL_TEST (test_tone_map_property),
+    TEXEL_TEST (test_passthrough),
+    TEXEL_LOOP_TEST (test_formats, TEXEL_N_FORMATS),
+    TEXEL_TEST (test_known_values),
+    TEXEL_LOOP_TEST (test_gst_elements, G_N_ELEMENTS (gst_formats)),
+    TEXEL_TEST (test_white_point_primaries),
+    TEXEL_TEST (test_change_while_playing),
+    TEXEL_TEST (test_nan_rejected),
 #ifdef HAVE_GST_CONTROLLER
-  tcase_add_test (tc, test_controller);
+    TEXEL_TEST (test_controller),
 #endif
-  tcase_add_test (tc, test_lut_property);
-  tcase_add_test (tc, test_lut_known);
-  tcase_add_loop_test (tc, test_lut_formats, 0, TEXEL_N_FORMATS);
-  tcase_add_test (tc, test_lut_broken_at_start);
-  tcase_add_test (tc, test_lut_while_playing);
-  tcase_add_test (tc, test_pipeline);
-  return s;
+    TEXEL_TEST (test_lut_property),
+    TEXEL_TEST (test_lut_known),
+    TEXEL_LOOP_TEST (test_lut_formats, TEXEL_N_FORMATS),
+    TEXEL_TEST (test_lut_broken_at_start),
+    TEXEL_TEST (test_lut_while_playing),
+    TEXEL_TEST (test_pipeline),
+  };
+
+  return texel_suite_new ("texeladjust", "general", 120, general_tests,
+                          G_N_ELEMENTS (general_tests));
 }
 
 int
 main (int argc, char **argv)
 {
-  texel_check_init (&argc, &argv);
-  return gst_check_run_suite (texeladjust_suite (), "texeladjust", __FILE__);
+  return texel_check_run (&argc, &argv, texeladjust_suite, "texeladjust",
+                          __FILE__);
 }

@@ -143,18 +143,18 @@ GST_END_TEST;
 static Suite *
 texelconvert_direction_suite (void)
 {
-  Suite *s = suite_create ("texelconvert-direction");
-  TCase *tc = texel_suite_add_tcase (s, "general", 60);
+  const TexelTest general_tests[] = {
+    TEXEL_TEST (test_direction_pspec),
+    TEXEL_TEST (test_direction_while_playing),
+  };
 
-  tcase_add_test (tc, test_direction_pspec);
-  tcase_add_test (tc, test_direction_while_playing);
-  return s;
+  return texel_suite_new ("texelconvert-direction", "general", 60,
+                          general_tests, G_N_ELEMENTS (general_tests));
 }
 
 int
 main (int argc, char **argv)
 {
-  texel_check_init (&argc, &argv);
-  return gst_check_run_suite (texelconvert_direction_suite (),
-                              "texelconvert-direction", __FILE__);
+  return texel_check_run (&argc, &argv, texelconvert_direction_suite,
+                          "texelconvert-direction", __FILE__);
 }

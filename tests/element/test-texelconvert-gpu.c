@@ -50,15 +50,12 @@
 #include <gst/video/video.h>
 #include <glib/gstdio.h>
 
-#if defined(HAVE_CUDA) && HAVE_CUDA
+#include "texel-frames.h"
+#if TEXEL_TEST_HAVE_CUDA
 #include "texel-chroma-check.h"
 #include "texel-cuda.h"
 #include "texel-leaks.h"
-#include "texel-frames.h"
 #include "texel-gpu-probe.h"
-#define TEXEL_TEST_HAVE_CUDA 1
-#else
-#define TEXEL_TEST_HAVE_CUDA 0
 #endif
 
 #define BACKEND_CUDA 1
@@ -549,18 +546,8 @@ GST_START_TEST (test_memory_paths)
                                 : gst_buffer_ref (foreign);
           gchar *what = g_strdup_printf ("%s, push %u", props, i);
           GstBuffer *out = push_pull (h, in, what);
-          GstVideoFrame gf, cf;
-          gchar *where;
-          guint diff;
 
-          fail_unless (gst_video_frame_map (&gf, &cpu_info, out, GST_MAP_READ));
-          fail_unless (gst_video_frame_map (&cf, &cpu_info, cpu, GST_MAP_READ));
-          diff = frames_max_diff (&cf, &gf, &where);
-          fail_unless (diff <= 4, "%s: max difference %u: %s", what, diff,
-                       GST_STR_NULL (where));
-          g_free (where);
-          gst_video_frame_unmap (&gf);
-          gst_video_frame_unmap (&cf);
+          check_frame_against_cpu (out, cpu, &cpu_info, what, i);
           gst_buffer_unref (out);
 
           fail_unless_equals_uint64 (texel_stats_get (h->element, "frames"),
@@ -1147,18 +1134,8 @@ GST_START_TEST (test_fault_register_falls_back)
       for (i = 0; i < 3; i++)
         {
           GstBuffer *out = push_pull (h, gst_buffer_ref (foreign), props);
-          GstVideoFrame gf, cf;
-          gchar *where;
-          guint diff;
 
-          fail_unless (gst_video_frame_map (&gf, &cpu_info, out, GST_MAP_READ));
-          fail_unless (gst_video_frame_map (&cf, &cpu_info, cpu, GST_MAP_READ));
-          diff = frames_max_diff (&cf, &gf, &where);
-          fail_unless (diff <= 4, "%s: max difference %u: %s", props, diff,
-                       GST_STR_NULL (where));
-          g_free (where);
-          gst_video_frame_unmap (&gf);
-          gst_video_frame_unmap (&cf);
+          check_frame_against_cpu (out, cpu, &cpu_info, props, i);
           gst_buffer_unref (out);
         }
       fail_unless_equals_uint64 (texel_stats_get (h->element, "registrations"),
@@ -1250,48 +1227,49 @@ GST_END_TEST;
 static Suite *
 texelconvert_gpu_suite (void)
 {
-  Suite *s = suite_create ("texelconvert-gpu");
-  TCase *tc = texel_suite_add_tcase (s, "cuda-vs-cpu", 300);
-
-  tcase_add_loop_test (tc, test_input_formats, 0, TEXEL_N_FORMATS);
-  tcase_add_loop_test (tc, test_output_formats, 0, G_N_ELEMENTS (rep_inputs));
-  tcase_add_test (tc, test_frames_in_flight);
-  tcase_add_test (tc, test_memory_paths);
-
-  tc = tcase_create ("chroma-exact");
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 300);
-  tcase_add_loop_test (tc, test_chroma_encode_exact, 0,
-                       texel_chroma_n_formats * texel_chroma_n_sites
-                           * G_N_ELEMENTS (modes));
-  tcase_add_loop_test (tc, test_chroma_decode_exact, 0,
-                       texel_chroma_n_formats * texel_chroma_n_sites
-                           * G_N_ELEMENTS (modes));
-
-  tc = tcase_create ("state");
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 300);
-  tcase_add_test (tc, test_flush_in_flight);
-  tcase_add_test (tc, test_in_flight_ring);
-  tcase_add_test (tc, test_in_flight_caps_change);
-  tcase_add_test (tc, test_state_cycles_in_flight);
-  tcase_add_test (tc, test_concurrent_pipelines);
-
-  tc = tcase_create ("texeladjust");
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 300);
-  tcase_add_test (tc, test_adjust_lut_on_gpu);
-
+  const TexelTest cuda_vs_cpu_tests[] = {
+    TEXEL_LOOP_TEST (test_input_formats, TEXEL_N_FORMATS),
+    TEXEL_LOOP_TEST (test_output_formats, G_N_ELEMENTS (rep_inputs)),
+    TEXEL_TEST (test_frames_in_flight),
+    TEXEL_TEST (test_memory_paths),
+  };
+  const TexelTest chroma_exact_tests[] = {
+    TEXEL_LOOP_TEST (test_chroma_encode_exact, texel_chroma_n_formats
+                                                   * texel_chroma_n_sites
+                                                   * G_N_ELEMENTS (modes)),
+    TEXEL_LOOP_TEST (test_chroma_decode_exact, texel_chroma_n_formats
+                                                   * texel_chroma_n_sites
+                                                   * G_N_ELEMENTS (modes)),
+  };
+  const TexelTest state_tests[] = {
+    TEXEL_TEST (test_flush_in_flight),
+    TEXEL_TEST (test_in_flight_ring),
+    TEXEL_TEST (test_in_flight_caps_change),
+    TEXEL_TEST (test_state_cycles_in_flight),
+    TEXEL_TEST (test_concurrent_pipelines),
+  };
+  const TexelTest texeladjust_tests[] = {
+    TEXEL_TEST (test_adjust_lut_on_gpu),
+  };
 #if TEXEL_FAULT_INJECTION
-  tc = tcase_create ("faults");
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 300);
-  tcase_add_loop_test (tc, test_fault_becomes_error, 0,
-                       G_N_ELEMENTS (fault_cases));
-  tcase_add_test (tc, test_fault_register_falls_back);
-  tcase_add_test (tc, test_fault_auto_falls_back_to_cpu);
+  const TexelTest faults_tests[] = {
+    TEXEL_LOOP_TEST (test_fault_becomes_error, G_N_ELEMENTS (fault_cases)),
+    TEXEL_TEST (test_fault_register_falls_back),
+    TEXEL_TEST (test_fault_auto_falls_back_to_cpu),
+  };
 #endif
-  return s;
+  const TexelTCase tcases[]
+      = { TEXEL_TCASE ("cuda-vs-cpu", 300, cuda_vs_cpu_tests),
+          TEXEL_TCASE ("chroma-exact", 300, chroma_exact_tests),
+          TEXEL_TCASE ("state", 300, state_tests),
+          TEXEL_TCASE ("texeladjust", 300, texeladjust_tests),
+#if TEXEL_FAULT_INJECTION
+          TEXEL_TCASE ("faults", 300, faults_tests),
+#endif
+        };
+
+  return texel_suite_new_tcases ("texelconvert-gpu", tcases,
+                                 G_N_ELEMENTS (tcases));
 }
 
 /* The number of CUDA devices (texel-gpu-probe.h); prints why there is

@@ -30,11 +30,8 @@
 #include "texel-frames.h"
 #include "texel-leaks.h"
 
-#if defined(HAVE_CUDA) && HAVE_CUDA
+#if TEXEL_TEST_HAVE_CUDA
 #include "texel-cuda.h"
-#define TEXEL_TEST_HAVE_CUDA 1
-#else
-#define TEXEL_TEST_HAVE_CUDA 0
 #endif
 
 #ifndef TEXEL_TEST_FACTORY
@@ -2349,80 +2346,73 @@ GST_END_TEST;
 static Suite *
 texelconvert_suite (void)
 {
-  Suite *s = suite_create ("texelconvert");
-  TCase *tc;
+  const TexelTest properties_tests[] = {
+    TEXEL_TEST (test_create),
+    TEXEL_TEST (test_property_defaults),
+    TEXEL_TEST (test_property_set_get),
+    TEXEL_TEST (test_property_read_only),
+  };
+  const TexelTest negotiation_tests[] = {
+    TEXEL_TEST (test_caps_fixed_downstream),
+    TEXEL_TEST (test_caps_fixate_same_size),
+    TEXEL_TEST (test_caps_pixel_aspect_ratio),
+    TEXEL_TEST (test_scale_down),
+    TEXEL_TEST (test_passthrough),
+    TEXEL_TEST (test_no_passthrough_when_changing),
+    TEXEL_TEST (test_renegotiation),
+  };
+  const TexelTest colour_tests[] = {
+    TEXEL_TEST (test_colour_known_bt601),
+    TEXEL_TEST (test_colour_known_other_matrices),
+    TEXEL_TEST (test_colour_known_yuv_to_rgb),
+    TEXEL_LOOP_TEST (test_round_trip, TEXEL_N_FORMATS),
+    TEXEL_TEST (test_gray16),
+  };
+  const TexelTest geometry_tests[] = {
+    TEXEL_TEST (test_odd_sizes),
+    TEXEL_TEST (test_odd_large),
+    TEXEL_LOOP_TEST (test_padded_strides, G_N_ELEMENTS (padded_formats)),
+    TEXEL_TEST (test_crop),
+    TEXEL_TEST (test_crop_caps_follow),
+    TEXEL_TEST (test_add_borders),
+    TEXEL_TEST (test_no_borders_stretch),
+    TEXEL_LOOP_TEST (test_direction, 8),
+    TEXEL_TEST (test_direction_caps),
+    TEXEL_TEST (test_direction_auto_tag),
+    TEXEL_TEST (test_live_changes_from_passthrough),
+    TEXEL_LOOP_TEST (test_methods_constant, 3),
+    TEXEL_TEST (test_nearest_upscale),
+    TEXEL_TEST (test_downscale_average),
+  };
+  const TexelTest chroma_tests[] = {
+    TEXEL_LOOP_TEST (test_chroma_encode_exact,
+                     texel_chroma_n_formats * texel_chroma_n_sites),
+    TEXEL_LOOP_TEST (test_chroma_decode_exact,
+                     texel_chroma_n_formats * texel_chroma_n_sites),
+    TEXEL_LOOP_TEST (test_chroma_videoconvert,
+                     texel_chroma_n_formats * texel_chroma_n_sites),
+  };
+  const TexelTest backend_tests[] = {
+    TEXEL_TEST (test_strategy_message_cpu),
+    TEXEL_TEST (test_backend_auto),
+    TEXEL_TEST (test_backend_cuda_without_gpu),
+    TEXEL_TEST (test_state_cycles),
+  };
+  const TexelTCase tcases[] = {
+    TEXEL_TCASE ("properties", 0, properties_tests),
+    TEXEL_TCASE ("negotiation", 0, negotiation_tests),
+    TEXEL_TCASE ("colour", 0, colour_tests),
+    TEXEL_TCASE ("geometry", 120, geometry_tests),
+    TEXEL_TCASE ("chroma", 120, chroma_tests),
+    TEXEL_TCASE ("backend", 120, backend_tests),
+  };
 
-  tc = tcase_create ("properties");
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_create);
-  tcase_add_test (tc, test_property_defaults);
-  tcase_add_test (tc, test_property_set_get);
-  tcase_add_test (tc, test_property_read_only);
-
-  tc = tcase_create ("negotiation");
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_caps_fixed_downstream);
-  tcase_add_test (tc, test_caps_fixate_same_size);
-  tcase_add_test (tc, test_caps_pixel_aspect_ratio);
-  tcase_add_test (tc, test_scale_down);
-  tcase_add_test (tc, test_passthrough);
-  tcase_add_test (tc, test_no_passthrough_when_changing);
-  tcase_add_test (tc, test_renegotiation);
-
-  tc = tcase_create ("colour");
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_colour_known_bt601);
-  tcase_add_test (tc, test_colour_known_other_matrices);
-  tcase_add_test (tc, test_colour_known_yuv_to_rgb);
-  tcase_add_loop_test (tc, test_round_trip, 0, TEXEL_N_FORMATS);
-  tcase_add_test (tc, test_gray16);
-
-  tc = tcase_create ("geometry");
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
-  tcase_add_test (tc, test_odd_sizes);
-  tcase_add_test (tc, test_odd_large);
-  tcase_add_loop_test (tc, test_padded_strides, 0,
-                       G_N_ELEMENTS (padded_formats));
-  tcase_add_test (tc, test_crop);
-  tcase_add_test (tc, test_crop_caps_follow);
-  tcase_add_test (tc, test_add_borders);
-  tcase_add_test (tc, test_no_borders_stretch);
-  tcase_add_loop_test (tc, test_direction, 0, 8);
-  tcase_add_test (tc, test_direction_caps);
-  tcase_add_test (tc, test_direction_auto_tag);
-  tcase_add_test (tc, test_live_changes_from_passthrough);
-  tcase_add_loop_test (tc, test_methods_constant, 0, 3);
-  tcase_add_test (tc, test_nearest_upscale);
-  tcase_add_test (tc, test_downscale_average);
-
-  tc = tcase_create ("chroma");
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
-  tcase_add_loop_test (tc, test_chroma_encode_exact, 0,
-                       texel_chroma_n_formats * texel_chroma_n_sites);
-  tcase_add_loop_test (tc, test_chroma_decode_exact, 0,
-                       texel_chroma_n_formats * texel_chroma_n_sites);
-  tcase_add_loop_test (tc, test_chroma_videoconvert, 0,
-                       texel_chroma_n_formats * texel_chroma_n_sites);
-
-  tc = tcase_create ("backend");
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
-  tcase_add_test (tc, test_strategy_message_cpu);
-  tcase_add_test (tc, test_backend_auto);
-  tcase_add_test (tc, test_backend_cuda_without_gpu);
-  tcase_add_test (tc, test_state_cycles);
-  return s;
+  return texel_suite_new_tcases ("texelconvert", tcases, G_N_ELEMENTS (tcases));
 }
 
 int
 main (int argc, char **argv)
 {
-  /* Before gst_init: objects alive when a test's process ends fail it. */
-  if (!g_getenv ("GST_TRACERS") && !g_getenv ("TEXEL_TEST_NO_LEAKS_TRACER"))
-    g_setenv ("GST_TRACERS", "leaks", TRUE);
-
-  gst_check_init (&argc, &argv);
-  return gst_check_run_suite (texelconvert_suite (), "texelconvert", __FILE__);
+  return texel_check_run (&argc, &argv, texelconvert_suite, "texelconvert",
+                          __FILE__);
 }

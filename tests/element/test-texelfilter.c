@@ -656,26 +656,27 @@ GST_END_TEST;
 static Suite *
 texelfilter_suite (void)
 {
-  Suite *s = suite_create ("texelfilter");
-  TCase *tc = texel_suite_add_tcase (s, "general", 120);
-
-  tcase_add_test (tc, test_properties);
-  tcase_add_test (tc, test_bad_values);
-  tcase_add_test (tc, test_passthrough);
-  tcase_add_loop_test (tc, test_formats, 0, TEXEL_N_FORMATS);
-  tcase_add_test (tc, test_planes_luma);
-  tcase_add_test (tc, test_caps);
-  tcase_add_test (tc, test_change_while_playing);
+  const TexelTest general_tests[] = {
+    TEXEL_TEST (test_properties),
+    TEXEL_TEST (test_bad_values),
+    TEXEL_TEST (test_passthrough),
+    TEXEL_LOOP_TEST (test_formats, TEXEL_N_FORMATS),
+    TEXEL_TEST (test_planes_luma),
+    TEXEL_TEST (test_caps),
+    TEXEL_TEST (test_change_while_playing),
 #ifdef HAVE_GST_CONTROLLER
-  tcase_add_test (tc, test_controller);
+    TEXEL_TEST (test_controller),
 #endif
-  tcase_add_test (tc, test_pipeline);
-  return s;
+    TEXEL_TEST (test_pipeline),
+  };
+
+  return texel_suite_new ("texelfilter", "general", 120, general_tests,
+                          G_N_ELEMENTS (general_tests));
 }
 
 int
 main (int argc, char **argv)
 {
-  texel_check_init (&argc, &argv);
-  return gst_check_run_suite (texelfilter_suite (), "texelfilter", __FILE__);
+  return texel_check_run (&argc, &argv, texelfilter_suite, "texelfilter",
+                          __FILE__);
 }

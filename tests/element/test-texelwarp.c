@@ -882,13 +882,6 @@ GST_END_TEST;
   {                                                                            \
     -0.2134, 0.0512, 0.00121, -0.00083, -0.0047                                \
   }
-#define UNIT                                                                   \
-  {                                                                            \
-    { 1, 0, 0 }, { 0, 1, 0 },                                                  \
-    {                                                                          \
-      0, 0, 1                                                                  \
-    }                                                                          \
-  }
 
 /* A camera matrix at @factor times its calibration frame's size (pixel
  * corners aligned, as the element documents). */
@@ -932,7 +925,7 @@ GST_START_TEST (test_rectify_views)
       { FALSE,
         { { 50.5, 0, 31.2 }, { 0, 49.25, 23.9 }, { 0, 0, 1 } },
         { -0.25, 0.061, 0.0013, -0.0007, -0.009 },
-        UNIT,
+        CV_TEST_UNIT,
         { { 50.5, 0, 31.2 }, { 0, 49.25, 23.9 }, { 0, 0, 1 } } } },
     { "model=fisheye camera-matrix=<20,0,32.5,0,20.5,23,0,0,1> "
       "distortion=<0.04,-0.011,0.002,-0.0003> new-camera=camera",
@@ -940,7 +933,7 @@ GST_START_TEST (test_rectify_views)
       { TRUE,
         { { 20, 0, 32.5 }, { 0, 20.5, 23 }, { 0, 0, 1 } },
         { 0.04, -0.011, 0.002, -0.0003 },
-        UNIT,
+        CV_TEST_UNIT,
         { { 20, 0, 32.5 }, { 0, 20.5, 23 }, { 0, 0, 1 } } } },
     { "model=pinhole camera-matrix=<50.5,0,31.2,0,49.25,23.9,0,0,1> "
       "distortion=<-0.25,0.061,0.0013,-0.0007,-0.009,0.02,-0.004,0.001> "
@@ -1394,33 +1387,33 @@ GST_END_TEST;
 static Suite *
 texelwarp_suite (void)
 {
-  Suite *s = suite_create ("texelwarp");
-  TCase *tc = texel_suite_add_tcase (s, "general", 120);
-
-  tcase_add_test (tc, test_properties);
-  tcase_add_test (tc, test_array_properties);
-  tcase_add_test (tc, test_homography_counts);
-  tcase_add_test (tc, test_pinhole_wide_view);
-  tcase_add_test (tc, test_no_driver_reason);
-  tcase_add_test (tc, test_identity);
-  tcase_add_test (tc, test_models);
-  tcase_add_test (tc, test_calibration_errors);
-  tcase_add_test (tc, test_calibration_scaled);
-  tcase_add_test (tc, test_rectify_views);
-  tcase_add_test (tc, test_rectify_choice);
-  tcase_add_test (tc, test_calibration_hostile);
-  tcase_add_test (tc, test_calibration_aspect);
-  tcase_add_test (tc, test_change_while_playing);
+  const TexelTest general_tests[] = {
+    TEXEL_TEST (test_properties),
+    TEXEL_TEST (test_array_properties),
+    TEXEL_TEST (test_homography_counts),
+    TEXEL_TEST (test_pinhole_wide_view),
+    TEXEL_TEST (test_no_driver_reason),
+    TEXEL_TEST (test_identity),
+    TEXEL_TEST (test_models),
+    TEXEL_TEST (test_calibration_errors),
+    TEXEL_TEST (test_calibration_scaled),
+    TEXEL_TEST (test_rectify_views),
+    TEXEL_TEST (test_rectify_choice),
+    TEXEL_TEST (test_calibration_hostile),
+    TEXEL_TEST (test_calibration_aspect),
+    TEXEL_TEST (test_change_while_playing),
 #ifdef HAVE_GST_CONTROLLER
-  tcase_add_test (tc, test_controller);
+    TEXEL_TEST (test_controller),
 #endif
-  tcase_add_test (tc, test_pipeline);
-  return s;
+    TEXEL_TEST (test_pipeline),
+  };
+
+  return texel_suite_new ("texelwarp", "general", 120, general_tests,
+                          G_N_ELEMENTS (general_tests));
 }
 
 int
 main (int argc, char **argv)
 {
-  texel_check_init (&argc, &argv);
-  return gst_check_run_suite (texelwarp_suite (), "texelwarp", __FILE__);
+  return texel_check_run (&argc, &argv, texelwarp_suite, "texelwarp", __FILE__);
 }

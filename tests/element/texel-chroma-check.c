@@ -351,37 +351,9 @@ static guint
 max_diff_but_edge (const GstVideoFrame *a, const GstVideoFrame *b,
                    gboolean cosited, gchar **where)
 {
-  gboolean skip_last = cosited && GST_VIDEO_FRAME_WIDTH (a) % 2 == 0;
-  guint c, max = 0;
-  gint x, y;
-
-  *where = NULL;
-  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (a); c++)
-    {
-      gint w = GST_VIDEO_FRAME_COMP_WIDTH (a, c);
-
-      if (c > 0 && skip_last)
-        w--;
-      for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (a, c); y++)
-        {
-          for (x = 0; x < w; x++)
-            {
-              guint va = frame_get (a, c, x, y), vb = frame_get (b, c, x, y);
-              guint d = va > vb ? va - vb : vb - va;
-
-              if (d > max)
-                {
-                  max = d;
-                  g_free (*where);
-                  *where = g_strdup_printf (
-                      "component %u at (%d, %d): videoconvert "
-                      "%u, texelconvert %u",
-                      c, x, y, va, vb);
-                }
-            }
-        }
-    }
-  return max;
+  return texel_frames_max_diff (a, b,
+                                cosited && GST_VIDEO_FRAME_WIDTH (a) % 2 == 0,
+                                "videoconvert", "texelconvert", where);
 }
 
 void

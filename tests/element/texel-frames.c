@@ -64,10 +64,10 @@ frame_set (GstVideoFrame *f, guint comp, gint x, gint y, guint v)
     *p = v;
 }
 
-/* Largest difference between two frames of the same format and size, over
- * every sample of every component; where in @where. */
 guint
-frames_max_diff (const GstVideoFrame *a, const GstVideoFrame *b, gchar **where)
+texel_frames_max_diff (const GstVideoFrame *a, const GstVideoFrame *b,
+                       gboolean skip_last_chroma, const gchar *a_name,
+                       const gchar *b_name, gchar **where)
 {
   guint c, max = 0;
   gint x, y;
@@ -75,9 +75,13 @@ frames_max_diff (const GstVideoFrame *a, const GstVideoFrame *b, gchar **where)
   *where = NULL;
   for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (a); c++)
     {
+      gint w = GST_VIDEO_FRAME_COMP_WIDTH (a, c);
+
+      if (c > 0 && skip_last_chroma)
+        w--;
       for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (a, c); y++)
         {
-          for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (a, c); x++)
+          for (x = 0; x < w; x++)
             {
               guint va = frame_get (a, c, x, y), vb = frame_get (b, c, x, y);
               guint d = va > vb ? va - vb : vb - va;
@@ -87,14 +91,19 @@ frames_max_diff (const GstVideoFrame *a, const GstVideoFrame *b, gchar **where)
                   max = d;
                   g_free (*where);
                   *where = g_strdup_printf (
-                      "component %u at (%d, %d): %u vs %u on "
-                      "the CPU",
-                      c, x, y, vb, va);
+                      "component %u at (%d, %d): %s %u, %s %u", c, x, y, a_name,
+                      va, b_name, vb);
                 }
             }
         }
     }
   return max;
+}
+
+guint
+frames_max_diff (const GstVideoFrame *a, const GstVideoFrame *b, gchar **where)
+{
+  return texel_frames_max_diff (a, b, FALSE, "the CPU", "under test", where);
 }
 
 void
@@ -166,17 +175,47 @@ texel_suite_add_tcase (Suite *s, const gchar *name, gint timeout)
   return tc;
 }
 
+void
+texel_tcase_add_tests (TCase *tc, const TexelTest *tests, guint n_tests)
+{
+  guint i;
+
+  for (i = 0; i < n_tests; i++)
+    _tcase_add_test (tc, tests[i].func, tests[i].name, 0, 0, 0,
+                     tests[i].loops > 0 ? tests[i].loops : 1);
+}
+
 Suite *
 texel_suite_new (const gchar *name, const gchar *tcase, gint timeout,
                  const TexelTest *tests, guint n_tests)
 {
   Suite *s = suite_create (name);
-  TCase *tc = texel_suite_add_tcase (s, tcase, timeout);
+
+  texel_tcase_add_tests (texel_suite_add_tcase (s, tcase, timeout), tests,
+                         n_tests);
+  return s;
+}
+
+Suite *
+texel_suite_new_tcases (const gchar *name, const TexelTCase *tcases,
+                        guint n_tcases)
+{
+  Suite *s = suite_create (name);
   guint i;
 
-  for (i = 0; i < n_tests; i++)
-    _tcase_add_test (tc, tests[i].func, tests[i].name, 0, 0, 0, 1);
+  for (i = 0; i < n_tcases; i++)
+    texel_tcase_add_tests (
+        texel_suite_add_tcase (s, tcases[i].name, tcases[i].timeout),
+        tcases[i].tests, tcases[i].n_tests);
   return s;
+}
+
+int
+texel_check_run (int *argc, char ***argv, Suite *(*suite) (void),
+                 const gchar *name, const gchar *file)
+{
+  texel_check_init (argc, argv);
+  return gst_check_run_suite (suite (), name, file);
 }
 
 gchar *

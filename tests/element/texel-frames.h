@@ -14,6 +14,19 @@
 
 #include "texel-image.h"
 
+/* 1 where the plugin is built with CUDA (HAVE_CUDA), and with GStreamer's
+ * CUDA library (HAVE_GST_CUDA), else 0 (config.h comes first). */
+#if defined(HAVE_CUDA) && HAVE_CUDA
+#define TEXEL_TEST_HAVE_CUDA 1
+#else
+#define TEXEL_TEST_HAVE_CUDA 0
+#endif
+#if defined(HAVE_GST_CUDA) && HAVE_GST_CUDA
+#define TEXEL_TEST_HAVE_GST_CUDA 1
+#else
+#define TEXEL_TEST_HAVE_GST_CUDA 0
+#endif
+
 /* Every raw video format every element takes (texelconvert and
  * texelwarp also take GRAY16_LE). */
 #define TEXEL_N_FORMATS 26
@@ -29,6 +42,11 @@ void frame_set (GstVideoFrame *f, guint comp, gint x, gint y, guint v);
  * @a the CPU's frame (the reference) and @b the one under test. */
 guint frames_max_diff (const GstVideoFrame *a, const GstVideoFrame *b,
                        gchar **where);
+/* The same, but for the last sample of each chroma row where
+ * @skip_last_chroma, @where naming @a's value @a_name and @b's @b_name. */
+guint texel_frames_max_diff (const GstVideoFrame *a, const GstVideoFrame *b,
+                             gboolean skip_last_chroma, const gchar *a_name,
+                             const gchar *b_name, gchar **where);
 
 /* The messages on an element's bus hold references to the element: drop
  * them (and whatever the state change to NULL posts) before a harness lets
@@ -52,21 +70,53 @@ void texel_check_init (int *argc, char ***argv);
 TCase *texel_suite_add_tcase (Suite *s, const gchar *name, gint timeout);
 
 /* One entry of texel_suite_new's list: a test and its name (which
- * GST_CHECKS selects by). */
+ * GST_CHECKS selects by), run once, or @loops times (__i__ from 0) where
+ * @loops > 0. */
 typedef struct
 {
   const gchar *name;
   TFun func;
+  gint loops;
 } TexelTest;
 #define TEXEL_TEST(func)                                                       \
   {                                                                            \
-#func, func                                                                \
+#func, func, 0                                                             \
   }
+#define TEXEL_LOOP_TEST(func, loops)                                           \
+  {                                                                            \
+#func, func, (loops)                                                       \
+  }
+
+/* Adds @tests to @tc, in order. */
+void texel_tcase_add_tests (TCase *tc, const TexelTest *tests, guint n_tests);
 
 /* A suite @name of one test case @tcase (timeout @timeout s where > 0)
  * holding @tests, in order. */
 Suite *texel_suite_new (const gchar *name, const gchar *tcase, gint timeout,
                         const TexelTest *tests, guint n_tests);
+
+/* One test case of texel_suite_new_tcases's list: its name, timeout (s,
+ * where > 0) and tests. */
+typedef struct
+{
+  const gchar *name;
+  gint timeout;
+  const TexelTest *tests;
+  guint n_tests;
+} TexelTCase;
+#define TEXEL_TCASE(name, timeout, tests)                                      \
+  {                                                                            \
+    name, timeout, tests, G_N_ELEMENTS (tests)                                 \
+  }
+
+/* A suite @name of @tcases, in order. */
+Suite *texel_suite_new_tcases (const gchar *name, const TexelTCase *tcases,
+                               guint n_tcases);
+
+/* texel_check_init, then runs the suite that @suite makes (named @name,
+ * in source file @file) with gst_check_run_suite: main ()'s result. */
+int texel_check_run (int *argc, char ***argv, Suite *(*suite) (void),
+                     const gchar *name, const gchar *file);
 
 /* Fixed caps "video/x-raw,format=@format,width=@width,height=@height,
  * framerate=30/1,pixel-aspect-ratio=1/1", then ",@yuv_fields" for YUV

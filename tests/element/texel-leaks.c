@@ -22,6 +22,25 @@ texel_find_leaks_tracer (void)
   return found;
 }
 
+/* Adds @delta to @count's tally of each address in @list (a leaks tracer
+ * object list), never below 0. */
+static void
+count_addresses (GHashTable *count, const GValue *list, gint delta)
+{
+  guint k;
+
+  for (k = 0; k < gst_value_list_get_size (list); k++)
+    {
+      const GstStructure *o
+          = gst_value_get_structure (gst_value_list_get_value (list, k));
+      const gchar *addr = gst_structure_get_string (o, "address");
+      gint c = GPOINTER_TO_INT (g_hash_table_lookup (count, addr)) + delta;
+
+      if (c >= 0)
+        g_hash_table_insert (count, (gpointer)addr, GINT_TO_POINTER (c));
+    }
+}
+
 /* Fails if an object created since tracking started (and listed in the
  * leaks tracer's checkpoint @cp) is still alive: created minus removed,
  * counted per address (addresses can be reused). */
@@ -35,25 +54,8 @@ texel_check_checkpoint_empty (const GstStructure *cp, const gchar *what)
   guint k, n_alive = 0;
 
   fail_unless (created != NULL && removed != NULL);
-  for (k = 0; k < gst_value_list_get_size (created); k++)
-    {
-      const GstStructure *o
-          = gst_value_get_structure (gst_value_list_get_value (created, k));
-      const gchar *addr = gst_structure_get_string (o, "address");
-      gint c = GPOINTER_TO_INT (g_hash_table_lookup (count, addr));
-
-      g_hash_table_insert (count, (gpointer)addr, GINT_TO_POINTER (c + 1));
-    }
-  for (k = 0; k < gst_value_list_get_size (removed); k++)
-    {
-      const GstStructure *o
-          = gst_value_get_structure (gst_value_list_get_value (removed, k));
-      const gchar *addr = gst_structure_get_string (o, "address");
-      gint c = GPOINTER_TO_INT (g_hash_table_lookup (count, addr));
-
-      if (c > 0)
-        g_hash_table_insert (count, (gpointer)addr, GINT_TO_POINTER (c - 1));
-    }
+  count_addresses (count, created, 1);
+  count_addresses (count, removed, -1);
   for (k = 0; k < gst_value_list_get_size (created); k++)
     {
       const GstStructure *o

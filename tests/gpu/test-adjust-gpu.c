@@ -46,56 +46,14 @@
 #include "texel-cuda.h"
 #include "texel-gpu-image.h"
 #include "../unit/texel-gst-def.h"
+#include "../unit/texel-test-formats.h"
+#define TEXEL_TEST_ADJUST_GPU 1
+#define TEXEL_TEST_WIDE_LUT_N 65
+#include "../unit/texel-test-adjust.h"
 #include "../unit/texel-test-luts.h"
 
 /* ------------------------------------------------------------------ */
-/* Settings */
-
-typedef struct
-{
-  const char *name;
-  double brightness, contrast, saturation, hue, linear_gamma, exposure;
-  double gain[3];
-  int informative;
-  double white_point; /* 0: neutral */
-  TexelToneMap tone_map;
-  double vignette;
-  int lut;      /* test_cube () index, 0: none */
-  int force_hw; /* hardware LUT filtering regardless */
-  double gamma; /* the gamma element's, on Y' (0: 1) */
-} Settings;
-
-/* ------------------------------------------------------------------ */
 /* 3D LUTs */
-
-/* @f on an @n^3 lattice over [@lo, @hi], as .cube text, parsed. */
-static TexelCube *
-cube_new (int n, LutFunction f, double lo, double hi)
-{
-  size_t len = 0;
-  char *text = lut_cube_text (n, f, lo, hi, &len);
-  TexelCubeError error;
-  TexelCube *cube;
-
-  if (text == NULL)
-    return NULL;
-  cube = texel_cube_parse (text, len, &error);
-  if (cube == NULL)
-    printf ("generated LUT, line %d: %s\n", error.line, error.message);
-  free (text);
-  return cube;
-}
-
-enum
-{
-  LUT_NONE = 0,
-  LUT_IDENTITY_33,
-  LUT_IDENTITY_2,
-  LUT_INVERT_2,
-  LUT_GRADE_17,
-  LUT_GRADE_65_WIDE,
-  N_LUTS
-};
 
 static TexelCube *test_cubes[N_LUTS];
 static TexelCudaLut3d *test_gpu_luts[N_LUTS];
@@ -111,16 +69,7 @@ test_cube (int which, TexelCudaLut3d **gpu)
     return NULL;
   if (test_cubes[which] == NULL)
     {
-      if (which == LUT_IDENTITY_33)
-        test_cubes[which] = cube_new (33, lut_identity, 0.0, 1.0);
-      else if (which == LUT_IDENTITY_2)
-        test_cubes[which] = cube_new (2, lut_identity, 0.0, 1.0);
-      else if (which == LUT_INVERT_2)
-        test_cubes[which] = cube_new (2, lut_invert, 0.0, 1.0);
-      else if (which == LUT_GRADE_17)
-        test_cubes[which] = cube_new (17, lut_grade, 0.0, 1.0);
-      else
-        test_cubes[which] = cube_new (65, lut_grade, -0.1, 1.1);
+      test_cubes[which] = adjust_lut_new (which);
       if (test_cubes[which] != NULL
           && texel_cuda_lut3d_new (test_kctx, test_cubes[which],
                                    &test_gpu_luts[which])
@@ -143,271 +92,13 @@ test_cubes_free (void)
     }
 }
 
-static const Settings settings[] = {
-  { "balance", 0.1, 1.2, 1.5, 0.25, 1, 0, { 1, 1, 1 }, 0 },
-  { "desaturate", -0.2, 0.6, 0.0, -0.7, 1, 0, { 1, 1, 1 }, 0 },
-  { "gamma 2.2", 0, 1, 1, 0, 2.2, 0, { 1, 1, 1 }, 0 },
-  { "gamma 0.45", 0, 1, 1, 0, 0.45, 0, { 1, 1, 1 }, 0 },
-  { "gamma 10", 0, 1, 1, 0, 10, 0, { 1, 1, 1 }, 0 },
-  { "gamma 0.01", 0, 1, 1, 0, 0.01, 0, { 1, 1, 1 }, 0 },
-  { "exposure +1", 0, 1, 1, 0, 1, 1, { 1, 1, 1 }, 0 },
-  { "exposure -3", 0, 1, 1, 0, 1, -3, { 1, 1, 1 }, 0 },
-  { "exposure +10", 0, 1, 1, 0, 1, 10, { 1, 1, 1 }, 0 },
-  { "exposure +3 gamma 1.5", 0, 1, 1, 0, 1.5, 3, { 1, 1, 1 }, 0 },
-  { "white balance", 0, 1, 1, 0, 1, 0, { 1.3, 1.0, 0.7 }, 0 },
-  { "gains 0 and 4", 0, 1, 1, 0, 1, 0, { 0, 4, 1 }, 0 },
-  { "everything", 0.05, 1.1, 1.2, 0.1, 1.3, 0.5, { 1.1, 0.95, 1.2 }, 0 },
-  { "white point 2500", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 2500 },
-  { "wp 12000, gains", 0, 1, 1.2, 0, 1.2, 0, { 1.2, 1, 0.8 }, 0, 12000 },
-  { "reinhard", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, TEXEL_TONE_MAP_REINHARD },
-  { "reinhard +3, wp, gamma",
-    0,
-    1.1,
-    1,
-    0,
-    1.4,
-    3,
-    { 1, 1, 1 },
-    0,
-    4000,
-    TEXEL_TONE_MAP_REINHARD },
-  { "filmic", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, TEXEL_TONE_MAP_FILMIC },
-  { "filmic +2, gamma 2.2",
-    0,
-    1,
-    1.1,
-    0,
-    2.2,
-    2,
-    { 1, 1, 1 },
-    0,
-    0,
-    TEXEL_TONE_MAP_FILMIC },
-  { "filmic +10, gamma 0.5",
-    0,
-    1,
-    1,
-    0,
-    0.5,
-    10,
-    { 4, 2, 1 },
-    0,
-    0,
-    TEXEL_TONE_MAP_FILMIC },
-  { "vignette 1.5", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, 0, 1.5 },
-  { "vignette -1", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, 0, -1 },
-  { "vignette 3, filmic",
-    0.02,
-    1,
-    1.2,
-    0,
-    1.6,
-    0.5,
-    { 1, 1, 1 },
-    0,
-    5000,
-    TEXEL_TONE_MAP_FILMIC,
-    3 },
-  { "LUT identity 33",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_IDENTITY_33 },
-  { "LUT identity 2",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_IDENTITY_2 },
-  { "LUT invert 2, balance",
-    0.05,
-    1.1,
-    1.3,
-    0.1,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_INVERT_2 },
-  { "LUT grade 17, gamma",
-    0,
-    1,
-    1,
-    0,
-    1.3,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_GRADE_17 },
-  { "LUT grade 65, vignette",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    1,
-    LUT_GRADE_65_WIDE },
-  { "gamma 0.7 (element)",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0.7 },
-  { "gamma 1.5 saturation 1.3",
-    0,
-    1,
-    1.3,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1.5 },
-  { "gamma 2.2 after exposure",
-    0.05,
-    1.2,
-    1,
-    0.1,
-    1,
-    1,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    2.2 },
-  { "gamma 0.8 before LUT",
-    0.1,
-    1,
-    0.8,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_GRADE_17,
-    0,
-    0.8 },
-  { "(LUT identity 2, hw)",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    1,
-    0,
-    0,
-    0,
-    LUT_IDENTITY_2,
-    1 },
-  { "(LUT invert 2, hw)",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    1,
-    0,
-    0,
-    0,
-    LUT_INVERT_2,
-    1 },
-  { "(LUT grade 17, hw)",
-    0,
-    1,
-    1,
-    0,
-    1.3,
-    0,
-    { 1, 1, 1 },
-    1,
-    0,
-    0,
-    0,
-    LUT_GRADE_17,
-    1 },
-  { "(gamma 10 exposure +6)", 0, 1, 1, 0, 10, 6, { 1, 1, 1 }, 1 },
-  { "(gamma 10 exposure +10)", 0, 1, 1, 0, 10, 10, { 4, 4, 4 }, 1 },
-};
-
-#define N_SETTINGS ((int)(sizeof (settings) / sizeof (settings[0])))
-
-typedef struct
-{
-  TexelMatrix matrix;
-  int full_range;
-  TexelTransfer transfer;
-} Colorimetry;
-
-static const Colorimetry colorimetries[] = {
-  { TEXEL_MATRIX_BT709, 0, TEXEL_TRANSFER_BT709 },
-  { TEXEL_MATRIX_BT601, 1, TEXEL_TRANSFER_SRGB },
-  { TEXEL_MATRIX_BT2020, 0, TEXEL_TRANSFER_GAMMA22 },
-};
+#define N_SETTINGS                                                             \
+  ((int)(sizeof (adjust_settings) / sizeof (adjust_settings[0])))
 
 #define N_COLORIMETRIES                                                        \
-  ((int)(sizeof (colorimetries) / sizeof (colorimetries[0])))
+  ((int)(sizeof (adjust_colorimetries) / sizeof (adjust_colorimetries[0])))
 
-static const TexelFormat all_formats[] = {
-  TEXEL_FORMAT_NV12,      TEXEL_FORMAT_NV21,      TEXEL_FORMAT_I420,
-  TEXEL_FORMAT_YV12,      TEXEL_FORMAT_YUY2,      TEXEL_FORMAT_UYVY,
-  TEXEL_FORMAT_RGBA,      TEXEL_FORMAT_BGRA,      TEXEL_FORMAT_RGBX,
-  TEXEL_FORMAT_BGRX,      TEXEL_FORMAT_ARGB,      TEXEL_FORMAT_ABGR,
-  TEXEL_FORMAT_RGB,       TEXEL_FORMAT_BGR,       TEXEL_FORMAT_GRAY8,
-  TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_I420_10LE, TEXEL_FORMAT_I422_10LE,
-  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B,      TEXEL_FORMAT_Y444,
-  TEXEL_FORMAT_NV16,      TEXEL_FORMAT_YVYU,      TEXEL_FORMAT_AYUV,
-  TEXEL_FORMAT_VUYA,      TEXEL_FORMAT_XRGB,
-};
+static const TexelFormat all_formats[] = { TEXEL_TEST_FORMATS_10 };
 
 #define N_FORMATS ((int)(sizeof (all_formats) / sizeof (all_formats[0])))
 
@@ -444,33 +135,10 @@ run_gpu (Context *ctx, const TexelAdjustPlan *plan, const HostImage *in,
 }
 
 static void
-config_for (TexelAdjustConfig *config, const Settings *st,
-            const Colorimetry *col)
-{
-  texel_adjust_config_init (config);
-  config->brightness = st->brightness;
-  config->contrast = st->contrast;
-  config->saturation = st->saturation;
-  config->hue = st->hue;
-  config->linear_gamma = st->linear_gamma;
-  if (st->gamma > 0.0)
-    config->gamma = st->gamma;
-  config->exposure = st->exposure;
-  memcpy (config->gain, st->gain, sizeof (config->gain));
-  if (st->white_point > 0.0)
-    config->white_point = st->white_point;
-  config->tone_map = st->tone_map;
-  config->vignette = st->vignette;
-  config->matrix = col->matrix;
-  config->full_range = col->full_range;
-  config->transfer = col->transfer;
-}
-
-static void
 run_case (Context *ctx, int s, TexelFormat format, int ci, int width,
           int height, const MemoryMode *modes, int n_modes, int bands)
 {
-  const Settings *st = &settings[s];
+  const Settings *st = &adjust_settings[s];
   TexelAdjustConfig config;
   TexelAdjustPlan plan;
   TexelCudaLut3d *lut;
@@ -478,7 +146,7 @@ run_case (Context *ctx, int s, TexelFormat format, int ci, int width,
   const char *why = NULL;
   int i, m;
 
-  config_for (&config, st, &colorimetries[ci]);
+  adjust_config_for (&config, st, &adjust_colorimetries[ci]);
   config.cube = test_cube (st->lut, &lut);
   if ((st->lut && (config.cube == NULL || lut == NULL))
       || texel_adjust_plan_init (&plan, &config, format, width, height, &why)
@@ -789,13 +457,13 @@ main (int argc, char **argv)
     {
       char label[64];
 
-      snprintf (label, sizeof (label), "%-24s", settings[s].name);
+      snprintf (label, sizeof (label), "%-24s", adjust_settings[s].name);
       tally_print (label, &ctx.tally[s],
-                   settings[s].informative ? " (informative)" : "");
+                   adjust_settings[s].informative ? " (informative)" : "");
       if (ctx.lut_bound[s] > 0.0)
         printf ("%-24s hardware LUT filtering, bound E up to %.2f codes\n", "",
                 ctx.lut_bound[s]);
-      if (settings[s].informative)
+      if (adjust_settings[s].informative)
         continue;
       tally_add_tally (&asserted, &ctx.tally[s]);
     }

@@ -38,6 +38,8 @@
 #include "texel-filter.h"
 #include "texel-cuda.h"
 #include "texel-gpu-image.h"
+#include "../unit/texel-test-filter.h"
+#include "../unit/texel-test-formats.h"
 
 #define POISON_INPUT 0x77
 #define N_BANDS 3
@@ -51,43 +53,31 @@ static const char *const filter_names[TEXEL_FILTER_N_KINDS]
 typedef struct
 {
   const char *name;
-  TexelFilterKind filter;
-  double sigma, amount, sigma_space, sigma_range;
-  int radius;
+  FilterSettings p;
   /* The reference is slow at this window: small frames only. */
   int small_only;
 } Settings;
 
 static const Settings settings[] = {
-  { "gaussian 0.7", TEXEL_FILTER_GAUSSIAN, 0.7, 1, 1, 0.1, 1, 0 },
-  { "gaussian 1", TEXEL_FILTER_GAUSSIAN, 1.0, 1, 1, 0.1, 1, 0 },
-  { "gaussian 3.3", TEXEL_FILTER_GAUSSIAN, 3.3, 1, 1, 0.1, 1, 0 },
-  { "gaussian 10 (R 30)", TEXEL_FILTER_GAUSSIAN, 10.0, 1, 1, 0.1, 1, 0 },
-  { "unsharp 1 1", TEXEL_FILTER_UNSHARP, 1.0, 1.0, 1, 0.1, 1, 0 },
-  { "unsharp 10 2", TEXEL_FILTER_UNSHARP, 2.0, 10.0, 1, 0.1, 1, 0 },
-  { "bilateral 5x5", TEXEL_FILTER_BILATERAL, 1, 1, 1.0, 0.1, 1, 0 },
-  { "bilateral 2.5 0.03", TEXEL_FILTER_BILATERAL, 1, 1, 2.5, 0.03, 1, 0 },
-  { "bilateral 0.6 1", TEXEL_FILTER_BILATERAL, 1, 1, 0.6, 1.0, 1, 0 },
-  { "bilateral 16 (R 32)", TEXEL_FILTER_BILATERAL, 1, 1, 16.0, 0.2, 1, 1 },
-  { "box 1", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 1, 0 },
-  { "box 5", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 5, 0 },
-  { "box 32", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 32, 0 },
-  { "sobel", TEXEL_FILTER_SOBEL, 1, 1, 1, 0.1, 1, 0 },
+  { "gaussian 0.7", { TEXEL_FILTER_GAUSSIAN, 0.7, 1, 1, 0.1, 1 }, 0 },
+  { "gaussian 1", { TEXEL_FILTER_GAUSSIAN, 1.0, 1, 1, 0.1, 1 }, 0 },
+  { "gaussian 3.3", { TEXEL_FILTER_GAUSSIAN, 3.3, 1, 1, 0.1, 1 }, 0 },
+  { "gaussian 10 (R 30)", { TEXEL_FILTER_GAUSSIAN, 10.0, 1, 1, 0.1, 1 }, 0 },
+  { "unsharp 1 1", { TEXEL_FILTER_UNSHARP, 1.0, 1.0, 1, 0.1, 1 }, 0 },
+  { "unsharp 10 2", { TEXEL_FILTER_UNSHARP, 2.0, 10.0, 1, 0.1, 1 }, 0 },
+  { "bilateral 5x5", { TEXEL_FILTER_BILATERAL, 1, 1, 1.0, 0.1, 1 }, 0 },
+  { "bilateral 2.5 0.03", { TEXEL_FILTER_BILATERAL, 1, 1, 2.5, 0.03, 1 }, 0 },
+  { "bilateral 0.6 1", { TEXEL_FILTER_BILATERAL, 1, 1, 0.6, 1.0, 1 }, 0 },
+  { "bilateral 16 (R 32)", { TEXEL_FILTER_BILATERAL, 1, 1, 16.0, 0.2, 1 }, 1 },
+  { "box 1", { TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 1 }, 0 },
+  { "box 5", { TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 5 }, 0 },
+  { "box 32", { TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 32 }, 0 },
+  { "sobel", { TEXEL_FILTER_SOBEL, 1, 1, 1, 0.1, 1 }, 0 },
 };
 
 #define N_SETTINGS ((int)(sizeof (settings) / sizeof (settings[0])))
 
-static const TexelFormat all_formats[] = {
-  TEXEL_FORMAT_NV12,      TEXEL_FORMAT_NV21,      TEXEL_FORMAT_I420,
-  TEXEL_FORMAT_YV12,      TEXEL_FORMAT_YUY2,      TEXEL_FORMAT_UYVY,
-  TEXEL_FORMAT_RGBA,      TEXEL_FORMAT_BGRA,      TEXEL_FORMAT_RGBX,
-  TEXEL_FORMAT_BGRX,      TEXEL_FORMAT_ARGB,      TEXEL_FORMAT_ABGR,
-  TEXEL_FORMAT_RGB,       TEXEL_FORMAT_BGR,       TEXEL_FORMAT_GRAY8,
-  TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_I420_10LE, TEXEL_FORMAT_I422_10LE,
-  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B,      TEXEL_FORMAT_Y444,
-  TEXEL_FORMAT_NV16,      TEXEL_FORMAT_YVYU,      TEXEL_FORMAT_AYUV,
-  TEXEL_FORMAT_VUYA,      TEXEL_FORMAT_XRGB,
-};
+static const TexelFormat all_formats[] = { TEXEL_TEST_FORMATS_10 };
 
 #define N_FORMATS ((int)(sizeof (all_formats) / sizeof (all_formats[0])))
 
@@ -215,20 +205,6 @@ run_gpu (Context *ctx, const TexelFilterPlan *plan, const HostImage *in,
 }
 
 static void
-config_for (TexelFilterConfig *cfg, const Settings *st, int border, int planes)
-{
-  texel_filter_config_init (cfg);
-  cfg->filter = st->filter;
-  cfg->sigma = st->sigma;
-  cfg->amount = st->amount;
-  cfg->sigma_space = st->sigma_space;
-  cfg->sigma_range = st->sigma_range;
-  cfg->radius = st->radius;
-  cfg->border = border ? TEXEL_FILTER_BORDER_MIRROR : TEXEL_FILTER_BORDER_CLAMP;
-  cfg->planes = planes ? TEXEL_FILTER_PLANES_ALL : TEXEL_FILTER_PLANES_LUMA;
-}
-
-static void
 run_case (Context *ctx, int s, TexelFormat format, int border, int planes,
           int width, int height, const MemoryMode *modes, int n_modes,
           int bands)
@@ -241,7 +217,7 @@ run_case (Context *ctx, int s, TexelFormat format, int border, int planes,
   const char *why = NULL;
   int i, m;
 
-  config_for (&cfg, st, border, planes);
+  filter_config_for (&cfg, &st->p, border, planes);
   if (texel_filter_plan_init (&plan, &cfg, format, width, height, &why) != 0)
     {
       printf ("FAIL %s %s: plan: %s\n", fmt, st->name, why);
@@ -380,7 +356,7 @@ main (int argc, char **argv)
       char label[64];
 
       snprintf (label, sizeof (label), "%-22s %-9s", settings[s].name,
-                filter_names[settings[s].filter]);
+                filter_names[settings[s].p.filter]);
       tally_print (label, &ctx.tally[s], "");
       tally_add_tally (&all, &ctx.tally[s]);
     }

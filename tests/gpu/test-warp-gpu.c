@@ -98,25 +98,27 @@ typedef struct
   double rectification[3][3];
 } Case;
 
-#define UNIT                                                                   \
-  {                                                                            \
-    { 1, 0, 0 }, { 0, 1, 0 },                                                  \
-    {                                                                          \
-      0, 0, 1                                                                  \
-    }                                                                          \
-  }
-
 static const Case cases[] = {
-  { "identity", 64,
-    48,         64,
-    48,         TEXEL_WARP_MODEL_NONE,
-    0,          { 0 },
-    { 0 },      0,
-    0,          0,
-    0,          0,
-    0,          1,
-    0,          0,
-    UNIT,       TEXEL_WARP_BORDER_CONSTANT,
+  { "identity",
+    64,
+    48,
+    64,
+    48,
+    TEXEL_WARP_MODEL_NONE,
+    0,
+    { 0 },
+    { 0 },
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    0,
+    CV_TEST_UNIT,
+    TEXEL_WARP_BORDER_CONSTANT,
     0 },
   { "rotate+zoom+homography",
     160,
@@ -157,7 +159,7 @@ static const Case cases[] = {
     0.6,
     0,
     0,
-    UNIT,
+    CV_TEST_UNIT,
     TEXEL_WARP_BORDER_WRAP,
     0 },
   { "pinhole alpha 0.5",
@@ -178,7 +180,7 @@ static const Case cases[] = {
     1,
     0,
     0,
-    UNIT,
+    CV_TEST_UNIT,
     TEXEL_WARP_BORDER_CLAMP,
     1 },
   { "rational fov+pan",
@@ -199,7 +201,7 @@ static const Case cases[] = {
     1,
     0,
     0,
-    UNIT,
+    CV_TEST_UNIT,
     TEXEL_WARP_BORDER_MIRROR,
     0 },
   { "fisheye ePTZ",
@@ -220,7 +222,7 @@ static const Case cases[] = {
     1,
     0,
     0,
-    UNIT,
+    CV_TEST_UNIT,
     TEXEL_WARP_BORDER_CONSTANT,
     1 },
   { "fisheye alpha 1, zoom out",
@@ -241,7 +243,7 @@ static const Case cases[] = {
     0.8,
     0,
     0,
-    UNIT,
+    CV_TEST_UNIT,
     TEXEL_WARP_BORDER_MIRROR,
     0 },
   { "fisheye panorama",
@@ -262,7 +264,7 @@ static const Case cases[] = {
     1,
     0,
     0,
-    UNIT,
+    CV_TEST_UNIT,
     TEXEL_WARP_BORDER_CONSTANT,
     1 },
   { "pinhole R+P (ROS stereo)",
@@ -283,7 +285,7 @@ static const Case cases[] = {
     1,
     0,
     0,
-    UNIT,
+    CV_TEST_UNIT,
     TEXEL_WARP_BORDER_CONSTANT,
     1,
     TEXEL_NEW_CAMERA_MATRIX,
@@ -307,7 +309,7 @@ static const Case cases[] = {
     1,
     0,
     0,
-    UNIT,
+    CV_TEST_UNIT,
     TEXEL_WARP_BORDER_CLAMP,
     0,
     TEXEL_NEW_CAMERA_MATRIX,
@@ -331,7 +333,7 @@ static const Case cases[] = {
     1,
     0,
     0,
-    UNIT,
+    CV_TEST_UNIT,
     TEXEL_WARP_BORDER_MIRROR,
     1,
     TEXEL_NEW_CAMERA_CAMERA },
@@ -353,7 +355,7 @@ static const Case cases[] = {
     1,
     0,
     0,
-    UNIT,
+    CV_TEST_UNIT,
     TEXEL_WARP_BORDER_CONSTANT,
     0,
     TEXEL_NEW_CAMERA_CAMERA },
@@ -740,7 +742,7 @@ case_opencv (const Case *cs, CvRectify *cv)
 {
   TexelWarpConfig c;
   const TexelCamera *cam = &c.camera;
-  const double unit[3][3] = UNIT;
+  const double unit[3][3] = CV_TEST_UNIT;
 
   case_config (cs, &c);
   memset (cv, 0, sizeof (*cv));

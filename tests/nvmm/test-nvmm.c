@@ -201,6 +201,36 @@ input_info (const gchar *format)
 #define OUTPUT_MEM_TYPE NVBUF_MEM_SYSTEM
 #endif
 
+/* @buf pushed into @h: the output, with no error or warning on the bus,
+ * and its video info in @out_info. */
+static GstBuffer *
+push_quietly (GstHarness *h, GstBuffer *buf, GstVideoInfo *out_info)
+{
+  GstBuffer *out = texel_push_pull (h, buf);
+  gchar *errors
+      = bus_messages_text (h->element, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+
+  fail_unless_equals_string (errors, "");
+  g_free (errors);
+  texel_harness_out_info (h, out_info);
+  return out;
+}
+
+/* NVMM output @out (unreffed) in a surface of OUTPUT_MEM_TYPE, copied out
+ * to system memory. */
+static GstBuffer *
+nvmm_output_download (GstBuffer *out, const GstVideoInfo *out_info)
+{
+  GstBuffer *sys;
+
+  fail_unless_equals_int (texel_nvmm_buffer_surface (out)->memType,
+                          OUTPUT_MEM_TYPE);
+  sys = texel_nvmm_buffer_download (out, out_info);
+  fail_unless (sys != NULL);
+  gst_buffer_unref (out);
+  return sys;
+}
+
 /* @in (system memory) pushed into @h as it is (@in_type -1) or in an NVMM
  * surface of @in_type; the output, in system memory (copied out of its
  * surface where the output is NVMM). */
@@ -210,7 +240,6 @@ push_pull (GstHarness *h, const gchar *format, GstBuffer *in, gint in_type,
 {
   GstVideoInfo info = input_info (format);
   GstBuffer *buf = gst_buffer_ref (in), *out;
-  gchar *errors;
 
   if (in_type >= 0)
     {
@@ -218,24 +247,12 @@ push_pull (GstHarness *h, const gchar *format, GstBuffer *in, gint in_type,
       buf = texel_nvmm_buffer_new (&info, in, (NvBufSurfaceMemType)in_type, 1);
       fail_unless (buf != NULL, "stand-in surface of type %d", in_type);
     }
-  out = texel_push_pull (h, buf);
-  errors
-      = bus_messages_text (h->element, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
-  fail_unless_equals_string (errors, "");
-  g_free (errors);
-  texel_harness_out_info (h, out_info);
+  out = push_quietly (h, buf, out_info);
   if (out_nvmm)
     {
-      NvBufSurface *surf = texel_nvmm_buffer_surface (out);
-      GstBuffer *sys;
-
       fail_unless (gst_buffer_get_size (out) == sizeof (NvBufSurface));
-      fail_unless_equals_int (surf->memType, OUTPUT_MEM_TYPE);
-      fail_unless_equals_int (surf->numFilled, 1);
-      sys = texel_nvmm_buffer_download (out, out_info);
-      fail_unless (sys != NULL);
-      gst_buffer_unref (out);
-      out = sys;
+      fail_unless_equals_int (texel_nvmm_buffer_surface (out)->numFilled, 1);
+      out = nvmm_output_download (out, out_info);
     }
   return out;
 }
@@ -404,29 +421,14 @@ run_bayer (GstBuffer *in, const gchar *out_format, gboolean out_nvmm,
   GstElement *e = texel_test_element_new ("texelconvert", NULL);
   GstHarness *h;
   GstBuffer *out;
-  gchar *errors;
 
   texel_set_properties (G_OBJECT (e), BACKEND, FALSE);
   h = texel_harness_new_with (e);
   gst_harness_set_src_caps_str (h, in_caps);
   gst_harness_set_sink_caps_str (h, out_caps);
-  out = texel_push_pull (h, gst_buffer_ref (in));
-  errors
-      = bus_messages_text (h->element, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
-  fail_unless_equals_string (errors, "");
-  g_free (errors);
-  texel_harness_out_info (h, out_info);
+  out = push_quietly (h, gst_buffer_ref (in), out_info);
   if (out_nvmm)
-    {
-      NvBufSurface *surf = texel_nvmm_buffer_surface (out);
-      GstBuffer *sys;
-
-      fail_unless_equals_int (surf->memType, OUTPUT_MEM_TYPE);
-      sys = texel_nvmm_buffer_download (out, out_info);
-      fail_unless (sys != NULL);
-      gst_buffer_unref (out);
-      out = sys;
-    }
+    out = nvmm_output_download (out, out_info);
   texel_harness_teardown (h);
   g_free (in_caps);
   g_free (out_caps);

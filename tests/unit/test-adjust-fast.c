@@ -17,116 +17,299 @@
 #include "texel-adjust-fast.h"
 #include "texel-cube.h"
 
+#include "texel-test-adjust.h"
 #include "texel-test-luts.h"
 #include "texel-test-util.h"
-
-typedef struct
-{
-  const char *name;
-  double brightness, contrast, saturation, hue, gamma, linear_gamma;
-  double exposure, gain[3], white_point;
-  TexelToneMap tone_map;
-  double vignette;
-  int lut; /* 1: a 17-point grading LUT */
-} Settings;
 
 /* tests/gpu/test-adjust-gpu.c's settings (its LUTs: one grading LUT
  * here, the others take the same fallback), and the benchmark's. */
 static const Settings settings[] = {
-  { "neutral", 0, 1, 1, 0, 1, 1, 0, { 1, 1, 1 }, 6500 },
-  { "balance", 0.1, 1.2, 1.5, 0.25, 1, 1, 0, { 1, 1, 1 }, 6500 },
-  { "desaturate", -0.2, 0.6, 0.0, -0.7, 1, 1, 0, { 1, 1, 1 }, 6500 },
-  { "gamma 0.7 (element)", 0, 1, 1, 0, 0.7, 1, 0, { 1, 1, 1 }, 6500 },
-  { "gamma 1.2 saturation 1.3", 0, 1, 1.3, 0, 1.2, 1, 0, { 1, 1, 1 }, 6500 },
+  { "neutral", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 6500, 0, 0, LUT_NONE, 0, 1 },
+  { "balance",
+    0.1,
+    1.2,
+    1.5,
+    0.25,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    1 },
+  { "desaturate",
+    -0.2,
+    0.6,
+    0.0,
+    -0.7,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    1 },
+  { "gamma 0.7 (element)",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    0.7 },
+  { "gamma 1.2 saturation 1.3",
+    0,
+    1,
+    1.3,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    1.2 },
   { "gamma 0.8 saturation 1.3 contrast 1.1",
     0,
     1.1,
     1.3,
     0,
-    0.8,
     1,
     0,
     { 1, 1, 1 },
-    6500 },
-  { "brightness 1 contrast 2", 1, 2, 2, 1, 10, 1, 0, { 1, 1, 1 }, 6500 },
-  { "gamma 2.2", 0, 1, 1, 0, 1, 2.2, 0, { 1, 1, 1 }, 6500 },
-  { "gamma 0.01", 0, 1, 1, 0, 1, 0.01, 0, { 1, 1, 1 }, 6500 },
-  { "exposure +3 gamma 1.5", 0, 1, 1, 0, 1, 1.5, 3, { 1, 1, 1 }, 6500 },
-  { "gains 0 and 4", 0, 1, 1, 0, 1, 1, 0, { 0, 4, 1 }, 6500 },
-  { "everything", 0.05, 1.1, 1.2, 0.1, 1, 1.3, 0.5, { 1.1, 0.95, 1.2 }, 6500 },
-  { "wp 12000, gains", 0, 1, 1.2, 0, 1, 1.2, 0, { 1.2, 1, 0.8 }, 12000 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    0.8 },
+  { "brightness 1 contrast 2",
+    1,
+    2,
+    2,
+    1,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    10 },
+  { "gamma 2.2",
+    0,
+    1,
+    1,
+    0,
+    2.2,
+    0,
+    { 1, 1, 1 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    1 },
+  { "gamma 0.01",
+    0,
+    1,
+    1,
+    0,
+    0.01,
+    0,
+    { 1, 1, 1 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    1 },
+  { "exposure +3 gamma 1.5",
+    0,
+    1,
+    1,
+    0,
+    1.5,
+    3,
+    { 1, 1, 1 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    1 },
+  { "gains 0 and 4",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 0, 4, 1 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    1 },
+  { "everything",
+    0.05,
+    1.1,
+    1.2,
+    0.1,
+    1.3,
+    0.5,
+    { 1.1, 0.95, 1.2 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    1 },
+  { "wp 12000, gains",
+    0,
+    1,
+    1.2,
+    0,
+    1.2,
+    0,
+    { 1.2, 1, 0.8 },
+    0,
+    12000,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    1 },
   { "reinhard +3, wp, gamma",
     0,
     1.1,
     1,
     0,
-    1,
     1.4,
     3,
     { 1, 1, 1 },
+    0,
     4000,
-    TEXEL_TONE_MAP_REINHARD },
+    TEXEL_TONE_MAP_REINHARD,
+    0,
+    LUT_NONE,
+    0,
+    1 },
   { "filmic +2, gamma 2.2",
     0,
     1,
     1.1,
     0,
-    1,
     2.2,
     2,
     { 1, 1, 1 },
+    0,
     6500,
-    TEXEL_TONE_MAP_FILMIC },
+    TEXEL_TONE_MAP_FILMIC,
+    0,
+    LUT_NONE,
+    0,
+    1 },
   { "gamma 2.2 after exposure",
     0.05,
     1.2,
     1,
     0.1,
-    2.2,
     1,
     1,
     { 1, 1, 1 },
-    6500 },
-  { "vignette 1.5", 0, 1, 1, 0, 1, 1, 0, { 1, 1, 1 }, 6500, 0, 1.5 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_NONE,
+    0,
+    2.2 },
+  { "vignette 1.5",
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    { 1, 1, 1 },
+    0,
+    6500,
+    0,
+    1.5,
+    LUT_NONE,
+    0,
+    1 },
   { "vignette 3, filmic",
     0.02,
     1,
     1.2,
     0,
-    1,
     1.6,
     0.5,
     { 1, 1, 1 },
+    0,
     5000,
     TEXEL_TONE_MAP_FILMIC,
-    3 },
-  { "LUT grade 17, gamma", 0, 1, 1, 0, 1, 1.3, 0, { 1, 1, 1 }, 6500, 0, 0, 1 },
+    3,
+    LUT_NONE,
+    0,
+    1 },
+  { "LUT grade 17, gamma",
+    0,
+    1,
+    1,
+    0,
+    1.3,
+    0,
+    { 1, 1, 1 },
+    0,
+    6500,
+    0,
+    0,
+    LUT_GRADE_17,
+    0,
+    1 },
   { "gamma 0.8 before LUT",
     0.1,
     1,
     0.8,
     0,
-    0.8,
     1,
     0,
     { 1, 1, 1 },
+    0,
     6500,
     0,
     0,
-    1 },
-};
-
-typedef struct
-{
-  TexelMatrix matrix;
-  int full_range;
-  TexelTransfer transfer;
-} Colorimetry;
-
-static const Colorimetry colorimetries[] = {
-  { TEXEL_MATRIX_BT709, 0, TEXEL_TRANSFER_BT709 },
-  { TEXEL_MATRIX_BT601, 1, TEXEL_TRANSFER_SRGB },
-  { TEXEL_MATRIX_BT2020, 0, TEXEL_TRANSFER_GAMMA22 },
+    LUT_GRADE_17,
+    0,
+    0.8 },
 };
 
 static TexelCube *grade_cube;
@@ -136,38 +319,10 @@ test_cube (void)
 {
   if (grade_cube == NULL)
     {
-      size_t len = 0;
-      char *text = lut_cube_text (17, lut_grade, 0.0, 1.0, &len);
-      TexelCubeError error;
-
-      g_assert_nonnull (text);
-      grade_cube = texel_cube_parse (text, len, &error);
+      grade_cube = lut_cube_new (17, lut_grade, 0.0, 1.0);
       g_assert_nonnull (grade_cube);
-      free (text);
     }
   return grade_cube;
-}
-
-static void
-config_for (TexelAdjustConfig *config, const Settings *st,
-            const Colorimetry *col)
-{
-  texel_adjust_config_init (config);
-  config->brightness = st->brightness;
-  config->contrast = st->contrast;
-  config->saturation = st->saturation;
-  config->hue = st->hue;
-  config->gamma = st->gamma;
-  config->linear_gamma = st->linear_gamma;
-  config->exposure = st->exposure;
-  memcpy (config->gain, st->gain, sizeof (config->gain));
-  config->white_point = st->white_point;
-  config->tone_map = st->tone_map;
-  config->vignette = st->vignette;
-  config->cube = st->lut ? test_cube () : NULL;
-  config->matrix = col->matrix;
-  config->full_range = col->full_range;
-  config->transfer = col->transfer;
 }
 
 /* Whether the fast path should cover this plan (texel-adjust-fast.h). */
@@ -222,7 +377,7 @@ test_fast_matches_reference (void)
 
       for (s = 0; s < (int)G_N_ELEMENTS (settings); s++)
         {
-          for (ci = 0; ci < (int)G_N_ELEMENTS (colorimetries); ci++)
+          for (ci = 0; ci < (int)G_N_ELEMENTS (adjust_colorimetries); ci++)
             {
               for (z = 0; z < (int)G_N_ELEMENTS (sizes); z++)
                 {
@@ -232,7 +387,9 @@ test_fast_matches_reference (void)
                   const char *why = NULL;
                   int w = sizes[z][0], h = sizes[z][1];
 
-                  config_for (&config, &settings[s], &colorimetries[ci]);
+                  adjust_config_for (&config, &settings[s],
+                                     &adjust_colorimetries[ci]);
+                  config.cube = settings[s].lut ? test_cube () : NULL;
                   g_assert_cmpint (texel_adjust_plan_init (&plan, &config,
                                                            desc->format, w, h,
                                                            &why),
@@ -297,7 +454,8 @@ test_fast_every_code (void)
           TestImage *in, *ref, *got;
           int x, y, max = f == 0 ? 255 : 1023;
 
-          config_for (&config, &settings[s], &colorimetries[0]);
+          adjust_config_for (&config, &settings[s], &adjust_colorimetries[0]);
+          config.cube = settings[s].lut ? test_cube () : NULL;
           g_assert_cmpint (texel_adjust_plan_init (&plan, &config, formats[f],
                                                    512, 512, NULL),
                            ==, 0);
@@ -334,13 +492,13 @@ test_fast_every_code (void)
 int
 main (int argc, char **argv)
 {
+  static const TestCase tests[] = {
+    { "/texel/adjust-fast/matches-reference", test_fast_matches_reference },
+    { "/texel/adjust-fast/every-code", test_fast_every_code },
+  };
   int ret;
 
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/adjust-fast/matches-reference",
-                   test_fast_matches_reference);
-  g_test_add_func ("/texel/adjust-fast/every-code", test_fast_every_code);
-  ret = g_test_run ();
+  ret = test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));
   texel_cube_free (grade_cube);
   return ret;
 }

@@ -23,6 +23,7 @@ static float test_lut3d_weight (float f);
 #include "texel-adjust.h"
 
 #include "texel-gst-def.h"
+#include "texel-test-adjust.h"
 #include "texel-test-luts.h"
 #include "texel-test-util.h"
 
@@ -1157,35 +1158,15 @@ test_white_point_rgb (void)
 /* ------------------------------------------------------------------ */
 /* 3D LUT */
 
-/* A .cube file's text for @f sampled on an @n^3 lattice over the domain
- * [@lo, @hi] (the LUT's inputs), parsed as the element parses files. */
+/* lut_cube_new (texel-test-luts.h), asserting that it succeeds. */
 static TexelCube *
 cube_new (int n, LutFunction f, double lo, double hi)
 {
-  size_t len = 0;
-  char *text = lut_cube_text (n, f, lo, hi, &len);
-  TexelCubeError error;
-  TexelCube *cube;
+  TexelCube *cube = lut_cube_new (n, f, lo, hi);
 
-  g_assert_nonnull (text);
-  cube = texel_cube_parse (text, len, &error);
-  if (cube == NULL)
-    g_error ("generated LUT, line %d: %s", error.line, error.message);
-  free (text);
+  g_assert_nonnull (cube);
   return cube;
 }
-
-/* The LUTs the float emulation uses, by index (0: none). */
-enum
-{
-  LUT_NONE = 0,
-  LUT_IDENTITY_33,
-  LUT_IDENTITY_2,
-  LUT_INVERT_2,
-  LUT_GRADE_17,
-  LUT_GRADE_33_WIDE,
-  N_LUTS
-};
 
 static TexelCube *test_cubes[N_LUTS];
 
@@ -1196,24 +1177,8 @@ test_cube (int which)
     return NULL;
   if (test_cubes[which] == NULL)
     {
-      switch (which)
-        {
-          case LUT_IDENTITY_33:
-            test_cubes[which] = cube_new (33, lut_identity, 0.0, 1.0);
-            break;
-          case LUT_IDENTITY_2:
-            test_cubes[which] = cube_new (2, lut_identity, 0.0, 1.0);
-            break;
-          case LUT_INVERT_2:
-            test_cubes[which] = cube_new (2, lut_invert, 0.0, 1.0);
-            break;
-          case LUT_GRADE_17:
-            test_cubes[which] = cube_new (17, lut_grade, 0.0, 1.0);
-            break;
-          default:
-            test_cubes[which] = cube_new (33, lut_grade, -0.1, 1.1);
-            break;
-        }
+      test_cubes[which] = adjust_lut_new (which);
+      g_assert_nonnull (test_cubes[which]);
     }
   return test_cubes[which];
 }
@@ -1462,263 +1427,10 @@ test_lut3d_hw_choice (void)
 /* The kernels' float code against the reference: within 1 code on at
  * least 99.9 % of samples and within 2 everywhere (where stage 1 and
  * stage 2 are both active: see below), every format, with the
- * intrinsics' errors pushed either way. The same settings as
- * tests/gpu/test-adjust-gpu.c ("gamma" there is linear_gamma; the
- * GStreamer stage alone: test_gst_definition). */
-
-typedef struct
-{
-  const char *name;
-  double brightness, contrast, saturation, hue, linear_gamma, exposure;
-  double gain[3];
-  /* Ill-conditioned in float (see texel-adjust.cu): measured, not
-   * asserted. */
-  int informative;
-  double white_point; /* 0: neutral */
-  TexelToneMap tone_map;
-  double vignette;
-  int lut; /* test_cube () index, 0: none */
-  /* Hardware filtering of the 3D LUT even where the plan would not use
-   * it (informative: measured against the plan's bound E). */
-  int force_hw;
-  double gamma; /* the gamma element's, on Y' (0: 1) */
-} Settings;
-
-static const Settings float_settings[] = {
-  { "balance", 0.1, 1.2, 1.5, 0.25, 1, 0, { 1, 1, 1 } },
-  { "desaturate", -0.2, 0.6, 0.0, -0.7, 1, 0, { 1, 1, 1 } },
-  { "gamma 2.2", 0, 1, 1, 0, 2.2, 0, { 1, 1, 1 } },
-  { "gamma 0.45", 0, 1, 1, 0, 0.45, 0, { 1, 1, 1 } },
-  { "gamma 10", 0, 1, 1, 0, 10, 0, { 1, 1, 1 } },
-  { "gamma 0.01", 0, 1, 1, 0, 0.01, 0, { 1, 1, 1 } },
-  { "exposure +1", 0, 1, 1, 0, 1, 1, { 1, 1, 1 } },
-  { "exposure -3", 0, 1, 1, 0, 1, -3, { 1, 1, 1 } },
-  { "exposure +10", 0, 1, 1, 0, 1, 10, { 1, 1, 1 } },
-  { "exposure +3 gamma 1.5", 0, 1, 1, 0, 1.5, 3, { 1, 1, 1 } },
-  { "white balance", 0, 1, 1, 0, 1, 0, { 1.3, 1.0, 0.7 } },
-  { "gains 0 and 4", 0, 1, 1, 0, 1, 0, { 0, 4, 1 } },
-  { "everything", 0.05, 1.1, 1.2, 0.1, 1.3, 0.5, { 1.1, 0.95, 1.2 } },
-  { "white point 2500", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 2500 },
-  { "wp 12000, gains", 0, 1, 1.2, 0, 1.2, 0, { 1.2, 1, 0.8 }, 0, 12000 },
-  { "reinhard", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, TEXEL_TONE_MAP_REINHARD },
-  { "reinhard +3, wp, gamma",
-    0,
-    1.1,
-    1,
-    0,
-    1.4,
-    3,
-    { 1, 1, 1 },
-    0,
-    4000,
-    TEXEL_TONE_MAP_REINHARD },
-  { "filmic", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, TEXEL_TONE_MAP_FILMIC },
-  { "filmic +2, gamma 2.2",
-    0,
-    1,
-    1.1,
-    0,
-    2.2,
-    2,
-    { 1, 1, 1 },
-    0,
-    0,
-    TEXEL_TONE_MAP_FILMIC },
-  { "filmic +10, gamma 0.5",
-    0,
-    1,
-    1,
-    0,
-    0.5,
-    10,
-    { 4, 2, 1 },
-    0,
-    0,
-    TEXEL_TONE_MAP_FILMIC },
-  { "vignette 1.5", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, 0, 1.5 },
-  { "vignette -1", 0, 1, 1, 0, 1, 0, { 1, 1, 1 }, 0, 0, 0, -1 },
-  { "vignette 3, filmic",
-    0.02,
-    1,
-    1.2,
-    0,
-    1.6,
-    0.5,
-    { 1, 1, 1 },
-    0,
-    5000,
-    TEXEL_TONE_MAP_FILMIC,
-    3 },
-  { "LUT identity 33",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_IDENTITY_33 },
-  { "LUT invert 2, balance",
-    0.05,
-    1.1,
-    1.3,
-    0.1,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_INVERT_2 },
-  { "LUT grade 17, gamma",
-    0,
-    1,
-    1,
-    0,
-    1.3,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_GRADE_17 },
-  { "LUT grade 33, vignette",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    1,
-    LUT_GRADE_33_WIDE },
-  { "gamma 0.7 (element)",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0.7 },
-  { "gamma 1.5 saturation 1.3",
-    0,
-    1,
-    1.3,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1.5 },
-  { "gamma 2.2 after exposure",
-    0.05,
-    1.2,
-    1,
-    0.1,
-    1,
-    1,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    2.2 },
-  { "gamma 0.8 before LUT",
-    0.1,
-    1,
-    0.8,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    0,
-    0,
-    0,
-    0,
-    LUT_GRADE_17,
-    0,
-    0.8 },
-  { "(LUT identity 2, hw)",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    1,
-    0,
-    0,
-    0,
-    LUT_IDENTITY_2,
-    1 },
-  { "(LUT invert 2, hw)",
-    0,
-    1,
-    1,
-    0,
-    1,
-    0,
-    { 1, 1, 1 },
-    1,
-    0,
-    0,
-    0,
-    LUT_INVERT_2,
-    1 },
-  { "(LUT grade 17, hw)",
-    0,
-    1,
-    1,
-    0,
-    1.3,
-    0,
-    { 1, 1, 1 },
-    1,
-    0,
-    0,
-    0,
-    LUT_GRADE_17,
-    1 },
-  { "(gamma 10 exposure +6)", 0, 1, 1, 0, 10, 6, { 1, 1, 1 }, 1 },
-  { "(gamma 10 exposure +10)", 0, 1, 1, 0, 10, 10, { 4, 4, 4 }, 1 },
-};
-
-typedef struct
-{
-  TexelMatrix matrix;
-  int full_range;
-  TexelTransfer transfer;
-} Colorimetry;
-
-static const Colorimetry float_colorimetries[] = {
-  { TEXEL_MATRIX_BT709, 0, TEXEL_TRANSFER_BT709 },
-  { TEXEL_MATRIX_BT601, 1, TEXEL_TRANSFER_SRGB },
-  { TEXEL_MATRIX_BT2020, 0, TEXEL_TRANSFER_GAMMA22 },
-};
+ * intrinsics' errors pushed either way. The settings of
+ * texel-test-adjust.h, which tests/gpu/test-adjust-gpu.c runs too
+ * ("gamma" there is linear_gamma; the GStreamer stage alone:
+ * test_gst_definition). */
 
 static void
 test_float_emulation (void)
@@ -1729,15 +1441,15 @@ test_float_emulation (void)
   Diff total = { 0 };
   int s, f, sign, ci;
 
-  for (s = 0; s < (int)G_N_ELEMENTS (float_settings); s++)
+  for (s = 0; s < (int)G_N_ELEMENTS (adjust_settings); s++)
     {
-      const Settings *st = &float_settings[s];
+      const Settings *st = &adjust_settings[s];
       Diff per = { 0 };
       double bound = 0.0;
 
       for (f = 0; f < test_n_formats_10; f++)
         {
-          for (ci = 0; ci < (int)G_N_ELEMENTS (float_colorimetries); ci++)
+          for (ci = 0; ci < (int)G_N_ELEMENTS (adjust_colorimetries); ci++)
             {
               TexelAdjustConfig config;
               TexelAdjustPlan plan;
@@ -1748,24 +1460,8 @@ test_float_emulation (void)
                 continue;
               in = test_image_new (test_formats_10[f], w, h, 1);
               test_image_fill_random (in, rand);
-              texel_adjust_config_init (&config);
-              config.brightness = st->brightness;
-              config.contrast = st->contrast;
-              config.saturation = st->saturation;
-              config.hue = st->hue;
-              config.linear_gamma = st->linear_gamma;
-              if (st->gamma > 0.0)
-                config.gamma = st->gamma;
-              config.exposure = st->exposure;
-              memcpy (config.gain, st->gain, sizeof (config.gain));
-              if (st->white_point > 0.0)
-                config.white_point = st->white_point;
-              config.tone_map = st->tone_map;
-              config.vignette = st->vignette;
+              adjust_config_for (&config, st, &adjust_colorimetries[ci]);
               config.cube = test_cube (st->lut);
-              config.matrix = float_colorimetries[ci].matrix;
-              config.full_range = float_colorimetries[ci].full_range;
-              config.transfer = float_colorimetries[ci].transfer;
               plan_for (&plan, &config, in->img.format, w, h);
               if (st->force_hw && plan.kernel.lut3d)
                 plan.kernel.lut3d_hw = 1;
@@ -1886,33 +1582,34 @@ test_refuses_16_bits (void)
 int
 main (int argc, char **argv)
 {
+  static const TestCase tests[] = {
+    { "/texel/adjust/refuses-16-bits", test_refuses_16_bits },
+    { "/texel/adjust/neutral-identity", test_neutral_identity },
+    { "/texel/adjust/gst-definition", test_gst_definition },
+    { "/texel/adjust/gst-known-values", test_gst_known_values },
+    { "/texel/adjust/gst-after-linear", test_gst_after_linear },
+    { "/texel/adjust/transfer", test_transfer },
+    { "/texel/adjust/exposure-gains-rgb", test_exposure_gains_rgb },
+    { "/texel/adjust/gamma-linear", test_gamma_linear },
+    { "/texel/adjust/curve-continuous", test_curve_continuous },
+    { "/texel/adjust/chroma-mean", test_chroma_mean },
+    { "/texel/adjust/bands", test_bands },
+    { "/texel/adjust/gray-lut", test_gray_lut },
+    { "/texel/adjust/planckian-locus", test_planckian_locus },
+    { "/texel/adjust/white-point-gains", test_white_point_gains },
+    { "/texel/adjust/white-point-rgb", test_white_point_rgb },
+    { "/texel/adjust/tone-map", test_tone_map },
+    { "/texel/adjust/vignette-rgb", test_vignette_rgb },
+    { "/texel/adjust/vignette-yuv", test_vignette_yuv },
+    { "/texel/adjust/lut3d-identity", test_lut3d_identity },
+    { "/texel/adjust/lut3d-known", test_lut3d_known },
+    { "/texel/adjust/lut3d-hw-choice", test_lut3d_hw_choice },
+    { "/texel/plan/adjust-rejects", test_plan_rejects },
+    { "/texel/adjust/float-emulation", test_float_emulation },
+  };
   int ret, i;
 
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/adjust/refuses-16-bits", test_refuses_16_bits);
-  g_test_add_func ("/texel/adjust/neutral-identity", test_neutral_identity);
-  g_test_add_func ("/texel/adjust/gst-definition", test_gst_definition);
-  g_test_add_func ("/texel/adjust/gst-known-values", test_gst_known_values);
-  g_test_add_func ("/texel/adjust/gst-after-linear", test_gst_after_linear);
-  g_test_add_func ("/texel/adjust/transfer", test_transfer);
-  g_test_add_func ("/texel/adjust/exposure-gains-rgb", test_exposure_gains_rgb);
-  g_test_add_func ("/texel/adjust/gamma-linear", test_gamma_linear);
-  g_test_add_func ("/texel/adjust/curve-continuous", test_curve_continuous);
-  g_test_add_func ("/texel/adjust/chroma-mean", test_chroma_mean);
-  g_test_add_func ("/texel/adjust/bands", test_bands);
-  g_test_add_func ("/texel/adjust/gray-lut", test_gray_lut);
-  g_test_add_func ("/texel/adjust/planckian-locus", test_planckian_locus);
-  g_test_add_func ("/texel/adjust/white-point-gains", test_white_point_gains);
-  g_test_add_func ("/texel/adjust/white-point-rgb", test_white_point_rgb);
-  g_test_add_func ("/texel/adjust/tone-map", test_tone_map);
-  g_test_add_func ("/texel/adjust/vignette-rgb", test_vignette_rgb);
-  g_test_add_func ("/texel/adjust/vignette-yuv", test_vignette_yuv);
-  g_test_add_func ("/texel/adjust/lut3d-identity", test_lut3d_identity);
-  g_test_add_func ("/texel/adjust/lut3d-known", test_lut3d_known);
-  g_test_add_func ("/texel/adjust/lut3d-hw-choice", test_lut3d_hw_choice);
-  g_test_add_func ("/texel/plan/adjust-rejects", test_plan_rejects);
-  g_test_add_func ("/texel/adjust/float-emulation", test_float_emulation);
-  ret = g_test_run ();
+  ret = test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));
   for (i = 0; i < N_LUTS; i++)
     texel_cube_free (test_cubes[i]);
   return ret;

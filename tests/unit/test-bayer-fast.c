@@ -705,23 +705,19 @@ test_stats (void)
   g_rand_free (rand);
 }
 
-int
-main (int argc, char **argv)
-{
-  static const TestCase tests[] = {
-    { "/bayer-fast/storage", test_storage },
-    { "/bayer-fast/crops-formats", test_crops_formats },
-    { "/bayer-fast/tiny", test_tiny },
-    { "/bayer-fast/transfers", test_transfers },
-    { "/bayer-fast/letterbox", test_letterbox },
-    { "/bayer-fast/scaled", test_scaled },
-    { "/bayer-fast/regain", test_regain },
-    { "/bayer-fast/integer", test_integer },
-    { "/bayer-fast/integer-regain", test_integer_regain },
-    { "/bayer-fast/integer-exact", test_integer_exact },
-    { "/bayer-fast/not-covered", test_not_covered },
-    { "/bayer-fast/stats", test_stats },
-  };
+static const TestCase tests[] = {
+  { "/bayer-fast/storage", test_storage },
+  { "/bayer-fast/crops-formats", test_crops_formats },
+  { "/bayer-fast/tiny", test_tiny },
+  { "/bayer-fast/transfers", test_transfers },
+  { "/bayer-fast/letterbox", test_letterbox },
+  { "/bayer-fast/scaled", test_scaled },
+  { "/bayer-fast/regain", test_regain },
+  { "/bayer-fast/integer", test_integer },
+  { "/bayer-fast/integer-regain", test_integer_regain },
+  { "/bayer-fast/integer-exact", test_integer_exact },
+  { "/bayer-fast/not-covered", test_not_covered },
+  { "/bayer-fast/stats", test_stats },
+};
 
-  return test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));
-}
+TEST_MAIN (tests)

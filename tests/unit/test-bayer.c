@@ -674,21 +674,17 @@ test_bayer_awb_plan (void)
     }
 }
 
-int
-main (int argc, char **argv)
-{
-  static const TestCase tests[] = {
-    { "/bayer/random", test_bayer_random },
-    { "/bayer/flat", test_bayer_flat },
-    { "/bayer/ramp", test_bayer_ramp },
-    { "/bayer/develop", test_bayer_develop },
-    { "/bayer/refused", test_bayer_refused },
-    { "/bayer/tap-groups", test_bayer_tap_groups },
-    { "/bayer/convert-crop", test_bayer_convert_crop },
-    { "/bayer/sample-positions", test_bayer_sample_positions },
-    { "/bayer/awb-stats", test_bayer_awb_stats },
-    { "/bayer/awb-plan", test_bayer_awb_plan },
-  };
+static const TestCase tests[] = {
+  { "/bayer/random", test_bayer_random },
+  { "/bayer/flat", test_bayer_flat },
+  { "/bayer/ramp", test_bayer_ramp },
+  { "/bayer/develop", test_bayer_develop },
+  { "/bayer/refused", test_bayer_refused },
+  { "/bayer/tap-groups", test_bayer_tap_groups },
+  { "/bayer/convert-crop", test_bayer_convert_crop },
+  { "/bayer/sample-positions", test_bayer_sample_positions },
+  { "/bayer/awb-stats", test_bayer_awb_stats },
+  { "/bayer/awb-plan", test_bayer_awb_plan },
+};
 
-  return test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));
-}
+TEST_MAIN (tests)

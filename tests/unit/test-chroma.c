@@ -476,16 +476,13 @@ test_yuv_to_yuv (void)
   g_rand_free (rand);
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/chroma/encode-one-to-one", test_encode_one_to_one);
-  g_test_add_func ("/texel/chroma/encode-checkerboard-mean",
-                   test_encode_checkerboard_mean);
-  g_test_add_func ("/texel/chroma/encode-scaled", test_encode_scaled);
-  g_test_add_func ("/texel/chroma/encode-rotated", test_encode_rotated);
-  g_test_add_func ("/texel/chroma/decode", test_decode);
-  g_test_add_func ("/texel/chroma/yuv-to-yuv", test_yuv_to_yuv);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/texel/chroma/encode-one-to-one", test_encode_one_to_one },
+  { "/texel/chroma/encode-checkerboard-mean", test_encode_checkerboard_mean },
+  { "/texel/chroma/encode-scaled", test_encode_scaled },
+  { "/texel/chroma/encode-rotated", test_encode_rotated },
+  { "/texel/chroma/decode", test_decode },
+  { "/texel/chroma/yuv-to-yuv", test_yuv_to_yuv },
+};
+
+TEST_MAIN (tests)

@@ -534,21 +534,17 @@ test_border_encoding (void)
   g_assert_cmpfloat (plan.in_missing[3], ==, 1.0f);
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/color/coefficients", test_coefficients);
-  g_test_add_func ("/texel/color/known-colours", test_known_colours);
-  g_test_add_func ("/texel/color/known-colours-10bit",
-                   test_known_colours_10bit);
-  g_test_add_func ("/texel/color/p010-storage", test_p010_storage);
-  g_test_add_func ("/texel/color/decode-known-colours",
-                   test_decode_known_colours);
-  g_test_add_func ("/texel/color/gray", test_gray);
-  g_test_add_func ("/texel/color/rgb-layouts", test_rgb_layouts);
-  g_test_add_func ("/texel/color/matrix-identity", test_matrix_identity);
-  g_test_add_func ("/texel/color/round-trips", test_round_trips);
-  g_test_add_func ("/texel/color/border-encoding", test_border_encoding);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/texel/color/coefficients", test_coefficients },
+  { "/texel/color/known-colours", test_known_colours },
+  { "/texel/color/known-colours-10bit", test_known_colours_10bit },
+  { "/texel/color/p010-storage", test_p010_storage },
+  { "/texel/color/decode-known-colours", test_decode_known_colours },
+  { "/texel/color/gray", test_gray },
+  { "/texel/color/rgb-layouts", test_rgb_layouts },
+  { "/texel/color/matrix-identity", test_matrix_identity },
+  { "/texel/color/round-trips", test_round_trips },
+  { "/texel/color/border-encoding", test_border_encoding },
+};
+
+TEST_MAIN (tests)

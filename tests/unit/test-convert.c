@@ -50,47 +50,33 @@ convert_same_format (const TestImage *in, int out_width, int out_height,
  * (sample centres land on input centres, so bilinear weights are 1 and
  * 0), for odd sizes too, with centred and with cosited chroma. */
 static void
+check_identity (const TestImage *in, gpointer data)
+{
+  int w = in->img.width, h = in->img.height, m, cosited;
+
+  for (m = 0; m <= TEXEL_METHOD_BILINEAR; m++)
+    for (cosited = 0; cosited < 2; cosited++)
+      {
+        TexelConvertConfig config;
+        TestImage *out;
+
+        test_config_init (&config, w, h, w, h);
+        config.method = all_methods[m];
+        config.in_color.chroma_h_cosited = cosited;
+        config.in_color.chroma_v_cosited = cosited;
+        config.out_color = config.in_color;
+        out = test_convert_config (&config, in, in->img.format, w, h);
+        if (!test_image_payload_equal (in, out))
+          g_error ("%s %dx%d %s cosited %d: not identical", in->desc->name, w,
+                   h, method_name (all_methods[m]), cosited);
+        test_image_free (out);
+      }
+}
+
+static void
 test_identity (void)
 {
-  static const int sizes[][2]
-      = { { 1, 1 }, { 3, 3 }, { 5, 4 }, { 16, 8 }, { 7, 9 } };
-  GRand *rand = g_rand_new_with_seed (1);
-  int f, s, m, cosited;
-
-  for (f = 0; f < test_n_formats; f++)
-    {
-      for (s = 0; s < (int)G_N_ELEMENTS (sizes); s++)
-        {
-          TestImage *in = test_image_new (test_all_formats[f], sizes[s][0],
-                                          sizes[s][1], 1);
-
-          test_image_fill_random (in, rand);
-          for (m = 0; m <= TEXEL_METHOD_BILINEAR; m++)
-            {
-              for (cosited = 0; cosited < 2; cosited++)
-                {
-                  TexelConvertConfig config;
-                  TestImage *out;
-
-                  test_config_init (&config, sizes[s][0], sizes[s][1],
-                                    sizes[s][0], sizes[s][1]);
-                  config.method = all_methods[m];
-                  config.in_color.chroma_h_cosited = cosited;
-                  config.in_color.chroma_v_cosited = cosited;
-                  config.out_color = config.in_color;
-                  out = test_convert_config (&config, in, in->img.format,
-                                             sizes[s][0], sizes[s][1]);
-                  if (!test_image_payload_equal (in, out))
-                    g_error ("%s %dx%d %s cosited %d: not identical",
-                             in->desc->name, sizes[s][0], sizes[s][1],
-                             method_name (all_methods[m]), cosited);
-                  test_image_free (out);
-                }
-            }
-          test_image_free (in);
-        }
-    }
-  g_rand_free (rand);
+  test_each_identity_image (1, check_identity, NULL);
 }
 
 /* A constant per component, valid for the format. */
@@ -792,24 +778,21 @@ test_plan_map (void)
   g_assert_cmpfloat (plan.out_chroma_off[1], ==, 0.5f);
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/convert/identity", test_identity);
-  g_test_add_func ("/texel/convert/constant-scale", test_constant_scale);
-  g_test_add_func ("/texel/convert/constant-scale-hd", test_constant_scale_hd);
-  g_test_add_func ("/texel/convert/scale-values", test_scale_values);
-  g_test_add_func ("/texel/convert/bicubic-ramp", test_bicubic_ramp);
-  g_test_add_func ("/texel/convert/directions", test_directions);
-  g_test_add_func ("/texel/convert/four-quarter-turns",
-                   test_four_quarter_turns);
-  g_test_add_func ("/texel/convert/crop", test_crop);
-  g_test_add_func ("/texel/convert/letterbox", test_letterbox);
-  g_test_add_func ("/texel/convert/letterbox-scaled", test_letterbox_scaled);
-  g_test_add_func ("/texel/convert/bands", test_bands);
-  g_test_add_func ("/texel/convert/band-limits", test_band_limits);
-  g_test_add_func ("/texel/plan/rejects", test_plan_rejects);
-  g_test_add_func ("/texel/plan/map", test_plan_map);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/texel/convert/identity", test_identity },
+  { "/texel/convert/constant-scale", test_constant_scale },
+  { "/texel/convert/constant-scale-hd", test_constant_scale_hd },
+  { "/texel/convert/scale-values", test_scale_values },
+  { "/texel/convert/bicubic-ramp", test_bicubic_ramp },
+  { "/texel/convert/directions", test_directions },
+  { "/texel/convert/four-quarter-turns", test_four_quarter_turns },
+  { "/texel/convert/crop", test_crop },
+  { "/texel/convert/letterbox", test_letterbox },
+  { "/texel/convert/letterbox-scaled", test_letterbox_scaled },
+  { "/texel/convert/bands", test_bands },
+  { "/texel/convert/band-limits", test_band_limits },
+  { "/texel/plan/rejects", test_plan_rejects },
+  { "/texel/plan/map", test_plan_map },
+};
+
+TEST_MAIN (tests)

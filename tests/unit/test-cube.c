@@ -16,6 +16,7 @@
 
 #include "texel-cube.h"
 #include "texel-test-luts.h"
+#include "texel-test-util.h"
 
 /* Parses @length bytes of @text from an exact-size copy. */
 static TexelCube *
@@ -409,17 +410,15 @@ test_corruptions (void)
   g_string_free (s, TRUE);
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/cube/good-files", test_good_files);
-  g_test_add_func ("/texel/cube/broken-files", test_broken_files);
-  g_test_add_func ("/texel/cube/numbers", test_numbers);
-  g_test_add_func ("/texel/cube/bad-numbers", test_bad_numbers);
-  g_test_add_func ("/texel/cube/layout", test_layout);
-  g_test_add_func ("/texel/cube/keywords", test_keywords);
-  g_test_add_func ("/texel/cube/truncations", test_truncations);
-  g_test_add_func ("/texel/cube/corruptions", test_corruptions);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/texel/cube/good-files", test_good_files },
+  { "/texel/cube/broken-files", test_broken_files },
+  { "/texel/cube/numbers", test_numbers },
+  { "/texel/cube/bad-numbers", test_bad_numbers },
+  { "/texel/cube/layout", test_layout },
+  { "/texel/cube/keywords", test_keywords },
+  { "/texel/cube/truncations", test_truncations },
+  { "/texel/cube/corruptions", test_corruptions },
+};
+
+TEST_MAIN (tests)

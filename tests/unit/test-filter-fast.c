@@ -19,15 +19,11 @@
 #include "texel-filter.h"
 #include "texel-filter-fast.h"
 
+#include "texel-test-filter.h"
 #include "texel-test-util.h"
 
 /* A setting left 0 keeps texel_filter_config_init's default. */
-typedef struct
-{
-  TexelFilterKind filter;
-  double sigma, amount, sigma_space, sigma_range;
-  int radius;
-} Settings;
+typedef FilterSettings Settings;
 
 static const Settings settings[] = {
   { TEXEL_FILTER_GAUSSIAN, 0.5, 0, 0, 0, 0 },
@@ -231,12 +227,9 @@ test_fast_large (void)
   g_rand_free (rand);
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/filter-fast/matches-reference",
-                   test_fast_matches_reference);
-  g_test_add_func ("/texel/filter-fast/large", test_fast_large);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/texel/filter-fast/matches-reference", test_fast_matches_reference },
+  { "/texel/filter-fast/large", test_fast_large },
+};
+
+TEST_MAIN (tests)

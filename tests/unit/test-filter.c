@@ -19,6 +19,7 @@ static float test_divf (float a, float b);
 #define TEXEL_FILTER_HOST_DIVF test_divf
 #include "texel-filter.h"
 
+#include "texel-test-filter.h"
 #include "texel-test-util.h"
 
 static int inject_sign;
@@ -260,12 +261,7 @@ check_against_definition (const TexelFilterConfig *cfg, const TestImage *in,
 static void
 test_definitions (void)
 {
-  static const struct
-  {
-    TexelFilterKind filter;
-    double sigma, amount, sigma_space, sigma_range;
-    int radius;
-  } settings[] = {
+  static const FilterSettings settings[] = {
     { TEXEL_FILTER_GAUSSIAN, 0.8, 0, 0, 0.1, 0 },
     { TEXEL_FILTER_GAUSSIAN, 2.0, 0, 0, 0.1, 0 },
     { TEXEL_FILTER_UNSHARP, 1.2, 1.5, 0, 0.1, 0 },
@@ -294,15 +290,7 @@ test_definitions (void)
                 TestImage *out;
                 gchar *what;
 
-                texel_filter_config_init (&cfg);
-                cfg.filter = settings[s].filter;
-                cfg.sigma = settings[s].sigma;
-                cfg.amount = settings[s].amount;
-                cfg.sigma_space = settings[s].sigma_space;
-                cfg.sigma_range = settings[s].sigma_range;
-                cfg.radius = settings[s].radius;
-                cfg.border = border;
-                cfg.planes = planes;
+                filter_config_for (&cfg, &settings[s], border, planes);
                 what = g_strdup_printf (
                     "%s %dx%d %s (setting %d) %s %s", in->desc->name,
                     sizes[z][0], sizes[z][1], filter_names[cfg.filter], s,
@@ -432,6 +420,23 @@ test_neutral_identity (void)
   g_assert_false (texel_filter_config_is_neutral (&neutral[0]));
 }
 
+/* Asserts that the 16x8 GRAY8 Sobel output @out is @v on the two columns
+ * (@vertical) or rows around the middle of the frame, 0 elsewhere. */
+static void
+assert_edge (const TestImage *out, gboolean vertical, unsigned v)
+{
+  int x, y;
+
+  for (y = 0; y < 8; y++)
+    for (x = 0; x < 16; x++)
+      {
+        int at = vertical ? x : y, mid = vertical ? 8 : 4;
+
+        g_assert_cmpuint (test_image_get (out, 0, x, y), ==,
+                          at == mid - 1 || at == mid ? v : 0);
+      }
+}
+
 /* Sobel: a step edge gives its full height on the two columns beside it
  * and 0 elsewhere; a ramp of slope 10 gives 20 inside (gx = 4 * 20, over
  * 4), and at the edges 10 (clamp: one step instead of two) or 0 (mirror:
@@ -455,20 +460,14 @@ test_sobel_edges (void)
     {
       cfg.border = border;
       out = filter_cpu (&cfg, in);
-      for (y = 0; y < 8; y++)
-        for (x = 0; x < 16; x++)
-          g_assert_cmpuint (test_image_get (out, 0, x, y), ==,
-                            x == 7 || x == 8 ? 200 : 0);
+      assert_edge (out, TRUE, 200);
       test_image_free (out);
     }
   for (y = 0; y < 8; y++)
     for (x = 0; x < 16; x++)
       test_image_set (in, 0, x, y, y >= 4 ? 120 : 20);
   out = filter_cpu (&cfg, in);
-  for (y = 0; y < 8; y++)
-    for (x = 0; x < 16; x++)
-      g_assert_cmpuint (test_image_get (out, 0, x, y), ==,
-                        y == 3 || y == 4 ? 100 : 0);
+  assert_edge (out, FALSE, 100);
   test_image_free (out);
 
   /* Ramp: gx = 4 * 2 * 10 inside, 4 * 10 at a clamped edge. */
@@ -800,20 +799,18 @@ test_kernel_emulation (void)
   static const struct
   {
     const char *name;
-    TexelFilterKind filter;
-    double sigma, amount, sigma_space, sigma_range;
-    int radius;
+    FilterSettings p;
     int slow; /* 65x65 taps: fewer, smaller frames */
   } settings[] = {
-    { "gaussian 1", TEXEL_FILTER_GAUSSIAN, 1.0, 1, 1, 0.1, 1, 0 },
-    { "gaussian 10", TEXEL_FILTER_GAUSSIAN, 10.0, 1, 1, 0.1, 1, 0 },
-    { "unsharp 10", TEXEL_FILTER_UNSHARP, 1.5, 10.0, 1, 0.1, 1, 0 },
-    { "bilateral 5x5", TEXEL_FILTER_BILATERAL, 1, 1, 1.0, 0.1, 1, 0 },
-    { "bilateral 0.03", TEXEL_FILTER_BILATERAL, 1, 1, 2.5, 0.03, 1, 0 },
-    { "bilateral 16", TEXEL_FILTER_BILATERAL, 1, 1, 16.0, 0.5, 1, 1 },
-    { "box 2", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 2, 0 },
-    { "box 32", TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 32, 0 },
-    { "sobel", TEXEL_FILTER_SOBEL, 1, 1, 1, 0.1, 1, 0 },
+    { "gaussian 1", { TEXEL_FILTER_GAUSSIAN, 1.0, 1, 1, 0.1, 1 }, 0 },
+    { "gaussian 10", { TEXEL_FILTER_GAUSSIAN, 10.0, 1, 1, 0.1, 1 }, 0 },
+    { "unsharp 10", { TEXEL_FILTER_UNSHARP, 1.5, 10.0, 1, 0.1, 1 }, 0 },
+    { "bilateral 5x5", { TEXEL_FILTER_BILATERAL, 1, 1, 1.0, 0.1, 1 }, 0 },
+    { "bilateral 0.03", { TEXEL_FILTER_BILATERAL, 1, 1, 2.5, 0.03, 1 }, 0 },
+    { "bilateral 16", { TEXEL_FILTER_BILATERAL, 1, 1, 16.0, 0.5, 1 }, 1 },
+    { "box 2", { TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 2 }, 0 },
+    { "box 32", { TEXEL_FILTER_BOX, 1, 1, 1, 0.1, 32 }, 0 },
+    { "sobel", { TEXEL_FILTER_SOBEL, 1, 1, 1, 0.1, 1 }, 0 },
   };
   static const int sizes[][2] = { { 51, 35 }, { 5, 3 }, { 35, 17 } };
   static const int cuts[] = { 0, 16, 18, 35 };
@@ -842,15 +839,7 @@ test_kernel_emulation (void)
                 int c, x, y, k, run;
 
                 test_image_fill_random (in, rand);
-                texel_filter_config_init (&cfg);
-                cfg.filter = settings[s].filter;
-                cfg.sigma = settings[s].sigma;
-                cfg.amount = settings[s].amount;
-                cfg.sigma_space = settings[s].sigma_space;
-                cfg.sigma_range = settings[s].sigma_range;
-                cfg.radius = settings[s].radius;
-                cfg.border = border;
-                cfg.planes = (f + z) % 2;
+                filter_config_for (&cfg, &settings[s].p, border, (f + z) % 2);
                 plan_for (&plan, &cfg, in->img.format, w, h);
                 cpu = filter_cpu (&cfg, in);
                 inject_sign = n % 3 - 1;
@@ -942,19 +931,17 @@ test_refuses_16_bits (void)
                    ==, 0);
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/filter/definitions", test_definitions);
-  g_test_add_func ("/texel/filter/refuses-16-bits", test_refuses_16_bits);
-  g_test_add_func ("/texel/filter/border-modes", test_border_modes);
-  g_test_add_func ("/texel/filter/neutral-identity", test_neutral_identity);
-  g_test_add_func ("/texel/filter/sobel-edges", test_sobel_edges);
-  g_test_add_func ("/texel/filter/bilateral-edge", test_bilateral_edge);
-  g_test_add_func ("/texel/filter/bands", test_bands);
-  g_test_add_func ("/texel/filter/input-rows", test_input_rows);
-  g_test_add_func ("/texel/filter/kernel-emulation", test_kernel_emulation);
-  g_test_add_func ("/texel/plan/filter", test_plan_checks);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/texel/filter/definitions", test_definitions },
+  { "/texel/filter/refuses-16-bits", test_refuses_16_bits },
+  { "/texel/filter/border-modes", test_border_modes },
+  { "/texel/filter/neutral-identity", test_neutral_identity },
+  { "/texel/filter/sobel-edges", test_sobel_edges },
+  { "/texel/filter/bilateral-edge", test_bilateral_edge },
+  { "/texel/filter/bands", test_bands },
+  { "/texel/filter/input-rows", test_input_rows },
+  { "/texel/filter/kernel-emulation", test_kernel_emulation },
+  { "/texel/plan/filter", test_plan_checks },
+};
+
+TEST_MAIN (tests)

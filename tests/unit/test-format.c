@@ -223,15 +223,16 @@ test_image_layout (void)
 int
 main (int argc, char **argv)
 {
+  static const TestCase tests[] = {
+    { "/texel/format/names", test_names },
+    { "/texel/format/components-match-gstreamer",
+      test_components_match_gstreamer },
+    { "/texel/format/p010-layout", test_p010_layout },
+    { "/texel/format/planes-match-gstreamer", test_planes_match_gstreamer },
+    { "/texel/format/plane-sizes", test_plane_sizes },
+    { "/texel/format/image-layout", test_image_layout },
+  };
+
   gst_init (&argc, &argv);
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/format/names", test_names);
-  g_test_add_func ("/texel/format/components-match-gstreamer",
-                   test_components_match_gstreamer);
-  g_test_add_func ("/texel/format/p010-layout", test_p010_layout);
-  g_test_add_func ("/texel/format/planes-match-gstreamer",
-                   test_planes_match_gstreamer);
-  g_test_add_func ("/texel/format/plane-sizes", test_plane_sizes);
-  g_test_add_func ("/texel/format/image-layout", test_image_layout);
-  return g_test_run ();
+  return test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));
 }

@@ -35,6 +35,8 @@
 #include "texel-warp.h"
 #include "texel-warp-fast.h"
 
+#include "texel-test-util.h"
+
 /* The headers included above, by name: every header in the folders of
  * kernels/ must be one of them (test_every_header). */
 static const char *const included[] = {
@@ -294,15 +296,13 @@ test_sample_centre (void)
     }
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/kernel-headers/every-header", test_every_header);
-  g_test_add_func ("/kernel-headers/one-stream-type", test_one_stream_type);
-  g_test_add_func ("/kernel-headers/enum-values", test_enum_values);
-  g_test_add_func ("/kernel-headers/filter-border", test_filter_border);
-  g_test_add_func ("/kernel-headers/warp-border", test_warp_border);
-  g_test_add_func ("/kernel-headers/sample-centre", test_sample_centre);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/kernel-headers/every-header", test_every_header },
+  { "/kernel-headers/one-stream-type", test_one_stream_type },
+  { "/kernel-headers/enum-values", test_enum_values },
+  { "/kernel-headers/filter-border", test_filter_border },
+  { "/kernel-headers/warp-border", test_warp_border },
+  { "/kernel-headers/sample-centre", test_sample_centre },
+};
+
+TEST_MAIN (tests)

@@ -402,15 +402,11 @@ test_fast_exact_error (void)
   g_rand_free (rand);
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/warp-fast/matches-reference",
-                   test_fast_matches_reference);
-  g_test_add_func ("/texel/warp-fast/conversion-falls-back",
-                   test_conversion_falls_back);
-  g_test_add_func ("/texel/warp-fast/large", test_fast_large);
-  g_test_add_func ("/texel/warp-fast/exact-error", test_fast_exact_error);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/texel/warp-fast/matches-reference", test_fast_matches_reference },
+  { "/texel/warp-fast/conversion-falls-back", test_conversion_falls_back },
+  { "/texel/warp-fast/large", test_fast_large },
+  { "/texel/warp-fast/exact-error", test_fast_exact_error },
+};
+
+TEST_MAIN (tests)

@@ -190,44 +190,31 @@ lens_camera (const Lens *lens, TexelCamera *cam, int w, int h)
  * nearest and bilinear (centres land on centres), in every border mode,
  * for odd sizes too. */
 static void
+check_identity (const TestImage *in, gpointer data)
+{
+  int w = in->img.width, h = in->img.height, m, b;
+
+  for (m = TEXEL_METHOD_NEAREST; m <= TEXEL_METHOD_BILINEAR; m++)
+    for (b = TEXEL_WARP_BORDER_CONSTANT; b <= TEXEL_WARP_BORDER_WRAP; b++)
+      {
+        TexelWarpConfig config;
+        TestImage *out;
+
+        texel_warp_config_init (&config);
+        config.method = m;
+        config.border_mode = b;
+        out = warp_config (&config, in, in->img.format, w, h);
+        if (!test_image_payload_equal (in, out))
+          g_error ("%s %dx%d method %d border %d: not identical",
+                   in->desc->name, w, h, m, b);
+        test_image_free (out);
+      }
+}
+
+static void
 test_identity (void)
 {
-  static const int sizes[][2]
-      = { { 1, 1 }, { 3, 3 }, { 5, 4 }, { 16, 8 }, { 7, 9 } };
-  GRand *rand = g_rand_new_with_seed (11);
-  int f, s, m, b;
-
-  for (f = 0; f < test_n_formats; f++)
-    {
-      for (s = 0; s < (int)G_N_ELEMENTS (sizes); s++)
-        {
-          TestImage *in = test_image_new (test_all_formats[f], sizes[s][0],
-                                          sizes[s][1], 1);
-
-          test_image_fill_random (in, rand);
-          for (m = TEXEL_METHOD_NEAREST; m <= TEXEL_METHOD_BILINEAR; m++)
-            {
-              for (b = TEXEL_WARP_BORDER_CONSTANT; b <= TEXEL_WARP_BORDER_WRAP;
-                   b++)
-                {
-                  TexelWarpConfig config;
-                  TestImage *out;
-
-                  texel_warp_config_init (&config);
-                  config.method = m;
-                  config.border_mode = b;
-                  out = warp_config (&config, in, in->img.format, sizes[s][0],
-                                     sizes[s][1]);
-                  if (!test_image_payload_equal (in, out))
-                    g_error ("%s %dx%d method %d border %d: not identical",
-                             in->desc->name, sizes[s][0], sizes[s][1], m, b);
-                  test_image_free (out);
-                }
-            }
-          test_image_free (in);
-        }
-    }
-  g_rand_free (rand);
+  test_each_identity_image (11, check_identity, NULL);
 }
 
 /* rotation = 90, 180, 270 and -90 degrees into a frame of the turned size
@@ -1749,31 +1736,27 @@ test_calibration_models (void)
   g_assert_cmpfloat (cam.k[2], ==, 0.0);
 }
 
-int
-main (int argc, char **argv)
-{
-  g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/texel/warp/identity", test_identity);
-  g_test_add_func ("/texel/warp/quarter-turns", test_quarter_turns);
-  g_test_add_func ("/texel/warp/models-match-opencv", test_models_match_opencv);
-  g_test_add_func ("/texel/warp/reach", test_reach);
-  g_test_add_func ("/texel/warp/equirectangular-matches-formulas",
-                   test_equirectangular_matches_formulas);
-  g_test_add_func ("/texel/warp/view-matches-formulas",
-                   test_view_matches_formulas);
-  g_test_add_func ("/texel/warp/alpha", test_alpha);
-  g_test_add_func ("/texel/warp/round-trip-points", test_round_trip_points);
-  g_test_add_func ("/texel/warp/round-trip-image", test_round_trip_image);
-  g_test_add_func ("/texel/warp/checkerboard", test_checkerboard);
-  g_test_add_func ("/texel/warp/border-modes", test_border_modes);
-  g_test_add_func ("/texel/warp/invalid-positions", test_invalid_positions);
-  g_test_add_func ("/texel/warp/validation", test_validation);
-  g_test_add_func ("/texel/warp/float-map", test_float_map);
-  g_test_add_func ("/texel/warp/calibration-good", test_calibration_good);
-  g_test_add_func ("/texel/warp/calibration-bad", test_calibration_bad);
-  g_test_add_func ("/texel/warp/calibration-rectification",
-                   test_calibration_rectification);
-  g_test_add_func ("/texel/warp/calibration-limits", test_calibration_limits);
-  g_test_add_func ("/texel/warp/calibration-models", test_calibration_models);
-  return g_test_run ();
-}
+static const TestCase tests[] = {
+  { "/texel/warp/identity", test_identity },
+  { "/texel/warp/quarter-turns", test_quarter_turns },
+  { "/texel/warp/models-match-opencv", test_models_match_opencv },
+  { "/texel/warp/reach", test_reach },
+  { "/texel/warp/equirectangular-matches-formulas",
+    test_equirectangular_matches_formulas },
+  { "/texel/warp/view-matches-formulas", test_view_matches_formulas },
+  { "/texel/warp/alpha", test_alpha },
+  { "/texel/warp/round-trip-points", test_round_trip_points },
+  { "/texel/warp/round-trip-image", test_round_trip_image },
+  { "/texel/warp/checkerboard", test_checkerboard },
+  { "/texel/warp/border-modes", test_border_modes },
+  { "/texel/warp/invalid-positions", test_invalid_positions },
+  { "/texel/warp/validation", test_validation },
+  { "/texel/warp/float-map", test_float_map },
+  { "/texel/warp/calibration-good", test_calibration_good },
+  { "/texel/warp/calibration-bad", test_calibration_bad },
+  { "/texel/warp/calibration-rectification", test_calibration_rectification },
+  { "/texel/warp/calibration-limits", test_calibration_limits },
+  { "/texel/warp/calibration-models", test_calibration_models },
+};
+
+TEST_MAIN (tests)

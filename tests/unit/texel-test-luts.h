@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "texel-cube.h"
+
 typedef void (*LutFunction) (double r, double g, double b, double o[3]);
 
 static inline void
@@ -93,6 +95,25 @@ lut_cube_text (int n, LutFunction f, double lo, double hi, size_t *len)
                                     o[0], o[1], o[2]);
         }
   return text;
+}
+
+/* @f as lut_cube_text makes it, parsed as the element parses .cube files;
+ * NULL where that fails (saying why on stdout). */
+static inline TexelCube *
+lut_cube_new (int n, LutFunction f, double lo, double hi)
+{
+  size_t len = 0;
+  char *text = lut_cube_text (n, f, lo, hi, &len);
+  TexelCubeError error;
+  TexelCube *cube;
+
+  if (text == NULL)
+    return NULL;
+  cube = texel_cube_parse (text, len, &error);
+  if (cube == NULL)
+    printf ("generated LUT, line %d: %s\n", error.line, error.message);
+  free (text);
+  return cube;
 }
 
 #endif

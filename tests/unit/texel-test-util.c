@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "texel-test-util.h"
+#include "texel-test-formats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,17 +23,7 @@ const TexelFormat test_all_formats[] = {
 const int test_n_formats = G_N_ELEMENTS (test_all_formats);
 
 /* Those texeladjust and texelfilter take: up to 10 bits. */
-const TexelFormat test_formats_10[] = {
-  TEXEL_FORMAT_NV12,      TEXEL_FORMAT_NV21,      TEXEL_FORMAT_I420,
-  TEXEL_FORMAT_YV12,      TEXEL_FORMAT_YUY2,      TEXEL_FORMAT_UYVY,
-  TEXEL_FORMAT_RGBA,      TEXEL_FORMAT_BGRA,      TEXEL_FORMAT_RGBX,
-  TEXEL_FORMAT_BGRX,      TEXEL_FORMAT_ARGB,      TEXEL_FORMAT_ABGR,
-  TEXEL_FORMAT_RGB,       TEXEL_FORMAT_BGR,       TEXEL_FORMAT_GRAY8,
-  TEXEL_FORMAT_P010_10LE, TEXEL_FORMAT_I420_10LE, TEXEL_FORMAT_I422_10LE,
-  TEXEL_FORMAT_Y444_10LE, TEXEL_FORMAT_Y42B,      TEXEL_FORMAT_Y444,
-  TEXEL_FORMAT_NV16,      TEXEL_FORMAT_YVYU,      TEXEL_FORMAT_AYUV,
-  TEXEL_FORMAT_VUYA,      TEXEL_FORMAT_XRGB,
-};
+const TexelFormat test_formats_10[] = { TEXEL_TEST_FORMATS_10 };
 
 const int test_n_formats_10 = G_N_ELEMENTS (test_formats_10);
 
@@ -341,6 +332,27 @@ test_sparse_skip (int index, int every)
   if (sparse < 0)
     sparse = g_getenv ("TEXEL_TEST_SPARSE") != NULL;
   return sparse && index % every != 0;
+}
+
+void
+test_each_identity_image (guint32 seed, TestImageCheck check, gpointer data)
+{
+  static const int sizes[][2]
+      = { { 1, 1 }, { 3, 3 }, { 5, 4 }, { 16, 8 }, { 7, 9 } };
+  GRand *rand = g_rand_new_with_seed (seed);
+  int f, s;
+
+  for (f = 0; f < test_n_formats; f++)
+    for (s = 0; s < (int)G_N_ELEMENTS (sizes); s++)
+      {
+        TestImage *in
+            = test_image_new (test_all_formats[f], sizes[s][0], sizes[s][1], 1);
+
+        test_image_fill_random (in, rand);
+        check (in, data);
+        test_image_free (in);
+      }
+  g_rand_free (rand);
 }
 
 int

@@ -100,8 +100,22 @@ typedef struct
  * combination numbered @index is to be left out. */
 gboolean test_sparse_skip (int index, int every);
 
+/* Calls @check (@in, @data) on a random image (from seed @seed) of every
+ * format of test_all_formats at each of the sizes the identity tests use
+ * (1x1, 3x3, 5x4, 16x8, 7x9), in that order. */
+typedef void (*TestImageCheck) (const TestImage *in, gpointer data);
+void test_each_identity_image (guint32 seed, TestImageCheck check,
+                               gpointer data);
+
 /* g_test_init, @tests added in order, then g_test_run's result. */
 int test_run (int *argc, char ***argv, const TestCase *tests, size_t n_tests);
+/* The main () of a test file that only runs its TestCase array @tests
+ * (test_run). */
+#define TEST_MAIN(tests)                                                       \
+  int main (int argc, char **argv)                                             \
+  {                                                                            \
+    return test_run (&argc, &argv, tests, G_N_ELEMENTS (tests));               \
+  }
 
 extern const TexelFormat test_all_formats[];
 extern const int test_n_formats;
