@@ -149,18 +149,6 @@ typedef struct
    * the frames to it when it has taken one since it was armed. */
   gint finish_inputs;
   gint finish_inputs_armed;
-  /* When it was last armed (monotonic, us), and how long the finisher
-   * then leaves the frames to the streaming thread while @finish_defer:
-   * set by the finisher when the streaming thread took the frames back
-   * before it could push them (inputs keep coming), cleared when it
-   * pushed them (none came). */
-  gint64 finish_armed_at;
-  gint64 finish_grace;
-  gboolean finish_defer;
-  /* Streaming thread: when it last took an input (monotonic, us) and the
-   * mean interval between inputs (a running average). */
-  gint64 input_at;
-  gint64 input_interval;
 } GstTexelBasePrivate;
 
 GST_DEBUG_CATEGORY_EXTERN (gst_texel_base_debug);

@@ -8,8 +8,6 @@
  * finish, unless the streaming thread comes back first: a frame never
  * waits for the next input (an application that pushes one frame and
  * waits for its result, a still image, the last frames before a pause).
- * While inputs keep coming it gives the streaming thread a grace of a few
- * input intervals first (gst_texel_base_finisher_loop).
  * Built only with CUDA (have_cuda); gsttexelbase-private.h has the
  * fallbacks of CPU-only builds.
  *
@@ -218,31 +216,8 @@ gst_texel_base_finisher_flow (GstTexelBase *self)
   return ret;
 }
 
-/* While inputs keep coming, how long after the streaming thread went
- * back upstream the finisher leaves the frames held to it (us): a few
- * input intervals, within these bounds. */
-#define FINISH_GRACE_MIN 100
-#define FINISH_GRACE_MAX 1000
-
-/* Streaming thread, taking an input: the running mean of the intervals
- * between inputs (a pause counts as the longest grace). */
-static void
-gst_texel_base_note_input (GstTexelBase *self)
-{
-  GstTexelBasePrivate *priv = PRIV (self);
-  gint64 now = g_get_monotonic_time ();
-
-  if (priv->input_at > 0)
-    priv->input_interval
-        += (MIN (now - priv->input_at, FINISH_GRACE_MAX) - priv->input_interval)
-           / 8;
-  priv->input_at = now;
-}
-
 /* Streaming thread, going back upstream with frames held: the finisher
- * takes them on, from the oldest's stream. While inputs keep coming it
- * is not woken (it waits out its grace, which this arm extends): only a
- * finisher asleep with nothing held is. */
+ * takes them on, from the oldest's stream. */
 static void
 gst_texel_base_arm_finisher (GstTexelBase *self)
 {
@@ -256,9 +231,6 @@ gst_texel_base_arm_finisher (GstTexelBase *self)
   priv->finish_armed = TRUE;
   priv->finish_stream = stream;
   priv->finish_inputs_armed = g_atomic_int_get (&priv->finish_inputs);
-  priv->finish_armed_at = g_get_monotonic_time ();
-  priv->finish_grace
-      = CLAMP (4 * priv->input_interval, FINISH_GRACE_MIN, FINISH_GRACE_MAX);
   if (priv->finish_sleeping)
     g_cond_signal (&priv->finish_cond);
   g_mutex_unlock (&priv->finish_lock);
@@ -301,19 +273,11 @@ gst_texel_base_push_finished (GstTexelBase *self, TexelStream *stream)
          && gst_texel_in_flight_oldest_stream (priv->cuda, stream);
 }
 
-/* Whether the streaming thread has taken an input since the finisher
- * was armed with @inputs: the frames held are its own again. */
-static gboolean
-gst_texel_base_inputs_moved (GstTexelBase *self, gint inputs)
-{
-  return g_atomic_int_get (&PRIV (self)->finish_inputs) != inputs;
-}
-
 /* Waits for the frames held when the streaming thread left (its input
  * count then: @inputs) and pushes them as they finish, until none is
  * held or the streaming thread takes a new input, which makes them its
- * own again: then returns TRUE. */
-static gboolean
+ * own again. */
+static void
 gst_texel_base_finish_held (GstTexelBase *self, TexelStream stream, gint inputs)
 {
   GstTexelBasePrivate *priv = PRIV (self);
@@ -322,38 +286,23 @@ gst_texel_base_finish_held (GstTexelBase *self, TexelStream stream, gint inputs)
 
   while (held)
     {
-      /* Taken back already: no CUDA call. */
-      if (gst_texel_base_inputs_moved (self, inputs))
-        return TRUE;
       /* A failure here is the streaming thread's pop's to report. */
-      if (gst_texel_in_flight_wait_stream (priv->cuda, stream) != 0)
-        return FALSE;
-      if (gst_texel_base_inputs_moved (self, inputs))
-        return TRUE;
+      if (gst_texel_in_flight_wait_stream (priv->cuda, stream) != 0
+          || g_atomic_int_get (&priv->finish_inputs) != inputs)
+        return;
       GST_PAD_STREAM_LOCK (sinkpad);
       held = gst_texel_base_push_finished (self, &stream);
       GST_PAD_STREAM_UNLOCK (sinkpad);
     }
-  return FALSE;
 }
 
-/* Armed, the finisher takes the frames held on at once, unless the
- * streaming thread took them back the last time (inputs keep coming
- * faster than the GPU finishes frames): then it first waits out a grace
- * from the streaming thread's last arm, a few input intervals, which each
- * new arm extends without waking it. Without the grace it would record
- * and sleep on an event and wake for nearly every frame, and take the
- * sink pad's stream lock from the streaming thread, only to find the
- * frames taken back (docs/design.md). */
 static gpointer
 gst_texel_base_finisher_loop (gpointer data)
 {
   GstTexelBase *self = data;
   GstTexelBasePrivate *priv = PRIV (self);
   TexelStream stream;
-  gint64 deadline;
   gint inputs;
-  gboolean taken;
 
   g_mutex_lock (&priv->finish_lock);
   while (!priv->finish_stop)
@@ -365,19 +314,12 @@ gst_texel_base_finisher_loop (gpointer data)
           priv->finish_sleeping = FALSE;
           continue;
         }
-      deadline = priv->finish_armed_at + priv->finish_grace;
-      if (priv->finish_defer && g_get_monotonic_time () < deadline)
-        {
-          g_cond_wait_until (&priv->finish_cond, &priv->finish_lock, deadline);
-          continue;
-        }
       priv->finish_armed = FALSE;
       stream = priv->finish_stream;
       inputs = priv->finish_inputs_armed;
       g_mutex_unlock (&priv->finish_lock);
-      taken = gst_texel_base_finish_held (self, stream, inputs);
+      gst_texel_base_finish_held (self, stream, inputs);
       g_mutex_lock (&priv->finish_lock);
-      priv->finish_defer = taken;
     }
   g_mutex_unlock (&priv->finish_lock);
   return NULL;
@@ -391,10 +333,7 @@ gst_texel_base_finisher_start (GstTexelBase *self)
 
   priv->finish_stop = FALSE;
   priv->finish_armed = FALSE;
-  priv->finish_defer = FALSE;
   priv->finish_flow = GST_FLOW_OK;
-  priv->input_at = 0;
-  priv->input_interval = 0;
   priv->finisher = g_thread_try_new (
       "texel-finish", gst_texel_base_finisher_loop, self, &error);
   /* Without it frames still come out, a frame period later. */
@@ -436,7 +375,6 @@ gst_texel_base_in_flight_generate (GstTexelBase *self, GstBuffer **outbuf)
   if (inbuf)
     {
       g_atomic_int_inc (&priv->finish_inputs);
-      gst_texel_base_note_input (self);
       ret = gst_texel_base_finisher_flow (self);
       if (ret != GST_FLOW_OK)
         {
