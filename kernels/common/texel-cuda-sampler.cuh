@@ -353,9 +353,8 @@ texel_raw_sample (const TexelConvertPlan &plan, const TexelSource &src,
 
 /* The taps along output axis @axis for an input component subsampled by
  * (@cx, @cy) and an output group subsampled by @out_shift along it:
- * component_taps of the CPU reference. (Also on the host: which kernel
- * a fast group gets, texel_fast_site_source.) */
-static __host__ __device__ __forceinline__ TexelChromaTaps
+ * component_taps of the CPU reference. */
+static __device__ __forceinline__ TexelChromaTaps
 texel_component_taps (const TexelConvertPlan &plan, int cx, int cy, int axis,
                       int out_shift)
 {
@@ -754,28 +753,13 @@ texel_fast_footprint (const TexelConvertPlan &plan, const TexelSink &sink,
   return sum;
 }
 
-/* A TexelFastSource whose every texture is read at the sample's site for
- * the group it is launched for (texel_fast_site_source): the kernels
- * instantiated for it leave out the footprint's taps, which only a
- * subsampled output group of a finer input averages over. Their unrolled
- * code nearly doubled the fast kernels' registers (bilinear on sm_90: 31
- * before the footprint, 58 with it: half the blocks a multiprocessor
- * holds, so a 720p RGBA frame took two waves instead of one), and every
- * group of an RGB output, or of an output no coarser than its input, does
- * without them. */
-struct TexelFastSiteSource : TexelFastSource
-{
-};
-
-/* texel_resample_store for the fast path: one store of the whole element
- * (sink.elem_bytes of 8-bit codes); each texture averaged over the
- * sample's footprint where @FOOTPRINT (texel_fast_footprint), else read
- * at its site. */
-template <int METHOD, bool FOOTPRINT>
+/* texel_resample_store for a TexelFastSource: one store of the whole
+ * element (sink.elem_bytes of 8-bit codes). */
+template <int METHOD>
 static __device__ __forceinline__ void
-texel_fast_store (const TexelConvertPlan &plan, const TexelFastSource &src,
-                  const TexelSink &sink, int i, int row, bool inside, float sx,
-                  float sy)
+texel_resample_store (const TexelConvertPlan &plan, const TexelFastSource &src,
+                      const TexelSink &sink, int i, int row, bool inside,
+                      float sx, float sy)
 {
   uint32_t word = src.border_word;
 
@@ -791,57 +775,13 @@ texel_fast_store (const TexelConvertPlan &plan, const TexelFastSource &src,
           if (t >= src.n_tex)
             break;
           texel_fast_accumulate (
-              ft,
-              FOOTPRINT ? texel_fast_footprint<METHOD> (plan, sink, ft, sx, sy)
-                        : texel_fast_fetch<METHOD> (ft, sx, sy),
-              v);
+              ft, texel_fast_footprint<METHOD> (plan, sink, ft, sx, sy), v);
         }
       word = __byte_perm (
           __byte_perm (texel_code8 (v[0]), texel_code8 (v[1]), 0x0040),
           __byte_perm (texel_code8 (v[2]), texel_code8 (v[3]), 0x0040), 0x5410);
     }
   texel_store_element (sink, i, row, word);
-}
-
-template <int METHOD>
-static __device__ __forceinline__ void
-texel_resample_store (const TexelConvertPlan &plan, const TexelFastSource &src,
-                      const TexelSink &sink, int i, int row, bool inside,
-                      float sx, float sy)
-{
-  texel_fast_store<METHOD, true> (plan, src, sink, i, row, inside, sx, sy);
-}
-
-template <int METHOD>
-static __device__ __forceinline__ void
-texel_resample_store (const TexelConvertPlan &plan,
-                      const TexelFastSiteSource &src, const TexelSink &sink,
-                      int i, int row, bool inside, float sx, float sy)
-{
-  texel_fast_store<METHOD, false> (plan, src, sink, i, row, inside, sx, sy);
-}
-
-/* Whether no texture of @fast is averaged over a footprint for @sink's
- * group (texel_fast_footprint's taps, decided as the kernel would): then
- * *@site gets @fast, for the kernels without the taps. Host side. */
-static inline bool
-texel_fast_site_source (const TexelConvertPlan *plan,
-                        const TexelFastSource *fast, const TexelSink *sink,
-                        TexelFastSiteSource *site)
-{
-  for (int t = 0; t < fast->n_tex && t < TEXEL_MAX_COMPONENTS; t++)
-    {
-      const TexelFastTexture *ft = &fast->tex[t];
-      TexelChromaTaps tx = texel_component_taps (
-          *plan, ft->shift[0], ft->shift[1], 0, sink->x_shift);
-      TexelChromaTaps ty = texel_component_taps (
-          *plan, ft->shift[0], ft->shift[1], 1, sink->y_shift);
-
-      if (tx.n * ty.n != 1)
-        return false;
-    }
-  *static_cast<TexelFastSource *> (site) = *fast;
-  return true;
 }
 
 /* Output samples per thread, a warp's width apart (so that each store
@@ -853,10 +793,6 @@ template <typename Source> struct TexelSamplesPerThread
   static const int value = 1;
 };
 template <> struct TexelSamplesPerThread<TexelFastSource>
-{
-  static const int value = 4;
-};
-template <> struct TexelSamplesPerThread<TexelFastSiteSource>
 {
   static const int value = 4;
 };

@@ -46,8 +46,7 @@ texel_convert_block_prepare (const TexelConvertPlan &plan,
 }
 
 /* The output samples of one group (texel_thread_samples); Source:
- * TexelSource, TexelFastSource, TexelFastSiteSource or TexelBayerSource
- * (raw Bayer input). */
+ * TexelSource, TexelFastSource or TexelBayerSource (raw Bayer input). */
 template <int METHOD, typename Source>
 static __global__ void
 texel_convert_kernel (const TexelConvertPlan plan, const Source src,
@@ -99,13 +98,7 @@ texel_convert_launch_source (const TexelConvertPlan *plan,
                              const TexelSink *next, int *next_done,
                              cudaStream_t stream)
 {
-  TexelFastSiteSource site;
-
-  if (fast != NULL && texel_fast_site_source (plan, fast, sink, &site))
-    {
-      texel_convert_launch_grid<METHOD> (plan, &site, sink, stream);
-    }
-  else if (fast != NULL)
+  if (fast != NULL)
     {
       texel_convert_launch_grid<METHOD> (plan, fast, sink, stream);
     }

@@ -159,18 +159,10 @@ texel_warp_launch_source (const TexelWarpPlan *plan, const TexelSource *src,
                           const TexelFastSource *fast, const TexelSink *sink,
                           const float2 *map, cudaStream_t stream)
 {
-  TexelFastSiteSource site;
-  bool sited = fast != NULL
-               && texel_fast_site_source (&plan->sampling, fast, sink, &site);
-
-  if (map != NULL && sited)
-    texel_warp_launch_map<METHOD> (plan, &site, sink, map, stream);
-  else if (map != NULL && fast != NULL)
+  if (map != NULL && fast != NULL)
     texel_warp_launch_map<METHOD> (plan, fast, sink, map, stream);
   else if (map != NULL)
     texel_warp_launch_map<METHOD> (plan, src, sink, map, stream);
-  else if (sited)
-    texel_warp_launch_model<METHOD> (plan, &site, sink, stream);
   else if (fast != NULL)
     texel_warp_launch_model<METHOD> (plan, fast, sink, stream);
   else
