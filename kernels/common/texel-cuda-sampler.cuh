@@ -23,6 +23,7 @@
 
 #include <cuda_runtime.h>
 
+#include "texel-convert.h"
 #include "texel-cuda.h"
 #include "texel-sample-map.h"
 

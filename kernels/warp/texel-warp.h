@@ -351,7 +351,7 @@ void texel_warp_cpu (const TexelWarpPlan *plan, const TexelImage *in,
                      TexelImage *out, int row0, int row1);
 
 /* The CUDA side (built only with CUDA; returns 0 or a cudaError_t), as
- * texel_cuda_convert (texel-cuda.h), whose context (a texture cache on
+ * texel_cuda_convert (texel-convert.h), whose context (a texture cache on
  * one device) it may share: enqueues output rows [row0, row1) on @stream
  * (never the legacy default stream: NULL is refused) with the context's
  * device current; @in and @out hold device-accessible addresses. */

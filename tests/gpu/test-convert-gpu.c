@@ -30,6 +30,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "texel-convert.h"
 #include "texel-cuda.h"
 #include "texel-gpu-image.h"
 #include "../unit/texel-exact.h"
