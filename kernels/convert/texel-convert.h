@@ -9,18 +9,10 @@
 
 #include "texel-kernel.h"
 #include "texel-image.h"
+#include "texel-sample-map.h"
 #include "texel-bayer.h"
 
 TEXEL_BEGIN_DECLS
-
-typedef enum
-{
-  TEXEL_METHOD_NEAREST = 0,
-  TEXEL_METHOD_BILINEAR = 1,
-  /* Cubic B-spline (smooth, no ringing): on the GPU from 4 bilinear
-   * texture fetches per sample (Sigg and Hadwiger, GPU Gems 2, ch. 20). */
-  TEXEL_METHOD_BICUBIC = 2
-} TexelMethod;
 
 /* Same values as GstVideoOrientationMethod 0..7. */
 typedef enum
