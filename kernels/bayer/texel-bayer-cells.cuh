@@ -1,7 +1,7 @@
 /* gst-texel: raw Bayer at 1:1 in 2x2 cells, texelconvert's common camera
  * case (a mosaic developed to RGBA, BGRx and the other 4-byte 8-bit
  * layouts, whole or cropped, without scaling, rotation or border).
- * Included by texel-convert.cu after texel-cuda-sampler.cuh.
+ * Included by texel-convert.cu after texel-resample.cuh.
  *
  * The generic kernel (texel-bayer.cuh) develops one output sample a
  * thread through the resampler's data-driven choices; Nsight Compute

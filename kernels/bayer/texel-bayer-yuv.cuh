@@ -1,6 +1,6 @@
 /* gst-texel: raw Bayer input to an output with a full-resolution group
  * and a subsampled one (NV12, I420, P010, YUY2: luma and chroma) in one
- * launch. Included by texel-convert.cu after texel-cuda-sampler.cuh.
+ * launch. Included by texel-convert.cu after texel-resample.cuh.
  *
  * A subsampled output sample is the developed picture averaged over taps
  * that sit on output luma sites (texel_chroma_taps: centred siting takes

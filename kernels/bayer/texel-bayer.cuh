@@ -1,6 +1,6 @@
 /* gst-texel: raw Bayer input in the CUDA resampler (texel-bayer.h says what
  * is computed; texel-bayer-cpu.c is the reference, in double). Internal to
- * the kernel library: included by texel-cuda-sampler.cuh, whose
+ * the kernel library: included by texel-resample.cuh, whose
  * texel_read_input hands a Bayer input's samples to
  * texel_bayer_read_input.
  *

@@ -4,7 +4,7 @@
  * texelconvert's kernel): the sample's centre through the float map of
  * texel-warp.h (texel_warp_source_f: the very code the unit tests run on
  * the host against the double-precision reference), the border mode, then
- * the shared resampler (texel-cuda-sampler.cuh): texture fetches with
+ * the shared resampler (texel-resample.cuh): texture fetches with
  * hardware filtering (nearest, bilinear, bicubic from 4 bilinear fetches),
  * the colour matrix and the stores. The lens model is a template
  * parameter, so each kernel carries only its own arithmetic.
@@ -38,7 +38,7 @@
 
 #include <cuda_runtime.h>
 
-#include "texel-cuda-sampler.cuh"
+#include "texel-resample.cuh"
 #include "texel-fault.h"
 #include "texel-warp.h"
 
