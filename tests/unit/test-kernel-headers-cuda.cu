@@ -19,6 +19,7 @@
 
 #include "texel-adjust.h"
 #include "texel-adjust-fast.h"
+#include "texel-adjust-pixel.h"
 #include "texel-bayer.h"
 #include "texel-bayer-fast.h"
 #include "texel-calib.h"
