@@ -205,7 +205,6 @@ extern "C" int
 texel_cuda_context_new (int device, TexelCudaContext **ctx)
 {
   TexelCudaContext *self;
-  const char *sampler;
   cudaError_t err;
 
   *ctx = NULL;
@@ -213,8 +212,6 @@ texel_cuda_context_new (int device, TexelCudaContext **ctx)
   if (self == NULL)
     return cudaErrorMemoryAllocation;
   self->device = device;
-  sampler = getenv ("GST_TEXEL_SAMPLER");
-  self->generic_only = sampler != NULL && strcmp (sampler, "generic") == 0;
   err = texel_context_query (self);
   if (err != cudaSuccess)
     {
@@ -223,6 +220,12 @@ texel_cuda_context_new (int device, TexelCudaContext **ctx)
     }
   *ctx = self;
   return cudaSuccess;
+}
+
+extern "C" void
+texel_cuda_context_set_generic_sampler (TexelCudaContext *ctx, int generic_only)
+{
+  ctx->generic_only = generic_only != 0;
 }
 
 extern "C" void

@@ -117,7 +117,8 @@ struct TexelCudaContext
   size_t texture_pitch_alignment;
   int max_texture_width, max_texture_height, max_texture_pitch;
   uint64_t clock;
-  /* GST_TEXEL_SAMPLER=generic: no fast path, to compare the two. */
+  /* No fast path, to compare the two
+   * (texel_cuda_context_set_generic_sampler). */
   int generic_only;
   TexelTextureEntry textures[TEXEL_TEXTURE_CACHE_SIZE];
   TexelStreamUse streams[TEXEL_TEXTURE_STREAMS];

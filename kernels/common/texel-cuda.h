@@ -88,6 +88,14 @@ typedef struct
 void texel_cuda_context_set_fence (TexelCudaContext *ctx,
                                    const TexelCudaFence *fence);
 
+/* Non-zero: the resampler of texel_cuda_convert and texel_cuda_warp
+ * takes its generic path only, never the fast one, so that the two can
+ * be compared and both stay under test (the plugin and the GPU tests set
+ * it from GST_TEXEL_SAMPLER=generic). 0, the default: the fast path
+ * wherever it serves. Set before the context's first call. */
+void texel_cuda_context_set_generic_sampler (TexelCudaContext *ctx,
+                                             int generic_only);
+
 /* Plane @data (@pitch bytes a row, @row_bytes x @rows used) of the
  * fence's current unit is a pitched stand-in for CUDA array @array (a
  * cudaArray_t: a Jetson's block-linear NvBufSurface seen through EGL).

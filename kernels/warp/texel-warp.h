@@ -236,8 +236,8 @@ typedef struct
   double scale;              /* zoom: > 1 magnifies */
   double offset_x, offset_y; /* pan, in rectified frame sizes */
   TexelWarpBorder border_mode;
-  /* GST_TEXEL_WARP_MAP=auto|never|always in the environment overrides it
-   * (for tests and measurements). */
+  /* The plugin lets GST_TEXEL_WARP_MAP=auto|never|always override it (for
+   * tests and measurements: texel_warp_map_mode_from_name). */
   TexelWarpMapMode map;
   /* Sampling and colour, as texelconvert's. */
   TexelMethod method;
@@ -299,6 +299,11 @@ typedef struct
    * kernels never read it. */
   TexelWarpFast *fast;
 } TexelWarpPlan;
+
+/* Sets *@mode to the map mode @name names ("auto", "never", "always")
+ * and returns 1; leaves it and returns 0 for any other @name or NULL.
+ * For callers that take the mode from GST_TEXEL_WARP_MAP. */
+int texel_warp_map_mode_from_name (const char *name, TexelWarpMapMode *mode);
 
 /* Fills @plan. Returns 0, or -1 with a static message in @error (the
  * parameter at fault named first). */
