@@ -4,10 +4,10 @@
  * Included by texel-convert.cu after texel-resample.cuh.
  *
  * The generic kernel (texel-bayer.cuh) develops one output sample a
- * thread through the resampler's data-driven choices; Nsight Compute
- * measured it instruction-bound at 665 instructions a pixel, most of them
- * integer index work, for 0.22 ms a 4K frame where NPP's demosaic takes
- * 0.032 (docs/performance.md). Here a block of 32 x 8 threads loads its
+ * thread through the resampler's data-driven choices, which leave it
+ * instruction-bound, most of its instructions integer index work, and
+ * several times slower than NPP's demosaic (the profile and the times
+ * are in docs/performance.md). Here a block of 32 x 8 threads loads its
  * 68 x 36 mosaic samples, linearised, into shared memory in row order (no
  * division), each thread copies its 8 x 6 window into registers and
  * develops the 2 x 4 pixels of two 2 x 2 cells from it. The cells are

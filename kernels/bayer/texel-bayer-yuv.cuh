@@ -8,8 +8,8 @@
  * co-sited siting the site under it and its two neighbours). Launched
  * per group, the picture at those sites is developed once for the luma
  * and again for the chroma, 1.5 times over with MPEG-2 siting: 2.5
- * developed pixels an input pixel at 4K -> 1080p NV12, at some 150
- * instructions each (Nsight Compute, docs/performance.md). Here a thread
+ * developed pixels an input pixel at 4K -> 1080p NV12, each of them
+ * costly (the profile is in docs/performance.md). Here a thread
  * takes one subsampled sample and the luma sites of its footprint
  * ((1 << x_shift) x (1 << y_shift) of them), develops the picture at each
  * once (texel_bayer_sample: the generic kernel's function; the chroma

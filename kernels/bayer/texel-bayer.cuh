@@ -212,8 +212,8 @@ texel_bayer_tile_load (const TexelConvertPlan &plan, const TexelSource &src,
      * colour (texel_bayer_tile_fill), whose scale and offset it then takes
      * once where the tile lies inside the frame (no mirroring):
      * texel_bayer_site_fetch but for what is the same for all of them,
-     * some 57 instructions a sample down to a dozen (Nsight Compute: the
-     * tile was 30 % of the kernel's instructions, 4K -> 1080p NV12). */
+     * which was most of its instructions a sample and a large share of
+     * the kernel's (the profile is in docs/performance.md). */
     if (t.x0 >= 0 && t.y0 >= 0 && t.x0 + t.w <= plan.in_width
         && t.y0 + t.h <= plan.in_height && ((blockDim.x | blockDim.y) & 1) == 0)
       {

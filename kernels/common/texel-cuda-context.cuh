@@ -41,9 +41,8 @@ typedef struct
 
 /* A stream the context's kernels were queued on, and an event recorded
  * after the last call's launches there: one record per call whatever the
- * number of textures read (each record costs host time, ~0.3 us on an
- * H100 host). With a fence, the event is recorded only when a wait needs
- * it. */
+ * number of textures read (each record costs host time). With a fence, the
+ * event is recorded only when a wait needs it. */
 typedef struct
 {
   cudaStream_t stream; /* NULL: free */

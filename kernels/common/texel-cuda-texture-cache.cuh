@@ -21,8 +21,9 @@
 
 /* Texture objects kept per context: enough for the planes of 32
  * two-plane frames, so that a cycling pool, a decoder's included, finds
- * its textures again. A miss costs the host 5-6 us for a two-plane frame
- * (textures created and the least recently used destroyed; H100 host). */
+ * its textures again: a miss costs the host the creation of the frame's
+ * textures and the destruction of the least recently used (the cost is
+ * in docs/design.md). */
 #define TEXEL_TEXTURE_CACHE_SIZE 64
 
 typedef struct

@@ -71,12 +71,12 @@ uint64_t texel_cuda_context_bytes_realigned (const TexelCudaContext *ctx);
  * while @current is N belong to the caller's unit of work N (a frame);
  * every unit up to @complete has finished on the GPU. A context given a
  * fence records no event of its own after each call to learn when the
- * textures it caches are no longer read (a record costs the host
- * 0.3-0.5 us): it destroys one whose last unit is complete at once, and
- * otherwise waits for the streams that read it. The caller keeps the
- * fence alive as long as the context, raises @current before each unit
- * and @complete only once the unit's work is done; calls made outside any
- * unit are counted as never complete (@current = UINT64_MAX). */
+ * textures it caches are no longer read (each record costs the host
+ * time on every call; docs/design.md): it destroys one whose last unit is
+ * complete at once, and otherwise waits for the streams that read it. The
+ * caller keeps the fence alive as long as the context, raises @current before
+ * each unit and @complete only once the unit's work is done; calls made outside
+ * any unit are counted as never complete (@current = UINT64_MAX). */
 typedef struct
 {
   uint64_t current;

@@ -114,10 +114,10 @@ typedef struct
  * texel channel holds which component, the components the format lacks,
  * the texel scale, the order of the output bytes, RGBx's padding) into one
  * matrix per texture from texel channels to output bytes, so a sample is a
- * fetch per texture, a few fused multiply-adds and one store. The generic
- * path spent some 300 instructions a sample on those choices, which made
- * the warp and convert kernels instruction-bound (measured with Nsight
- * Compute on an H100, docs/performance.md). */
+ * fetch per texture, a few fused multiply-adds and one store. Those
+ * per-sample choices were most of the generic path's instructions and
+ * made the warp and convert kernels instruction-bound (the profiles are
+ * in docs/performance.md). */
 /* TexelFastTexture.form */
 enum
 {

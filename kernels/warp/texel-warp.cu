@@ -21,9 +21,9 @@
  *
  * The map: recomputed per sample, or read from a precomputed map of
  * float2 source positions (one per output sample of a group, filled once
- * per plan into a buffer of the context's). Measured on an H100 at 4K
- * (tests/bench/texel-warp-map.cu, docs/performance.md), the map pays
- * where computing a position costs more than reading 8 bytes: always for
+ * per plan into a buffer of the context's). The map pays where computing
+ * a position costs more than reading 8 bytes (tests/bench/texel-warp-map.cu
+ * compares the two; docs/design.md, "texelwarp's map"): always for
  * the fisheye model, for the pinhole model where a sample stores few
  * bytes (texel_warp_map_pays). There the map is read from the second call
  * with a plan on (a plan that changes every frame, a controller's sweep,
@@ -241,11 +241,11 @@ texel_warp_map_fill (const TexelWarpPlan *plan, const TexelSink *sink,
 }
 
 /* Whether reading @sink's positions from a map is faster than computing
- * them (texel-warp-map on an H100, 4K): the fisheye model's positions
- * always cost more than the map's 8 bytes a sample (0.68x to 0.89x the
- * time with the map); the pinhole model's only where the group stores
- * few bytes a sample (NV12: 0.85x to 0.90x; RGBA: 1.09x to 1.14x); plain
- * geometries never (1.16x to 1.39x). */
+ * them (tests/bench/texel-warp-map.cu; the ratios are in docs/design.md,
+ * "texelwarp's map"): the fisheye model's positions always cost more
+ * than the map's 8 bytes a sample; the pinhole model's only where the
+ * group stores few bytes a sample (planar and semi-planar YUV, not
+ * RGBA); plain geometries never. */
 static int
 texel_warp_map_pays (const TexelWarpPlan *plan, const TexelSink *sink)
 {
