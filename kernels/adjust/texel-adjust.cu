@@ -87,7 +87,7 @@
 
 #include <cuda_runtime.h>
 
-#include "texel-adjust.h"
+#include "texel-adjust-pixel.h"
 #include "texel-cuda.h"
 #include "texel-fault.h"
 

@@ -1,13 +1,13 @@
 /* gst-texel: raw Bayer at 1:1 in 2x2 cells, texelconvert's common camera
  * case (a mosaic developed to RGBA, BGRx and the other 4-byte 8-bit
  * layouts, whole or cropped, without scaling, rotation or border).
- * Included by texel-convert.cu after texel-cuda-sampler.cuh.
+ * Included by texel-convert.cu after texel-resample.cuh.
  *
  * The generic kernel (texel-bayer.cuh) develops one output sample a
- * thread through the resampler's data-driven choices; Nsight Compute
- * found it instruction-bound, most of its instructions integer index
- * work, and several times NPP's demosaic time at 1:1
- * (docs/bench/runs-30-35.md). Here a block of 32 x 8 threads loads its
+ * thread through the resampler's data-driven choices, which leave it
+ * instruction-bound, most of its instructions integer index work, and
+ * several times slower than NPP's demosaic (the profile and the times
+ * are in docs/bench/runs-30-35.md). Here a block of 32 x 8 threads loads its
  * 68 x 36 mosaic samples, linearised, into shared memory in row order (no
  * division), each thread copies its 8 x 6 window into registers and
  * develops the 2 x 4 pixels of two 2 x 2 cells from it. The cells are

@@ -247,8 +247,8 @@ row_code (const TexelBayerPlan *bp, const uint8_t *p, int wide, int x)
 }
 
 /* Row @y of texel_bayer_stats: its samples alternate between two colours,
- * summed in two accumulators a pair of samples at a time (a 4K frame in a
- * few milliseconds). */
+ * summed in two accumulators a pair of samples at a time, so that the
+ * loop has no per-sample branch on the colour. */
 static void
 stats_row (const TexelBayerPlan *bp, const TexelImage *in, int x0, int x1,
            int y, TexelBayerStats *stats)

@@ -1,6 +1,6 @@
 /* gst-texel: raw Bayer input to an output with a full-resolution group
  * and a subsampled one (NV12, I420, P010, YUY2: luma and chroma) in one
- * launch. Included by texel-convert.cu after texel-cuda-sampler.cuh.
+ * launch. Included by texel-convert.cu after texel-resample.cuh.
  *
  * A subsampled output sample is the developed picture averaged over taps
  * that sit on output luma sites (texel_chroma_taps: centred siting takes
@@ -8,8 +8,8 @@
  * co-sited siting the site under it and its two neighbours). Launched
  * per group, the picture at those sites is developed once for the luma
  * and again for the chroma, 1.5 times over with MPEG-2 siting: 2.5
- * developed pixels an input pixel at 4K -> 1080p NV12, each a full
- * development (Nsight Compute, docs/bench/runs-39-51.md). Here a thread
+ * developed pixels an input pixel at 4K -> 1080p NV12, each of them
+ * costly (the profile is in docs/bench/runs-39-51.md). Here a thread
  * takes one subsampled sample and the luma sites of its footprint
  * ((1 << x_shift) x (1 << y_shift) of them), develops the picture at each
  * once (texel_bayer_sample: the generic kernel's function; the chroma

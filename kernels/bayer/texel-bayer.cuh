@@ -1,6 +1,6 @@
 /* gst-texel: raw Bayer input in the CUDA resampler (texel-bayer.h says what
  * is computed; texel-bayer-cpu.c is the reference, in double). Internal to
- * the kernel library: included by texel-cuda-sampler.cuh, whose
+ * the kernel library: included by texel-resample.cuh, whose
  * texel_read_input hands a Bayer input's samples to
  * texel_bayer_read_input.
  *
@@ -212,9 +212,8 @@ texel_bayer_tile_load (const TexelConvertPlan &plan, const TexelSource &src,
      * colour (texel_bayer_tile_fill), whose scale and offset it then takes
      * once where the tile lies inside the frame (no mirroring):
      * texel_bayer_site_fetch but for what is the same for all of them,
-     * most of a sample's instructions (Nsight Compute found the tile a
-     * large share of the kernel's at 4K -> 1080p NV12:
-     * docs/bench/runs-39-51.md). */
+     * which was most of its instructions a sample and a large share of
+     * the kernel's (the profile is in docs/bench/runs-39-51.md). */
     if (t.x0 >= 0 && t.y0 >= 0 && t.x0 + t.w <= plan.in_width
         && t.y0 + t.h <= plan.in_height && ((blockDim.x | blockDim.y) & 1) == 0)
       {

@@ -1,4 +1,8 @@
-/* gst-texel: the CUDA side of the kernel API, callable from C.
+/* gst-texel: the CUDA ground every op's kernels stand on, callable from
+ * C: device capability, the kernels' context on one device (its texture
+ * cache, tracked streams and fence, aliased arrays, gathered sums). Each
+ * op declares its own texel_cuda_* entry point beside it (texel_cuda_convert
+ * in texel-convert.h, texel_cuda_warp in texel-warp.h, ...).
  *
  * Built only when CUDA is available (HAVE_CUDA). Every function returns 0
  * on success or a cudaError_t value; texel_cuda_error_string() turns it
@@ -12,7 +16,6 @@
 #include <stdint.h>
 
 #include "texel-kernel.h"
-#include "texel-convert.h"
 
 TEXEL_BEGIN_DECLS
 
@@ -68,12 +71,12 @@ uint64_t texel_cuda_context_bytes_realigned (const TexelCudaContext *ctx);
  * while @current is N belong to the caller's unit of work N (a frame);
  * every unit up to @complete has finished on the GPU. A context given a
  * fence records no event of its own after each call to learn when the
- * textures it caches are no longer read (a record costs the host
- * 0.3-0.5 us): it destroys one whose last unit is complete at once, and
- * otherwise waits for the streams that read it. The caller keeps the
- * fence alive as long as the context, raises @current before each unit
- * and @complete only once the unit's work is done; calls made outside any
- * unit are counted as never complete (@current = UINT64_MAX). */
+ * textures it caches are no longer read (each record costs the host
+ * time on every call; docs/design.md): it destroys one whose last unit is
+ * complete at once, and otherwise waits for the streams that read it. The
+ * caller keeps the fence alive as long as the context, raises @current before
+ * each unit and @complete only once the unit's work is done; calls made outside
+ * any unit are counted as never complete (@current = UINT64_MAX). */
 typedef struct
 {
   uint64_t current;
@@ -84,6 +87,14 @@ typedef struct
  * calls with events (the default). */
 void texel_cuda_context_set_fence (TexelCudaContext *ctx,
                                    const TexelCudaFence *fence);
+
+/* Non-zero: the resampler of texel_cuda_convert and texel_cuda_warp
+ * takes its generic path only, never the fast one, so that the two can
+ * be compared and both stay under test (the plugin and the GPU tests set
+ * it from GST_TEXEL_SAMPLER=generic). 0, the default: the fast path
+ * wherever it serves. Set before the context's first call. */
+void texel_cuda_context_set_generic_sampler (TexelCudaContext *ctx,
+                                             int generic_only);
 
 /* Plane @data (@pitch bytes a row, @row_bytes x @rows used) of the
  * fence's current unit is a pitched stand-in for CUDA array @array (a
@@ -120,23 +131,6 @@ int texel_cuda_context_array_written (TexelCudaContext *ctx, const void *data);
 #define TEXEL_CUDA_SUMS_WORDS 8
 int texel_cuda_context_take_sums (TexelCudaContext *ctx, uint64_t *tag,
                                   unsigned long long *words);
-
-/* Enqueues the conversion of output rows [row0, row1) (luma rows; even
- * where the output has 4:2:0 chroma) on @stream. @in and @out hold
- * device-accessible addresses: device memory, or mapped / registered host
- * memory. An input plane whose pitch breaks the texture alignment is read
- * without textures (plain loads, filtered in float); one whose address
- * alone does is first copied (device to device, on @stream, pitch kept)
- * into an aligned buffer of @ctx's and read through a texture, so that its
- * output is the aligned input's byte for byte. Within one unit of the
- * fence (texel_cuda_context_set_fence), an input plane's address must
- * hold one picture: the calls of one frame's bands copy it once.
- * Asynchronous: returns once
- * queued; launch errors are reported here, execution errors by the next
- * synchronisation. */
-int texel_cuda_convert (TexelCudaContext *ctx, const TexelConvertPlan *plan,
-                        const TexelImage *in, const TexelImage *out, int row0,
-                        int row1, TexelStream stream);
 
 TEXEL_END_DECLS
 #endif /* TEXEL_CUDA_H */

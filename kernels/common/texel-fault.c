@@ -35,9 +35,8 @@ static int texel_fault_nth;
 static int texel_fault_calls;
 
 void
-texel_fault_reload (void)
+texel_fault_configure (const char *spec)
 {
-  const char *spec = getenv ("GST_TEXEL_FAULT");
   const char *colon;
   size_t len;
   int s, site = -1;

@@ -3,9 +3,11 @@
  * GST_TEXEL_FAULT=SITE[:N] makes the N-th call (default the first) at SITE
  * fail, once, with the CUDA error a real failure there would give. Sites:
  * device-alloc, host-alloc, register, copy, launch, texture, stream, sync.
- * Read when an element starts (texel_fault_reload), so each start counts
- * afresh. Compiled in only with -Dfault-injection (on by default except in
- * release and plain builds): production plugins ignore the variable.
+ * The plugin reads the variable when an element starts and hands its
+ * value to texel_fault_configure, so each start counts afresh; the kernel
+ * library itself reads no environment. Compiled in only with -Dfault-injection
+ * (on by default except in release and plain builds): production plugins ignore
+ * the variable.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -34,14 +36,16 @@ typedef enum
 } TexelFaultSite;
 
 #if TEXEL_FAULT_INJECTION
-/* Re-reads GST_TEXEL_FAULT and resets the call count. */
-void texel_fault_reload (void);
+/* Takes @spec, GST_TEXEL_FAULT's SITE[:N] (NULL or empty: no fault), and
+ * resets the call count. */
+void texel_fault_configure (const char *spec);
 /* 0, or the cudaError_t this call at @site must fail with. */
 int texel_fault_hit (TexelFaultSite site);
 #else
 static inline void
-texel_fault_reload (void)
+texel_fault_configure (const char *spec)
 {
+  (void)spec;
 }
 
 static inline int

@@ -18,6 +18,22 @@
 
 #include "texel-kernel.h"
 
+TEXEL_BEGIN_DECLS
+
+/* How an output sample filters the input around where it comes from:
+ * shared by every op that resamples (texelconvert, texelwarp) and by the
+ * CUDA sampler (texel-cuda-sampler.cuh). */
+typedef enum
+{
+  TEXEL_METHOD_NEAREST = 0,
+  TEXEL_METHOD_BILINEAR = 1,
+  /* Cubic B-spline (smooth, no ringing): on the GPU from 4 bilinear
+   * texture fetches per sample (Sigg and Hadwiger, GPU Gems 2, ch. 20). */
+  TEXEL_METHOD_BICUBIC = 2
+} TexelMethod;
+
+TEXEL_END_DECLS
+
 /* Luma coordinate of the centre of sample @i along an axis. */
 TEXEL_HD float
 texel_sample_centre_f (int i, int shift, float chroma_off)

@@ -6,7 +6,7 @@
  * one launch in which every thread computes one output sample, exactly as
  * the CPU reference (texel-convert-cpu.c) does, in float instead of
  * double: the affine map of its centre, then the shared resampler
- * (texel-cuda-sampler.cuh: texture fetches with hardware filtering, the
+ * (texel-resample.cuh: texture fetches with hardware filtering, the
  * colour matrix, the stores).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -17,7 +17,7 @@
 
 #include <cuda_runtime.h>
 
-#include "texel-cuda-sampler.cuh"
+#include "texel-resample.cuh"
 #include "texel-bayer-cells.cuh"
 #include "texel-bayer-yuv.cuh"
 #include "texel-fault.h"

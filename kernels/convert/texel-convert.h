@@ -9,18 +9,10 @@
 
 #include "texel-kernel.h"
 #include "texel-image.h"
+#include "texel-sample-map.h"
 #include "texel-bayer.h"
 
 TEXEL_BEGIN_DECLS
-
-typedef enum
-{
-  TEXEL_METHOD_NEAREST = 0,
-  TEXEL_METHOD_BILINEAR = 1,
-  /* Cubic B-spline (smooth, no ringing): on the GPU from 4 bilinear
-   * texture fetches per sample (Sigg and Hadwiger, GPU Gems 2, ch. 20). */
-  TEXEL_METHOD_BICUBIC = 2
-} TexelMethod;
 
 /* Same values as GstVideoOrientationMethod 0..7. */
 typedef enum
@@ -153,6 +145,25 @@ void texel_matrix_coefficients (TexelMatrix matrix, double *kr, double *kb);
  * output rows [row0, row1) (luma rows; even for subsampled output). */
 void texel_convert_cpu (const TexelConvertPlan *plan, const TexelImage *in,
                         TexelImage *out, int row0, int row1);
+
+/* The CUDA side (built only with CUDA; returns 0 or a cudaError_t; the
+ * context is texel-cuda.h's). Enqueues the conversion of output rows
+ * [row0, row1) (luma rows; even where the output has 4:2:0 chroma) on
+ * @stream. @in and @out hold
+ * device-accessible addresses: device memory, or mapped / registered host
+ * memory. An input plane whose pitch breaks the texture alignment is read
+ * without textures (plain loads, filtered in float); one whose address
+ * alone does is first copied (device to device, on @stream, pitch kept)
+ * into an aligned buffer of @ctx's and read through a texture, so that its
+ * output is the aligned input's byte for byte. Within one unit of the
+ * fence (texel_cuda_context_set_fence), an input plane's address must
+ * hold one picture: the calls of one frame's bands copy it once.
+ * Asynchronous: returns once
+ * queued; launch errors are reported here, execution errors by the next
+ * synchronisation. */
+int texel_cuda_convert (TexelCudaContext *ctx, const TexelConvertPlan *plan,
+                        const TexelImage *in, const TexelImage *out, int row0,
+                        int row1, TexelStream stream);
 
 TEXEL_END_DECLS
 #endif /* TEXEL_CONVERT_H */

@@ -117,19 +117,18 @@ sincos_degrees (double degrees, double *s, double *c)
   *c = cos (turns * M_PI / 180.0);
 }
 
-/* @mode, unless GST_TEXEL_WARP_MAP names another. */
-static TexelWarpMapMode
-texel_warp_map_mode (TexelWarpMapMode mode)
+int
+texel_warp_map_mode_from_name (const char *name, TexelWarpMapMode *mode)
 {
-  const char *env = getenv ("GST_TEXEL_WARP_MAP");
-
-  if (env != NULL && strcmp (env, "auto") == 0)
-    return TEXEL_WARP_MAP_AUTO;
-  if (env != NULL && strcmp (env, "never") == 0)
-    return TEXEL_WARP_MAP_NEVER;
-  if (env != NULL && strcmp (env, "always") == 0)
-    return TEXEL_WARP_MAP_ALWAYS;
-  return mode;
+  if (name != NULL && strcmp (name, "auto") == 0)
+    *mode = TEXEL_WARP_MAP_AUTO;
+  else if (name != NULL && strcmp (name, "never") == 0)
+    *mode = TEXEL_WARP_MAP_NEVER;
+  else if (name != NULL && strcmp (name, "always") == 0)
+    *mode = TEXEL_WARP_MAP_ALWAYS;
+  else
+    return 0;
+  return 1;
 }
 
 void
@@ -547,7 +546,7 @@ texel_warp_plan_init (TexelWarpPlan *plan, const TexelWarpConfig *config,
 
   plan->model = config->model;
   plan->border_mode = config->border_mode;
-  plan->map = texel_warp_map_mode (config->map);
+  plan->map = config->map;
   plan->projection = config->model == TEXEL_WARP_MODEL_NONE
                          ? TEXEL_PROJECTION_RECTILINEAR
                          : config->projection;

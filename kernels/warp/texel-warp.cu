@@ -4,7 +4,7 @@
  * texelconvert's kernel): the sample's centre through the float map of
  * texel-warp.h (texel_warp_source_f: the very code the unit tests run on
  * the host against the double-precision reference), the border mode, then
- * the shared resampler (texel-cuda-sampler.cuh): texture fetches with
+ * the shared resampler (texel-resample.cuh): texture fetches with
  * hardware filtering (nearest, bilinear, bicubic from 4 bilinear fetches),
  * the colour matrix and the stores. The lens model is a template
  * parameter, so each kernel carries only its own arithmetic.
@@ -21,9 +21,9 @@
  *
  * The map: recomputed per sample, or read from a precomputed map of
  * float2 source positions (one per output sample of a group, filled once
- * per plan into a buffer of the context's). The map pays
- * (tests/bench/texel-warp-map.cu, docs/bench/runs-08-13.md)
- * where computing a position costs more than reading 8 bytes: always for
+ * per plan into a buffer of the context's). The map pays where computing
+ * a position costs more than reading 8 bytes (tests/bench/texel-warp-map.cu
+ * compares the two; docs/design.md, "texelwarp's map"): always for
  * the fisheye model, for the pinhole model where a sample stores few
  * bytes (texel_warp_map_pays). There the map is read from the second call
  * with a plan on (a plan that changes every frame, a controller's sweep,
@@ -38,7 +38,7 @@
 
 #include <cuda_runtime.h>
 
-#include "texel-cuda-sampler.cuh"
+#include "texel-resample.cuh"
 #include "texel-fault.h"
 #include "texel-warp.h"
 
@@ -241,11 +241,11 @@ texel_warp_map_fill (const TexelWarpPlan *plan, const TexelSink *sink,
 }
 
 /* Whether reading @sink's positions from a map is faster than computing
- * them (tests/bench/texel-warp-map.cu, docs/bench/runs-08-13.md): the
- * fisheye model's positions (an arctangent each) always cost more than
- * the map's 8 bytes a sample; the pinhole model's only where the group
- * stores few bytes a sample (NV12's planes, not RGBA); plain geometries
- * (a matrix) never. */
+ * them (tests/bench/texel-warp-map.cu; the ratios are in docs/design.md,
+ * "texelwarp's map"): the fisheye model's positions always cost more
+ * than the map's 8 bytes a sample; the pinhole model's only where the
+ * group stores few bytes a sample (planar and semi-planar YUV, not
+ * RGBA); plain geometries never. */
 static int
 texel_warp_map_pays (const TexelWarpPlan *plan, const TexelSink *sink)
 {

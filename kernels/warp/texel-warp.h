@@ -236,8 +236,8 @@ typedef struct
   double scale;              /* zoom: > 1 magnifies */
   double offset_x, offset_y; /* pan, in rectified frame sizes */
   TexelWarpBorder border_mode;
-  /* GST_TEXEL_WARP_MAP=auto|never|always in the environment overrides it
-   * (for tests and measurements). */
+  /* The plugin lets GST_TEXEL_WARP_MAP=auto|never|always override it (for
+   * tests and measurements: texel_warp_map_mode_from_name). */
   TexelWarpMapMode map;
   /* Sampling and colour, as texelconvert's. */
   TexelMethod method;
@@ -300,6 +300,11 @@ typedef struct
   TexelWarpFast *fast;
 } TexelWarpPlan;
 
+/* Sets *@mode to the map mode @name names ("auto", "never", "always")
+ * and returns 1; leaves it and returns 0 for any other @name or NULL.
+ * For callers that take the mode from GST_TEXEL_WARP_MAP. */
+int texel_warp_map_mode_from_name (const char *name, TexelWarpMapMode *mode);
+
 /* Fills @plan. Returns 0, or -1 with a static message in @error (the
  * parameter at fault named first). */
 int texel_warp_plan_init (TexelWarpPlan *plan, const TexelWarpConfig *config,
@@ -351,7 +356,7 @@ void texel_warp_cpu (const TexelWarpPlan *plan, const TexelImage *in,
                      TexelImage *out, int row0, int row1);
 
 /* The CUDA side (built only with CUDA; returns 0 or a cudaError_t), as
- * texel_cuda_convert (texel-cuda.h), whose context (a texture cache on
+ * texel_cuda_convert (texel-convert.h), whose context (a texture cache on
  * one device) it may share: enqueues output rows [row0, row1) on @stream
  * (never the legacy default stream: NULL is refused) with the context's
  * device current; @in and @out hold device-accessible addresses. */

@@ -106,6 +106,10 @@ gst_texel_base_open_kernels (GstTexelBase *self, gint device, int *err)
   *err = gst_texel_cuda_context_enter (priv->cuda_context, device, &undo);
   if (*err == 0)
     *err = texel_cuda_context_new (device, &priv->kernel_context);
+  if (*err == 0)
+    texel_cuda_context_set_generic_sampler (
+        priv->kernel_context,
+        g_strcmp0 (g_getenv ("GST_TEXEL_SAMPLER"), "generic") == 0);
   gst_texel_cuda_context_leave (priv->cuda_context, undo);
   if (*err)
     {
@@ -174,7 +178,7 @@ gst_texel_base_open_cuda (GstTexelBase *self, const gchar **reason, int *err)
   gboolean zero_copy;
   const gchar *why;
 
-  texel_fault_reload ();
+  texel_fault_configure (g_getenv ("GST_TEXEL_FAULT"));
   if (GST_TEXEL_BASE_GET_CLASS (self)->kernel->cuda == NULL)
     {
       *reason = "the element has no CUDA kernel";

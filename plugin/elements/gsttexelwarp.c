@@ -321,6 +321,7 @@ gst_texel_warp_prepare (GstTexelBase *base, GstVideoInfo *in, GstVideoInfo *out)
   /* The fast path's map belongs to the plan being replaced. */
   texel_warp_fast_free (self->plan.fast);
   self->plan.fast = NULL;
+  texel_warp_map_mode_from_name (g_getenv ("GST_TEXEL_WARP_MAP"), &cfg.map);
   if (texel_warp_plan_init (
           &self->plan, &cfg,
           gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,

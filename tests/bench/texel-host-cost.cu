@@ -22,6 +22,7 @@
 
 #include "bench-clock.h"
 #include "bench-cuda-check.h"
+#include "texel-convert.h"
 #include "texel-cuda.h"
 #include "texel-image.h"
 

@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "texel-convert.h"
 #include "texel-cuda.h"
 #include "texel-gpu-image.h"
 

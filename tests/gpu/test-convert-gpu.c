@@ -30,9 +30,21 @@
 
 #include <cuda_runtime_api.h>
 
+#include "texel-convert.h"
 #include "texel-cuda.h"
 #include "texel-gpu-image.h"
 #include "../unit/texel-exact.h"
+
+/* GST_TEXEL_SAMPLER=generic (the -generic tests): the kernel library
+ * reads no environment, so the test hands the choice to the context, as
+ * the plugin does. */
+static int
+sampler_generic (void)
+{
+  const char *sampler = getenv ("GST_TEXEL_SAMPLER");
+
+  return sampler != NULL && strcmp (sampler, "generic") == 0;
+}
 
 /* ------------------------------------------------------------------ */
 /* Error bounds, in output codes.
@@ -557,7 +569,10 @@ check_fence (Context *ctx)
   failed = check_cuda ((cudaError_t)texel_cuda_context_new (0, &kctx),
                        "fenced converter");
   if (!failed)
-    texel_cuda_context_set_fence (kctx, &fence);
+    {
+      texel_cuda_context_set_fence (kctx, &fence);
+      texel_cuda_context_set_generic_sampler (kctx, sampler_generic ());
+    }
   failed
       |= check_cuda (gpu_image_alloc (&ref, MEMORY_DEVICE, &want, 0), "alloc")
          || check_cuda (gpu_image_poison (&ref, POISON_A, ctx->stream[0]),
@@ -779,7 +794,10 @@ check_realign_case (Context *ctx, const RealignCase *rc, int shift)
         || check_cuda ((cudaError_t)texel_cuda_context_new (0, &fenced),
                        "fenced context");
   if (!failed)
-    texel_cuda_context_set_fence (fenced, &fence);
+    {
+      texel_cuda_context_set_fence (fenced, &fence);
+      texel_cuda_context_set_generic_sampler (fenced, sampler_generic ());
+    }
   for (frame = 0; frame < 2 && !failed; frame++)
     {
       host_image_randomize (&in);
@@ -1338,6 +1356,7 @@ main (int argc, char **argv)
       || check_cuda ((cudaError_t)texel_cuda_context_new (0, &ctx.kctx),
                      "kernel context"))
     return 1;
+  texel_cuda_context_set_generic_sampler (ctx.kctx, sampler_generic ());
 
   check_api (&ctx);
   check_fence (&ctx);

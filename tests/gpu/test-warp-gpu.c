@@ -70,6 +70,18 @@
 #include "texel-warp.h"
 
 #define FILTER_WEIGHT_ERROR (1.0 / 256.0)
+
+/* GST_TEXEL_SAMPLER=generic (the -generic tests): the kernel library
+ * reads no environment, so the test hands the choice to the context, as
+ * the plugin does. */
+static int
+sampler_generic (void)
+{
+  const char *sampler = getenv ("GST_TEXEL_SAMPLER");
+
+  return sampler != NULL && strcmp (sampler, "generic") == 0;
+}
+
 /* Largest distance between the GPU's float position and the double one,
  * in input pixels (TEXEL_TEST_FLOAT_MAP_BOUND of the unit test). */
 #define POS_TOL 2e-3
@@ -413,6 +425,9 @@ case_config (const Case *cs, TexelWarpConfig *config)
   if (cs->rectification[2][2] != 0.0)
     memcpy (config->rectification, cs->rectification,
             sizeof (cs->rectification));
+  /* GST_TEXEL_WARP_MAP=always (warp-gpu-map), handed over as the plugin
+   * does: the kernel library reads no environment. */
+  texel_warp_map_mode_from_name (getenv ("GST_TEXEL_WARP_MAP"), &config->map);
 }
 
 static int
@@ -905,6 +920,7 @@ main (int argc, char **argv)
       || check_cuda ((cudaError_t)texel_cuda_context_new (0, &ctx.kctx),
                      "kernel context"))
     return 1;
+  texel_cuda_context_set_generic_sampler (ctx.kctx, sampler_generic ());
 
   check_api (&ctx);
   for (ci = 0; ci < N_CASES; ci++)

@@ -20,7 +20,7 @@ static float test_lut3d_weight (float f);
 #define TEXEL_ADJUST_HOST_EXP2F test_exp2f
 #define TEXEL_ADJUST_HOST_DIVF test_divf
 #define TEXEL_ADJUST_HOST_LUT3D_WEIGHT test_lut3d_weight
-#include "texel-adjust.h"
+#include "texel-adjust-pixel.h"
 
 #include "texel-gst-def.h"
 #include "texel-test-adjust.h"

@@ -1,7 +1,8 @@
 /* gst-texel: every kernels/ header in one CUDA translation unit.
  *
  * The C side (test-kernel-headers.c) includes them with the C compiler;
- * here nvcc includes them, the resampler's texel-cuda-sampler.cuh too, as
+ * here nvcc includes them, the resampler's texel-resample.cuh and the
+ * context's, texture cache's and sampler's .cuh too, as
  * C++ for the host and for the device. What this checks is checked at
  * compile time: that TexelStream is CUDA's stream type, that every
  * texel_cuda_* entry point takes it (last, but for the resampler's) and
@@ -18,6 +19,7 @@
 
 #include "texel-adjust.h"
 #include "texel-adjust-fast.h"
+#include "texel-adjust-pixel.h"
 #include "texel-bayer.h"
 #include "texel-bayer-fast.h"
 #include "texel-calib.h"
@@ -34,7 +36,10 @@
 #include "texel-sample-map.h"
 #include "texel-warp.h"
 #include "texel-warp-fast.h"
+#include "texel-resample.cuh"
+#include "texel-cuda-context.cuh"
 #include "texel-cuda-sampler.cuh"
+#include "texel-cuda-texture-cache.cuh"
 #include "texel-bayer-cells.cuh"
 #include "texel-cuda-sums.cuh"
 

@@ -18,6 +18,7 @@
 
 #include "texel-adjust.h"
 #include "texel-adjust-fast.h"
+#include "texel-adjust-pixel.h"
 #include "texel-bayer.h"
 #include "texel-bayer-fast.h"
 #include "texel-calib.h"
@@ -40,12 +41,13 @@
 /* The headers included above, by name: every header in the folders of
  * kernels/ must be one of them (test_every_header). */
 static const char *const included[] = {
-  "texel-adjust.h", "texel-adjust-fast.h",  "texel-bayer.h",
-  "texel-calib.h",  "texel-convert.h",      "texel-convert-fast.h",
-  "texel-cube.h",   "texel-cuda.h",         "texel-fault.h",
-  "texel-filter.h", "texel-filter-fast.h",  "texel-image.h",
-  "texel-kernel.h", "texel-resample-cpu.h", "texel-sample-map.h",
-  "texel-warp.h",   "texel-warp-fast.h",    "texel-bayer-fast.h",
+  "texel-adjust.h",       "texel-adjust-fast.h",  "texel-bayer.h",
+  "texel-calib.h",        "texel-convert.h",      "texel-convert-fast.h",
+  "texel-cube.h",         "texel-cuda.h",         "texel-fault.h",
+  "texel-filter.h",       "texel-filter-fast.h",  "texel-image.h",
+  "texel-kernel.h",       "texel-resample-cpu.h", "texel-sample-map.h",
+  "texel-warp.h",         "texel-warp-fast.h",    "texel-bayer-fast.h",
+  "texel-adjust-pixel.h",
 };
 
 /* The headers of one folder of kernels/: fails on one not listed. */
