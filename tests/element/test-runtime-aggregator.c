@@ -11,8 +11,8 @@
  *  - the device: gst_texel_cuda_detect, the primary context entered with
  *    gst_texel_cuda_context_enter for the kernels' context;
  *  - memory: system memory caps; pinned host memory
- *    (gst_texel_host_pool_new over the engine's allocator) proposed to
- *    both sink pads and decided for the output;
+ *    (gst_texel_host_pool_new over a pinned host allocator of its own) proposed
+ * to both sink pads and decided for the output;
  *  - the engine: gst_texel_in_flight_new, set_kernel (texel_cuda_convert
  *    with a convert plan, the kernels' context told the engine's fence),
  *    configure when the picked pad's caps or the output's change, then
@@ -150,6 +150,7 @@ typedef struct
 #if HAVE_CUDA
   GstTexelInFlight *flight; /* NULL: the CPU path */
   TexelCudaContext *kernels;
+  GstAllocator *allocator; /* pinned host memory of the pools, with flight */
   gint device;
 #endif
 } TexelTestPick;
@@ -224,6 +225,7 @@ pick_open_gpu (TexelTestPick *self, const gchar **reason)
     }
   texel_cuda_context_set_fence (self->kernels,
                                 gst_texel_in_flight_get_fence (self->flight));
+  self->allocator = gst_texel_host_allocator_new (caps.device, NULL);
   call.run = pick_cuda_convert;
   call.input_rows = NULL;
   call.plan = &self->plan; /* rewritten in place when the caps change */
@@ -250,6 +252,7 @@ pick_close_gpu (TexelTestPick *self)
   gst_texel_cuda_context_leave (NULL, undo);
   gst_texel_in_flight_free (self->flight);
   self->flight = NULL;
+  gst_clear_object (&self->allocator);
 }
 #endif
 
@@ -319,7 +322,7 @@ pick_propose_allocation (GstAggregator *agg, GstAggregatorPad *pad,
       return FALSE;
     if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
       gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-    allocator = gst_texel_in_flight_get_allocator (self->flight);
+    allocator = self->allocator;
     gst_allocation_params_init (&params);
     params.align = GST_TEXEL_HOST_MEMORY_ALIGN;
     gst_query_add_allocation_param (query, allocator, &params);
@@ -363,9 +366,8 @@ pick_decide_allocation (GstAggregator *agg, GstQuery *query)
       min += 2; /* downstream's and the one being written */
       if (max != 0 && max < min)
         max = min;
-      pool = gst_texel_host_pool_new (
-          gst_texel_in_flight_get_allocator (self->flight), caps, info.size,
-          min, max);
+      pool = gst_texel_host_pool_new (self->allocator, caps, info.size, min,
+                                      max);
       if (!pool)
         return FALSE;
       if (gst_query_get_n_allocation_pools (query) > 0)
