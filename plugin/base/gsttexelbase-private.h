@@ -1,28 +1,27 @@
-/* gst-texel: what the units of GstTexelBase share, and only they.
+/* gst-texel: what the units of GstTexelBase share, and only they: no
+ * file outside plugin/base/ includes this header.
  *
- * The base class is split by job (docs/design.md, "Layers"):
+ * The base class is split by job (docs/design.md, "The plugin's layers"):
  *  - gsttexelbase.c: the class, start/stop, properties, and dispatch of
  *    every vfunc to the unit that does the work;
  *  - gsttexelprepare.c: the negotiated configuration (set_info, the
  *    subclass's prepare, refused configurations);
- *  - gsttexelcaps.c: the memory (caps features) of caps, the end of
- *    transform_caps, caps queries;
+ *  - gsttexelcaps.c: which memories the element offers, the end of
+ *    transform_caps, caps queries, size fixation;
  *  - gsttexelframe.c: mapping and checking frames, dropped buffers;
  *  - gsttexelcpu.c: the CPU path's band workers;
  * with CUDA (have_cuda) only:
- *  - gsttexeldevice.c: detection, memory strategy, the subclass's GPU
- *    resources, frames processed on the GPU one at a time;
- *  - gsttexeloutput.c: the output path with frames in flight, a short
- *    loop over the element's GstTexelInFlight (gsttexelinflight.h, which
- *    owns every GPU frame from submit to finish);
- *  - gsttexelallocation.c: pools of pinned or CUDA memory;
- *  - gsttexelnvmm.c, gsttexelnvmmpool.c, gsttexelnvmmegl.c (EGL builds):
- *    memory:NVMM (NvBufSurface) frames (gsttexelnvmm-private.h);
- * with gstreamer-cuda (have_gst_cuda) only:
- *  - gsttexelcudamemory.c: the pipeline's GstCudaContext, GstCudaMemory
- *    frames and pools.
- * The units of CUDA builds are declared here with static inline fallbacks
- * for the builds that leave them out, so no .c file needs an #if.
+ *  - gsttexeldevice.c: opening the GPU path (detection, the pipeline's
+ *    context, memory strategy, the engine, the kernels' context, the
+ *    subclass's GPU resources);
+ *  - gsttexeloutput.c: the GPU path's output, a short loop over the
+ *    element's engine (engine/gsttexelinflight.h, which owns every GPU
+ *    frame from submit to finish), and the finisher;
+ *  - gsttexelallocation.c: pools of pinned or CUDA memory.
+ * The memory types (memory/) and the engine take what they need of the
+ * element as arguments. The units of CUDA builds are declared here with
+ * static inline fallbacks for the builds that leave them out, so no .c
+ * file needs an #if.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

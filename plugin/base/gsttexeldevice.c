@@ -1,7 +1,7 @@
-/* gst-texel: GstTexelBase's GPU path: the device and its capabilities,
- * the memory strategy (zero-copy or staged), the kernels' context and the
- * subclass's GPU resources, and its frames processed in the element's
- * CUDA context. Built only with
+/* gst-texel: GstTexelBase's GPU path opened and closed: the device and
+ * its capabilities, the pipeline's CUDA context, the memory strategy
+ * (zero-copy or staged), the engine, the kernels' context and the
+ * subclass's GPU resources, in the element's CUDA context. Built only with
  * CUDA (have_cuda); gsttexelbase-private.h has the fallbacks of CPU-only
  * builds.
  *
