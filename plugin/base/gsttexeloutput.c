@@ -1,6 +1,7 @@
-/* gst-texel: GstTexelBase's output on the GPU path with frames in flight:
- * each input frame is mapped with its output and handed to the element's
- * GstTexelInFlight (gsttexelinflight.h). While frames keep coming, the
+/* gst-texel: GstTexelBase's output on the GPU path, every frame: each
+ * input frame is mapped with its output and handed to the element's
+ * GstTexelInFlight (engine/gsttexelinflight.h); with frames-in-flight 0
+ * it is popped right after. While frames keep coming, the
  * streaming thread pushes frame N when frame N + frames-in-flight goes in
  * (or at a drain), so uploads, kernels and downloads of consecutive frames
  * overlap. When it goes back upstream leaving frames held, the finisher, a
