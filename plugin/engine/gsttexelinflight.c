@@ -605,8 +605,7 @@ gst_texel_in_flight_set_kernel (GstTexelInFlight *flight,
 }
 
 int
-gst_texel_in_flight_submit (GstTexelInFlight *flight,
-                            const GstTexelFrameWork *work)
+gst_texel_in_flight_submit (GstTexelInFlight *flight, GstTexelFrameWork *work)
 {
   TexelFrame *frame;
   int err;
@@ -616,8 +615,7 @@ gst_texel_in_flight_submit (GstTexelInFlight *flight,
       GST_ERROR ("%u frames held already (pop before submitting), or no "
                  "kernel set",
                  flight->count);
-      texel_give_back (work->outbuf, (GstVideoFrame *)&work->in_frame,
-                       (GstVideoFrame *)&work->out_frame);
+      texel_give_back (work->outbuf, &work->in_frame, &work->out_frame);
       return (int)cudaErrorNotPermitted;
     }
   /* The record after the held frames. */

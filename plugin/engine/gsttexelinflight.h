@@ -86,7 +86,7 @@ void gst_texel_in_flight_set_kernel (GstTexelInFlight *flight,
  * (with none in flight, submit and pop process one frame before the
  * caller goes on). Returns 0 or a cudaError_t. */
 int gst_texel_in_flight_submit (GstTexelInFlight *flight,
-                                const GstTexelFrameWork *work);
+                                GstTexelFrameWork *work);
 /* Frames submitted and not yet popped. */
 guint gst_texel_in_flight_count (GstTexelInFlight *flight);
 /* Waits for the oldest frame, completes its output and hands it out in
