@@ -31,6 +31,7 @@
 #include "base/gsttexelbase.h"
 #include "engine/gsttexelinflight.h"
 #include "memory/gsttexelcudamemory.h"
+#include "memory/gsttexelimage.h"
 #include "memory/gsttexelnvmm.h"
 
 G_BEGIN_DECLS

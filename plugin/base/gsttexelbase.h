@@ -17,7 +17,6 @@
 #include "texel-convert.h"
 #include "texel-cuda.h"
 #include "memory/gsttexelmemorycaps.h"
-#include "memory/gsttexelimage.h"
 
 G_BEGIN_DECLS
 
@@ -225,6 +224,9 @@ void gst_texel_base_set_banding (GstTexelBase *base, gboolean possible);
 /* Asks for prepare to run again before the next frame (a property that
  * changes the per-frame plan but not the caps changed). */
 void gst_texel_base_mark_dirty (GstTexelBase *base);
+/* The kernels' format of negotiated @info (TEXEL_FORMAT_UNKNOWN where
+ * they have none). */
+TexelFormat gst_texel_base_info_format (const GstVideoInfo *info);
 /* A settings file (texeladjust's 3D LUT, texelwarp's calibration) whole:
  * refuses anything but a regular file (a FIFO, /dev/zero, a directory)
  * before a blocking read, and files of more than @max_size bytes.

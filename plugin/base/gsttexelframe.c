@@ -197,3 +197,9 @@ gst_texel_base_invalid_buffer (GstTexelBase *self, GstBuffer *inbuf)
   g_free (why);
   return GST_BASE_TRANSFORM_FLOW_DROPPED;
 }
+
+TexelFormat
+gst_texel_base_info_format (const GstVideoInfo *info)
+{
+  return gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (info));
+}

@@ -332,8 +332,7 @@ gst_texel_adjust_prepare (GstTexelBase *base, GstVideoInfo *in,
   if (!gst_texel_settings_same_video (base, in, out))
     return FALSE;
   if (texel_adjust_plan_init (
-          &self->plan, &cfg,
-          gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)),
+          &self->plan, &cfg, gst_texel_base_info_format (in),
           GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in), &error)
       != 0)
     {

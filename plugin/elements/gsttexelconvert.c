@@ -419,10 +419,9 @@ gst_texel_convert_prepare (GstTexelBase *base, GstVideoInfo *in,
   awb_tag = self->plan.bayer.awb_tag;
   awb_cpu_sums = self->plan.bayer.awb_cpu_sums;
   if (texel_convert_plan_init (
-          &self->plan, &cfg,
-          gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,
-          gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out)),
-          GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out), &error)
+          &self->plan, &cfg, gst_texel_base_info_format (in), in_w, in_h,
+          gst_texel_base_info_format (out), GST_VIDEO_INFO_WIDTH (out),
+          GST_VIDEO_INFO_HEIGHT (out), &error)
       != 0)
     {
       GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,

@@ -322,11 +322,10 @@ gst_texel_warp_prepare (GstTexelBase *base, GstVideoInfo *in, GstVideoInfo *out)
   texel_warp_fast_free (self->plan.fast);
   self->plan.fast = NULL;
   texel_warp_map_mode_from_name (g_getenv ("GST_TEXEL_WARP_MAP"), &cfg.map);
-  if (texel_warp_plan_init (
-          &self->plan, &cfg,
-          gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (in)), in_w, in_h,
-          gst_texel_format_from_video (GST_VIDEO_INFO_FORMAT (out)),
-          GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out), &error)
+  if (texel_warp_plan_init (&self->plan, &cfg, gst_texel_base_info_format (in),
+                            in_w, in_h, gst_texel_base_info_format (out),
+                            GST_VIDEO_INFO_WIDTH (out),
+                            GST_VIDEO_INFO_HEIGHT (out), &error)
       != 0)
     {
       GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
